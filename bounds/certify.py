@@ -1,0 +1,136 @@
+"""Rigorous checks: arb interval arithmetic (python-flint) and sympy proofs.
+
+`certify_theorem_3_1(K)`: Theorem 3.1 holds at K for every alpha > 0 iff c_K >= p_K(0), the top-gap
+density at 0 (`bounds.gap` explains why the density peaks at 0). p_K(0) = K(K-1)/(2 pi) I_K with
+I_K = int Phi(x)^(K-2) exp(-x^2) dx. We bound I_K from above rigorously: an upper Riemann sum on
+[L, U] (on a cell [a, b], Phi^(K-2) <= Phi(b)^(K-2) and exp(-x^2) <= its maximum on the cell) plus
+the tails int_{-inf}^L <= Phi(L)^(K-2) (sqrt(pi)/2) erfc(-L) and int_U^inf <= (sqrt(pi)/2) erfc(U),
+every number an arb ball. The cell width halves until the bound certifies or a floor is reached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import sympy
+
+from ._core import check_int
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A rigorous comparison: `holds` is proven when `certified` (an upper bound `upper` on the
+    left side lies below the right side's lower bound `lower`)."""
+
+    K: int
+    certified: bool
+    upper: float      # rigorous upper bound on the smaller side (p_K(0))
+    lower: float      # rigorous lower bound on the larger side (c_K)
+    cell_width: float
+
+
+def _arb():
+    from flint import arb
+    return arb
+
+
+@lru_cache(maxsize=8)
+def _grid(h: float, lo: float = -12.0, hi: float = 12.0):
+    """Cell edges and, per cell, arb upper bounds of Phi(b) and of max exp(-x^2) on the cell."""
+    arb = _arb()
+    edges = np.arange(lo, hi + h / 2, h)
+    sqrt2 = arb(2).sqrt()
+    phi_b, emax = [], []
+    for a, b in zip(edges[:-1], edges[1:]):
+        phi_b.append((-arb(float(b)) / sqrt2).erfc() / 2)   # Phi(b) = erfc(-b/sqrt2)/2
+        near = 0.0 if a <= 0.0 <= b else min(abs(a), abs(b))
+        emax.append((-(arb(float(near)) ** 2)).exp())
+    return edges, phi_b, emax
+
+
+def p0_upper(K: int, h: float) -> float:
+    """A rigorous upper bound on p_K(0) = K(K-1)/(2 pi) int Phi^(K-2) exp(-x^2) dx."""
+    arb = _arb()
+    edges, phi_b, emax = _grid(h)
+    mid = np.sqrt(2 * np.log(K)) if K > 2 else 0.0
+    lo_i = max(int(np.searchsorted(edges, mid - 9.0)) - 1, 0)
+    hi_i = min(int(np.searchsorted(edges, mid + 5.0)), len(edges) - 1)
+    L, U = arb(float(edges[lo_i])), arb(float(edges[hi_i]))
+    sqrt2, sqrtpi = arb(2).sqrt(), arb.pi().sqrt()
+    total = arb(0)
+    hb = arb(float(h))
+    for i in range(lo_i, hi_i):
+        total += phi_b[i] ** (K - 2) * emax[i] * hb
+    phi_L = (-L / sqrt2).erfc() / 2
+    total += phi_L ** (K - 2) * sqrtpi / 2 * (-L).erfc()
+    total += sqrtpi / 2 * U.erfc()
+    val = arb(K) * arb(K - 1) / (2 * arb.pi()) * total
+    return float(val.upper())
+
+
+def c_K_lower(K: int) -> float | None:
+    """A rigorous lower bound on c_K, or None where c_K is not real (radicand certainly < 0)."""
+    arb = _arb()
+    lnK = arb(K).log()
+    rad = (arb(K) / (4 * (2 * arb.pi()).sqrt() * lnK)).log()
+    if rad.upper() < 0:
+        return None
+    rad_lo = max(float(rad.lower()), 0.0)
+    val = 4 * arb(2).sqrt() * lnK * arb(rad_lo).sqrt() + 2 / (2 * arb.pi()).sqrt()
+    return float(val.lower())
+
+
+def c_K_certainly_undefined(K: int) -> bool:
+    """True when the radicand of c_K is certainly negative (arb): c_K is certainly not real."""
+    arb = _arb()
+    lnK = arb(K).log()
+    rad = (arb(K) / (4 * (2 * arb.pi()).sqrt() * lnK)).log()
+    return bool(rad.upper() < 0)
+
+
+def certify_theorem_3_1(K: int, widths: tuple[float, ...] = (0.2, 0.1, 0.05, 0.02, 0.01, 0.005)
+                        ) -> Certificate:
+    """Try to prove c_K >= p_K(0) (so e_*(alpha) <= c_K alpha/sigma0 for all alpha > 0)."""
+    check_int("K", K, 2)
+    lo = c_K_lower(K)
+    if lo is None:
+        return Certificate(K, False, float("nan"), float("nan"), 0.0)
+    up = float("inf")
+    for h in widths:
+        up = p0_upper(K, h)
+        if up <= lo:
+            return Certificate(K, True, up, lo, h)
+    return Certificate(K, False, up, lo, widths[-1])
+
+
+# ---------------------------------------------------------------- sympy proof of Lemma sec:tau (upper)
+def prove_tau_upper() -> list[tuple[str, bool]]:
+    """A sympy-checked proof that tau_k^2 <= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2)(1 + sigma^2/(K sigma0^2))
+    whenever every arm has T_j >= 1. Returns the steps, each with whether sympy verified it.
+
+    Steps: with A = T_k sigma0^2 + sigma^2 and D = sum_j T_j sigma^2/(T_j sigma0^2 + sigma^2),
+    (1) upper - tau_k^2 = sigma^4 (A D - K sigma^2) / (K A^2 D)   [identity];
+    (2) t -> t sigma^2/(t sigma0^2 + sigma^2) is increasing         [derivative > 0];
+    (3) so A D >= T_k sigma^2 + (K-1) A sigma^2/(sigma0^2 + sigma^2)  for T_j >= 1;
+    (4) that minus K sigma^2 equals (T_k - 1) sigma^2 (1 + (K-1) sigma0^2/(sigma0^2+sigma^2)) >= 0.
+    """
+    s0, s, T, K, D, t = sympy.symbols("sigma0_sq sigma_sq T_k K D t", positive=True)
+    A = T * s0 + s
+    tau = s0 * s / A + (s / A) ** 2 * s / D
+    upper = s0 * s / A * (1 + s / (K * s0))
+    step1 = sympy.simplify(upper - tau - s ** 2 * s * s * (A * D - K * s) / (K * A ** 2 * D * s * s)) == 0
+    g = t * s / (t * s0 + s)
+    dg = sympy.simplify(sympy.diff(g, t))
+    step2 = sympy.simplify(dg - s ** 2 / (t * s0 + s) ** 2) == 0   # manifestly > 0
+    lower_AD = T * s + (K - 1) * A * s / (s0 + s)
+    step3 = sympy.simplify(A * (T * s / A) - T * s) == 0 and sympy.simplify(
+        g.subs(t, 1) - s / (s0 + s)) == 0
+    diff = sympy.simplify(lower_AD - K * s - (T - 1) * s * (1 + (K - 1) * s0 / (s0 + s)))
+    step4 = diff == 0
+    return [("identity: upper - tau^2 = sigma^4 (A D - K sigma^2)/(K A^2 D)", bool(step1)),
+            ("d/dt [t sigma^2/(t sigma0^2 + sigma^2)] = sigma^4/(t sigma0^2 + sigma^2)^2 > 0", bool(step2)),
+            ("A D >= T_k sigma^2 + (K-1) A sigma^2/(sigma0^2+sigma^2) when every T_j >= 1", bool(step3)),
+            ("that bound - K sigma^2 = (T_k-1) sigma^2 (1 + (K-1) sigma0^2/(sigma0^2+sigma^2)) >= 0",
+             bool(step4))]

@@ -1,0 +1,109 @@
+"""Every bound and quantity of the paper by name, with its parameters and paper label, so that
+`rue-verify bound NAME --PARAM VALUE ...` can evaluate it (with its terms), print its sympy
+expression (`--symbolic`) or LaTeX (`--latex`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import sympy
+
+from . import gap, posterior, section2, theorems
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One named formula: `fn(**params)` returns a number or a dict of named terms."""
+
+    fn: Callable
+    params: tuple[str, ...]
+    label: str
+    symbolic: bool = True
+    list_params: tuple[str, ...] = field(default=())
+    int_params: tuple[str, ...] = field(default=("K", "n"))
+
+
+SYMBOLS = {
+    "K": sympy.Symbol("K", positive=True, integer=True),
+    "n": sympy.Symbol("n", positive=True),
+    "sigma0_sq": sympy.Symbol("sigma_0^2", positive=True),
+    "sigma_sq": sympy.Symbol("sigma^2", positive=True),
+    "delta": sympy.Symbol("delta", positive=True),
+    "alpha": sympy.Symbol("alpha", positive=True),
+    "Delta": sympy.Symbol("Delta", positive=True),
+    "Delta_k": sympy.Symbol("Delta_k", positive=True),
+    "H": sympy.Symbol("H", positive=True),
+    "H_2": sympy.Symbol("H_2", positive=True),
+    "p": sympy.Symbol("p", positive=True),
+    "a": sympy.Symbol("a", positive=True),
+    "T_k": sympy.Symbol("T_k", positive=True),
+    "C": sympy.Symbol("C", positive=True),
+    "t": sympy.Symbol("t", positive=True),
+    "nu_sq": sympy.Symbol("nu^2", positive=True),
+    "tau_sq_k": sympy.Symbol("tau_k^2", positive=True),
+    "tau_sq_best": sympy.Symbol("tau_{i*}^2", positive=True),
+}
+
+REGISTRY: dict[str, Entry] = {
+    "c_K": Entry(gap.c_K, ("K",), "Theorem 3.1, `lemma-true`"),
+    "theorem_3_1": Entry(gap.theorem_3_1_bound, ("alpha", "K", "sigma0_sq"), "Theorem 3.1, `lemma-true`"),
+    "e_star": Entry(gap.e_star, ("alpha", "K", "sigma0_sq"), "Section 3 / proof of Lemma A.1 (exact)", False),
+    "gap_constant_tightest": Entry(gap.gap_constant_tightest, ("K",), "sup_alpha e_*(alpha)/alpha (exact)", False),
+    "lemma_a1": Entry(gap.lemma_a1_bound, ("alpha", "K", "C"), "Lemma A.1, `lem:bound-D2`"),
+    "expected_range": Entry(gap.expected_range, ("K", "sigma0_sq"), "proof of Theorem 5.2 (exact)", False),
+    "range_bound": Entry(gap.range_bound, ("K", "sigma0_sq"), "proof of Theorem 5.2"),
+    "mills_lower": Entry(gap.mills_lower, ("t",), "Fact 3"),
+    "mills_upper": Entry(gap.mills_upper, ("t",), "Fact 3"),
+    "theorem_5_1": Entry(theorems.theorem_5_1_terms, ("K", "n", "sigma0_sq", "sigma_sq", "delta"), "Theorem 5.1, `them-R`"),
+    "theorem_5_2": Entry(theorems.theorem_5_2_terms, ("K", "n", "sigma0_sq", "sigma_sq", "delta"), "Theorem 5.2, `them-R-Bayes`"),
+    "ebar": Entry(theorems.ebar_terms, ("K", "n", "sigma0_sq", "sigma_sq", "delta"), "eq. `decomk-v3`"),
+    "outline_gap_terms": Entry(theorems.outline_gap_terms, ("K", "n", "sigma0_sq", "sigma_sq"), "Section 5.2 proof outline"),
+    "appendix_gap_terms": Entry(theorems.appendix_gap_terms, ("K", "n", "sigma0_sq", "sigma_sq"), "eq. `prob-dk-v2`"),
+    "regret_from_proof": Entry(theorems.regret_bound_from_proof, ("K", "n", "sigma0_sq", "sigma_sq", "delta"), "proof of Theorem 5.2"),
+    "rho": Entry(theorems.rho, ("K", "sigma0_sq", "sigma_sq"), "Theorem 5.1"),
+    "eta": Entry(theorems.eta, ("K", "sigma0_sq", "sigma_sq"), "proof of Theorem 5.1"),
+    "beta": Entry(theorems.beta, ("K", "sigma0_sq", "sigma_sq"), "Section 5.2, eq. `tilde_c`"),
+    "beta_1": Entry(theorems.beta_1, ("K", "sigma0_sq", "sigma_sq"), "proof of Theorem 5.1"),
+    "H_b": Entry(theorems.H_b, ("K", "sigma0_sq", "sigma_sq"), "Theorem 5.1"),
+    "gamma": Entry(theorems.gamma, ("K", "sigma0_sq", "sigma_sq"), "Theorem 5.1"),
+    "m": Entry(theorems.m_exponent, ("K", "sigma0_sq", "sigma_sq"), "Theorem 5.1"),
+    "kappa": Entry(theorems.kappa, ("K", "sigma0_sq", "sigma_sq"), "Theorem 5.2"),
+    "eta_condition": Entry(theorems.eta_condition, ("K", "sigma0_sq", "sigma_sq"), "eq. `prob-dk`"),
+    "delta_threshold": Entry(theorems.delta_threshold, ("K", "sigma0_sq", "sigma_sq"), "Section 5.1"),
+    "Tk_upper": Entry(theorems.Tk_upper, ("Delta_k", "K", "n", "sigma0_sq", "sigma_sq"), "eq. `Tk_up1`"),
+    "tau_sq_lower": Entry(posterior.tau_sq_lower, ("T_k", "K", "sigma0_sq", "sigma_sq"), "Lemma `sec:tau` (left)"),
+    "tau_sq_upper": Entry(posterior.tau_sq_upper, ("T_k", "K", "sigma0_sq", "sigma_sq"), "Lemma `sec:tau` (right)"),
+    "var_lemma": Entry(posterior.var_lemma_rhs, ("Delta_k", "tau_sq_k", "tau_sq_best"), "Proposition 4.1, `var-lemma`"),
+    "posterior": Entry(posterior.posterior, ("T", "reward_sums", "sigma0_sq", "sigma_sq"), "eqs. `blup`, `MSE`", False, ("T", "reward_sums")),
+    "H": Entry(section2.H_complexity, ("means",), "Section 2", False, ("means",)),
+    "H_2": Entry(section2.H_2, ("means",), "Section 2", False, ("means",)),
+    "ucbe_upper": Entry(section2.ucbe_upper_bound, ("n", "K", "H"), "Section 2 (Audibert et al. 2010)"),
+    "ucbe_parameter_limit": Entry(section2.ucbe_parameter_limit, ("n", "K", "H"), "Section 2"),
+    "smallgap_upper_threshold": Entry(section2.smallgap_upper_threshold, ("n",), "Section 2"),
+    "smallgap_lower_threshold": Entry(section2.smallgap_lower_threshold, ("n",), "Section 2"),
+    "ucbe_lower": Entry(section2.ucbe_lower_bound, ("n", "p", "H_2"), "Section 2"),
+    "full_info_error": Entry(section2.full_info_error, ("n", "Delta", "sigma_sq"), "eq. `full-e` (exact)", False),
+    "feller": Entry(section2.feller_bound, ("n", "Delta", "sigma_sq"), "eq. `full-e-lb`"),
+    "feller_small_gap": Entry(section2.feller_small_gap_form, ("n", "alpha", "sigma_sq"), "Section 2.1"),
+    "full_alpha_rhs": Entry(section2.full_alpha_rhs, ("n",), "Section 2.1"),
+}
+
+
+def evaluate(name: str, **params: Any) -> Any:
+    """Evaluate a registered formula numerically (raises ValueError / UndefinedError)."""
+    if name not in REGISTRY:
+        raise ValueError(f"unknown bound {name!r}; known: {', '.join(sorted(REGISTRY))}")
+    e = REGISTRY[name]
+    missing = [p for p in e.params if p not in params]
+    if missing:
+        raise ValueError(f"{name} needs --{' --'.join(missing)}")
+    return e.fn(**{p: params[p] for p in e.params})
+
+
+def symbolic(name: str) -> Any:
+    """The sympy expression (or dict of terms) of a registered formula, from the same code."""
+    e = REGISTRY[name]
+    if not e.symbolic:
+        raise ValueError(f"{name} is an exact numerical quantity (an integral), not a closed form")
+    return e.fn(**{p: SYMBOLS[p] for p in e.params})
