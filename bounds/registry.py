@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import sympy
 
-from . import gap, posterior, section2, theorems
+from . import estimation, gap, section2, theorems
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,10 @@ REGISTRY: dict[str, Entry] = {
     "eta_condition": Entry(theorems.eta_condition, ("K", "sigma0_sq", "sigma_sq"), "eq. `prob-dk`"),
     "delta_threshold": Entry(theorems.delta_threshold, ("K", "sigma0_sq", "sigma_sq"), "Section 5.1"),
     "Tk_upper": Entry(theorems.Tk_upper, ("Delta_k", "K", "n", "sigma0_sq", "sigma_sq"), "eq. `Tk_up1`"),
-    "tau_sq_lower": Entry(posterior.tau_sq_lower, ("T_k", "K", "sigma0_sq", "sigma_sq"), "Lemma `sec:tau` (left)"),
-    "tau_sq_upper": Entry(posterior.tau_sq_upper, ("T_k", "K", "sigma0_sq", "sigma_sq"), "Lemma `sec:tau` (right)"),
-    "var_lemma": Entry(posterior.var_lemma_rhs, ("Delta_k", "tau_sq_k", "tau_sq_best"), "Proposition 4.1, `var-lemma`"),
-    "posterior": Entry(posterior.posterior, ("T", "reward_sums", "sigma0_sq", "sigma_sq"), "eqs. `blup`, `MSE`", False, ("T", "reward_sums")),
+    "tau_sq_lower": Entry(estimation.tau_sq_lower, ("T_k", "K", "sigma0_sq", "sigma_sq"), "Lemma `sec:tau` (left)"),
+    "tau_sq_upper": Entry(estimation.tau_sq_upper, ("T_k", "K", "sigma0_sq", "sigma_sq"), "Lemma `sec:tau` (right)"),
+    "var_lemma": Entry(estimation.var_lemma_rhs, ("Delta_k", "tau_sq_k", "tau_sq_best"), "Proposition 4.1, `var-lemma`"),
+    "posterior": Entry(estimation.posterior, ("T", "reward_sums", "sigma0_sq", "sigma_sq"), "eqs. `blup`, `MSE`", False, ("T", "reward_sums")),
     "H": Entry(section2.H_complexity, ("means",), "Section 2", False, ("means",)),
     "H_2": Entry(section2.H_2, ("means",), "Section 2", False, ("means",)),
     "ucbe_upper": Entry(section2.ucbe_upper_bound, ("n", "K", "H"), "Section 2 (Audibert et al. 2010)"),

@@ -200,7 +200,7 @@ def Tk_upper(Delta_k: Any, K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> Any
 def Tk_lower_sides(T_k: Any, T_1: Any, Delta_k: Any, K: Any, n: Any, sigma0_sq: Any,
                    sigma_sq: Any) -> tuple[Any, Any]:
     """Eq. `Tk_lowv2`: (lhs, rhs) = ((1-eta) sqrt(beta_1) ctilde_k, (1+eta) sqrt(beta) ctilde_1 + Delta_k)."""
-    from .posterior import c_tilde
+    from .estimation import c_tilde
     K, s0, s = _prep(K, sigma0_sq, sigma_sq)
     m = namespace_for(as_numeric(T_k), as_numeric(T_1), K, s0, s)
     e = eta(K, s0, s)
@@ -229,7 +229,7 @@ def E2_threshold(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> Any:
 def nu_t(T: Any, sigma0_sq: Any, sigma_sq: Any, nu_sq: Any) -> Any:
     """The variance proxy of rbar_0 - mu0 in the proof of Theorem 5.1 (before eq. `e31`):
     [sum_k (1-w_k) T_k]^-2 sum_k (1-w_k)^2 T_k^2 (sigma0^2 + nu^2 / T_k)."""
-    from .posterior import shrinkage_terms
+    from .estimation import shrinkage_terms
     one_minus_w, _, denom = shrinkage_terms(T, sigma0_sq, sigma_sq)
     num = sum(omw ** 2 * t ** 2 * (sigma0_sq + nu_sq / t) for omw, t in zip(one_minus_w, T))
     return num / denom ** 2
@@ -253,7 +253,7 @@ def e31_exponents(T_k: Any, K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, nu_sq
     T_k, n, nu_sq = as_numeric(T_k), as_numeric(n), as_numeric(nu_sq)
     m = namespace_for(T_k, K_, n, s0, s, nu_sq)
     r, b1, e = rho(K_, s0, s), beta_1(K_, s0, s), eta(K_, s0, s)
-    from .posterior import c_tilde
+    from .estimation import c_tilde
     x = e * m.sqrt(b1) * c_tilde(T_k, n, s0, s) / 2 * (T_k * s0 + s) / s
     V = (s0 + nu_sq / 2) / K_
     return {"paper_first": 2 * b1 * s0 * (T_k * s0 + s) * K_ * m.log(n)
@@ -273,7 +273,7 @@ def e3k_exponents(T_k: Any, K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta
     T_k, n, delta = as_numeric(T_k), as_numeric(n), as_numeric(delta)
     m = namespace_for(T_k, K_, n, s0, s, delta)
     r, b1, e = rho(K_, s0, s), beta_1(K_, s0, s), eta(K_, s0, s)
-    from .posterior import c_tilde
+    from .estimation import c_tilde
     nu_sq = delta * s
     x = e * m.sqrt(b1) * c_tilde(T_k, n, s0, s) / 2
     return {"paper_first": 2 * T_k * e ** 2 * b1 * s * s0 * m.log(n) / (4 * nu_sq * (T_k * s0 + s)),
