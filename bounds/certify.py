@@ -70,6 +70,12 @@ def p0_upper(K: int, h: float) -> float:
     return float(val.upper())
 
 
+def p0_upper_at_most(K: int, target: float,
+                     widths: tuple[float, ...] = (0.2, 0.05, 0.01, 0.004, 0.002)) -> bool:
+    """True if some rigorous upper bound on p_K(0) is <= target (refining the cells as needed)."""
+    return any(p0_upper(K, h) <= target for h in widths)
+
+
 def c_K_lower(K: int) -> float | None:
     """A rigorous lower bound on c_K, or None where c_K is not real (radicand certainly < 0)."""
     arb = _arb()

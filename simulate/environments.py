@@ -1,0 +1,88 @@
+"""The paper's benchmark environments (Section 6): fixed means F1-F6 for any K, random means R1-R3,
+and custom means. An environment owns the true means; algorithms never read them.
+
+F-setups follow Section 6.2 literally (the best arm is arm 1 with mean 0.5; index ranges such as
+"k = 2..8" are kept as written and clipped to K). R-setups follow Section 6.1; "N(0.5, 0.1)" is
+ambiguous, so `normal_scale` chooses 'variance' (variance 0.1) or 'sd' (standard deviation 0.1).
+Bernoulli means must lie in [0, 1]; `clip_policy` says what happens to a drawn mean outside:
+'clip' (to [0, 1], counted and reported), 'redraw' (rejection sampling) or 'error'.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+F_SETUPS = ("F1", "F2", "F3", "F4", "F5", "F6")
+R_SETUPS = ("R1", "R2", "R3")
+
+
+def fixed_means(setup: str, K: int = 20) -> np.ndarray:
+    """The means of setup F1..F6 (Section 6.2, `sec:experiments-fixed`) for K arms, best first."""
+    if setup not in F_SETUPS:
+        raise ValueError(f"setup must be one of {F_SETUPS}, got {setup!r}")
+    if not (isinstance(K, (int, np.integer)) and K >= 2):
+        raise ValueError(f"K must be an integer >= 2, got {K!r}")
+    mu = np.empty(K)
+    mu[0] = 0.5
+    idx = np.arange(1, K + 1)           # paper's 1-based arm index k
+    if setup == "F1":
+        mu[1:] = 0.45
+    elif setup == "F2":
+        mu[1:] = np.where(idx[1:] <= 8, 0.45, 0.3)
+    elif setup == "F3":
+        mu[1:] = np.where(idx[1:] <= 5, 0.48, np.where(idx[1:] <= 13, 0.4, 0.3))
+    elif setup == "F4":
+        mu[1:] = np.linspace(0.5 - 1 / (5 * K), 0.25, K - 1)
+    elif setup == "F5":
+        d2, dK = 1 / (5 * K), 0.25
+        mu[1:] = 0.5 - d2 * (dK / d2) ** (np.arange(K - 1) / max(K - 2, 1))
+    else:  # F6
+        mu[1:] = 0.45
+        mu[1] = 0.5 - 1 / (10 * K)
+    return mu
+
+
+@dataclass(frozen=True)
+class RandomSetup:
+    """How R1-R3 draw their means and rewards (Section 6.1, `sec:experiments-random`)."""
+
+    name: str
+    reward: str          # 'gaussian' (noise variance 1) or 'bernoulli'
+    prior: str           # 'normal' or 'uniform'
+    nu_sq: float = 1.0
+
+
+RANDOM_SETUPS = {"R1": RandomSetup("R1", "gaussian", "normal"),
+                 "R2": RandomSetup("R2", "bernoulli", "normal"),
+                 "R3": RandomSetup("R3", "bernoulli", "uniform")}
+
+
+def random_means(setup: str, K: int, rng: np.random.Generator, size: int = 1,
+                 normal_scale: str = "variance", clip_policy: str = "redraw"
+                 ) -> tuple[np.ndarray, int]:
+    """Draw `size` instances of R1..R3: means `(size, K)` and how many draws were clipped/redrawn."""
+    if setup not in RANDOM_SETUPS:
+        raise ValueError(f"setup must be one of {R_SETUPS}, got {setup!r}")
+    if normal_scale not in ("variance", "sd"):
+        raise ValueError(f"normal_scale must be 'variance' or 'sd', got {normal_scale!r}")
+    if clip_policy not in ("clip", "redraw", "error"):
+        raise ValueError(f"clip_policy must be 'clip', 'redraw' or 'error', got {clip_policy!r}")
+    spec = RANDOM_SETUPS[setup]
+    if spec.prior == "uniform":
+        return rng.uniform(0.0, 0.5, (size, K)), 0
+    sd = np.sqrt(0.1) if normal_scale == "variance" else 0.1
+    mu = rng.normal(0.5, sd, (size, K))
+    if spec.reward != "bernoulli":
+        return mu, 0
+    bad = (mu < 0) | (mu > 1)
+    count = int(bad.sum())
+    if count and clip_policy == "error":
+        raise ValueError(f"{count} Bernoulli means fell outside [0, 1] (policy 'error')")
+    if clip_policy == "clip":
+        return np.clip(mu, 0.0, 1.0), count
+    while bad.any():
+        mu[bad] = rng.normal(0.5, sd, int(bad.sum()))
+        bad = (mu < 0) | (mu > 1)
+    return mu, count

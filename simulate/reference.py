@@ -1,0 +1,196 @@
+"""Plain numpy reference implementations of RUE (Algorithm 1, label `alg:bai`) and UCB-E, vectorised
+over replicate runs: arrays of shape `(R, K)`. Readable rather than fast; the fast kernels are tested
+against these. RUE here also records what the proof of Theorem 5.1 talks about: the event E
+(all confidence intervals hold, label `regret-decomV`) and the inequalities of Lemma `TwoBoundOnC`.
+
+Conventions: ties in an index are broken uniformly at random; the recommendation is the arm with
+the largest posterior mean (RUE) or empirical mean (UCB-E), ties again at random.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bounds import theorems
+from bounds.estimation import c_tilde
+
+
+def argmax_random(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Row-wise argmax of `values` `(R, K)`, ties broken uniformly at random."""
+    top = values >= values.max(axis=1, keepdims=True)
+    keys = np.where(top, rng.random(values.shape), -1.0)
+    return keys.argmax(axis=1)
+
+
+def draw_rewards(means: np.ndarray, arms: np.ndarray, rng: np.random.Generator, reward: str,
+                 nu_sq: float) -> np.ndarray:
+    """One reward for each run: run r pulls `arms[r]`. Bernoulli or Gaussian N(mean, nu_sq)."""
+    mu = means[np.arange(means.shape[0]), arms]
+    if reward == "bernoulli":
+        return (rng.random(mu.shape) < mu).astype(float)
+    if reward == "gaussian":
+        return mu + np.sqrt(nu_sq) * rng.standard_normal(mu.shape)
+    raise ValueError(f"reward must be 'bernoulli' or 'gaussian', got {reward!r}")
+
+
+def posterior_rows(T: np.ndarray, S: np.ndarray, sigma0_sq, sigma_sq) -> tuple[np.ndarray, np.ndarray]:
+    """Eqs. `blup` and `MSE` for every run at once; sigma0_sq, sigma_sq scalars or `(R, 1)`."""
+    omw = sigma_sq / (T * sigma0_sq + sigma_sq)
+    denom = (T * omw).sum(axis=1, keepdims=True)
+    rbar0 = (omw * S).sum(axis=1, keepdims=True) / denom
+    rbar = np.divide(S, T, out=np.zeros_like(S), where=T > 0)
+    mean = omw * rbar0 + (1 - omw) * rbar
+    var = sigma0_sq * sigma_sq / (T * sigma0_sq + sigma_sq) + omw ** 2 * sigma_sq / denom
+    return mean, var
+
+
+def estimate_variances(T: np.ndarray, S: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Moment estimators of (sigma0^2, sigma^2) from counts T, sums S and sums of squares Q, as the
+    authors' implementation computes them (issue 3 states the formulas):
+    sigma^2 = sum_k T_k (mean_k(r^2) - mean_k(r)^2) / max(sum_{T_k >= 1} (T_k - 1), 1);
+    sigma0^2 = sum_k T_k (rbar_k - rbar)^2 / max(N - sum_k T_k^2 / N, 1), N = sum_k T_k.
+    Both returned as `(R, 1)`, floored at a tiny positive number so the posterior stays defined."""
+    rbar = np.divide(S, T, out=np.zeros_like(S), where=T > 0)
+    within = (Q - T * rbar ** 2).sum(axis=1)
+    dof = np.maximum(np.where(T >= 1, T - 1, 0).sum(axis=1), 1)
+    s2 = within / dof
+    N = T.sum(axis=1)
+    grand = S.sum(axis=1) / N
+    between = (T * (rbar - grand[:, None]) ** 2).sum(axis=1)
+    s02 = between / np.maximum(N - (T ** 2).sum(axis=1) / N, 1)
+    tiny = 1e-12
+    return np.maximum(s02, tiny)[:, None], np.maximum(s2, tiny)[:, None]
+
+
+@dataclass
+class RUEResult:
+    """Per-run outcomes of `rue_reference` (all arrays of length R)."""
+
+    recommended: np.ndarray
+    best: np.ndarray
+    simple_regret: np.ndarray
+    pulls: np.ndarray                       # (R, K)
+    event_E: np.ndarray | None = None       # the event E held at every t in {2K+1..n}
+    tk_up_violated: np.ndarray | None = None
+    tk_low_violated: np.ndarray | None = None
+    decomp_covered: np.ndarray | None = None  # error on E implies Delta_J < eta (c_1 + c_J)
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def errors(self) -> np.ndarray:
+        return self.recommended != self.best
+
+
+def rue_reference(means: np.ndarray, n: int, rng: np.random.Generator, *,
+                  sigma0_sq: float | None = None, sigma_sq: float | None = None,
+                  reward: str = "gaussian", nu_sq: float = 1.0, track_proof: bool = False
+                  ) -> RUEResult:
+    """Run RUE (Algorithm 1) on R bandits at once.
+
+    Args:
+        means: true means `(R, K)` (never read by the algorithm, only by the environment).
+        n: budget, >= 2K.
+        rng: the random stream.
+        sigma0_sq, sigma_sq: known variances; None for both means estimate them every round
+            (`estimate_variances`).
+        reward: 'gaussian' (variance `nu_sq`) or 'bernoulli'.
+        track_proof: record the event E and Lemma `TwoBoundOnC`'s inequalities (needs known
+            variances; uses the paper's eta, beta, beta_1).
+    """
+    means = np.atleast_2d(np.asarray(means, dtype=float))
+    R, K = means.shape
+    if n < 2 * K:
+        raise ValueError(f"n must be >= 2K = {2 * K} (RUE pulls each arm twice), got {n}")
+    known = sigma0_sq is not None and sigma_sq is not None
+    if (sigma0_sq is None) != (sigma_sq is None):
+        raise ValueError("give both sigma0_sq and sigma_sq (known variances) or neither")
+    if track_proof and not known:
+        raise ValueError("track_proof needs known variances sigma0_sq and sigma_sq")
+    T = np.zeros((R, K))
+    S = np.zeros((R, K))
+    Q = np.zeros((R, K))
+    rows = np.arange(R)
+
+    def pull(arms: np.ndarray) -> None:
+        r = draw_rewards(means, arms, rng, reward, nu_sq)
+        T[rows, arms] += 1
+        S[rows, arms] += r
+        Q[rows, arms] += r * r
+
+    for _ in range(2):
+        for k in range(K):
+            pull(np.full(R, k))
+    best = means.argmax(axis=1)
+    logn = np.log(n)
+    if track_proof:
+        eta = float(theorems.eta(K, sigma0_sq, sigma_sq))
+        beta = float(theorems.beta(K, sigma0_sq, sigma_sq))
+        beta1 = float(theorems.beta_1(K, sigma0_sq, sigma_sq))
+        Delta = means[rows, best][:, None] - means
+        sub = np.ones((R, K), bool)
+        sub[rows, best] = False
+        with np.errstate(divide="ignore"):
+            tk_up_rhs = np.where(sub, theorems.Tk_upper(np.where(sub, Delta, 1.0), K, n,
+                                                        sigma0_sq, sigma_sq), np.inf)
+        event = np.ones(R, bool)
+        up_bad = np.zeros(R, bool)
+        low_bad = np.zeros(R, bool)
+
+        def check(mean: np.ndarray, var: np.ndarray) -> None:
+            c = np.sqrt(2 * var * logn)
+            event[:] &= np.all(np.abs(means - mean) <= eta * c, axis=1)
+            up_bad[:] |= np.any(T > tk_up_rhs, axis=1)
+            ct = c_tilde(T, n, sigma0_sq, sigma_sq)
+            lhs = (1 - eta) * np.sqrt(beta1) * ct
+            rhs = (1 + eta) * np.sqrt(beta) * ct[rows, best][:, None] + Delta
+            low_bad[:] |= np.any(sub & (lhs > rhs), axis=1)
+
+    for t in range(2 * K + 1, n + 1):
+        if known:
+            mean, var = posterior_rows(T, S, sigma0_sq, sigma_sq)
+        else:
+            s02, s2 = estimate_variances(T, S, Q)
+            mean, var = posterior_rows(T, S, s02, s2)
+        pull(argmax_random(mean + np.sqrt(2 * var * logn), rng))
+        if track_proof:
+            m_t, v_t = posterior_rows(T, S, sigma0_sq, sigma_sq)
+            check(m_t, v_t)
+    if known:
+        mean, var = posterior_rows(T, S, sigma0_sq, sigma_sq)
+    else:
+        mean, var = posterior_rows(T, S, *estimate_variances(T, S, Q))
+    J = argmax_random(mean, rng)
+    regret = means[rows, best] - means[rows, J]
+    res = RUEResult(J, best, regret, T.copy())
+    if track_proof:
+        c = np.sqrt(2 * var * logn)
+        covered = (means[rows, best] - means[rows, J]) < eta * (c[rows, best] + c[rows, J])
+        res.event_E, res.tk_up_violated, res.tk_low_violated = event, up_bad, low_bad
+        res.decomp_covered = np.where(J != best, covered, True)
+    return res
+
+
+def ucbe_reference(means: np.ndarray, n: int, a: float, rng: np.random.Generator, *,
+                   reward: str = "bernoulli", nu_sq: float = 1.0) -> np.ndarray:
+    """UCB-E (Audibert et al. 2010) on R bandits: one pull per arm, then the arm maximising
+    rbar_k + sqrt(a / T_k); recommends the largest empirical mean. Returns the recommended arms."""
+    means = np.atleast_2d(np.asarray(means, dtype=float))
+    R, K = means.shape
+    if n < K:
+        raise ValueError(f"n must be >= K = {K}, got {n}")
+    if not a > 0:
+        raise ValueError(f"a must be > 0, got {a}")
+    T = np.zeros((R, K))
+    S = np.zeros((R, K))
+    rows = np.arange(R)
+    for k in range(K):
+        arms = np.full(R, k)
+        S[rows, arms] += draw_rewards(means, arms, rng, reward, nu_sq)
+        T[rows, arms] += 1
+    for _ in range(K + 1, n + 1):
+        arms = argmax_random(S / T + np.sqrt(a / T), rng)
+        S[rows, arms] += draw_rewards(means, arms, rng, reward, nu_sq)
+        T[rows, arms] += 1
+    return argmax_random(S / T, rng)
