@@ -76,6 +76,8 @@ class RUEResult:
     tk_up_violated: np.ndarray | None = None
     tk_low_violated: np.ndarray | None = None
     decomp_covered: np.ndarray | None = None  # error on E implies Delta_J < eta (c_1 + c_J)
+    tk_up_worst: np.ndarray | None = None   # (R, 4): excess T - rhs, lhs, rhs, round t
+    tk_low_worst: np.ndarray | None = None  # (R, 4): excess lhs - rhs, lhs, rhs, round t
     extra: dict = field(default_factory=dict)
 
     @property
@@ -137,15 +139,25 @@ def rue_reference(means: np.ndarray, n: int, rng: np.random.Generator, *,
         event = np.ones(R, bool)
         up_bad = np.zeros(R, bool)
         low_bad = np.zeros(R, bool)
+        up_worst = np.tile([-np.inf, np.nan, np.nan, np.nan], (R, 1))
+        low_worst = np.tile([-np.inf, np.nan, np.nan, np.nan], (R, 1))
 
-        def check(mean: np.ndarray, var: np.ndarray) -> None:
+        def keep_worst(store: np.ndarray, ex: np.ndarray, lhs: np.ndarray, rhs: np.ndarray, t: int) -> None:
+            k = ex.argmax(axis=1)
+            e = ex[rows, k]
+            upd = e > store[:, 0]
+            store[upd] = np.c_[e, lhs[rows, k], rhs[rows, k], np.full(R, t)][upd]
+
+        def check(mean: np.ndarray, var: np.ndarray, t: int) -> None:
             c = np.sqrt(2 * var * logn)
             event[:] &= np.all(np.abs(means - mean) <= eta * c, axis=1)
             up_bad[:] |= np.any(T > tk_up_rhs, axis=1)
+            keep_worst(up_worst, np.where(sub, T - tk_up_rhs, -np.inf), T, tk_up_rhs, t)
             ct = c_tilde(T, n, sigma0_sq, sigma_sq)
             lhs = (1 - eta) * np.sqrt(beta1) * ct
             rhs = (1 + eta) * np.sqrt(beta) * ct[rows, best][:, None] + Delta
             low_bad[:] |= np.any(sub & (lhs > rhs), axis=1)
+            keep_worst(low_worst, np.where(sub, lhs - rhs, -np.inf), lhs, rhs, t)
 
     for t in range(2 * K + 1, n + 1):
         if known:
@@ -156,7 +168,7 @@ def rue_reference(means: np.ndarray, n: int, rng: np.random.Generator, *,
         pull(argmax_random(mean + np.sqrt(2 * var * logn), rng))
         if track_proof:
             m_t, v_t = posterior_rows(T, S, sigma0_sq, sigma_sq)
-            check(m_t, v_t)
+            check(m_t, v_t, t)
     if known:
         mean, var = posterior_rows(T, S, sigma0_sq, sigma_sq)
     else:
@@ -169,6 +181,7 @@ def rue_reference(means: np.ndarray, n: int, rng: np.random.Generator, *,
         covered = (means[rows, best] - means[rows, J]) < eta * (c[rows, best] + c[rows, J])
         res.event_E, res.tk_up_violated, res.tk_low_violated = event, up_bad, low_bad
         res.decomp_covered = np.where(J != best, covered, True)
+        res.tk_up_worst, res.tk_low_worst = up_worst, low_worst
     return res
 
 

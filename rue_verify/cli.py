@@ -1,0 +1,201 @@
+"""The `rue-verify` command line. Thin: every subcommand is a library call.
+
+  rue-verify claims [--json] [--id ID ...] [--thorough] [--seed N]
+  rue-verify bound NAME [--symbolic | --latex] [--PARAM VALUE ...]      (rue-verify bound --list)
+  rue-verify vacuity --K K --sigma0_sq S0 --sigma_sq S --delta D [--bound theorem_5_1] [--n-max N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+import time
+from typing import Any, Sequence
+
+from . import __version__
+
+
+def _claims(args: argparse.Namespace) -> int:
+    from .ledger import Mode, run_ledger
+    mode = Mode.thorough() if args.thorough else Mode()
+    if args.seed is not None:
+        mode.seed = args.seed
+    from tqdm import tqdm
+
+    from .ledger import REGISTRY
+    t0 = time.perf_counter()
+    ids = args.id or list(REGISTRY)
+    bar = tqdm(total=len(ids), desc="claims", file=sys.stderr, disable=True if args.quiet else None,
+               leave=False)
+
+    def progress(cid: str) -> None:      # called before each claim
+        if bar.n or cid != ids[0]:
+            bar.update(1)
+        bar.set_postfix_str(cid)
+    try:
+        results = run_ledger(mode, ids, progress=progress)
+    except ValueError as err:
+        bar.close()
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    bar.close()
+    total = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps([r.to_json() for r in results], indent=2))
+        return 0
+    print(f"rue-verify {__version__} claims ledger: mode={mode.name}, seed={mode.seed}, "
+          f"K up to {mode.K_max}, {mode.random_samples} random samples per search, "
+          f"{mode.sim_runs} simulated runs per point; {total:.1f} s")
+    w = max(len(r.id) for r in results)
+    for r in results:
+        line = f"{r.id:<{w}}  {r.verdict:<12}  "
+        body = textwrap.wrap(r.summary, 100 - len(line)) or [""]
+        print(line + body[0])
+        for b in body[1:]:
+            print(" " * len(line) + b)
+        if args.verbose:
+            for f in r.findings:
+                print(" " * 4 + f"- [{f.verdict}{', certified' if f.certified else ''}] {f.domain}: {f.detail}")
+                if f.witness:
+                    print(" " * 6 + "witness: " + json.dumps(f.witness))
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.verdict] = counts.get(r.verdict, 0) + 1
+    print("verdicts: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; total {total:.1f} s")
+    return 0
+
+
+def _parse_value(v: str) -> Any:
+    if "," in v:
+        return [float(x) for x in v.split(",")]
+    f = float(v)
+    return int(f) if f.is_integer() and "." not in v and "e" not in v.lower() else f
+
+
+def _bound(args: argparse.Namespace, extra: list[str]) -> int:
+    from bounds import UndefinedError
+    from bounds.registry import REGISTRY, evaluate, symbolic
+    if args.list or not args.name:
+        for k, e in REGISTRY.items():
+            print(f"{k:<26} {e.label:<44} params: {', '.join(e.params)}")
+        return 0
+    if args.name not in REGISTRY:
+        print(f"error: unknown bound {args.name!r}; run 'rue-verify bound --list'", file=sys.stderr)
+        return 2
+    if args.symbolic or args.latex:
+        import sympy
+        try:
+            expr = symbolic(args.name)
+        except ValueError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        items = expr.items() if isinstance(expr, dict) else [(args.name, expr)]
+        for k, e in items:
+            print(f"{k}: " + (sympy.latex(e) if args.latex else str(e)))
+        return 0
+    params: dict[str, Any] = {}
+    it = iter(extra)
+    for tok in it:
+        if not tok.startswith("--"):
+            print(f"error: expected --PARAM VALUE, got {tok!r}", file=sys.stderr)
+            return 2
+        try:
+            params[tok[2:]] = _parse_value(next(it))
+        except StopIteration:
+            print(f"error: {tok} needs a value", file=sys.stderr)
+            return 2
+        except ValueError:
+            print(f"error: {tok} needs a number (or comma-separated numbers)", file=sys.stderr)
+            return 2
+    entry = REGISTRY[args.name]
+    unknown = [p for p in params if p not in entry.params]
+    if unknown:
+        print(f"error: {args.name} takes {', '.join('--' + p for p in entry.params)}; unknown {unknown}",
+              file=sys.stderr)
+        return 2
+    try:
+        val = evaluate(args.name, **params)
+    except UndefinedError as err:
+        print(f"{args.name} ({entry.label}) at {params}: undefined: {err.reason}")
+        return 0
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(f"{args.name} ({entry.label}) at {params}:")
+    if isinstance(val, dict):
+        for k, v in val.items():
+            print(f"  {k:<14} {float(v):.10g}")
+        print(f"  {'total':<14} {float(sum(val.values())):.10g}")
+    elif hasattr(val, "_fields"):
+        for k in val._fields:
+            print(f"  {k}: {getattr(val, k)}")
+    else:
+        print(f"  {float(val):.10g}" if not hasattr(val, "__len__") else f"  {val}")
+    return 0
+
+
+def _vacuity(args: argparse.Namespace) -> int:
+    from bounds.vacuity import smallest_informative_n
+    try:
+        r = smallest_informative_n(args.K, args.sigma0_sq, args.sigma_sq, args.delta, args.bound, args.n_max)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    where = f"K={r.K}, sigma0_sq={r.sigma0_sq:g}, sigma_sq={r.sigma_sq:g}, delta={r.delta:g}"
+    if r.n_first is None:
+        print(f"{r.bound} at {where}: never below 1 for n <= {r.n_max:g} ({r.reason})")
+    else:
+        print(f"{r.bound} at {where}: first below 1 at n = {r.n_first} (value {r.value_at_n_first:.6g}); "
+              f"stays below 1 up to n_max = {r.n_max:g}: {r.stays_below}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="rue-verify",
+        description="Check the quantitative claims of Zhu & Qiu (TMLR 2024), 'UCB Exploration for "
+                    "Fixed-Budget Bayesian Best Arm Identification' (RUE).",
+        epilog="Every verdict is computed (a search, an integral, a proof or a simulation); nothing is typed in.")
+    p.add_argument("--version", action="version", version=f"rue-verify {__version__}")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("claims", help="compute a verdict for every theory claim of CLAIMS.md",
+                       description="Run the claims ledger. The quick default takes a few minutes on 2 cores.")
+    c.add_argument("--json", action="store_true", help="print the JSON list that CLAIMS.md specifies")
+    c.add_argument("--id", nargs="+", metavar="ID", help="only these claim IDs (e.g. THM-GAP LEM-TAU-LOWER)")
+    c.add_argument("--thorough", action="store_true", help="10x more random samples and simulated runs")
+    c.add_argument("--seed", type=int, help="seed for every search and simulation (default 20241001)")
+    c.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
+    c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    b = sub.add_parser("bound", help="evaluate a bound of the paper, with its terms",
+                       description="Evaluate a named bound: rue-verify bound theorem_5_1 --K 100 --n 1e6 "
+                                   "--sigma0_sq 1 --sigma_sq 0.1 --delta 0.01. Lists use commas: --means 0.5,0.45.")
+    b.add_argument("name", nargs="?", help="bound name (see --list)")
+    b.add_argument("--list", action="store_true", help="list every bound with its paper label and parameters")
+    b.add_argument("--symbolic", action="store_true", help="print the sympy expression")
+    b.add_argument("--latex", action="store_true", help="print the LaTeX of the expression")
+    v = sub.add_parser("vacuity", help="smallest n at which Theorem 5.1 or 5.2 falls below 1")
+    v.add_argument("--K", type=int, required=True)
+    v.add_argument("--sigma0_sq", type=float, required=True)
+    v.add_argument("--sigma_sq", type=float, required=True)
+    v.add_argument("--delta", type=float, required=True)
+    v.add_argument("--bound", default="theorem_5_1", choices=["theorem_5_1", "theorem_5_2"])
+    v.add_argument("--n-max", type=int, default=10 ** 12)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if args.cmd != "bound" and extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.cmd == "claims":
+        return _claims(args)
+    if args.cmd == "bound":
+        return _bound(args, extra)
+    return _vacuity(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
