@@ -1,0 +1,74 @@
+"""Section 4: the posterior (eqs. blup, MSE) and Lemma sec:tau."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bounds
+from bounds.estimation import (exact_gaussian_posterior, posterior_variance_formula, tau_sq_lower,
+                               tau_sq_upper)
+from tests import strategies as S
+
+CONDITIONING_TOL = 1e-9   # two linear-algebra routes to the same Gaussian; condition numbers up to ~1e6
+
+
+def assert_matches_exact(post_fn, T, S_, s0, s):
+    p = post_fn(T, S_, s0, s)
+    q = exact_gaussian_posterior(T, S_, s0, s)
+    scale = max(1.0, float(np.abs(q.mean).max()), float(q.var.max()))
+    assert np.max(np.abs(p.mean - q.mean)) <= CONDITIONING_TOL * scale
+    assert np.max(np.abs(p.var - q.var)) <= CONDITIONING_TOL * scale
+
+
+@settings(max_examples=100)
+@given(h=S.history(), s0=st.floats(1e-2, 1e2), s=st.floats(1e-2, 1e2))
+def test_posterior_is_flat_prior_gaussian_conditioning(h, s0, s):
+    T, S_ = h
+    assert_matches_exact(bounds.posterior, T, S_, s0, s)
+
+
+def test_the_comparison_catches_a_broken_posterior():
+    """The property above can fail: a posterior without the pooled term is caught."""
+    def broken(T, S_, s0, s):
+        p = bounds.posterior(T, S_, s0, s)
+        T = np.asarray(T, float)
+        return bounds.Posterior(p.mean, s0 * s / (T * s0 + s))      # drops (1-w)^2 sigma^2 / sum
+    with pytest.raises(AssertionError):
+        assert_matches_exact(broken, [3, 5, 2], [1.0, 2.0, 0.5], 1.0, 1.0)
+
+
+def test_known_mu0_posterior_differs():
+    T, S_ = [3, 5, 2], [1.0, 2.0, 0.5]
+    p = bounds.posterior(T, S_, 1.0, 1.0)
+    q = exact_gaussian_posterior(T, S_, 1.0, 1.0, mu0=0.0)
+    assert np.max(np.abs(p.var - q.var)) > 1e-3
+
+
+@settings(max_examples=200)
+@given(T=S.pull_counts(min_pulls=1), s0=S.variance, s=S.variance)
+def test_tau_upper_holds_for_every_draw(T, s0, s):
+    tau = np.asarray(posterior_variance_formula(np.asarray(T, float), s0, s))
+    up = tau_sq_upper(np.asarray(T, float), len(T), s0, s)
+    assert np.all(tau <= up * (1 + 1e-12))
+
+
+def test_tau_lower_counterexample_is_real():
+    # K = 2, equal pulls T = 3, sigma0^2 = sigma^2 = 1: tau^2 = tilde (1 + 1/6) < tilde (1 + 1/4)
+    T = np.array([3.0, 3.0])
+    tau = np.asarray(posterior_variance_formula(T, 1.0, 1.0))
+    assert np.all(tau < tau_sq_lower(T, 2, 1.0, 1.0))
+
+
+def test_posterior_extends_to_unpulled_arms_and_rejects_empty():
+    p = bounds.posterior([0, 4], [0.0, 2.0], 1.0, 1.0)
+    assert p.var[0] > p.var[1] and np.isfinite(p.mean).all()
+    with pytest.raises(bounds.UndefinedError, match="no arm has been pulled"):
+        bounds.posterior([0, 0], [0.0, 0.0], 1.0, 1.0)
+
+
+@pytest.mark.parametrize("args,name", [(([1, -1], [0, 0], 1, 1), "T"), (([1, 2], [0, 0, 0], 1, 1), "reward_sums"),
+                                       (([1, 2], [0, 0], -1, 1), "sigma0_sq"), (([1, 2], [0, 0], 1, 0), "sigma_sq")])
+def test_posterior_bad_input(args, name):
+    with pytest.raises(ValueError, match=name):
+        bounds.posterior(*args)

@@ -1,0 +1,113 @@
+"""The claims ledger: schema, verdict logic, and every witness recomputed from scratch."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from bounds import gap, section2 as s2, theorems as th
+from bounds.estimation import posterior_variance_formula, tau_sq_lower, tau_sq_upper
+from rue_verify.cli import main
+from rue_verify.ledger import REGISTRY, SEVERITY, Finding, Mode, run_ledger
+from rue_verify.ledger.core import overall
+
+SMALL = Mode("test", K_max=400, random_samples=300, sim_runs=60, seed=3)
+
+
+def test_every_theory_claim_of_claims_md_is_registered():
+    import pathlib
+    import re
+    md = pathlib.Path(__file__).resolve().parents[2] / "shared" / "CLAIMS.md"
+    if not md.exists():
+        pytest.skip("shared/CLAIMS.md is not beside this checkout")
+    text = md.read_text().split("## Section 6")[0]           # Section 6 holds the empirical claims
+    ids = set(re.findall(r"^\| ([A-Z0-9][A-Z0-9/-]+) \|", text, flags=re.M)) - {"ID"}
+    assert ids, "no claim IDs parsed"
+    assert ids == set(REGISTRY), (ids - set(REGISTRY), set(REGISTRY) - ids)
+
+
+def test_overall_is_most_severe():
+    fs = [Finding("holds", "a", "b"), Finding("vacuous", "a", "b"), Finding("undefined", "a", "b")]
+    assert overall(fs) == "undefined"
+    with pytest.raises(ValueError):
+        Finding("maybe", "a", "b")
+
+
+def _recompute(cid, w):
+    """Both sides of a witness, recomputed from bounds' formulas (not from the ledger's numbers)."""
+    p = w["params"]
+    if cid in ("LEM-TAU-LOWER", "LEM-TAU-UPPER"):
+        T = np.asarray(p["T"], float)
+        tau = np.asarray(posterior_variance_formula(T, p["sigma0_sq"], p["sigma_sq"]))[p["k"]]
+        if cid == "LEM-TAU-LOWER":
+            return float(tau_sq_lower(T, p["K"], p["sigma0_sq"], p["sigma_sq"])[p["k"]]), float(tau)
+        return float(tau), float(tau_sq_upper(T, p["K"], p["sigma0_sq"], p["sigma_sq"])[p["k"]])
+    if cid == "THM-GAP":
+        return float(gap.e_star_mp(p["alpha"], p["K"], p["sigma0_sq"])), float(gap.c_K(p["K"])) * p["alpha"]
+    if cid == "SEC2-LOWER-H2":
+        mu = np.r_[1.0, 1.0 - np.delete(np.asarray(p["Delta"]), 0)]
+        return s2.H_complexity(mu), s2.H_2(mu)
+    if cid == "SEC2-FULL-ALPHA":
+        return (float(s2.feller_small_gap_form(p["n"], p["alpha"], p["sigma_sq"])),
+                float(s2.full_alpha_rhs(p["n"])))
+    if cid == "PF-ETA-COND":
+        return float(th.eta_condition(p["K"], p["sigma0_sq"], p["sigma_sq"])), 0.0
+    if cid == "PF-NU-T":
+        return (float(th.nu_t([float(t) for t in p["T"]], p["sigma0_sq"], p["sigma_sq"], p["nu_sq"])),
+                float(th.nu_t_claimed_lower(p["K"], p["sigma0_sq"], p["nu_sq"])))
+    return None
+
+
+CHECKED = ["LEM-TAU-LOWER", "LEM-TAU-UPPER", "THM-GAP", "SEC2-LOWER-H2", "SEC2-FULL-ALPHA", "PF-ETA-COND", "PF-NU-T"]
+
+
+@pytest.fixture(scope="module")
+def results():
+    return {r.id: r for r in run_ledger(SMALL, CHECKED)}
+
+
+@pytest.mark.parametrize("cid", CHECKED)
+def test_witnesses_recompute(results, cid):
+    r = results[cid]
+    seen = 0
+    for f in r.findings:
+        w = f.witness
+        if not w or f.verdict not in ("refuted", "conditional") or w.get("lhs") is None:
+            continue
+        got = _recompute(cid, w)
+        if got is None:
+            continue
+        lhs, rhs = got
+        assert lhs == pytest.approx(w["lhs"], rel=1e-6) and rhs == pytest.approx(w["rhs"], rel=1e-6)
+        if w["relation"] == "<=":
+            assert lhs > rhs
+        elif w["relation"] == ">=":
+            assert lhs < rhs
+        seen += 1
+    assert seen >= 1, f"{cid}: no recomputable witness"
+
+
+def test_json_schema(capsys):
+    assert main(["claims", "--id", "SEC2-THR-0223", "DISC-MK", "--json", "-q"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [d["id"] for d in data] == ["SEC2-THR-0223", "DISC-MK"]
+    for d in data:
+        assert {"id", "location", "statement", "verdict", "summary", "findings"} <= set(d)
+        assert d["verdict"] in SEVERITY
+        for f in d["findings"]:
+            assert {"verdict", "domain", "detail", "witness", "certified"} <= set(f)
+
+
+def test_cli_bound_and_errors(capsys):
+    assert main(["bound", "c_K", "--K", "20"]) == 0
+    assert "undefined" in capsys.readouterr().out
+    assert main(["bound", "theorem_5_1", "--K", "100", "--n", "1e6", "--sigma0_sq", "1", "--sigma_sq", "0.1",
+                 "--delta", "0.01"]) == 0
+    assert "total" in capsys.readouterr().out
+    assert main(["bound", "theorem_5_1", "--K", "100", "--n", "10", "--sigma0_sq", "1", "--sigma_sq", "1",
+                 "--delta", "1"]) == 2
+    assert "n must be >= 4(K-1)" in capsys.readouterr().err
+    assert main(["bound", "c_K", "--latex"]) == 0
+    assert "\\log" in capsys.readouterr().out
+    assert main(["claims", "--id", "NOPE", "-q"]) == 2
