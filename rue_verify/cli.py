@@ -152,6 +152,48 @@ def _vacuity(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    from simulate.environments import Environment
+    from simulate.runner import ALGORITHMS, simulate
+    algs = []
+    for a in args.algorithms.split(","):
+        params: dict[str, Any] = {}
+        if a == "rue" and args.rue_variances:
+            params["variances"] = args.rue_variances
+        if a == "ucbe":
+            params["c"] = args.ucbe_c
+        if a == "two-stage":
+            params["q"] = args.q
+        algs.append((a.strip(), params))
+    try:
+        env = Environment(args.setup, args.K, args.reward, args.nu_sq, args.normal_scale, args.clip_policy)
+        res = simulate(env, algs, args.budget, args.runs, args.seed, workers=args.workers, crn=args.crn,
+                       level=args.level, H_convention=args.H_convention, progress=not args.quiet)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(res.to_json(), indent=2))
+        return 0
+    print(f"rue-verify {res.version} simulate: {res.environment}, n = {res.budget}, runs = {res.runs}, "
+          f"seed = {res.seed}, crn = {res.crn}, {int(res.level * 100)}% intervals"
+          + (f", {res.clipped_means} means redrawn/clipped" if res.clipped_means else ""))
+    print(f"{'algorithm':<10} {'error rate':>10}  {'interval':<19} {'simple regret':>13}  {'interval':<21} {'wall s':>7}")
+    for r in res.results:
+        print(f"{r.algorithm:<10} {r.error_rate:>10.4f}  [{r.ci_low:.4f}, {r.ci_high:.4f}]  {r.simple_regret:>13.5f}  "
+              f"[{r.regret_ci_low:.5f}, {r.regret_ci_high:.5f}] {r.wall_seconds:>7.2f}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from simulate.bench import NAMES, bench
+    names = args.algorithms.split(",") if args.algorithms else NAMES
+    rows = bench(names, reference_seconds=args.reference_seconds)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="rue-verify",
@@ -175,6 +217,35 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--list", action="store_true", help="list every bound with its paper label and parameters")
     b.add_argument("--symbolic", action="store_true", help="print the sympy expression")
     b.add_argument("--latex", action="store_true", help="print the LaTeX of the expression")
+    sm = sub.add_parser("simulate", help="run RUE and its baselines on a benchmark environment",
+                        description="Monte Carlo error rates (exact binomial intervals) and simple regret of the "
+                                    "algorithms on setup F1-F6 (fixed means) or R1-R3 (random means).")
+    sm.add_argument("--setup", default="F1", help="F1..F6 or R1..R3 (default F1)")
+    sm.add_argument("--K", type=int, default=20, help="number of arms (default 20)")
+    sm.add_argument("--budget", default="H", help="an integer, or H/2, H, 2H (fixed setups; default H)")
+    sm.add_argument("--algorithms", default="rue,ucbe,sr,sh,ttts,two-stage,uniform")
+    sm.add_argument("--runs", type=int, default=1000)
+    sm.add_argument("--seed", type=int, default=0)
+    sm.add_argument("--reward", default="bernoulli", choices=["bernoulli", "gaussian"])
+    sm.add_argument("--nu_sq", type=float, default=1.0, help="Gaussian reward noise variance (default 1)")
+    sm.add_argument("--normal-scale", default="variance", choices=["variance", "sd"],
+                    help="reading of N(0.5, 0.1) in R1/R2: variance 0.1 or standard deviation 0.1")
+    sm.add_argument("--clip-policy", default="redraw", choices=["redraw", "clip", "error"],
+                    help="Bernoulli means drawn outside [0, 1] (R2): redraw, clip, or stop")
+    sm.add_argument("--H-convention", default="suboptimal", choices=["suboptimal", "section2"],
+                    help="H for budgets and UCB-E: over suboptimal arms (authors' code) or Section 2's")
+    sm.add_argument("--rue-variances", choices=["authors", "unbiased"], help="RUE's sigma0^2 estimator")
+    sm.add_argument("--ucbe-c", type=float, default=2.0, help="UCB-E's a = c n / H (default 2)")
+    sm.add_argument("--q", type=float, default=0.5, help="two-stage algorithm's first-stage fraction")
+    sm.add_argument("--workers", type=int, help="threads (default: all cores; results do not depend on it)")
+    sm.add_argument("--crn", action="store_true", help="common random numbers across algorithms")
+    sm.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
+    sm.add_argument("--json", action="store_true")
+    sm.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    bn = sub.add_parser("bench", help="throughput of the compiled kernels and the numpy references")
+    bn.add_argument("--algorithms", help="comma-separated subset")
+    bn.add_argument("--reference-seconds", type=float, default=3.0, help="time budget per numpy reference")
+    bn.add_argument("--json", action="store_true")
     v = sub.add_parser("vacuity", help="smallest n at which Theorem 5.1 or 5.2 falls below 1")
     v.add_argument("--K", type=int, required=True)
     v.add_argument("--sigma0_sq", type=float, required=True)
@@ -194,6 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _claims(args)
     if args.cmd == "bound":
         return _bound(args, extra)
+    if args.cmd == "simulate":
+        return _simulate(args)
+    if args.cmd == "bench":
+        return _bench(args)
     return _vacuity(args)
 
 

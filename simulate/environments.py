@@ -86,3 +86,78 @@ def random_means(setup: str, K: int, rng: np.random.Generator, size: int = 1,
         mu[bad] = rng.normal(0.5, sd, int(bad.sum()))
         bad = (mu < 0) | (mu > 1)
     return mu, count
+
+
+# ---------------------------------------------------------------- environment objects
+@dataclass(frozen=True)
+class Environment:
+    """A bandit environment: a setup name, K, the reward law, and how each run gets its means.
+
+    Fixed setups give every run the same means; random setups draw one instance per run (or
+    `instances` instances shared round-robin by the runs) from the runner's seed.
+    """
+
+    setup: str
+    K: int
+    reward: str = "bernoulli"
+    nu_sq: float = 0.25
+    normal_scale: str = "variance"
+    clip_policy: str = "redraw"
+    custom_means: tuple | None = None
+
+    def __post_init__(self) -> None:
+        if self.reward not in ("bernoulli", "gaussian"):
+            raise ValueError(f"reward must be 'bernoulli' or 'gaussian', got {self.reward!r}")
+        if self.setup not in F_SETUPS + R_SETUPS + ("custom",):
+            raise ValueError(f"setup must be one of {F_SETUPS + R_SETUPS + ('custom',)}, got {self.setup!r}")
+        if not self.nu_sq > 0:
+            raise ValueError(f"nu_sq must be > 0, got {self.nu_sq}")
+
+    @property
+    def random(self) -> bool:
+        return self.setup in R_SETUPS
+
+    def fixed(self) -> np.ndarray:
+        if self.setup == "custom":
+            return np.asarray(self.custom_means, float)
+        return fixed_means(self.setup, self.K)
+
+    def means_for_runs(self, runs: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+        """Means `(runs, K)` and the number of Bernoulli means clipped or redrawn."""
+        if not self.random:
+            return np.tile(self.fixed(), (runs, 1)), 0
+        return random_means(self.setup, self.K, rng, runs, self.normal_scale, self.clip_policy)
+
+    def describe(self) -> dict:
+        d = {"setup": self.setup, "K": self.K, "reward": self.reward}
+        if self.reward == "gaussian":
+            d["nu_sq"] = self.nu_sq
+        if self.random:
+            d.update(normal_scale=self.normal_scale, clip_policy=self.clip_policy)
+        return d
+
+
+def complexity_H(means: np.ndarray, convention: str = "suboptimal") -> float:
+    """H in either convention: 'suboptimal' (sum over k != i* of Delta_k^-2, common practice and the
+    authors' code) or 'section2' (plus the best arm's own Delta_min^-2, Section 2)."""
+    from bounds.section2 import H_complexity
+    if convention not in ("suboptimal", "section2"):
+        raise ValueError(f"H convention must be 'suboptimal' or 'section2', got {convention!r}")
+    return H_complexity(means, include_best=convention == "section2")
+
+
+def parse_budget(budget: str | int, env: Environment, convention: str = "suboptimal") -> int:
+    """A budget as an integer or as 'H/2', 'H', '2H' (ceil(ceil(H)/2), ceil(H), 2 ceil(H), Section 6.2)."""
+    import math
+    if isinstance(budget, (int, np.integer)) or str(budget).isdigit():
+        n = int(budget)
+        if n < 1:
+            raise ValueError(f"budget must be >= 1, got {n}")
+        return n
+    if env.random:
+        raise ValueError("budgets relative to H need fixed means; give a number for R1-R3")
+    Hc = math.ceil(complexity_H(env.fixed(), convention))
+    table = {"H/2": math.ceil(Hc / 2), "H": Hc, "2H": 2 * Hc}
+    if budget not in table:
+        raise ValueError(f"budget must be an integer or one of {list(table)}, got {budget!r}")
+    return table[budget]

@@ -1,0 +1,97 @@
+"""Throughput of the compiled kernels next to the plain numpy references: arm-rounds per second
+(runs x budget x K / wall seconds), on the issue's standard configurations. First-call compile time
+is reported separately (kernels are cached on disk after the first run)."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numba
+import numpy as np
+
+from .algorithms import _common, rue, sequential_halving, successive_rejects, ttts, two_stage, ucbe, uniform
+from .environments import complexity_H, fixed_means
+
+CONFIGS = (("F2", 20, 7000, 1000), ("F4", 80, 50000, 100))
+
+
+def _fast(name: str, means: np.ndarray, n: int, seeds: np.ndarray, a: float):
+    if name == "rue":
+        return rue.batch(means, n, False, 0.0, seeds, 0, 1.0, 1.0)
+    if name == "rue-known":
+        return rue.batch(means, n, False, 0.0, seeds, 2, 0.01, 0.25)
+    if name == "ucbe":
+        return ucbe.batch(means, n, False, 0.0, seeds, a)
+    if name == "ttts":
+        return ttts.batch(means, n, False, 0.0, seeds)
+    if name == "sr":
+        return successive_rejects.batch(means, n, False, 0.0, seeds)
+    if name == "sh":
+        return sequential_halving.batch(means, n, False, 0.0, seeds)
+    if name == "two-stage":
+        return two_stage.batch(means, n, False, 0.0, seeds, 0.5, 1.0)
+    return uniform.batch(means, n, False, 0.0, seeds)
+
+
+def _reference(name: str, mu: np.ndarray, n: int, rng: np.random.Generator, a: float):
+    src = _common.LiveSource(mu, rng)
+    K = mu.size
+    if name == "rue":
+        return rue.reference(src, K, n)
+    if name == "rue-known":
+        return rue.reference(src, K, n, "known", 0.01, 0.25)
+    if name == "ucbe":
+        return ucbe.reference(src, K, n, a)
+    if name == "ttts":
+        return ttts.reference(src, K, n, rng=rng)
+    if name == "sr":
+        return successive_rejects.reference(src, K, n)
+    if name == "sh":
+        return sequential_halving.reference(src, K, n)
+    if name == "two-stage":
+        return two_stage.reference(src, K, n, 0.5)
+    return uniform.reference(src, K, n)
+
+
+NAMES = ("rue", "rue-known", "ucbe", "ttts", "sr", "sh", "two-stage", "uniform")
+
+
+def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, threads=(1, None),
+          out=print) -> list[dict]:
+    """Print and return one row per (configuration, algorithm, threads)."""
+    rows = []
+    cores = numba.config.NUMBA_NUM_THREADS
+    out(f"machine: {cores} cores; numba {numba.__version__}; arm-rounds/s = runs x n x K / wall seconds")
+    for setup, K, n, R in configs:
+        mu = fixed_means(setup, K)
+        a = 2 * n / complexity_H(mu)
+        means = np.tile(mu, (R, 1))
+        seeds = np.random.SeedSequence(0).generate_state(R, dtype=np.uint32)
+        for name in algorithms:
+            t0 = time.perf_counter()
+            _fast(name, means[:1], n, seeds[:1], a)           # compile or load from cache
+            compile_s = time.perf_counter() - t0
+            for th in threads:
+                numba.set_num_threads(th or cores)
+                t0 = time.perf_counter()
+                _fast(name, means, n, seeds, a)
+                wall = time.perf_counter() - t0
+                rows.append({"setup": setup, "K": K, "n": n, "runs": R, "algorithm": name, "impl": "numba",
+                             "threads": th or cores, "wall_s": wall, "arm_rounds_per_s": R * n * K / wall,
+                             "first_call_s": compile_s})
+            numba.set_num_threads(cores)
+            rng = np.random.default_rng(0)
+            t0, done = time.perf_counter(), 0
+            while done == 0 or time.perf_counter() - t0 < reference_seconds and done < R:
+                _reference(name, mu, n, rng, a)
+                done += 1
+            wall = time.perf_counter() - t0
+            rows.append({"setup": setup, "K": K, "n": n, "runs": done, "algorithm": name, "impl": "numpy-reference",
+                         "threads": 1, "wall_s": wall, "arm_rounds_per_s": done * n * K / wall, "first_call_s": 0.0})
+            fast = [r for r in rows if r["algorithm"] == name and r["setup"] == setup and r["impl"] == "numba"]
+            out(f"{setup} K={K} n={n} {name:<10} " + "  ".join(
+                f"numba x{r['threads']}: {r['arm_rounds_per_s'] / 1e6:8.1f} M/s" for r in fast)
+                + f"  numpy reference: {rows[-1]['arm_rounds_per_s'] / 1e6:7.3f} M/s"
+                + f"  (first call {fast[0]['first_call_s']:.2f} s)")
+    return rows
