@@ -58,8 +58,9 @@ NAMES = ("rue", "rue-known", "ucbe", "ttts", "sr", "sh", "two-stage", "uniform")
 
 
 def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, threads=(1, None),
-          out=print) -> list[dict]:
-    """Print and return one row per (configuration, algorithm, threads)."""
+          out=print, max_seconds: float = 20.0) -> list[dict]:
+    """Print and return one row per (configuration, algorithm, threads). A slow kernel (TTTS) runs
+    fewer than the configured runs, enough for about `max_seconds`; the row says how many."""
     rows = []
     cores = numba.config.NUMBA_NUM_THREADS
     out(f"machine: {cores} cores; numba {numba.__version__}; arm-rounds/s = runs x n x K / wall seconds")
@@ -72,13 +73,18 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
             t0 = time.perf_counter()
             _fast(name, means[:1], n, seeds[:1], a)           # compile or load from cache
             compile_s = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            probe = max(2, R // 50)
+            _fast(name, means[:probe], n, seeds[:probe], a)
+            per_run = (time.perf_counter() - t0) / probe
+            runs = int(min(R, max(probe, max_seconds / max(per_run, 1e-9))))
             for th in threads:
                 numba.set_num_threads(th or cores)
                 t0 = time.perf_counter()
-                _fast(name, means, n, seeds, a)
+                _fast(name, means[:runs], n, seeds[:runs], a)
                 wall = time.perf_counter() - t0
-                rows.append({"setup": setup, "K": K, "n": n, "runs": R, "algorithm": name, "impl": "numba",
-                             "threads": th or cores, "wall_s": wall, "arm_rounds_per_s": R * n * K / wall,
+                rows.append({"setup": setup, "K": K, "n": n, "runs": runs, "algorithm": name, "impl": "numba",
+                             "threads": th or cores, "wall_s": wall, "arm_rounds_per_s": runs * n * K / wall,
                              "first_call_s": compile_s})
             numba.set_num_threads(cores)
             rng = np.random.default_rng(0)
@@ -93,5 +99,5 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
             out(f"{setup} K={K} n={n} {name:<10} " + "  ".join(
                 f"numba x{r['threads']}: {r['arm_rounds_per_s'] / 1e6:8.1f} M/s" for r in fast)
                 + f"  numpy reference: {rows[-1]['arm_rounds_per_s'] / 1e6:7.3f} M/s"
-                + f"  (first call {fast[0]['first_call_s']:.2f} s)")
+                + f"  (runs {fast[0]['runs']}, first call {fast[0]['first_call_s']:.2f} s)")
     return rows

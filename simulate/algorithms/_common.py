@@ -17,6 +17,9 @@ import math
 import numpy as np
 from numba import njit
 
+#: fastmath without the no-NaN / no-inf assumptions (kernels test isnan and use infinities)
+FAST = {"nsz", "arcp", "contract", "afn", "reassoc"}
+
 EMPTY_TABLE = np.zeros((0, 0))
 EMPTY_TIES = np.zeros(0)
 

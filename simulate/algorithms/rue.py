@@ -24,7 +24,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._common import EMPTY_TABLE, EMPTY_TIES, argmax_random, draw, pick_tie
+from ._common import EMPTY_TABLE, EMPTY_TIES
+from ._rng import next_double, next_normal, seed_states
 
 NAME = "rue"
 VAR_FLOOR = 1e-12
@@ -46,9 +47,43 @@ def _estimates(N, Stot, Qtot, A, sumT2, npulled, mode, s0_known, s_known):
     return max(s02, VAR_FLOOR), max(s2, VAR_FLOOR)
 
 
-@njit(cache=True, error_model="numpy", fastmath=True)
-def run(mu, n, gaussian, nu, mode, s0_known, s_known, table, ties):
-    """One run of RUE. Returns (recommended arm, pulls per arm)."""
+@njit(cache=True, inline="always")
+def _reward(k, mu, gaussian, nu, table, cursor, st, spare, i):
+    if table.shape[0] > 0:
+        r = table[k, cursor[k]]
+        cursor[k] += 1
+        return r
+    if gaussian:
+        return mu[k] + nu * next_normal(st, spare, i)
+    return 1.0 if next_double(st, i) < mu[k] else 0.0
+
+
+@njit(cache=True, inline="always")
+def _tie_u(ties, tie_i, st, i):
+    if ties.shape[0] > 0:
+        return ties[tie_i[0]]
+    return next_double(st, i)
+
+
+@njit(cache=True)
+def _pick(U, best, cnt, u):
+    target = min(int(u * cnt), cnt - 1)
+    seen = 0
+    for j in range(U.shape[0]):
+        if U[j] == best:
+            if seen == target:
+                return j
+            seen += 1
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def run(mu, n, gaussian, nu, mode, s0_known, s_known, table, ties, seed=0):
+    """One run of RUE. Returns (recommended arm, pulls per arm). Live draws come from a xoshiro256+
+    stream seeded with `seed` (the same stream `batch` gives that seed); table mode reads
+    `table` and `ties` (module `_common`)."""
+    st = seed_states(np.array([seed], np.uint64))
+    spare = np.full(1, np.nan)
     K = mu.shape[0]
     T = np.zeros(K)
     S = np.zeros(K)
@@ -94,10 +129,10 @@ def run(mu, n, gaussian, nu, mode, s0_known, s_known, table, ties):
             while U[k] != best:                     # the first that attains it
                 k += 1
             if cnt > 1:
-                k = pick_tie(U, best, cnt, ties, tie_i)
+                k = _pick(U, best, cnt, _tie_u(ties, tie_i, st, 0))
             if ties.shape[0] > 0:
                 tie_i[0] += 1
-        r = draw(k, mu, gaussian, nu, table, cursor)
+        r = _reward(k, mu, gaussian, nu, table, cursor, st, spare, 0)
         # O(1) update of the sufficient statistics (sq[k] caches S_k^2 / T_k)
         if T[k] == 0:
             npulled += 1.0
@@ -123,20 +158,150 @@ def run(mu, n, gaussian, nu, mode, s0_known, s_known, table, ties):
     r0 = num / den
     for j in range(K):
         U[j] = omw[j] * r0 + (1.0 - omw[j]) * (S[j] / T[j] if T[j] > 0 else 0.0)
-    return argmax_random(U, ties, tie_i), T
+    return _final_pick(U, ties, tie_i, st, 0), T
+
+
+@njit(cache=True)
+def _final_pick(U, ties, tie_i, st, i):
+    best = U[0]
+    for j in range(1, U.shape[0]):
+        best = max(best, U[j])
+    cnt = 0
+    for j in range(U.shape[0]):
+        cnt += U[j] == best
+    k = 0
+    while U[k] != best:
+        k += 1
+    if cnt > 1:
+        k = _pick(U, best, cnt, _tie_u(ties, tie_i, st, i))
+    return k
+
+
+BLOCK = 32     # runs interleaved per thread: the per-arm loops run across them as vectors
+
+
+@njit(cache=True, error_model="numpy")
+def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi):
+    """Runs lo..hi-1 in lockstep, arrays laid out `(K, B)` so each per-arm step is a vector op
+    across runs. Each run does exactly the arithmetic of `run` on its own stream."""
+    K = mu.shape[1]
+    B = hi - lo
+    T = np.zeros((K, B))
+    S = np.zeros((K, B))
+    rbar = np.zeros((K, B))
+    sq = np.zeros((K, B))
+    omw = np.empty((K, B))
+    U = np.empty((K, B))
+    N = np.zeros(B)
+    Stot = np.zeros(B)
+    Qtot = np.zeros(B)
+    A = np.zeros(B)
+    sumT2 = np.zeros(B)
+    npulled = np.zeros(B)
+    s02 = np.empty(B)
+    s2 = np.empty(B)
+    den = np.empty(B)
+    num = np.empty(B)
+    best = np.empty(B)
+    cnt = np.empty(B, np.int64)
+    pick = np.empty(B, np.int64)
+    spare = np.full(hi, np.nan)
+    c = math.sqrt(DEG * math.log(n))
+    for t in range(n):
+        if t < 2 * K:
+            for b in range(B):
+                pick[b] = t % K
+        else:
+            for b in range(B):
+                s02[b], s2[b] = _estimates(N[b], Stot[b], Qtot[b], A[b], sumT2[b], npulled[b], mode,
+                                           s0_known, s_known)
+                den[b] = 0.0
+                num[b] = 0.0
+            for j in range(K):
+                for b in range(B):
+                    o = s2[b] / (T[j, b] * s02[b] + s2[b])
+                    omw[j, b] = o
+                    den[b] += o * T[j, b]
+                    num[b] += o * S[j, b]
+            for b in range(B):
+                num[b] = num[b] / den[b]             # rbar_0
+                den[b] = s2[b] / den[b]              # sigma^2 / sum_j T_j (1 - w_j)
+            for b in range(B):
+                best[b] = -np.inf
+                cnt[b] = 0
+                pick[b] = -1
+            for j in range(K):                       # index, running max, first maximiser, ties
+                for b in range(B):
+                    o = omw[j, b]
+                    u = o * num[b] + (1.0 - o) * rbar[j, b] + c * math.sqrt(s02[b] * o + o * o * den[b])
+                    U[j, b] = u
+                    up = u > best[b]
+                    pick[b] = j if up else pick[b]
+                    cnt[b] = 1 if up else cnt[b] + (u == best[b])
+                    best[b] = u if up else best[b]
+            for b in range(B):
+                if cnt[b] > 1:
+                    u = next_double(st, lo + b)
+                    target = min(int(u * cnt[b]), cnt[b] - 1)
+                    seen = 0
+                    for j in range(K):
+                        if U[j, b] == best[b]:
+                            if seen == target:
+                                pick[b] = j
+                                break
+                            seen += 1
+        for b in range(B):
+            k = pick[b]
+            i = lo + b
+            if gaussian:
+                r = mu[i, k] + nu * next_normal(st, spare, i)
+            else:
+                r = 1.0 if next_double(st, i) < mu[i, k] else 0.0
+            if T[k, b] == 0:
+                npulled[b] += 1.0
+            sumT2[b] += 2.0 * T[k, b] + 1.0
+            T[k, b] += 1.0
+            S[k, b] += r
+            rbar[k, b] = S[k, b] / T[k, b]
+            A[b] -= sq[k, b]
+            sq[k, b] = S[k, b] * rbar[k, b]
+            A[b] += sq[k, b]
+            N[b] += 1.0
+            Stot[b] += r
+            Qtot[b] += r * r
+    empty = np.zeros(0)
+    tie_i = np.zeros(1, np.int64)
+    m = np.empty(K)
+    for b in range(B):
+        e0, e1 = _estimates(N[b], Stot[b], Qtot[b], A[b], sumT2[b], npulled[b], mode, s0_known, s_known)
+        d = 0.0
+        q = 0.0
+        for j in range(K):
+            o = e1 / (T[j, b] * e0 + e1)
+            omw[j, b] = o
+            d += o * T[j, b]
+            q += o * S[j, b]
+        r0 = q / d
+        for j in range(K):
+            m[j] = omw[j, b] * r0 + (1.0 - omw[j, b]) * (S[j, b] / T[j, b] if T[j, b] > 0 else 0.0)
+        rec[lo + b] = _final_pick(m, empty, tie_i, st, lo + b)
+        for j in range(K):
+            pulls[lo + b, j] = T[j, b]
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known):
-    """Runs r = 0..R-1 on means[r] (shape `(R, K)`), each seeded with seeds[r]."""
+def batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known, block=BLOCK):
+    """Runs r = 0..R-1 on means[r] (shape `(R, K)`), run r on the stream of seeds[r]; blocks of
+    BLOCK runs are interleaved. Identical to `run(..., seed=seeds[r])` for every r."""
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
-    for i in prange(R):
-        np.random.seed(seeds[i])
-        a, T = run(means[i], n, gaussian, nu, mode, s0_known, s_known, EMPTY_TABLE, EMPTY_TIES)
-        rec[i] = a
-        pulls[i] = T
+    st = seed_states(seeds.astype(np.uint64))
+    nblocks = (R + block - 1) // block
+    for g in prange(nblocks):
+        lo = g * block
+        hi = min(R, lo + block)
+        _block(means, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi)
     return rec, pulls
 
 

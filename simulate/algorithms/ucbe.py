@@ -15,12 +15,12 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._common import EMPTY_TABLE, EMPTY_TIES, argmax_random, draw, pick_tie
+from ._common import FAST, EMPTY_TABLE, EMPTY_TIES, argmax_random, draw, pick_tie
 
 NAME = "ucbe"
 
 
-@njit(cache=True, error_model="numpy", fastmath=True)
+@njit(cache=True, error_model="numpy", fastmath=FAST)
 def run(mu, n, gaussian, nu, a, table, ties):
     K = mu.shape[0]
     T = np.zeros(K)

@@ -1,0 +1,67 @@
+"""A per-run random stream for kernels that interleave runs: xoshiro256+ (Blackman & Vigna),
+seeded from a 64-bit seed through splitmix64. Each run owns a row of a `(R, 4)` uint64 state, so a
+run's draws do not depend on which thread or block processes it."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_M = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True)
+def seed_states(seeds):
+    """`(R, 4)` xoshiro256+ states from R 64-bit seeds (splitmix64)."""
+    R = seeds.shape[0]
+    st = np.empty((R, 4), np.uint64)
+    for i in range(R):
+        z = np.uint64(seeds[i])
+        for j in range(4):
+            z = z + np.uint64(0x9E3779B97F4A7C15)
+            x = z
+            x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+            x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+            st[i, j] = x ^ (x >> np.uint64(31))
+    return st
+
+
+@njit(cache=True, inline="always")
+def next_double(st, i):
+    """A uniform double in [0, 1) from run i's stream."""
+    s0 = st[i, 0]
+    s1 = st[i, 1]
+    s2 = st[i, 2]
+    s3 = st[i, 3]
+    result = s0 + s3
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    st[i, 0] = s0
+    st[i, 1] = s1
+    st[i, 2] = s2
+    st[i, 3] = s3
+    return float(result >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def next_normal(st, spare, i):
+    """A standard normal from run i's stream (Box-Muller; the second value is kept in spare[i])."""
+    if not np.isnan(spare[i]):
+        z = spare[i]
+        spare[i] = np.nan
+        return z
+    u1 = next_double(st, i)
+    u2 = next_double(st, i)
+    r = np.sqrt(-2.0 * np.log(1.0 - u1))
+    spare[i] = r * np.sin(2.0 * np.pi * u2)
+    return r * np.cos(2.0 * np.pi * u2)
