@@ -42,6 +42,10 @@ def _claims(args: argparse.Namespace) -> int:
         return 2
     bar.close()
     total = time.perf_counter() - t0
+    if args.markdown:
+        from .reports import claims_markdown
+        claims_markdown(results, mode, total, args.markdown)
+        print(f"wrote {args.markdown}", file=sys.stderr)
     if args.json:
         print(json.dumps([r.to_json() for r in results], indent=2))
         return 0
@@ -137,7 +141,25 @@ def _bound(args: argparse.Namespace, extra: list[str]) -> int:
 
 
 def _vacuity(args: argparse.Namespace) -> int:
-    from bounds.vacuity import smallest_informative_n
+    from bounds.vacuity import smallest_informative_n, vacuity_map
+    if args.map:
+        import numpy as np
+        g0 = np.geomspace(1e-3, 1e2, 6)
+        g = np.geomspace(1e-3, 1e2, 6)
+        try:
+            m = vacuity_map(args.K, args.delta, g0, g, args.bound, args.n_max)
+        except ValueError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        print(f"{args.bound}: smallest n with bound < 1 (K={args.K}, delta={args.delta:g}, n <= {args.n_max:g}; "
+              "'never' where it stays >= 1 or is undefined)")
+        print("sigma0_sq \\ sigma_sq " + "".join(f"{x:>11.3g}" for x in g))
+        for i, s0 in enumerate(g0):
+            print(f"{s0:>20.3g} " + "".join(f"{('never' if v < 0 else str(int(v))):>11}" for v in m[i]))
+        return 0
+    if args.sigma0_sq is None or args.sigma_sq is None:
+        print("error: --sigma0_sq and --sigma_sq are required without --map", file=sys.stderr)
+        return 2
     try:
         r = smallest_informative_n(args.K, args.sigma0_sq, args.sigma_sq, args.delta, args.bound, args.n_max)
     except ValueError as err:
@@ -194,6 +216,18 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table(args: argparse.Namespace) -> int:
+    from .reports import fixed_setup_table
+    out = fixed_setup_table(args.setups.split(","), args.budgets.split(","), args.K, args.runs, args.seed,
+                            out_dir=args.out, progress=not args.quiet)
+    for r in out["rows"]:
+        print(f"{r['setup']} {r['budget']:>3} n={r['n']:<6} {r['algorithm']:<10} {r['error_rate']:.4f} "
+              f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]  {r['wall_seconds']:.1f} s")
+    print(f"runs={args.runs} seed={args.seed} K={args.K}; total wall time {out['wall_seconds']:.1f} s"
+          + (f"; written to {args.out}" if args.out else ""))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="rue-verify",
@@ -210,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, help="seed for every search and simulation (default 20241001)")
     c.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    c.add_argument("--markdown", metavar="PATH", help="also write a Markdown report (e.g. docs/claims.md)")
     b = sub.add_parser("bound", help="evaluate a bound of the paper, with its terms",
                        description="Evaluate a named bound: rue-verify bound theorem_5_1 --K 100 --n 1e6 "
                                    "--sigma0_sq 1 --sigma_sq 0.1 --delta 0.01. Lists use commas: --means 0.5,0.45.")
@@ -246,10 +281,19 @@ def build_parser() -> argparse.ArgumentParser:
     bn.add_argument("--algorithms", help="comma-separated subset")
     bn.add_argument("--reference-seconds", type=float, default=3.0, help="time budget per numpy reference")
     bn.add_argument("--json", action="store_true")
+    tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")
+    tb.add_argument("--setups", default="F1,F2,F3")
+    tb.add_argument("--budgets", default="H/2,H,2H")
+    tb.add_argument("--K", type=int, default=20)
+    tb.add_argument("--runs", type=int, default=1000)
+    tb.add_argument("--seed", type=int, default=0)
+    tb.add_argument("--out", help="directory for fixed-setups.md and fixed-setups.json (e.g. docs)")
+    tb.add_argument("-q", "--quiet", action="store_true")
     v = sub.add_parser("vacuity", help="smallest n at which Theorem 5.1 or 5.2 falls below 1")
     v.add_argument("--K", type=int, required=True)
-    v.add_argument("--sigma0_sq", type=float, required=True)
-    v.add_argument("--sigma_sq", type=float, required=True)
+    v.add_argument("--sigma0_sq", type=float)
+    v.add_argument("--sigma_sq", type=float)
+    v.add_argument("--map", action="store_true", help="the smallest n over a grid of sigma0_sq x sigma_sq")
     v.add_argument("--delta", type=float, required=True)
     v.add_argument("--bound", default="theorem_5_1", choices=["theorem_5_1", "theorem_5_2"])
     v.add_argument("--n-max", type=int, default=10 ** 12)
@@ -269,6 +313,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _simulate(args)
     if args.cmd == "bench":
         return _bench(args)
+    if args.cmd == "table":
+        return _table(args)
     return _vacuity(args)
 
 

@@ -212,3 +212,15 @@ def test_runner_bad_input():
         simulate(env, ["rue"], 100, 0, progress=False)
     with pytest.raises(ValueError, match="fixed means"):
         simulate(Environment("R1", 20, "gaussian"), ["rue"], "H", 10, progress=False)
+
+
+@pytest.mark.parametrize("gaussian,mode", [(False, 0), (False, 1), (True, 1), (True, 2)])
+def test_rue_interleaved_batch_equals_single_runs(gaussian, mode):
+    R, K, n = 45, 9, 700                      # 45 runs: one full block of 32 and a partial one
+    rng = np.random.default_rng(8)
+    means = rng.normal(0.5, 0.2, (R, K)) if gaussian else rng.uniform(0.2, 0.8, (R, K))
+    seeds = np.arange(R, dtype=np.uint32) * 7 + 1
+    rec, pulls = rue.batch(means, n, gaussian, 1.0, seeds, mode, 0.05, 0.3)
+    for i in range(R):
+        a, T = rue.run(means[i], n, gaussian, 1.0, mode, 0.05, 0.3, C.EMPTY_TABLE, C.EMPTY_TIES, int(seeds[i]))
+        assert a == rec[i] and np.array_equal(T, pulls[i])

@@ -58,12 +58,8 @@ def draw_sum(k, m, mu, gaussian, nu, table, cursor):
 
 
 @njit(cache=True, error_model="numpy")
-def pick_tie(values, best, count, ties, tie_i):
-    """The floor(u count)-th index (in order) among those with values == best."""
-    if ties.shape[0] > 0:
-        u = ties[tie_i[0]]
-    else:
-        u = np.random.random()
+def pick_index(values, best, count, u):
+    """The floor(u count)-th index (in order) among the `count` entries equal to `best`."""
     target = min(int(u * count), count - 1)
     seen = 0
     for k in range(values.shape[0]):
@@ -72,6 +68,13 @@ def pick_tie(values, best, count, ties, tie_i):
                 return k
             seen += 1
     return -1
+
+
+@njit(cache=True, error_model="numpy")
+def pick_tie(values, best, count, ties, tie_i):
+    """`pick_index` with u from the tie table (table mode) or numba's generator (live mode)."""
+    u = ties[tie_i[0]] if ties.shape[0] > 0 else np.random.random()
+    return pick_index(values, best, count, u)
 
 
 @njit(cache=True, error_model="numpy")

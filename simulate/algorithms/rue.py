@@ -24,7 +24,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._common import EMPTY_TABLE, EMPTY_TIES
+from ._common import EMPTY_TABLE, EMPTY_TIES, pick_index
 from ._rng import next_double, next_normal, seed_states
 
 NAME = "rue"
@@ -63,18 +63,6 @@ def _tie_u(ties, tie_i, st, i):
     if ties.shape[0] > 0:
         return ties[tie_i[0]]
     return next_double(st, i)
-
-
-@njit(cache=True)
-def _pick(U, best, cnt, u):
-    target = min(int(u * cnt), cnt - 1)
-    seen = 0
-    for j in range(U.shape[0]):
-        if U[j] == best:
-            if seen == target:
-                return j
-            seen += 1
-    return -1
 
 
 @njit(cache=True, error_model="numpy")
@@ -129,7 +117,7 @@ def run(mu, n, gaussian, nu, mode, s0_known, s_known, table, ties, seed=0):
             while U[k] != best:                     # the first that attains it
                 k += 1
             if cnt > 1:
-                k = _pick(U, best, cnt, _tie_u(ties, tie_i, st, 0))
+                k = pick_index(U, best, cnt, _tie_u(ties, tie_i, st, 0))
             if ties.shape[0] > 0:
                 tie_i[0] += 1
         r = _reward(k, mu, gaussian, nu, table, cursor, st, spare, 0)
@@ -173,7 +161,7 @@ def _final_pick(U, ties, tie_i, st, i):
     while U[k] != best:
         k += 1
     if cnt > 1:
-        k = _pick(U, best, cnt, _tie_u(ties, tie_i, st, i))
+        k = pick_index(U, best, cnt, _tie_u(ties, tie_i, st, i))
     return k
 
 
@@ -241,15 +229,7 @@ def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi)
                     best[b] = u if up else best[b]
             for b in range(B):
                 if cnt[b] > 1:
-                    u = next_double(st, lo + b)
-                    target = min(int(u * cnt[b]), cnt[b] - 1)
-                    seen = 0
-                    for j in range(K):
-                        if U[j, b] == best[b]:
-                            if seen == target:
-                                pick[b] = j
-                                break
-                            seen += 1
+                    pick[b] = pick_index(U[:, b], best[b], cnt[b], next_double(st, lo + b))
         for b in range(B):
             k = pick[b]
             i = lo + b
