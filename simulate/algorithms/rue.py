@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import numba
 from numba import njit, prange
 
 from ._common import EMPTY_TABLE, EMPTY_TIES, pick_index
@@ -269,10 +270,19 @@ def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi)
             pulls[lo + b, j] = T[j, b]
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
 def batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known, block=BLOCK):
-    """Runs r = 0..R-1 on means[r] (shape `(R, K)`), run r on the stream of seeds[r]; blocks of
-    BLOCK runs are interleaved. Identical to `run(..., seed=seeds[r])` for every r."""
+    """Runs r = 0..R-1 on means[r] (shape `(R, K)`), run r on the stream of seeds[r]; blocks of at
+    most `block` runs are interleaved, made equal in size and as many as a multiple of the threads.
+    Identical to `run(..., seed=seeds[r])` for every r, whatever the blocking."""
+    R = means.shape[0]
+    threads = numba.get_num_threads()
+    nblocks = -(-R // block)
+    nblocks = max(1, min(R, -(-nblocks // threads) * threads))
+    return _batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known, -(-R // nblocks))
+
+
+@njit(cache=True, parallel=True, error_model="numpy")
+def _batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known, block):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
