@@ -49,17 +49,6 @@ def _estimates(N, Stot, Qtot, A, sumT2, npulled, mode, s0_known, s_known):
 
 
 @njit(cache=True, inline="always")
-def _reward(k, mu, gaussian, nu, table, cursor, st, spare, i):
-    if table.shape[0] > 0:
-        r = table[k, cursor[k]]
-        cursor[k] += 1
-        return r
-    if gaussian:
-        return mu[k] + nu * next_normal(st, spare, i)
-    return 1.0 if next_double(st, i) < mu[k] else 0.0
-
-
-@njit(cache=True, inline="always")
 def _tie_u(ties, tie_i, st, i):
     if ties.shape[0] > 0:
         return ties[tie_i[0]]
@@ -68,86 +57,15 @@ def _tie_u(ties, tie_i, st, i):
 
 @njit(cache=True, error_model="numpy")
 def run(mu, n, gaussian, nu, mode, s0_known, s_known, table, ties, seed=0):
-    """One run of RUE. Returns (recommended arm, pulls per arm). Live draws come from a xoshiro256+
-    stream seeded with `seed` (the same stream `batch` gives that seed); table mode reads
-    `table` and `ties` (module `_common`)."""
-    st = seed_states(np.array([seed], np.uint64))
-    spare = np.full(1, np.nan)
+    """One run of RUE: `_block` with a single run. Returns (recommended arm, pulls per arm). Live
+    draws come from the xoshiro256+ stream of `seed` (the stream `batch` gives that seed); in table
+    mode rewards and tie uniforms come from `table` and `ties` (module `_common`)."""
     K = mu.shape[0]
-    T = np.zeros(K)
-    S = np.zeros(K)
-    rbar = np.zeros(K)
-    sq = np.zeros(K)
-    omw = np.empty(K)
-    U = np.empty(K)
-    cursor = np.zeros(K, np.int64)
-    tie_i = np.zeros(1, np.int64)
-    N = 0.0
-    Stot = 0.0
-    Qtot = 0.0
-    A = 0.0
-    sumT2 = 0.0
-    npulled = 0.0
-    c = math.sqrt(DEG * math.log(n))
-    t = 0
-    while t < n:
-        if t < 2 * K:
-            k = t % K
-        else:
-            s02, s2 = _estimates(N, Stot, Qtot, A, sumT2, npulled, mode, s0_known, s_known)
-            # after the initialisation every T_k >= 2, so no index is infinite here
-            for j in range(K):                      # shrinkage 1 - w_k (vectorised)
-                omw[j] = s2 / (T[j] * s02 + s2)
-            den = 0.0
-            num = 0.0
-            for j in range(K):                      # pooled mean rbar_0 (ordered sums)
-                den += omw[j] * T[j]
-                num += omw[j] * S[j]
-            r0 = num / den
-            inv_den = s2 / den
-            for j in range(K):                      # index U_k (vectorised)
-                o = omw[j]
-                U[j] = o * r0 + (1.0 - o) * rbar[j] + c * math.sqrt(s02 * o + o * o * inv_den)
-            best = U[0]
-            for j in range(1, K):                   # max (branch-free, vectorised)
-                best = max(best, U[j])
-            cnt = 0
-            for j in range(K):                      # how many attain it
-                cnt += U[j] == best
-            k = 0
-            while U[k] != best:                     # the first that attains it
-                k += 1
-            if cnt > 1:
-                k = pick_index(U, best, cnt, _tie_u(ties, tie_i, st, 0))
-            if ties.shape[0] > 0:
-                tie_i[0] += 1
-        r = _reward(k, mu, gaussian, nu, table, cursor, st, spare, 0)
-        # O(1) update of the sufficient statistics (sq[k] caches S_k^2 / T_k)
-        if T[k] == 0:
-            npulled += 1.0
-        sumT2 += 2.0 * T[k] + 1.0
-        T[k] += 1.0
-        S[k] += r
-        rbar[k] = S[k] / T[k]
-        A -= sq[k]
-        sq[k] = S[k] * rbar[k]
-        A += sq[k]
-        N += 1.0
-        Stot += r
-        Qtot += r * r
-        t += 1
-    s02, s2 = _estimates(N, Stot, Qtot, A, sumT2, npulled, mode, s0_known, s_known)
-    den = 0.0
-    num = 0.0
-    for j in range(K):
-        o = s2 / (T[j] * s02 + s2)
-        omw[j] = o
-        den += o * T[j]
-        num += o * S[j]
-    r0 = num / den
-    for j in range(K):
-        U[j] = omw[j] * r0 + (1.0 - omw[j]) * (S[j] / T[j] if T[j] > 0 else 0.0)
-    return _final_pick(U, ties, tie_i, st, 0), T
+    st = seed_states(np.array([seed], np.uint64))
+    rec = np.empty(1, np.int64)
+    pulls = np.empty((1, K))
+    _block(mu.reshape(1, K), n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, 0, 1, table, ties)
+    return rec[0], pulls[0]
 
 
 @njit(cache=True)
@@ -170,11 +88,16 @@ BLOCK = 32     # runs interleaved per thread: the per-arm loops run across them 
 
 
 @njit(cache=True, error_model="numpy")
-def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi):
+def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi, table, ties):
     """Runs lo..hi-1 in lockstep, arrays laid out `(K, B)` so each per-arm step is a vector op
-    across runs. Each run does exactly the arithmetic of `run` on its own stream."""
+    across runs; each run's arithmetic is sequential and its own, so a run's result does not depend
+    on the block it is in. Table mode (one run only): rewards from `table`, tie uniforms from `ties`,
+    one tie uniform consumed per decision."""
     K = mu.shape[1]
     B = hi - lo
+    tabled = table.shape[0] > 0
+    cursor = np.zeros(K, np.int64)
+    tie_i = np.zeros(1, np.int64)
     T = np.zeros((K, B))
     S = np.zeros((K, B))
     rbar = np.zeros((K, B))
@@ -230,11 +153,16 @@ def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi)
                     best[b] = u if up else best[b]
             for b in range(B):
                 if cnt[b] > 1:
-                    pick[b] = pick_index(U[:, b], best[b], cnt[b], next_double(st, lo + b))
+                    pick[b] = pick_index(U[:, b], best[b], cnt[b], _tie_u(ties, tie_i, st, lo + b))
+            if tabled:
+                tie_i[0] += 1
         for b in range(B):
             k = pick[b]
             i = lo + b
-            if gaussian:
+            if tabled:
+                r = table[k, cursor[k]]
+                cursor[k] += 1
+            elif gaussian:
                 r = mu[i, k] + nu * next_normal(st, spare, i)
             else:
                 r = 1.0 if next_double(st, i) < mu[i, k] else 0.0
@@ -250,8 +178,6 @@ def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi)
             N[b] += 1.0
             Stot[b] += r
             Qtot[b] += r * r
-    empty = np.zeros(0)
-    tie_i = np.zeros(1, np.int64)
     m = np.empty(K)
     for b in range(B):
         e0, e1 = _estimates(N[b], Stot[b], Qtot[b], A[b], sumT2[b], npulled[b], mode, s0_known, s_known)
@@ -265,7 +191,7 @@ def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi)
         r0 = q / d
         for j in range(K):
             m[j] = omw[j, b] * r0 + (1.0 - omw[j, b]) * (S[j, b] / T[j, b] if T[j, b] > 0 else 0.0)
-        rec[lo + b] = _final_pick(m, empty, tie_i, st, lo + b)
+        rec[lo + b] = _final_pick(m, ties, tie_i, st, lo + b)
         for j in range(K):
             pulls[lo + b, j] = T[j, b]
 
@@ -291,7 +217,7 @@ def _batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known, block):
     for g in prange(nblocks):
         lo = g * block
         hi = min(R, lo + block)
-        _block(means, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi)
+        _block(means, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi, EMPTY_TABLE, EMPTY_TIES)
     return rec, pulls
 
 
