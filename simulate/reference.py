@@ -60,8 +60,8 @@ def estimate_variances(T: np.ndarray, S: np.ndarray, Q: np.ndarray) -> tuple[np.
     grand = S.sum(axis=1) / N
     between = (T * (rbar - grand[:, None]) ** 2).sum(axis=1)
     s02 = between / np.maximum(N - (T ** 2).sum(axis=1) / N, 1)
-    tiny = 1e-12
-    return np.maximum(s02, tiny)[:, None], np.maximum(s2, tiny)[:, None]
+    from .algorithms.rue import VAR_FLOOR
+    return np.maximum(s02, VAR_FLOOR)[:, None], np.maximum(s2, VAR_FLOOR)[:, None]
 
 
 @dataclass

@@ -111,3 +111,12 @@ def test_cli_bound_and_errors(capsys):
     assert main(["bound", "c_K", "--latex"]) == 0
     assert "\\log" in capsys.readouterr().out
     assert main(["claims", "--id", "NOPE", "-q"]) == 2
+
+
+def test_summary_prose_cannot_contradict_the_computed_verdict():
+    from rue_verify.ledger.core import Claim, Expect, run_claim
+    fs = [Finding("refuted", "K = 3", "found a witness")]
+    kept = run_claim(Claim("X", "loc", "stmt", lambda m: (Expect("it holds", "refuted"), fs)), SMALL)
+    assert kept.summary == "it holds"
+    replaced = run_claim(Claim("X", "loc", "stmt", lambda m: (Expect("it holds", "holds"), fs)), SMALL)
+    assert "it holds" not in replaced.summary and "refuted (K = 3)" in replaced.summary

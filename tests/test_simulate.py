@@ -224,3 +224,31 @@ def test_rue_interleaved_batch_equals_single_runs(gaussian, mode):
     for i in range(R):
         a, T = rue.run(means[i], n, gaussian, 1.0, mode, 0.05, 0.3, C.EMPTY_TABLE, C.EMPTY_TIES, int(seeds[i]))
         assert a == rec[i] and np.array_equal(T, pulls[i])
+
+
+@settings(max_examples=60)
+@given(T=st.lists(st.integers(1, 300), min_size=2, max_size=15), s0=st.floats(1e-2, 1e2), s=st.floats(1e-2, 1e2),
+       seed=st.integers(0, 1000))
+def test_vectorised_reference_posterior_is_bounds_posterior(T, s0, s, seed):
+    import bounds
+    from simulate.reference import posterior_rows
+    T = np.asarray(T, float)
+    S = np.random.default_rng(seed).normal(0, 1, T.size) * T
+    m, v = posterior_rows(T[None], S[None], s0, s)
+    p = bounds.posterior(T, S, s0, s)
+    assert np.allclose(m[0], p.mean, rtol=1e-12, atol=1e-12) and np.allclose(v[0], p.var, rtol=1e-12)
+
+
+@settings(max_examples=60)
+@given(T=st.lists(st.integers(1, 300), min_size=2, max_size=15), seed=st.integers(0, 1000))
+def test_vectorised_reference_variance_estimates_are_the_kernels(T, seed):
+    from simulate.reference import estimate_variances
+    T = np.asarray(T, float)
+    rng = np.random.default_rng(seed)
+    x = [rng.normal(rng.normal(), 1.0, int(t)) for t in T]
+    S = np.array([v.sum() for v in x])
+    Q = np.array([(v * v).sum() for v in x])
+    s02, s2 = estimate_variances(T[None], S[None], Q[None])
+    A = float(np.sum(S * S / T))
+    k0, k = rue._estimates(T.sum(), S.sum(), Q.sum(), A, float(np.sum(T * T)), float(T.size), 0, 1.0, 1.0)
+    assert s02[0, 0] == pytest.approx(k0, rel=1e-9) and s2[0, 0] == pytest.approx(k, rel=1e-9)

@@ -70,6 +70,21 @@ class ClaimResult:
         return _jsonable(d)
 
 
+class Expect(str):
+    """A summary written for one outcome: valid only if the claim's computed verdict is `verdict`.
+    Otherwise `run_claim` replaces it by a summary generated from the findings, so prose can never
+    contradict what was computed."""
+
+    def __new__(cls, text: str, verdict: str) -> "Expect":
+        obj = super().__new__(cls, text)
+        obj.verdict = verdict
+        return obj
+
+
+def auto_summary(findings: list[Finding]) -> str:
+    return "; ".join(f"{f.verdict} ({f.domain})" for f in findings)
+
+
 REGISTRY: dict[str, Claim] = {}
 
 
@@ -93,7 +108,10 @@ def overall(findings: Iterable[Finding]) -> str:
 def run_claim(c: Claim, mode: Mode) -> ClaimResult:
     t0 = time.perf_counter()
     summary, findings = c.check(mode)
-    return ClaimResult(c.id, c.location, c.statement, overall(findings), summary, findings,
+    verdict = overall(findings)
+    if isinstance(summary, Expect) and summary.verdict != verdict:
+        summary = auto_summary(findings)
+    return ClaimResult(c.id, c.location, c.statement, verdict, str(summary), findings,
                        round(time.perf_counter() - t0, 3), mode.name)
 
 

@@ -14,7 +14,7 @@ from simulate.environments import F_SETUPS, fixed_means
 from simulate.reference import ucbe_reference
 from simulate.stats import binomial_interval
 
-from .core import Dim, Finding, Mode, claim, fmt, minimize_margin, witness
+from .core import Expect, Dim, Finding, Mode, claim, fmt, minimize_margin, witness
 
 
 def _random_means(rng: np.random.Generator, K: int, dmin: float | None = None) -> np.ndarray:
@@ -38,7 +38,7 @@ def check_h_def(mode: Mode):
                 f"{mode.random_samples} random instances, K in [2, 59], gaps in [1e-3, 1]",
                 f"min of H / (2 Delta_min^-2) - 1 = {fmt(worst)}; H counts Delta_min^-2 twice "
                 "(the best arm and the closest competitor), so the inequality is exact algebra.")
-    return f"H >= 2 Delta_min^-2 ({f.verdict}; tightest ratio - 1 = {fmt(worst)})", [f]
+    return Expect(f"H >= 2 Delta_min^-2 (tightest ratio - 1 = {fmt(worst)})", "holds"), [f]
 
 
 @claim("SEC2-UCBE-UPPER", "Section 2",
@@ -90,8 +90,8 @@ def check_ucbe_upper(mode: Mode):
         "Bernoulli instances at the smallest n where the bound is < 1; a = 25(n-K)/(36H)",
         "; ".join(rows) + " (exact binomial intervals at level 1 - 1e-6, reference UCB-E).",
         worst))
-    return ("the quoted bound is Audibert et al.'s at the largest admissible a; it is >= 1 "
-            f"in every setting of the paper's experiments (needs n ~ {ratio:g} H on F1)"), findings
+    return Expect("the quoted bound is Audibert et al.'s at the largest admissible a; it is >= 1 "
+                  f"in every setting of the paper's experiments (needs n ~ {ratio:g} H on F1)", "vacuous"), findings
 
 
 @claim("SEC2-SMALLGAP-UPPER", "Section 2",
@@ -122,7 +122,7 @@ def check_smallgap_upper(mode: Mode):
                 f"min log(2nK e^(-(n-K)/(18H)) / (2K n^-1/2)) = {fmt(worst_b)} (both the exact and the "
                 "approximated exponent).", None if ok else witness(worst_w, None, None, ">="),
                 certified=False)
-    return f"holds on the whole sampled small-gap regime (margin >= {fmt(worst_b)} in log)", [f]
+    return Expect(f"holds on the whole sampled small-gap regime (margin >= {fmt(worst_b)} in log)", "holds"), [f]
 
 
 def _threshold_check(value: float, stated: str, what: str):
@@ -178,8 +178,8 @@ def check_lower_h2(mode: Mode):
             witness({"K": int(mu.size), "Delta": g.tolist()}, H, H2)))
     findings.append(Finding("holds" if viol_right == 0 else "refuted", f"{N} random instances",
                             f"H_2 <= log(2K) H violated in {viol_right} instances."))
-    return (f"'H <= H_2' fails in {viol_left}/{N} random instances (H_2 <= H instead); "
-            "the right inequality holds"), findings
+    return Expect(f"'H <= H_2' fails in {viol_left}/{N} random instances (H_2 <= H instead); "
+                  "the right inequality holds", "refuted" if viol_right == 0 else "-"), findings
 
 
 @claim("SEC2-LOWER-CHAIN", "Section 2",
@@ -216,7 +216,8 @@ def check_lower_chain(mode: Mode):
                      "H": H, "H_2": H2}, str(lhs), str(rhs), ">=")))
     findings.append(Finding("holds" if v2 == 0 else "refuted", f"{N} random instances",
                             f"exp(-32n/H) >= n^-1/2 violated in {v2} instances (follows from H >= 2 Delta_min^-2)."))
-    return f"first inequality fails in {v1}/{N} instances; the second holds", findings
+    return Expect(f"first inequality fails in {v1}/{N} instances; the second holds",
+                  "refuted" if v2 == 0 else "-"), findings
 
 
 @claim("SEC2-EXPL-LOGN", "Section 2", "In the small-gap regime the UCB-E parameter bound 25(n-K)/(36H) is of order log n.")
@@ -236,7 +237,7 @@ def check_expl_logn(mode: Mode):
                 "small-gap regime, n in [100, 1e7], K in [2, 39]",
                 f"H >= n/(27 log n) gives 25(n-K)/(36H) <= {cap} log n; sampled ratio to log n lies in "
                 f"[{fmt(ratios.min())}, {fmt(ratios.max())}]: O(log n) from above, and it can be far smaller.")
-    return f"the parameter limit is at most {cap} log n (observed max ratio {fmt(ratios.max())})", [f]
+    return Expect(f"the parameter limit is at most {cap} log n (observed max ratio {fmt(ratios.max())})", "holds"), [f]
 
 
 @claim("SEC2-FULL-E", "Section 2.1 (eq. full-e)",
@@ -256,7 +257,7 @@ def check_full_e(mode: Mode):
     f = Finding("refuted" if bad else "holds", "three (n, Delta, sigma^2) settings",
                 "; ".join(rows) + ". delta = (mean_2 - mu_2) - (mean_1 - mu_1) has variance 2 sigma^2/n and "
                 "mean_1 <= mean_2 iff delta >= Delta.", bad)
-    return "the identity holds (exact value inside every exact binomial interval)", [f]
+    return Expect("the identity holds (exact value inside every exact binomial interval)", "holds"), [f]
 
 
 @claim("SEC2-FELLER", "Section 2.1 (eq. full-e-lb)",
@@ -274,7 +275,7 @@ def check_feller(mode: Mode):
                 f"{fmt(r.margin)} at {r.params}. This is Feller's classical bound "
                 "1 - Phi(t) >= (1/t - 1/t^3) phi(t) with t = sqrt(x).",
                 None if r.margin >= 0 else witness(r.params, None, None, ">="))
-    return f"holds over {r.domain} (min relative margin {fmt(r.margin)})", [f]
+    return Expect(f"holds over {r.domain} (min relative margin {fmt(r.margin)})", "holds"), [f]
 
 
 @claim("SEC2-FULL-SUBST", "Section 2.1",
@@ -293,7 +294,7 @@ def check_full_subst(mode: Mode):
     f = Finding("holds" if ok else "refuted", "symbolic, all n > 1, alpha, sigma^2 > 0",
                 "sympy: the two expressions agree" + (" identically" if diff == 0 else " to 1e-20 at 50 random points"),
                 certified=diff == 0)
-    return "the substitution is algebraically exact", [f]
+    return Expect("the substitution is algebraically exact", "holds"), [f]
 
 
 @claim("SEC2-FULL-ALPHA", "Section 2.1",
@@ -327,5 +328,5 @@ def check_full_alpha(mode: Mode):
         f"{rc.params}: near alpha log n/sigma^2 = 1 the bracket vanishes, so it also needs alpha log n/sigma^2 "
         "bounded away from 1.",
         witness(rc.params, *[float(v) for v in sides(rc.params)], ">=") if rc.margin < 0 else None))
-    return (f"refuted under its stated conditions ({r.violations}/{r.evaluated} points); "
-            "the exponent requires alpha <= sigma^2, not >="), findings
+    return Expect(f"refuted under its stated conditions ({r.violations}/{r.evaluated} points); "
+                  "the exponent requires alpha <= sigma^2, not >=", "refuted"), findings

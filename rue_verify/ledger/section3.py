@@ -12,7 +12,7 @@ from scipy import integrate, optimize, special, stats
 from bounds import certify, gap
 from bounds._core import UndefinedError
 
-from .core import Finding, Mode, claim, fmt, witness
+from .core import Expect, Finding, Mode, claim, fmt, witness
 
 
 @lru_cache(maxsize=4)
@@ -106,7 +106,7 @@ def check_lem_a1(mode: Mode):
                 f"p_K(0)/(ln K)^(3/2) decreases to {fmt(Cs[-1])} at K = {mode.K_max}. C = {C_cert:.4f} "
                 f"(1% above) proven for every K in 2-{mode.K_max} with arb upper bounds on p_K(0): {ok}.",
                 certified=ok)
-    return f"holds with smallest C = {C_min:.4f} (at K = {int(Ks[i])}) over K <= {mode.K_max}", [f]
+    return Expect(f"holds with smallest C = {C_min:.4f} (at K = {int(Ks[i])}) over K <= {mode.K_max}", "holds"), [f]
 
 
 @claim("LEM-A1-FORMULA", "Appendix A.1, proof of Lemma A.1",
@@ -126,7 +126,7 @@ def check_lem_a1_formula(mode: Mode):
                 f"the paper's last form agrees with the order-statistics integral to {fmt(worst_eta)} "
                 f"(mpmath, 30 digits); eta' agrees with the top-gap density (independent quadrature) to "
                 f"relative {fmt(worst_der)}.")
-    return "the proof's formula for eta and eta' is exact", [f]
+    return Expect("the proof's formula for eta and eta' is exact", "holds"), [f]
 
 
 @claim("LEM-A1-STEPS", "Appendix A.1, proof of Lemma A.1",
@@ -167,8 +167,8 @@ def check_lem_a1_steps(mode: Mode):
                             f"only for these K; the chain of inequalities is claimed 'for K large enough', which the "
                             f"a_K >= 1 step makes K >= {int(Ks[np.array([t['needs']['a_K >= 1'] for t in terms])][0])}."))
     K1 = int(Ks[np.array([t["needs"]["a_K >= 1"] for t in terms])][0])
-    return (f"every step holds where the proof applies it; the a_K >= 1 step needs K >= {K1}, "
-            f"so the proof covers K >= {K1} only"), findings
+    return Expect(f"every step holds where the proof applies it; the a_K >= 1 step needs K >= {K1}, "
+                  f"so the proof covers K >= {K1} only", "holds"), findings
 
 
 @claim("FACT-1-3", "Appendix A.5 (sec:property)",
@@ -213,7 +213,8 @@ def check_facts(mode: Mode):
             for K in (2, 3, 10, 100)]
     findings.append(Finding("holds" if max(errs) < 1e-12 else "refuted", "K in {2, 3, 10, 100}, t in [-4, 5]",
                             f"Pr(X_(2) < t) = Pr(at least K-1 of K below t) (binomial tail): max error {fmt(max(errs))}."))
-    return "Facts 1, 2 and the Pr(X_(2) < t) formula hold; Fact 3's upper Mills bound needs t > 0 (undefined at t = 0)", findings
+    return Expect("Facts 1, 2 and the Pr(X_(2) < t) formula hold; Fact 3's upper Mills bound needs t > 0 "
+                  "(undefined at t = 0)", "undefined"), findings
 
 
 @claim("FACT-RANGE", "Proof of Theorem 5.2", "E[mu_(1) - mu_(K)] <= 2 sigma0 sqrt(2 log K).")
@@ -226,4 +227,5 @@ def check_fact_range(mode: Mode):
     f = Finding("holds" if r.max() <= 1 else "refuted", f"K in 2-{mode.K_max} (scale-free in sigma0)",
                 f"exact E[range]/bound in [{fmt(r.min())}, {fmt(r.max())}] (max at K = {int(Ks[r.argmax()])}); "
                 f"quadrature checked against mpmath to {fmt(spot)}.")
-    return f"holds for every K <= {mode.K_max}; the bound is loose by at most a factor {fmt(1 / r.min(), 3)}", [f]
+    return Expect(f"holds for every K <= {mode.K_max}; the bound is loose by at most a factor {fmt(1 / r.min(), 3)}",
+                  "holds"), [f]

@@ -12,7 +12,7 @@ from bounds import certify, theorems
 from bounds.estimation import (exact_gaussian_posterior, posterior, posterior_variance_formula,
                                tau_sq_lower, tau_sq_tilde, tau_sq_upper, var_lemma_rhs)
 
-from .core import Finding, Mode, claim, fmt, witness
+from .core import Expect, Finding, Mode, claim, fmt, witness
 
 
 def _random_T(rng: np.random.Generator, min_pulls: int, K_max: int = 30, T_max: float = 1e4) -> np.ndarray:
@@ -123,7 +123,8 @@ def check_prop_post(mode: Mode):
                 f"with mu0 known (a prior N(mu0, sigma0^2) taken literally) the exact posterior differs: "
                 f"relative variance difference up to {fmt(known)}. The formulas are exact only under a flat "
                 "prior on mu0 and a Gaussian likelihood; the text does not say so.", worst_known)]
-    return "exact under a flat prior on mu0 (unstated); not the posterior when mu0 is known", findings
+    return Expect("exact under a flat prior on mu0 (unstated); not the posterior when mu0 is known",
+                  "conditional" if flat < 1e-9 and known > 1e-6 else "-"), findings
 
 
 def _freq_prob(T, s0, s, mu, k: int, best: int) -> float:
@@ -192,8 +193,9 @@ def check_prop41(mode: Mode):
                             "the proof's reading: muhat_j - mu_j ~ N(0, tau_j^2) for j = k, i*, any correlation",
                             f"the worst case over correlations, 1 - Phi(Delta/(tau_k + tau_i*)), never exceeds the bound "
                             f"(smallest margin {fmt(margin)} on a 60^3 grid).", certified=False))
-    return ("ill-posed as written; false for fixed means (shrinkage bias); true if the estimation errors "
-            "are centred Gaussians with variances tau^2"), findings
+    return Expect("ill-posed as written; false for fixed means (shrinkage bias); true if the estimation errors "
+                  "are centred Gaussians with variances tau^2",
+                  "refuted" if [f.verdict for f in findings] == ["undefined", "refuted", "holds"] else "-"), findings
 
 
 @claim("LEM-TAU-UPPER", "Lemma sec:tau (right side)",
@@ -258,4 +260,4 @@ def check_totilde(mode: Mode):
                 "c^2 = 2 tau^2 log n and beta ctilde^2 = 2 (upper side of Lemma sec:tau) log n, so this is "
                 f"LEM-TAU-UPPER restated (sympy proof: {proof_ok}); random search min relative margin {fmt(worst)}.",
                 certified=proof_ok)
-    return "holds: it is Lemma sec:tau's upper side", [f]
+    return Expect("holds: it is Lemma sec:tau's upper side", "holds"), [f]

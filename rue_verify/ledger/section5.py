@@ -16,7 +16,7 @@ from bounds.estimation import posterior_variance_formula, tau_sq_tilde
 from simulate.reference import RUEResult, rue_reference
 from simulate.stats import binomial_interval, mean_interval
 
-from .core import Dim, Finding, Mode, claim, fmt, minimize_margin, witness
+from .core import Expect, Dim, Finding, Mode, claim, fmt, minimize_margin, witness
 from .section4 import _simplest_tau_witness
 
 K_, n_, s0_, s_, d_ = orders.K, orders.n, orders.s0, orders.s, orders.d
@@ -131,8 +131,9 @@ def check_thm_fail(mode: Mode):
                             "three Bayesian instances where the bound is < 1 (mu_k ~ N(0, sigma0^2), Gaussian rewards "
                             "with nu^2 = delta sigma^2, known variances)",
                             "; ".join(rows) + f" (exact binomial, level {LEVEL}).", bad))
-    return (f"undefined for K <= {und.max()} (incl. the paper's K = 20) and at n = 4(K-1); not scale-invariant; "
-            "vacuous whenever delta = 1; no violation where informative"), findings
+    return Expect(f"undefined for K <= {und.max()} (incl. the paper's K = 20) and at n = 4(K-1); not scale-invariant; "
+                  "vacuous whenever delta = 1; no violation where informative",
+                  "undefined" if [f.verdict for f in findings][-2:] == ["vacuous", "holds"] else "-"), findings
 
 
 @claim("THM-REGRET", "Theorem 5.2 (them-R-Bayes)", "The simple-regret bound with kappa.")
@@ -168,7 +169,9 @@ def check_thm_regret(mode: Mode):
     findings.append(Finding("refuted" if bad else ("holds" if checked else "inconclusive"),
                             "Bayesian instances at the smallest n where the bound is < 1",
                             "; ".join(rows) + " (99.9% t-intervals).", bad))
-    return "misses sigma0 in its first two terms relative to its own proof; undefined for K <= 35; no violation where informative", findings
+    return Expect("misses sigma0 in its first two terms relative to its own proof; undefined for K <= 35; no violation "
+                  "where informative", "undefined" if findings[0].verdict == "inconsistent" and findings[-1].verdict == "holds"
+                  else "-"), findings
 
 
 @claim("THM-COND", "Theorems 5.1 and 5.2", "The conditions n >= 4(K-1) (Thm 5.1) and n > 4(K-1) (Thm 5.2) against the formulas.")
@@ -192,7 +195,8 @@ def check_thm_cond(mode: Mode):
     findings.append(Finding("holds" if ok else "undefined", "n > 4(K-1), K in {36, 40, 100, 1000}",
                             "Theorem 5.2's terms are finite just above 4(K-1); the proof's sigma0^2 n/2 - 2 sigma0^2 (K-1) "
                             "+ sigma^2 > 0 needs no more."))
-    return "Theorem 5.1's closed condition admits n = 4(K-1), where its second term divides by zero; Theorem 5.2's strict one is right", findings
+    return Expect("Theorem 5.1's closed condition admits n = 4(K-1), where its second term divides by zero; Theorem "
+                  "5.2's strict one is right", "undefined" if findings[-1].verdict == "holds" else "-"), findings
 
 
 # ---------------------------------------------------------------- the proof: decomposition and events
@@ -216,7 +220,8 @@ def check_decomp(mode: Mode):
             findings.append(Finding("holds" if uncovered == 0 else "refuted", f"{name} point {_point_params(name)}",
                                     f"E held in {info['E']}/{info['runs']} runs; errors on E: {int(onE_err.sum())}, of which "
                                     f"{uncovered} without Delta_J < eta(c_1 + c_J). On E the step is exact algebra."))
-    return "the decomposition is a valid pathwise implication (checked on every simulated run on E)", findings
+    return Expect("the decomposition held on every simulated run on E; E never held with delta = 1",
+                  "inconclusive" if [f.verdict for f in findings] == ["inconclusive", "holds"] else "-"), findings
 
 
 @claim("PF-ETA-COND", "Proof of Theorem 5.1 (eq. prob-dk)",
@@ -237,8 +242,8 @@ def check_eta_cond(mode: Mode):
         f"with the paper's rho the condition fails at {res.violations} of {res.evaluated} points; worst value "
         f"{fmt(-res.margin)} (> 0 violates).",
         witness(p, float(th.eta_condition(p["K"], p["sigma0_sq"], p["sigma_sq"])), 0.0) if res.margin < 0 else None))
-    return ("holds for rho = sqrt(beta/beta_1); with the paper's rho it "
-            + ("fails when sigma0^2 + sigma^2 > 1" if res.margin < 0 else "holds")), findings
+    return Expect("holds for rho = sqrt(beta/beta_1); with the paper's rho it fails (the two agree only when "
+                  "sigma0^2 + sigma^2 = 1)", "refuted" if ideal else "-"), findings
 
 
 def _tk_check(which: str, mode: Mode):
@@ -270,7 +275,8 @@ def _tk_check(which: str, mode: Mode):
 @claim("LEM-TK-UP", "Lemma TwoBoundOnC (eq. Tk_up1)", "On E, for k != 1: T_{k,t} <= 2 + 2 Delta_k^-2 (1+eta)^2 beta sigma^2 log n.")
 def check_tk_up(mode: Mode):
     f = _tk_check("up", mode)
-    return "checked at every round of every simulated run on E", f
+    return Expect("held at every round of every simulated run on E; E never held with delta = 1",
+                  "inconclusive" if [x.verdict for x in f] == ["inconclusive", "holds"] else "-"), f
 
 
 @claim("LEM-TK-LOW", "Lemma TwoBoundOnC (eq. Tk_lowv2)",
@@ -281,7 +287,8 @@ def check_tk_low(mode: Mode):
                      "the induction uses c_{k,t} >= sqrt(beta_1) ctilde_{k,t}, i.e. Lemma sec:tau's refuted lower side "
                      "(LEM-TAU-LOWER), and derives the inequality at round t after pulling arm 1 at t+1.",
                      _simplest_tau_witness("lower")))
-    return "its proof rests on the refuted lower side of Lemma sec:tau; simulation on E decides the inequality itself", f
+    return Expect("held on E in simulation, but its proof rests on the refuted lower side of Lemma sec:tau",
+                  "conditional" if [x.verdict for x in f] == ["inconclusive", "holds", "conditional"] else "-"), f
 
 
 @claim("PF-E1", "Proof of Theorem 5.1 (eqs. prob-dk, prob-dk-v1)", "eqs. prob-dk and prob-dk-v1.")
@@ -323,7 +330,7 @@ def check_t1n(mode: Mode):
                 f"summing eq. Tk_up1 over k != 1 with Delta_k >= Delta_min gives eqn:T1n exactly ({ok1}); at the E_2 "
                 f"threshold the bound equals n/2 - 2(K-1) ({at_E2}); it increases in Delta_min for n > 1 ({mono}). So "
                 "sigma0^2 T_1 + sigma^2 >= sigma0^2 n/2 - 2 sigma0^2 (K-1) + sigma^2 on E and E_2.", certified=ok)
-    return "follows from Tk_up1 (symbolic)", [f]
+    return Expect("follows from Tk_up1 (symbolic)", "holds"), [f]
 
 
 @claim("PF-DK-V2", "Proof of Theorem 5.1 (eq. prob-dk-v2)", "eq. prob-dk-v2 (appendix) against its main-text counterpart.")
@@ -349,7 +356,8 @@ def check_dk_v2(mode: Mode):
                 "eq. prob-dk-v2 writes Pr(not E_2 | E) = Pr(Delta_min < (1+eta) sqrt(2a(K-1) beta sigma^2 log n/n)) with "
                 "an undefined symbol a (a = 2 matches the event E_2) and drops the conditioning on E, which depends "
                 "on the means.")]
-    return "the appendix (and Theorem 5.1) lose Theorem 3.1's 1/sigma0 that the main text keeps", findings
+    return Expect("the appendix (and Theorem 5.1) lose Theorem 3.1's 1/sigma0 that the main text keeps",
+                  "inconsistent" if findings[0].verdict == "inconsistent" else "-"), findings
 
 
 @claim("PF-EBAR-DECOMP", "Proof of Theorem 5.1 (eq. decomk-v2)", "eq. decomk-v2.")
@@ -374,7 +382,8 @@ def check_ebar_decomp(mode: Mode):
                 Finding("conditional", "the last inequality",
                         "it replaces eta c_{k,t} by eta sqrt(beta_1) ctilde_{k,t}, which needs c_{k,t} >= sqrt(beta_1) ctilde_{k,t}: "
                         "Lemma sec:tau's lower side, false (the witness is a pull vector where it fails).", w)]
-    return "the identity holds; the last step needs the refuted lower side of Lemma sec:tau", findings
+    return Expect("the identity holds; the last step needs the refuted lower side of Lemma sec:tau",
+                  "conditional" if findings[0].verdict == "holds" and w else "-"), findings
 
 
 @claim("PF-NU-T", "Proof of Theorem 5.1 (before eq. e31)",
@@ -403,7 +412,8 @@ def check_nu_t(mode: Mode):
                 Finding("inconsistent", "its use in eq. e31",
                         "a sub-Gaussian tail bound needs an upper bound on the variance proxy; eq. e31 puts a lower bound "
                         "in the denominator of the exponent. The event also concerns rbar_0 - mu_k, not rbar_0 - mu0.")]
-    return "the claimed lower bound on nu_t is false, and a lower bound is the wrong direction for a tail bound", findings
+    return Expect("the claimed lower bound on nu_t is false, and a lower bound is the wrong direction for a tail bound",
+                  "refuted"), findings
 
 
 def _exponent_check(kind: str):
@@ -473,7 +483,9 @@ def check_ebar_final(mode: Mode):
                                     f"bound {fmt(b)}; simulated Pr(not E) = {fmt(ci.estimate)} in [{fmt(ci.low)}, "
                                     f"{fmt(ci.high)}] ({info['runs']} runs, exact, level {LEVEL}).",
                                     witness(_point_params(name), ci.low, b) if ci.low > b else None))
-    return "the algebra from the per-round bounds is right; the simulation decides the bound where it is < 1", findings
+    return Expect("the algebra from the per-round bounds is right; the bound is vacuous with delta = 1 and held in "
+                  "simulation where it is < 1", "vacuous" if [f.verdict for f in findings] == ["holds", "vacuous", "holds"]
+                  else "-"), findings
 
 
 @claim("PF-REGRET-STEP", "Proof of Theorem 5.2", "sr_n <= e_n E[mu_(1) - mu_(K)], in simulation.")
@@ -497,7 +509,9 @@ def check_regret_step(mode: Mode):
     findings.append(Finding("conditional", "the proof",
                             "it bounds E[mu_* - mu_J | J = k] by the unconditional E[mu_(1) - mu_(K)]; true in the "
                             "simulations (errors happen when gaps are small) but not implied in general."))
-    return "holds in simulation; the proof's step replaces a conditional expectation by an unconditional one", findings
+    return Expect("holds in simulation; the proof's step replaces a conditional expectation by an unconditional one",
+                  "conditional" if "refuted" not in [f.verdict for f in findings] and findings[0].verdict == "holds"
+                  else "-"), findings
 
 
 # ---------------------------------------------------------------- Section 5.1 discussion
@@ -525,7 +539,7 @@ def check_disc_mk(mode: Mode):
     ok = sympy.simplify(expr - n_ ** (2 - a)) == 0
     f = Finding("holds" if ok else "refuted", "symbolic, n >= 1",
                 f"K n^(1-mK) / (K/n) = n^(2-mK) <= 1 when mK >= 2 (sympy: {ok}).", certified=ok)
-    return "holds", [f]
+    return Expect("holds", "holds"), [f]
 
 
 @claim("DISC-RHO", "Section 5.1", "When K >> sigma0^2, sigma^2: rho ~ 1 and m ~ sigma0^2 sigma^-2/25.")
@@ -544,7 +558,7 @@ def check_disc_rho(mode: Mode):
                 f"lim rho = {rl}, lim m = {ml}. For rho within 5% of 1 over sigma0^2, sigma^2 in {{0.01, 1, 100}} "
                 f"K must reach {max(x for x in need if x is not None)} (worst case), since rho^2 -> 1 only once "
                 "K(sigma0^2 + sigma^2) >> sigma^2/sigma0^2.", certified=ok)
-    return "holds as K -> infinity (sympy limits)", [f]
+    return Expect("holds as K -> infinity (sympy limits)", "holds"), [f]
 
 
 @claim("DISC-SIGMA0-1/K", "Section 5.1",
@@ -567,7 +581,8 @@ def check_disc_sigma0(mode: Mode):
                  f"order in K of the gap terms: theorem as printed {thm}; with Theorem 3.1's 1/sigma0 kept (main-text "
                  f"outline) {out}. The O~(sqrt(K/n)) claim for sigma0^2 = O(1/K) relies on the dropped 1/sigma0; "
                  "with it the bound is O~(K/sqrt(n)).")]
-    return "mK >= 2 does permit sigma0^2 = c/K, but then the corrected bound is O~(K/sqrt(n)), not O~(sqrt(K/n))", f
+    return Expect("mK >= 2 does permit sigma0^2 = c/K, but then the corrected bound is O~(K/sqrt(n)), not O~(sqrt(K/n))",
+                  "inconsistent"), f
 
 
 @claim("DISC-HB", "Section 5.1",
@@ -582,7 +597,7 @@ def check_disc_hb(mode: Mode):
                 f"dH_b/dsigma^2 = {der['sigma_sq']}, dH_b/dsigma0^2 = {der['sigma0_sq']}: H_b grows with K and sigma^2 and "
                 "falls as sigma0^2 grows (the text's 'the variability of the arms' means sigma^2 decreases' means sigma0^2).",
                 certified=bool(ok))
-    return "holds (symbolic)", [f]
+    return Expect("holds (symbolic)", "holds"), [f]
 
 
 @claim("DISC-ORDER", "Abstract, Introduction, Section 5.1",
