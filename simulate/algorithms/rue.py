@@ -84,7 +84,8 @@ def _final_pick(U, ties, tie_i, st, i):
     return k
 
 
-BLOCK = 32     # runs interleaved per thread: the per-arm loops run across them as vectors
+BLOCK = 40     # runs interleaved per thread (a multiple of the 8-lane vector width): the per-arm
+               # loops run across them as vectors
 
 
 @njit(cache=True, error_model="numpy")
@@ -197,26 +198,34 @@ def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi,
 
 
 def batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known, block=BLOCK):
-    """Runs r = 0..R-1 on means[r] (shape `(R, K)`), run r on the stream of seeds[r]; blocks of at
-    most `block` runs are interleaved, made equal in size and as many as a multiple of the threads.
-    Identical to `run(..., seed=seeds[r])` for every r, whatever the blocking."""
+    """Runs r = 0..R-1 on means[r] (shape `(R, K)`), run r on the stream of seeds[r]. Runs are
+    interleaved in blocks of about `block`: as many blocks as a multiple of the threads, each a
+    multiple of 8 runs (the vector width) where possible. Identical to `run(..., seed=seeds[r])` for
+    every r, whatever the blocking."""
     R = means.shape[0]
+    R8 = -(-R // 8) * 8                    # pad to full vectors with throwaway copies of the last run
+    if R8 != R:
+        means = np.concatenate([means, np.repeat(means[-1:], R8 - R, axis=0)])
+        seeds = np.concatenate([seeds, np.repeat(seeds[-1:], R8 - R)])
     threads = numba.get_num_threads()
-    nblocks = -(-R // block)
-    nblocks = max(1, min(R, -(-nblocks // threads) * threads))
-    return _batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known, -(-R // nblocks))
+    vectors = R8 // 8
+    nblocks = max(1, min(vectors, -(-(-(-R8 // block)) // threads) * threads))
+    base, extra = divmod(vectors, nblocks)         # spread the 8-run vectors evenly over the blocks
+    sizes = [(base + (i < extra)) * 8 for i in range(nblocks)]
+    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    rec, pulls = _batch(np.ascontiguousarray(means), n, gaussian, nu, seeds, mode, s0_known, s_known, starts)
+    return rec[:R], pulls[:R]
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known, block):
+def _batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known, starts):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
     st = seed_states(seeds.astype(np.uint64))
-    nblocks = (R + block - 1) // block
-    for g in prange(nblocks):
-        lo = g * block
-        hi = min(R, lo + block)
+    for g in prange(starts.shape[0] - 1):
+        lo = starts[g]
+        hi = starts[g + 1]
         _block(means, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi, EMPTY_TABLE, EMPTY_TIES)
     return rec, pulls
 
