@@ -252,3 +252,19 @@ def test_vectorised_reference_variance_estimates_are_the_kernels(T, seed):
     A = float(np.sum(S * S / T))
     k0, k = rue._estimates(T.sum(), S.sum(), Q.sum(), A, float(np.sum(T * T)), float(T.size), 0, 1.0, 1.0)
     assert s02[0, 0] == pytest.approx(k0, rel=1e-9) and s2[0, 0] == pytest.approx(k, rel=1e-9)
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("a,b", [(1.0, 1.0), (5.0, 1.0), (1.0, 3.0), (1.5, 2.0), (3.0, 40.0), (900.0, 1100.0)])
+def test_ttts_beta_sampler_is_exact(a, b):
+    from numba import njit
+
+    @njit
+    def draws(a, b, N):
+        np.random.seed(3)
+        out = np.empty(N)
+        for k in range(N):
+            out[k] = ttts.beta_draw(a, b)
+        return out
+    x = draws(a, b, 100_000)
+    assert stats.kstest(x, stats.beta(a, b).cdf).pvalue > TINY
