@@ -70,9 +70,10 @@ def batch(means, n, gaussian, nu, seeds):
 
 
 def reference(source, K: int, n: int) -> tuple[int, np.ndarray]:
-    """Plain numpy successive rejects, pull by pull."""
-    logbar = 0.5 + sum(1.0 / i for i in range(2, K + 1))
-    nk = [0] + [math.ceil((n - K) / (logbar * (K + 1 - k))) for k in range(1, K)]
+    """Plain numpy successive rejects, pull by pull. The phase lengths come from `schedule`, the
+    one definition of Audibert et al.'s n_k (two summation orders of logbar(K) can round a
+    quotient that is an integer up to a different ceiling)."""
+    nk = [0] + [int(x) for x in schedule(K, n)]
     T, S = np.zeros(K), np.zeros(K)
     active = np.ones(K, bool)
     for k in range(1, K):
