@@ -23,7 +23,7 @@ import mpmath
 import numpy as np
 from scipy import special
 
-from ._core import (NUMPY, SYMPY, UndefinedError, as_numeric, check_int, check_positive,
+from ._core import (UndefinedError, as_numeric, check_int, check_positive,
                     is_symbolic, namespace_for, require_nonnegative)
 
 #: The constant c of the proof of Lemma A.1 ("Now let us take c = 1/(4 sqrt(2 pi))").

@@ -13,7 +13,7 @@ import mpmath
 import numpy as np
 from scipy import special
 
-from ._core import (UndefinedError, as_numeric, check_int, check_positive, check_range,
+from ._core import (UndefinedError, as_numeric, check_positive, check_range,
                     namespace_for, require_positive)
 
 

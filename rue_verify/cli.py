@@ -176,7 +176,7 @@ def _vacuity(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     from simulate.environments import Environment
-    from simulate.runner import ALGORITHMS, simulate
+    from simulate.runner import simulate
     algs = []
     for a in args.algorithms.split(","):
         params: dict[str, Any] = {}

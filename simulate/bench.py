@@ -4,7 +4,6 @@ is reported separately (kernels are cached on disk after the first run)."""
 
 from __future__ import annotations
 
-import math
 import time
 
 import numba
@@ -22,7 +21,7 @@ def _fast(name: str, means: np.ndarray, n: int, seeds: np.ndarray, a: float):
     if name == "rue-known":
         return rue.batch(means, n, False, 0.0, seeds, 2, 0.01, 0.25)
     if name == "ucbe":
-        return ucbe.batch(means, n, False, 0.0, seeds, a)
+        return ucbe.batch(means, n, False, 0.0, seeds, np.full(len(seeds), a))
     if name == "ttts":
         return ttts.batch(means, n, False, 0.0, seeds)
     if name == "sr":

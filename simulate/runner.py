@@ -64,43 +64,28 @@ def _kernel(name: str, params: dict, env: Environment, n: int, means: np.ndarray
     if name == "rue":
         mode = rue.ESTIMATORS[params.get("variances", "authors")]
         s0, s = params.get("sigma0_sq", 1.0), params.get("sigma_sq", 1.0)
-        return lambda m, seeds: rue.batch(m, n, gaussian, nu, seeds, mode, s0, s)
+        return lambda m, seeds, lo: rue.batch(m, n, gaussian, nu, seeds, mode, s0, s)
     if name == "ucbe":
         c = params.get("c", 2.0)
         conv = params.get("H_convention", "suboptimal")
         if env.random:
             a_runs = np.array([c * n / complexity_H(row, conv) for row in means])
-            return lambda m, seeds, a_runs=a_runs: _ucbe_per_run(m, n, gaussian, nu, seeds, a_runs)
-        a = c * n / complexity_H(env.fixed(), conv)
-        params["a"] = a
-        return lambda m, seeds: ucbe.batch(m, n, gaussian, nu, seeds, a)
+        else:
+            params["a"] = c * n / complexity_H(env.fixed(), conv)
+            a_runs = np.full(len(means), params["a"])
+        return lambda m, seeds, lo: ucbe.batch(m, n, gaussian, nu, seeds, a_runs[lo:lo + len(seeds)])
     if name == "sr":
-        return lambda m, seeds: successive_rejects.batch(m, n, gaussian, nu, seeds)
+        return lambda m, seeds, lo: successive_rejects.batch(m, n, gaussian, nu, seeds)
     if name == "sh":
-        return lambda m, seeds: sequential_halving.batch(m, n, gaussian, nu, seeds)
+        return lambda m, seeds, lo: sequential_halving.batch(m, n, gaussian, nu, seeds)
     if name == "ttts":
-        return lambda m, seeds: ttts.batch(m, n, gaussian, nu, seeds)
+        return lambda m, seeds, lo: ttts.batch(m, n, gaussian, nu, seeds)
     if name == "two-stage":
         q, w = params.get("q", 0.5), params.get("width", 1.0)
-        return lambda m, seeds: two_stage.batch(m, n, gaussian, nu, seeds, q, w)
+        return lambda m, seeds, lo: two_stage.batch(m, n, gaussian, nu, seeds, q, w)
     if name == "uniform":
-        return lambda m, seeds: uniform.batch(m, n, gaussian, nu, seeds)
+        return lambda m, seeds, lo: uniform.batch(m, n, gaussian, nu, seeds)
     raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {name!r}")
-
-
-_ucbe_state = {}
-
-
-def _ucbe_per_run(m, n, gaussian, nu, seeds, a_runs):
-    # random instances: each run has its own H, hence its own a (chunks keep the run order)
-    rec = np.empty(len(seeds), np.int64)
-    pulls = np.empty(m.shape)
-    offset = _ucbe_state.get("offset", 0)
-    for i in range(len(seeds)):
-        r, p = ucbe.batch(m[i:i + 1], n, gaussian, nu, seeds[i:i + 1], float(a_runs[offset + i]))
-        rec[i], pulls[i] = r[0], p[0]
-    _ucbe_state["offset"] = offset + len(seeds)
-    return rec, pulls
 
 
 def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], budget: int | str, runs: int = 1000,
@@ -138,14 +123,13 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
             seeds = ss.generate_state(runs, dtype=np.uint32)
             params = dict(params)
             kern = _kernel(a, params, env, n, means)
-            _ucbe_state["offset"] = 0
             rec = np.empty(runs, np.int64)
             pulls = np.empty((runs, env.K))
             edges = np.linspace(0, runs, min(chunks, runs) + 1).astype(int)
             t0 = time.perf_counter()
             bar = tqdm(total=runs, desc=f"{a} n={n}", disable=not progress, leave=False, unit="run")
             for lo, hi in zip(edges[:-1], edges[1:]):
-                rec[lo:hi], pulls[lo:hi] = kern(np.ascontiguousarray(means[lo:hi]), seeds[lo:hi])
+                rec[lo:hi], pulls[lo:hi] = kern(np.ascontiguousarray(means[lo:hi]), seeds[lo:hi], lo)
                 bar.update(hi - lo)
             bar.close()
             wall = time.perf_counter() - t0

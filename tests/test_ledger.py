@@ -1,7 +1,6 @@
 """The claims ledger: schema, verdict logic, and every witness recomputed from scratch."""
 
 import json
-import math
 
 import numpy as np
 import pytest

@@ -9,7 +9,6 @@ import numpy as np
 import sympy
 
 from bounds import section2 as s2
-from bounds._core import UndefinedError
 from simulate.environments import F_SETUPS, fixed_means
 from simulate.reference import ucbe_reference
 from simulate.stats import binomial_interval
@@ -232,7 +231,8 @@ def check_expl_logn(mode: Mode):
         ratios.append(float(s2.ucbe_parameter_limit(nn, K, s2.H_complexity(mu))) / math.log(nn))
     ratios = np.array(ratios)
     n = sympy.symbols("n", positive=True)
-    cap = sympy.nsimplify(25 * 27 / 36)
+    H_min = 2 * s2.smallgap_upper_threshold(n) ** -2          # H >= 2 Delta_min^-2 at the threshold
+    cap = sympy.simplify(s2.ucbe_parameter_limit(n, 0, H_min) / sympy.log(n))   # K = 0: the largest value
     f = Finding("holds" if ratios.max() <= float(cap) else "refuted",
                 "small-gap regime, n in [100, 1e7], K in [2, 39]",
                 f"H >= n/(27 log n) gives 25(n-K)/(36H) <= {cap} log n; sampled ratio to log n lies in "

@@ -63,7 +63,8 @@ def check_thm_gap(mode: Mode):
         findings.append(Finding(
             "undefined", f"K in {_ranges(undefined)}",
             f"c_K takes the square root of ln(K/(4 sqrt(2 pi) ln K)) < 0 (arb-certified: {und_cert}); "
-            f"the theorem says nothing for these K, which include the paper's K = 20.",
+            "the theorem says nothing for these K" + (", which include the paper's K = 20."
+                                                       if 20 in undefined else "."),
             witness({"K": K0}, None, None, note=f"radicand = {float(gap.c_K_radicand(float(K0))):.6g}"),
             certified=und_cert))
     defined = ~np.isnan(cK)

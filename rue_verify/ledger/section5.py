@@ -12,7 +12,6 @@ import sympy
 
 from bounds import gap, orders, theorems as th, vacuity
 from bounds._core import UndefinedError
-from bounds.estimation import posterior_variance_formula, tau_sq_tilde
 from simulate.reference import RUEResult, rue_reference
 from simulate.stats import binomial_interval, mean_interval
 
@@ -70,7 +69,8 @@ def check_thm_fail(mode: Mode):
     Ks = np.arange(2, 200)
     und = Ks[~gap.c_K_is_defined(Ks)]
     findings.append(Finding("undefined", f"K in {und.min()}-{und.max()} (every n, sigma's, delta)",
-                            "gamma contains c_K, which is not real there; the paper's experiments use K = 20.",
+                            "gamma contains c_K, which is not real there"
+                            + ("; the paper's experiments use K = 20." if 20 in und else "."),
                             witness({"K": 20, "n": 7601, "sigma0_sq": 1.0, "sigma_sq": 1.0, "delta": 1.0},
                                     None, None, note="c_K(20) is the square root of a negative number")))
     try:
@@ -131,7 +131,8 @@ def check_thm_fail(mode: Mode):
                             "three Bayesian instances where the bound is < 1 (mu_k ~ N(0, sigma0^2), Gaussian rewards "
                             "with nu^2 = delta sigma^2, known variances)",
                             "; ".join(rows) + f" (exact binomial, level {LEVEL}).", bad))
-    return Expect(f"undefined for K <= {und.max()} (incl. the paper's K = 20) and at n = 4(K-1); not scale-invariant; "
+    return Expect(f"undefined for K <= {und.max()}" + (" (incl. the paper's K = 20)" if 20 in und else "")
+                  + " and at n = 4(K-1); not scale-invariant; "
                   "vacuous whenever delta = 1; no violation where informative",
                   "undefined" if [f.verdict for f in findings][-2:] == ["vacuous", "holds"] else "-"), findings
 
@@ -148,7 +149,9 @@ def check_thm_regret(mode: Mode):
     findings.append(Finding("inconsistent" if (r_gap != 1 or r_gap1 != 1) else "holds", "symbolic",
                             f"against its own proof (2 sigma0 sqrt(2 log K) times Theorem 5.1): first terms ratio {r_gap}, "
                             f"second {r_gap1}, last terms {r_last} (sympy). kappa lacks the factor sigma0."))
-    findings.append(Finding("undefined", "K <= 35", "kappa contains c_K (see THM-GAP)."))
+    Ks = np.arange(2, 200)
+    kmax = int(Ks[~gap.c_K_is_defined(Ks)].max())
+    findings.append(Finding("undefined", f"K <= {kmax}", "kappa contains c_K, which is not real there (see THM-GAP)."))
     rng = np.random.default_rng([mode.seed, 51])
     rows, bad = [], None
     checked = 0
@@ -169,8 +172,8 @@ def check_thm_regret(mode: Mode):
     findings.append(Finding("refuted" if bad else ("holds" if checked else "inconclusive"),
                             "Bayesian instances at the smallest n where the bound is < 1",
                             "; ".join(rows) + " (99.9% t-intervals).", bad))
-    return Expect("misses sigma0 in its first two terms relative to its own proof; undefined for K <= 35; no violation "
-                  "where informative", "undefined" if findings[0].verdict == "inconsistent" and findings[-1].verdict == "holds"
+    return Expect("misses sigma0 in its first two terms relative to its own proof; undefined for K <= "
+                  f"{kmax}; no violation where informative", "undefined" if findings[0].verdict == "inconsistent" and findings[-1].verdict == "holds"
                   else "-"), findings
 
 
@@ -182,7 +185,7 @@ def check_thm_cond(mode: Mode):
         th.theorem_5_1_terms(K, 4 * (K - 1), 1.0, 1.0, 1.0)
         findings.append(Finding("holds", "n = 4(K-1)", "Theorem 5.1 is defined at n = 4(K-1)."))
     except UndefinedError as e:
-        findings.append(Finding("undefined", "n = 4(K-1), K >= 36", f"Theorem 5.1 admits n = 4(K-1) but {e.reason}.",
+        findings.append(Finding("undefined", "n = 4(K-1), wherever c_K is real", f"Theorem 5.1 admits n = 4(K-1) but {e.reason}.",
                                 witness({"K": K, "n": 4 * (K - 1)}, None, None)))
     ok = True
     for Kk in (36, 40, 100, 1000):

@@ -57,12 +57,13 @@ def run(mu, n, gaussian, nu, a, table, ties):
 
 @njit(cache=True, parallel=True, error_model="numpy")
 def batch(means, n, gaussian, nu, seeds, a):
+    """Runs r = 0..R-1; `a` has one exploration parameter per run (random instances differ in H)."""
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
     for i in prange(R):
         np.random.seed(seeds[i])
-        rec[i], pulls[i] = run(means[i], n, gaussian, nu, a, EMPTY_TABLE, EMPTY_TIES)
+        rec[i], pulls[i] = run(means[i], n, gaussian, nu, a[i], EMPTY_TABLE, EMPTY_TIES)
     return rec, pulls
 
 

@@ -16,10 +16,9 @@ def run(mu, n, gaussian, nu, table, ties):
     K = mu.shape[0]
     T = np.full(K, float(n // K))
     free = np.ones(K, np.bool_)
+    tie_i = np.zeros(1, np.int64)
     for e in range(n % K):                     # extras to distinct random arms
-        pick = int(uniform(ties, np.zeros(1, np.int64)) * (K - e)) if ties.shape[0] == 0 else \
-            int(ties[e] * (K - e))
-        pick = min(pick, K - e - 1)
+        pick = min(int(uniform(ties, tie_i) * (K - e)), K - e - 1)
         seen = -1
         for j in range(K):
             if free[j]:
@@ -29,8 +28,6 @@ def run(mu, n, gaussian, nu, table, ties):
                     T[j] += 1.0
                     break
     cursor = np.zeros(K, np.int64)
-    tie_i = np.zeros(1, np.int64)
-    tie_i[0] = n % K if ties.shape[0] > 0 else 0
     S = np.empty(K)
     for j in range(K):
         s, _ = draw_sum(j, int(T[j]), mu, gaussian, nu, table, cursor)
