@@ -43,7 +43,7 @@ def _reference(name: str, mu: np.ndarray, n: int, rng: np.random.Generator, a: f
     if name == "ucbe":
         return ucbe.reference(src, K, n, a)
     if name == "ttts":
-        return ttts.reference(src, K, n, rng=rng)
+        return ttts.reference(src, K, n)
     if name == "sr":
         return successive_rejects.reference(src, K, n)
     if name == "sh":

@@ -19,28 +19,30 @@ from simulate.runner import simulate
 TINY = 1e-6        # level of every statistical pass rule (fixed seeds: a failure is a real difference)
 
 
-def _stream(mu, n, gaussian, seed, nu=1.0):
+def _stream(mu, n, gaussian, seed, nu=1.0, uniforms_per_round=40):
     rng = np.random.default_rng(seed)
     K = mu.size
     table = mu[:, None] + nu * rng.standard_normal((K, n)) if gaussian else \
         (rng.random((K, n)) < mu[:, None]).astype(float)
-    return table, rng.random(40 * n + 100)
+    return table, rng.random(uniforms_per_round * n + 100)
 
 
 KERNELS = {
     "rue-authors": (lambda mu, n, g, tb, ti: rue.run(mu, n, g, 1.0, 0, 1.0, 1.0, tb, ti),
-                    lambda s, K, n: rue.reference(s, K, n, "authors")),
+                    lambda s, K, n, g: rue.reference(s, K, n, "authors")),
     "rue-unbiased": (lambda mu, n, g, tb, ti: rue.run(mu, n, g, 1.0, 1, 1.0, 1.0, tb, ti),
-                     lambda s, K, n: rue.reference(s, K, n, "unbiased")),
+                     lambda s, K, n, g: rue.reference(s, K, n, "unbiased")),
     "rue-known": (lambda mu, n, g, tb, ti: rue.run(mu, n, g, 1.0, 2, 0.05, 0.3, tb, ti),
-                  lambda s, K, n: rue.reference(s, K, n, "known", 0.05, 0.3)),
+                  lambda s, K, n, g: rue.reference(s, K, n, "known", 0.05, 0.3)),
     "ucbe": (lambda mu, n, g, tb, ti: ucbe.run(mu, n, g, 1.0, 3.7, tb, ti),
-             lambda s, K, n: ucbe.reference(s, K, n, 3.7)),
-    "sr": (lambda mu, n, g, tb, ti: sr.run(mu, n, g, 1.0, tb, ti), lambda s, K, n: sr.reference(s, K, n)),
-    "sh": (lambda mu, n, g, tb, ti: sh.run(mu, n, g, 1.0, tb, ti), lambda s, K, n: sh.reference(s, K, n)),
-    "uniform": (lambda mu, n, g, tb, ti: uniform.run(mu, n, g, 1.0, tb, ti), lambda s, K, n: uniform.reference(s, K, n)),
+             lambda s, K, n, g: ucbe.reference(s, K, n, 3.7)),
+    "sr": (lambda mu, n, g, tb, ti: sr.run(mu, n, g, 1.0, tb, ti), lambda s, K, n, g: sr.reference(s, K, n)),
+    "sh": (lambda mu, n, g, tb, ti: sh.run(mu, n, g, 1.0, tb, ti), lambda s, K, n, g: sh.reference(s, K, n)),
+    "uniform": (lambda mu, n, g, tb, ti: uniform.run(mu, n, g, 1.0, tb, ti), lambda s, K, n, g: uniform.reference(s, K, n)),
     "two-stage": (lambda mu, n, g, tb, ti: two_stage.run(mu, n, g, 1.0, 0.3, 1.0, tb, ti),
-                  lambda s, K, n: two_stage.reference(s, K, n, 0.3)),
+                  lambda s, K, n, g: two_stage.reference(s, K, n, 0.3)),
+    "ttts": (lambda mu, n, g, tb, ti: ttts.run(mu, n, g, 1.0, tb, ti),
+             lambda s, K, n, g: ttts.reference(s, K, n, g, 1.0)),
 }
 
 
@@ -53,9 +55,11 @@ def test_kernel_replays_reference(name, gaussian, K, extra, seed):
     fast, ref = KERNELS[name]
     mu = np.random.default_rng(seed).uniform(0.1, 0.9, K)
     n = 3 * K + extra
-    table, ties = _stream(mu, n, gaussian, seed)
+    # TTTS reads every posterior uniform from the stream: at most K + 2 vectors a round, each at
+    # most K (closed forms, Box-Muller pairs) or K Cheng pairs with rare rejections
+    table, ties = _stream(mu, n, gaussian, seed, uniforms_per_round=8 * K * (K + 2) if name == "ttts" else 40)
     a, T = fast(mu, n, gaussian, table, ties)
-    b, T2 = ref(C.TableSource(table, ties), K, n)
+    b, T2 = ref(C.TableSource(table, ties), K, n, gaussian)
     assert a == b and np.array_equal(T, T2)
 
 
@@ -117,7 +121,7 @@ def test_ttts_kernel_matches_reference_in_distribution():
     R, n = 1500, 300
     fast = simulate(Environment("custom", 6, custom_means=tuple(mu)), ["ttts"], n, R, seed=5, progress=False).results[0]
     rng = np.random.default_rng(5)
-    slow = sum(ttts.reference(C.LiveSource(mu, rng), 6, n, rng=rng)[0] != 0 for _ in range(R))
+    slow = sum(ttts.reference(C.LiveSource(mu, rng), 6, n)[0] != 0 for _ in range(R))
     assert stats.fisher_exact([[fast.failures, R - fast.failures], [slow, R - slow]]).pvalue > TINY
 
 
@@ -259,13 +263,103 @@ def test_vectorised_reference_variance_estimates_are_the_kernels(T, seed):
 @pytest.mark.parametrize("a,b", [(1.0, 1.0), (5.0, 1.0), (1.0, 3.0), (1.5, 2.0), (3.0, 40.0), (900.0, 1100.0)])
 def test_ttts_beta_sampler_is_exact(a, b):
     from numba import njit
+    from simulate.algorithms._rng import seed_states
 
     @njit
     def draws(a, b, N):
-        np.random.seed(3)
+        st = seed_states(np.array([3], np.uint64))
+        kind, lo, hi, tot, bb, cc = ttts.cheng_constants(a, b)
         out = np.empty(N)
         for k in range(N):
-            out[k] = ttts.beta_draw(a, b)
+            out[k] = ttts.beta_draw(kind, lo, hi, tot, bb, cc, C.EMPTY_TIES, np.zeros(1, np.int64), st, 0)
         return out
     x = draws(a, b, 100_000)
     assert stats.kstest(x, stats.beta(a, b).cdf).pvalue > TINY
+
+
+# ---------------------------------------------------------------- TTTS's lazy argmax sampler
+def test_ttts_cdf_recurrence_tracks_betainc():
+    """The grid CDF kept by the a+1 / b+1 recurrences stays within 1e-10 of scipy's betainc."""
+    from scipy import special
+    rng = np.random.default_rng(2)
+    m = ttts.GRID
+    lx, l1x = ttts.grid_logs(m)
+    x = np.arange(m + 1) / m
+    for p in (0.03, 0.3, 0.5, 0.9):
+        F = x[None, :].copy()
+        a = b = 1.0
+        for _ in range(4000):
+            r = float(rng.random() < p)
+            ttts.cdf_update(F, 0, a, b, r, lx, l1x)
+            a, b = a + r, b + 1.0 - r
+        assert np.abs(F[0] - special.betainc(a, b, x)).max() < 1e-10
+
+
+def _lazy_counts(A, B, N, seed):
+    from numba import njit
+    from scipy import special
+    from simulate.algorithms._rng import seed_states
+    x = np.arange(ttts.GRID + 1) / ttts.GRID
+    F = special.betainc(A[:, None], B[:, None], x[None, :])
+
+    @njit
+    def run(F, A, B, N, seed):
+        st = seed_states(np.array([seed], np.uint64))
+        K = F.shape[0]
+        u = np.empty(K)
+        cand = np.empty(K, np.int64)
+        out = np.zeros(K, np.int64)
+        g = F.shape[1] // 2
+        for _ in range(N):
+            k, g = ttts.lazy_argmax(F, A, B, u, cand, g, st, 0)
+            out[k] += 1
+        return out
+    return run(F, A, B, N, seed)
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("case", range(5))
+def test_ttts_lazy_argmax_has_the_argmax_law(case):
+    """The lazy sampler's argmax frequencies against argmax of plain Beta draws (chi-square
+    contingency test at level 1e-6), over posteriors from wide (few pulls) to narrow."""
+    rng = np.random.default_rng(100 + case)
+    K = (3, 6, 6, 12, 20)[case]
+    T = rng.integers(2, (12, 40, 400, 3000, 300)[case], K).astype(float)
+    S = np.round(T * rng.uniform(0.3, 0.5, K))
+    A, B = 1.0 + S, 1.0 + T - S
+    N = 200_000
+    lazy = _lazy_counts(A, B, N, case)
+    plain = np.bincount(rng.beta(np.broadcast_to(A, (N, K)), np.broadcast_to(B, (N, K))).argmax(1), minlength=K)
+    table = np.array([lazy, plain])[:, (lazy + plain) > 0]
+    assert table.shape[1] == 1 or stats.chi2_contingency(table)[1] > TINY
+
+
+def test_ttts_lazy_argmax_comparison_can_fail():
+    """The same comparison catches a sampler whose CDF rows are off by one pull."""
+    A, B = np.array([30.0, 28.0, 25.0]), np.array([30.0, 32.0, 35.0])
+    N = 200_000
+    lazy = _lazy_counts(A + np.array([3.0, 0.0, 0.0]), B, N, 0)      # arm 0 given 3 extra successes
+    rng = np.random.default_rng(0)
+    plain = np.bincount(rng.beta(np.broadcast_to(A, (N, 3)), np.broadcast_to(B, (N, 3))).argmax(1), minlength=3)
+    assert stats.chi2_contingency(np.array([lazy, plain]))[1] < TINY
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("a,b,lo,hi", [(40.0, 60.0, 0.375, 0.390625), (3.0, 1.0, 0.9, 1.0), (1.0, 1.0, 0.0, 0.5),
+                                       (900.0, 1100.0, 0.5, 0.515625)])
+def test_ttts_truncated_beta_is_exact(a, b, lo, hi):
+    from numba import njit
+    from simulate.algorithms._rng import seed_states
+
+    @njit
+    def draws(a, b, lo, hi, N):
+        st = seed_states(np.array([7], np.uint64))
+        out = np.empty(N)
+        for k in range(N):
+            out[k] = ttts.truncated_beta(a, b, lo, hi, st, 0)
+        return out
+    x = draws(a, b, lo, hi, 50_000)
+    d = stats.beta(a, b)
+    cdf = lambda v: (d.cdf(v) - d.cdf(lo)) / (d.cdf(hi) - d.cdf(lo))      # noqa: E731
+    assert x.min() >= lo and x.max() < hi
+    assert stats.kstest(x, cdf).pvalue > TINY

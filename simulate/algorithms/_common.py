@@ -17,6 +17,8 @@ import math
 import numpy as np
 from numba import njit
 
+from ._rng import next_double
+
 #: fastmath without the no-NaN / no-inf assumptions (kernels test isnan and use infinities)
 FAST = {"nsz", "arcp", "contract", "afn", "reassoc"}
 
@@ -34,6 +36,21 @@ def draw(k, mu, gaussian, nu, table, cursor):
     if gaussian:
         return mu[k] + nu * np.random.standard_normal()
     return 1.0 if np.random.random() < mu[k] else 0.0
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def draw_stream(k, mu, gaussian, nu, table, cursor, st, i):
+    """`draw` for kernels on per-run xoshiro256+ streams (`_rng`): live rewards from run i's
+    stream (Gaussian by Box-Muller, cosine branch)."""
+    if table.shape[0] > 0:
+        r = table[k, cursor[k]]
+        cursor[k] += 1
+        return r
+    if gaussian:
+        u1 = next_double(st, i)
+        u2 = next_double(st, i)
+        return mu[k] + nu * math.sqrt(-2.0 * math.log(1.0 - u1)) * math.cos(2.0 * math.pi * u2)
+    return 1.0 if next_double(st, i) < mu[k] else 0.0
 
 
 @njit(cache=True, error_model="numpy")

@@ -7,6 +7,18 @@
   probability 1/2 pull the leader; otherwise redraw theta until its argmax differs from the leader,
   at most K + 1 draws, and pull that challenger (if every draw returns the leader, pull the leader).
 - Recommendation: the largest empirical mean, ties at random.
+
+Two exact samplers of the same law:
+- Plain (table mode, Gaussian rewards, and the reference): draw every theta_j from uniforms only,
+  Beta(a, b) (a, b >= 1) by closed forms when a or b is 1 and otherwise by Cheng's (1978)
+  algorithm BB with constants cached per arm; normals by Box-Muller (cosine branch). In table mode
+  every uniform (coin, tie, posterior) comes from the `ties` table in the order the reference
+  reads it, so kernel and reference are compared pull by pull.
+- Lazy (live Bernoulli runs): only the argmax of theta matters, so `lazy_argmax` finds it from one
+  uniform and one comparison per arm against each arm's Beta CDF on a grid (kept exact by the
+  a -> a + 1, b -> b + 1 recurrences of the regularised incomplete beta function), drawing actual
+  values only for the few arms that share the top grid cell. Its law is tested against the plain
+  sampler's. Live uniforms come from the run's xoshiro256+ stream (`_rng`).
 """
 
 from __future__ import annotations
@@ -16,85 +28,282 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._common import EMPTY_TABLE, EMPTY_TIES, argmax_random, draw, uniform
+from ._common import EMPTY_TABLE, EMPTY_TIES, draw_stream, pick_index
+from ._rng import next_double, seed_states
 
 NAME = "ttts"
+LOG4 = math.log(4.0)
+ONE_PLUS_LOG5 = 1.0 + math.log(5.0)
+
+
+@njit(cache=True, inline="always")
+def _u(ties, tie_i, st, i):
+    """The next uniform: the table's in table mode, else run i's xoshiro stream."""
+    if ties.shape[0] > 0:
+        u = ties[tie_i[0]]
+        tie_i[0] += 1
+        return u
+    return next_double(st, i)
 
 
 @njit(cache=True, error_model="numpy")
-def beta_draw(a, b):
-    """An exact Beta(a, b) draw for a, b >= 1 (always so here: Beta(1, 1) priors, increments in [0, 1]):
-    closed forms when a or b is 1, otherwise Cheng's (1978) algorithm BB (about 2.5x faster than
-    numba's gamma-based np.random.beta)."""
+def cheng_constants(a, b):
+    """(kind, lo, hi, tot, bb, cc) for Beta(a, b): kind 0 if b == 1, 1 if a == 1 (closed forms),
+    2 (Cheng BB, a is the smaller parameter) or 3 (b is)."""
     if b == 1.0:
-        return np.random.random() ** (1.0 / a)
+        return 0, a, b, a + b, 0.0, 0.0
     if a == 1.0:
-        return 1.0 - np.random.random() ** (1.0 / b)
+        return 1, a, b, a + b, 0.0, 0.0
     tot = a + b
     lo = min(a, b)
     hi = max(a, b)
     bb = math.sqrt((tot - 2.0) / (2.0 * a * b - tot))
-    cc = lo + 1.0 / bb
+    return (2 if a == lo else 3), lo, hi, tot, bb, lo + 1.0 / bb
+
+
+@njit(cache=True, error_model="numpy")
+def beta_draw(kind, lo, hi, tot, bb, cc, ties, tie_i, st, i):
+    """An exact Beta draw from cached `cheng_constants` (lo/hi are a/b for the closed forms)."""
+    if kind == 0:
+        return _u(ties, tie_i, st, i) ** (1.0 / lo)
+    if kind == 1:
+        return 1.0 - _u(ties, tie_i, st, i) ** (1.0 / hi)
     while True:
-        u1 = np.random.random()
-        u2 = np.random.random()
+        u1 = _u(ties, tie_i, st, i)
+        u2 = _u(ties, tie_i, st, i)
         if u1 <= 0.0 or u1 >= 1.0:
             continue
         v = bb * math.log(u1 / (1.0 - u1))
         w = lo * math.exp(v)
         z = u1 * u1 * u2
-        r = cc * v - 1.3862943611198906              # log 4
+        r = cc * v - LOG4
         s = lo + r - w
-        if s + 2.6094379124341003 >= 5.0 * z:        # 1 + log 5
+        if s + ONE_PLUS_LOG5 >= 5.0 * z:
             break
         t = math.log(z)
         if s > t or r + tot * math.log(tot / (hi + w)) >= t:
             break
-    return w / (hi + w) if a == lo else hi / (hi + w)
+    return w / (hi + w) if kind == 2 else hi / (hi + w)
 
 
 @njit(cache=True, error_model="numpy")
-def _sample(theta, A, B, S, T, gaussian, nu):
+def normal_draw(ties, tie_i, st, i):
+    """A standard normal by Box-Muller from two uniforms (cosine branch)."""
+    u1 = _u(ties, tie_i, st, i)
+    u2 = _u(ties, tie_i, st, i)
+    return math.sqrt(-2.0 * math.log(1.0 - u1)) * math.cos(2.0 * math.pi * u2)
+
+
+@njit(cache=True, error_model="numpy")
+def _sample(theta, C, S, T, gaussian, nu, ties, tie_i, st, i):
     for j in range(theta.shape[0]):
         if gaussian:
-            theta[j] = S[j] / T[j] + nu / math.sqrt(T[j]) * np.random.standard_normal()
+            theta[j] = S[j] / T[j] + nu / math.sqrt(T[j]) * normal_draw(ties, tie_i, st, i)
         else:
-            theta[j] = beta_draw(A[j], B[j])
+            theta[j] = beta_draw(int(C[j, 0]), C[j, 1], C[j, 2], C[j, 3], C[j, 4], C[j, 5], ties, tie_i, st, i)
 
 
 @njit(cache=True, error_model="numpy")
-def run(mu, n, gaussian, nu, table, ties):
+def _argmax(values, ties, tie_i, st, i):
+    """argmax, ties uniformly at random: a tie uniform is read only when there is a tie (live) or
+    for every decision (table mode), as `_common.argmax_random`."""
+    best = -np.inf
+    arg = 0
+    count = 0
+    for k in range(values.shape[0]):
+        v = values[k]
+        if v > best:
+            best = v
+            arg = k
+            count = 1
+        elif v == best:
+            count += 1
+    tabled = ties.shape[0] > 0
+    if count > 1:
+        arg = pick_index(values, best, count, ties[tie_i[0]] if tabled else next_double(st, i))
+    if tabled:
+        tie_i[0] += 1
+    return arg
+
+
+# ---------------------------------------------------------------- lazy argmax (live Bernoulli runs)
+GRID = 64            # cells [i/GRID, (i+1)/GRID) of the lazy sampler
+CUT = -37.0          # CDF-update terms below exp(CUT) ~ 9e-17 are dropped (under 1e-12 over 1e4 pulls)
+
+
+@njit(cache=True)
+def grid_logs(m):
+    """log(x_i) and log(1 - x_i) at the interior grid points x_i = i/m (entries 0 and m unused)."""
+    lx = np.zeros(m + 1)
+    l1x = np.zeros(m + 1)
+    for i in range(1, m):
+        lx[i] = math.log(i / m)
+        l1x[i] = math.log1p(-i / m)
+    return lx, l1x
+
+
+@njit(cache=True, error_model="numpy")
+def cdf_update(F, j, a, b, r, lx, l1x):
+    """Row j of F holds the Beta(a, b) CDF I_x(a, b) at x_i = i/m; turn it into the CDF after the
+    Bernoulli update with reward r, by the exact recurrences
+        I_x(a + 1, b) = I_x(a, b) - x^a (1 - x)^b / (a B(a, b)),
+        I_x(a, b + 1) = I_x(a, b) + x^a (1 - x)^b / (b B(a, b)).
+    The term is log-concave in x with its peak at a / (a + b); points are visited outwards from the
+    peak and the scan stops where the term falls below exp(CUT). The stored CDF stays within about 1e-12 of
+    I_x(a, b) over thousands of updates (tested against scipy's betainc): lgamma's rounding at
+    large a + b dominates."""
+    m = F.shape[1] - 1
+    lnB = math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
+    if r == 1.0:
+        c = -lnB - math.log(a)
+        sign = -1.0
+    else:
+        c = -lnB - math.log(b)
+        sign = 1.0
+    i0 = min(max(int(a / (a + b) * m), 1), m - 1)
+    for i in range(i0, m):
+        e = a * lx[i] + b * l1x[i] + c
+        if e < CUT:
+            break
+        F[j, i] = min(max(F[j, i] + sign * math.exp(e), 0.0), 1.0)
+    for i in range(i0 - 1, 0, -1):
+        e = a * lx[i] + b * l1x[i] + c
+        if e < CUT:
+            break
+        F[j, i] = min(max(F[j, i] + sign * math.exp(e), 0.0), 1.0)
+
+
+@njit(cache=True, error_model="numpy")
+def truncated_beta(a, b, lo, hi, st, i):
+    """An exact Beta(a, b) draw conditioned on [lo, hi) (a, b >= 1), by rejection from the uniform
+    on the interval under the density's maximum there (the density is unimodal)."""
+    mode = (a - 1.0) / (a + b - 2.0) if a + b > 2.0 else 0.5
+    xm = min(max(mode, lo), hi)
+    lfmax = (a - 1.0) * math.log(xm) if a > 1.0 else 0.0
+    if b > 1.0:
+        lfmax += (b - 1.0) * math.log1p(-xm)
+    while True:
+        x = lo + (hi - lo) * next_double(st, i)
+        if x <= 0.0 or x >= 1.0:
+            continue
+        lf = (a - 1.0) * math.log(x) if a > 1.0 else 0.0
+        if b > 1.0:
+            lf += (b - 1.0) * math.log1p(-x)
+        if math.log(1.0 - next_double(st, i)) <= lf - lfmax:
+            return x
+
+
+@njit(cache=True, error_model="numpy")
+def lazy_argmax(F, A, B, u, cand, guess, st, i):
+    """The argmax of independent theta_j ~ Beta(A_j, B_j), exactly in law, without drawing every
+    theta_j. Couple theta_j = F_j^{-1}(u_j) with u_j uniform: theta_j >= x_c iff u_j >= F_j(x_c),
+    one comparison. Starting from the grid point `guess`, collect the arms above it (lowering the
+    point until one is), locate their cells, and keep the arms in the highest occupied cell. One
+    arm there is the argmax; several get exact draws from their Beta law truncated to that cell
+    (the conditional law given the cell) and the largest wins. Returns the argmax and the next guess,
+    one cell below the argmax's (the next vector's maximum is often a little lower)."""
+    K = F.shape[0]
+    m = F.shape[1] - 1
+    for j in range(K):
+        u[j] = next_double(st, i)
+    c = min(max(guess, 0), m - 1)
+    while True:
+        top = -1
+        ntop = 0
+        for j in range(K):
+            if u[j] >= F[j, c]:
+                cj = c
+                while cj < m - 1 and u[j] >= F[j, cj + 1]:
+                    cj += 1
+                if cj > top:
+                    top = cj
+                    ntop = 1
+                    cand[0] = j
+                elif cj == top:
+                    cand[ntop] = j
+                    ntop += 1
+        if ntop > 0 or c == 0:
+            break
+        c = max(c - 8, 0)
+    if ntop == 1:
+        return cand[0], top - 1
+    best = -1.0
+    arg = cand[0]
+    for q in range(ntop):
+        j = cand[q]
+        x = truncated_beta(A[j], B[j], top / m, (top + 1) / m, st, i)
+        if x > best:
+            best = x
+            arg = j
+    return arg, top - 1
+
+
+@njit(cache=True, error_model="numpy")
+def _run(mu, n, gaussian, nu, table, ties, st, i):
     K = mu.shape[0]
     T = np.zeros(K)
     S = np.zeros(K)
     A = np.ones(K)
     B = np.ones(K)
+    C = np.empty((K, 6))
+    for j in range(K):
+        C[j, 0], C[j, 1], C[j, 2], C[j, 3], C[j, 4], C[j, 5] = cheng_constants(1.0, 1.0)
     theta = np.empty(K)
     cursor = np.zeros(K, np.int64)
     tie_i = np.zeros(1, np.int64)
+    lazy = not gaussian and table.shape[0] == 0
+    m = GRID if lazy else 1
+    lx, l1x = grid_logs(m)
+    F = np.empty((K, m + 1))
+    for j in range(K):
+        for g in range(m + 1):
+            F[j, g] = g / m                      # Beta(1, 1)
+    cand = np.empty(K, np.int64)
+    guess = m // 2
     for t in range(n):
         if t < 2 * K:
             k = t % K
-        else:
-            _sample(theta, A, B, S, T, gaussian, nu)
-            k = argmax_random(theta, ties, tie_i)
-            if uniform(ties, tie_i) >= 0.5:
+        elif lazy:
+            k, guess = lazy_argmax(F, A, B, theta, cand, guess, st, i)
+            if next_double(st, i) >= 0.5:
                 leader = k
                 for _ in range(K + 1):
-                    _sample(theta, A, B, S, T, gaussian, nu)
-                    c = argmax_random(theta, ties, tie_i)
+                    c, guess = lazy_argmax(F, A, B, theta, cand, guess, st, i)
                     if c != leader:
                         k = c
                         break
-        r = draw(k, mu, gaussian, nu, table, cursor)
+        else:
+            _sample(theta, C, S, T, gaussian, nu, ties, tie_i, st, i)
+            k = _argmax(theta, ties, tie_i, st, i)
+            if _u(ties, tie_i, st, i) >= 0.5:
+                leader = k
+                for _ in range(K + 1):
+                    _sample(theta, C, S, T, gaussian, nu, ties, tie_i, st, i)
+                    c = _argmax(theta, ties, tie_i, st, i)
+                    if c != leader:
+                        k = c
+                        break
+        r = draw_stream(k, mu, gaussian, nu, table, cursor, st, i)
+        if lazy:
+            cdf_update(F, k, A[k], B[k], r, lx, l1x)
         T[k] += 1.0
         S[k] += r
         A[k] += r
         B[k] += 1.0 - r
+        if not gaussian and not lazy:
+            C[k, 0], C[k, 1], C[k, 2], C[k, 3], C[k, 4], C[k, 5] = cheng_constants(A[k], B[k])
     means = np.empty(K)
     for j in range(K):
         means[j] = S[j] / T[j] if T[j] > 0 else -np.inf
-    return argmax_random(means, ties, tie_i), T
+    return _argmax(means, ties, tie_i, st, i), T
+
+
+@njit(cache=True, error_model="numpy")
+def run(mu, n, gaussian, nu, table, ties, seed=0):
+    """One run: live draws from the xoshiro256+ stream of `seed` (as `batch` gives it), or rewards
+    from `table` and every uniform from `ties` (table mode). Returns (recommended arm, pulls)."""
+    st = seed_states(np.array([seed], np.uint64))
+    return _run(mu, n, gaussian, nu, table, ties, st, 0)
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
@@ -102,21 +311,54 @@ def batch(means, n, gaussian, nu, seeds):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
+    st = seed_states(seeds.astype(np.uint64))
     for i in prange(R):
-        np.random.seed(seeds[i])
-        rec[i], pulls[i] = run(means[i], n, gaussian, nu, EMPTY_TABLE, EMPTY_TIES)
+        rec[i], pulls[i] = _run(means[i], n, gaussian, nu, EMPTY_TABLE, EMPTY_TIES, st, i)
     return rec, pulls
 
 
-def reference(source, K: int, n: int, gaussian: bool = False, nu: float = 0.0,
-              rng: np.random.Generator | None = None) -> tuple[int, np.ndarray]:
-    """Plain numpy TTTS (posterior samples from `rng`, rewards and ties from `source`)."""
-    rng = rng or np.random.default_rng()
+# ---------------------------------------------------------------- plain Python reference
+def _beta_reference(a: float, b: float, uniform) -> float:
+    """Cheng's algorithm BB written out from its definition (closed forms when a or b is 1)."""
+    if b == 1.0:
+        return uniform() ** (1.0 / a)
+    if a == 1.0:
+        return 1.0 - uniform() ** (1.0 / b)
+    alpha = a + b
+    lo, hi = min(a, b), max(a, b)
+    beta = math.sqrt((alpha - 2.0) / (2.0 * a * b - alpha))
+    gamma = lo + 1.0 / beta
+    while True:
+        u1, u2 = uniform(), uniform()
+        if not 0.0 < u1 < 1.0:
+            continue
+        v = beta * math.log(u1 / (1.0 - u1))
+        w = lo * math.exp(v)
+        z = u1 * u1 * u2
+        r = gamma * v - math.log(4.0)
+        s = lo + r - w
+        if s + 1.0 + math.log(5.0) >= 5.0 * z:
+            break
+        t = math.log(z)
+        if s > t or r + alpha * math.log(alpha / (hi + w)) >= t:
+            break
+    return w / (hi + w) if a == lo else hi / (hi + w)
+
+
+def reference(source, K: int, n: int, gaussian: bool = False, nu: float = 0.0) -> tuple[int, np.ndarray]:
+    """Plain TTTS; every uniform (posterior draws, the coin) and every reward comes from `source`."""
     T, S = np.zeros(K), np.zeros(K)
     A, B = np.ones(K), np.ones(K)
 
+    def normal():
+        u1, u2 = source.uniform(), source.uniform()
+        return math.sqrt(-2.0 * math.log(1.0 - u1)) * math.cos(2.0 * math.pi * u2)
+
     def sample():
-        return S / T + nu / np.sqrt(T) * rng.standard_normal(K) if gaussian else rng.beta(A, B)
+        if gaussian:
+            return np.array([S[j] / T[j] + nu / math.sqrt(T[j]) * normal() for j in range(K)])
+        return np.array([_beta_reference(A[j], B[j], source.uniform) for j in range(K)])
+
     for t in range(n):
         if t < 2 * K:
             k = t % K
