@@ -58,6 +58,15 @@ class SimulationResult:
         return d
 
 
+def _chunk_edges(runs: int, chunks: int, threads: int) -> np.ndarray:
+    """Up to `chunks` chunks (progress updates), each a whole number of rue.BLOCK runs per thread
+    except the last, so the interleaved RUE kernel runs full vector blocks on every thread instead
+    of padding many small chunks."""
+    quantum = rue.BLOCK * max(threads, 1)
+    step = max(quantum, -(-runs // max(chunks, 1) // quantum) * quantum)
+    return np.array(sorted(set(range(0, runs, step)) | {runs}), int)
+
+
 def _kernel(name: str, params: dict, env: Environment, n: int, means: np.ndarray):
     gaussian = env.reward == "gaussian"
     nu = math.sqrt(env.nu_sq) if gaussian else 0.0
@@ -125,7 +134,7 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
             kern = _kernel(a, params, env, n, means)
             rec = np.empty(runs, np.int64)
             pulls = np.empty((runs, env.K))
-            edges = np.linspace(0, runs, min(chunks, runs) + 1).astype(int)
+            edges = _chunk_edges(runs, chunks, numba.get_num_threads())
             t0 = time.perf_counter()
             bar = tqdm(total=runs, desc=f"{a} n={n}", disable=not progress, leave=False, unit="run")
             for lo, hi in zip(edges[:-1], edges[1:]):
