@@ -95,8 +95,8 @@ def pick_tie(values, best, count, ties, tie_i):
 
 
 @njit(cache=True, error_model="numpy")
-def argmax_random(values, ties, tie_i):
-    """argmax with uniformly random tie-breaking (see module docstring for the stream rule)."""
+def top(values):
+    """(first maximiser, maximum, number of maximisers) in one pass."""
     best = -np.inf
     arg = 0
     count = 0
@@ -108,6 +108,13 @@ def argmax_random(values, ties, tie_i):
             count = 1
         elif v == best:
             count += 1
+    return arg, best, count
+
+
+@njit(cache=True, error_model="numpy")
+def argmax_random(values, ties, tie_i):
+    """argmax with uniformly random tie-breaking (see module docstring for the stream rule)."""
+    arg, best, count = top(values)
     if count > 1:
         arg = pick_tie(values, best, count, ties, tie_i)
     if ties.shape[0] > 0:

@@ -28,7 +28,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._common import EMPTY_TABLE, EMPTY_TIES, draw_stream, pick_index
+from ._common import EMPTY_TABLE, EMPTY_TIES, draw_stream, pick_index, top
 from ._rng import next_double, seed_states
 
 NAME = "ttts"
@@ -107,17 +107,7 @@ def _sample(theta, C, S, T, gaussian, nu, ties, tie_i, st, i):
 def _argmax(values, ties, tie_i, st, i):
     """argmax, ties uniformly at random: a tie uniform is read only when there is a tie (live) or
     for every decision (table mode), as `_common.argmax_random`."""
-    best = -np.inf
-    arg = 0
-    count = 0
-    for k in range(values.shape[0]):
-        v = values[k]
-        if v > best:
-            best = v
-            arg = k
-            count = 1
-        elif v == best:
-            count += 1
+    arg, best, count = top(values)
     tabled = ties.shape[0] > 0
     if count > 1:
         arg = pick_index(values, best, count, ties[tie_i[0]] if tabled else next_double(st, i))
