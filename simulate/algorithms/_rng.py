@@ -65,3 +65,27 @@ def next_normal(st, spare, i):
     r = np.sqrt(-2.0 * np.log(1.0 - u1))
     spare[i] = r * np.sin(2.0 * np.pi * u2)
     return r * np.cos(2.0 * np.pi * u2)
+
+
+@njit(cache=True, inline="always")
+def fill_doubles(st, i, out):
+    """out[:] = the next out.size uniforms of run i's stream, the same values as that many
+    `next_double` calls, with the state kept in registers for the loop."""
+    s0 = st[i, 0]
+    s1 = st[i, 1]
+    s2 = st[i, 2]
+    s3 = st[i, 3]
+    for j in range(out.shape[0]):
+        result = s0 + s3
+        t = s1 << np.uint64(17)
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = _rotl(s3, 45)
+        out[j] = float(result >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    st[i, 0] = s0
+    st[i, 1] = s1
+    st[i, 2] = s2
+    st[i, 3] = s3
