@@ -210,7 +210,7 @@ def _simulate(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from simulate.bench import NAMES, bench
     names = args.algorithms.split(",") if args.algorithms else NAMES
-    rows = bench(names, reference_seconds=args.reference_seconds)
+    rows = bench(names, reference_seconds=args.reference_seconds, repeats=args.repeats)
     if args.json:
         print(json.dumps(rows, indent=2))
     return 0
@@ -280,6 +280,8 @@ def build_parser() -> argparse.ArgumentParser:
     bn = sub.add_parser("bench", help="throughput of the compiled kernels and the numpy references")
     bn.add_argument("--algorithms", help="comma-separated subset")
     bn.add_argument("--reference-seconds", type=float, default=3.0, help="time budget per numpy reference")
+    bn.add_argument("--repeats", type=int, default=3,
+                    help="timings per compiled kernel; the best is reported, the slowest in brackets (default 3)")
     bn.add_argument("--json", action="store_true")
     tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")
     tb.add_argument("--setups", default="F1,F2,F3")

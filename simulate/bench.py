@@ -57,12 +57,17 @@ NAMES = ("rue", "rue-known", "ucbe", "ttts", "sr", "sh", "two-stage", "uniform")
 
 
 def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, threads=(1, None),
-          out=print, max_seconds: float = 20.0) -> list[dict]:
-    """Print and return one row per (configuration, algorithm, threads). A slow kernel (TTTS) runs
-    fewer than the configured runs, enough for about `max_seconds`; the row says how many."""
+          out=print, max_seconds: float = 20.0, repeats: int = 3) -> list[dict]:
+    """Print and return one row per (configuration, algorithm, threads). Each compiled kernel is
+    timed `repeats` times on the same runs; the row gives the best (other load on the machine can
+    only slow a run down) and the spread. A slow kernel runs fewer than the configured runs, enough
+    for about `max_seconds`; the row says how many."""
+    if repeats < 1:
+        raise ValueError(f"repeats must be at least 1, got {repeats}")
     rows = []
     cores = numba.config.NUMBA_NUM_THREADS
-    out(f"machine: {cores} cores; numba {numba.__version__}; arm-rounds/s = runs x n x K / wall seconds")
+    out(f"machine: {cores} cores; numba {numba.__version__}; arm-rounds/s = runs x n x K / wall seconds; "
+        f"compiled kernels: best of {repeats} timings (slowest in brackets)")
     for setup, K, n, R in configs:
         mu = fixed_means(setup, K)
         a = 2 * n / complexity_H(mu)
@@ -79,11 +84,15 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
             runs = int(min(R, max(probe, max_seconds / max(per_run, 1e-9))))
             for th in threads:
                 numba.set_num_threads(th or cores)
-                t0 = time.perf_counter()
-                _fast(name, means[:runs], n, seeds[:runs], a)
-                wall = time.perf_counter() - t0
+                walls = []
+                for _ in range(repeats):
+                    t0 = time.perf_counter()
+                    _fast(name, means[:runs], n, seeds[:runs], a)
+                    walls.append(time.perf_counter() - t0)
+                wall = min(walls)
                 rows.append({"setup": setup, "K": K, "n": n, "runs": runs, "algorithm": name, "impl": "numba",
                              "threads": th or cores, "wall_s": wall, "arm_rounds_per_s": runs * n * K / wall,
+                             "slowest_arm_rounds_per_s": runs * n * K / max(walls), "repeats": repeats,
                              "first_call_s": compile_s})
             numba.set_num_threads(cores)
             rng = np.random.default_rng(0)
@@ -96,7 +105,8 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
                          "threads": 1, "wall_s": wall, "arm_rounds_per_s": done * n * K / wall, "first_call_s": 0.0})
             fast = [r for r in rows if r["algorithm"] == name and r["setup"] == setup and r["impl"] == "numba"]
             out(f"{setup} K={K} n={n} {name:<10} " + "  ".join(
-                f"numba x{r['threads']}: {r['arm_rounds_per_s'] / 1e6:8.1f} M/s" for r in fast)
+                f"numba x{r['threads']}: {r['arm_rounds_per_s'] / 1e6:8.1f} M/s "
+                f"({r['slowest_arm_rounds_per_s'] / 1e6:.0f})" for r in fast)
                 + f"  numpy reference: {rows[-1]['arm_rounds_per_s'] / 1e6:7.3f} M/s"
                 + f"  (runs {fast[0]['runs']}, first call {fast[0]['first_call_s']:.2f} s)")
     return rows

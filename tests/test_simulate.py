@@ -377,3 +377,17 @@ def test_ttts_truncated_beta_is_exact(a, b, m, c):
     cdf = lambda v: (d.cdf(v) - d.cdf(lo)) / (d.cdf(hi) - d.cdf(lo))      # noqa: E731
     assert x.min() >= lo and x.max() < hi
     assert stats.kstest(x, cdf).pvalue > TINY
+
+
+# ---------------------------------------------------------------- bench (a smoke run: no timing is asserted)
+def test_bench_reports_best_and_slowest_of_its_repeats():
+    from simulate.bench import bench
+    lines = []
+    rows = bench(["uniform", "ttts"], configs=(("F1", 6, 300, 8),), reference_seconds=0.0, threads=(1,),
+                 out=lines.append, repeats=2)
+    fast = [r for r in rows if r["impl"] == "numba"]
+    assert [r["algorithm"] for r in fast] == ["uniform", "ttts"]
+    assert all(r["repeats"] == 2 and r["arm_rounds_per_s"] >= r["slowest_arm_rounds_per_s"] > 0 for r in fast)
+    assert len(lines) == 3 and "best of 2" in lines[0]
+    with pytest.raises(ValueError, match="repeats"):
+        bench(["uniform"], repeats=0)
