@@ -53,6 +53,14 @@ def _reference(name: str, mu: np.ndarray, n: int, rng: np.random.Generator, a: f
     return uniform.reference(src, K, n)
 
 
+def _padding(name: str, runs: int) -> str:
+    """RUE computes whole units of interleaved runs; say so where the timed work exceeds the runs."""
+    padded = -(-runs // rue.UNIT) * rue.UNIT
+    if name.startswith("rue") and padded != runs:
+        return f" padded to {padded}"
+    return ""
+
+
 NAMES = ("rue", "rue-known", "ucbe", "ttts", "sr", "sh", "two-stage", "uniform")
 
 
@@ -78,10 +86,12 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
             _fast(name, means[:1], n, seeds[:1], a)           # compile or load from cache
             compile_s = time.perf_counter() - t0
             t0 = time.perf_counter()
-            probe = max(2, R // 50)
+            probe = min(R, 2 * rue.UNIT)     # RUE interleaves runs in blocks: fewer would time a slow path
             _fast(name, means[:probe], n, seeds[:probe], a)
             per_run = (time.perf_counter() - t0) / probe
             runs = int(min(R, max(probe, max_seconds / max(per_run, 1e-9))))
+            if runs < R:                      # whole units, so no padded (uncounted) runs are timed
+                runs = max(probe, runs - runs % rue.UNIT)
             for th in threads:
                 numba.set_num_threads(th or cores)
                 walls = []
@@ -108,5 +118,6 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
                 f"numba x{r['threads']}: {r['arm_rounds_per_s'] / 1e6:8.1f} M/s "
                 f"({r['slowest_arm_rounds_per_s'] / 1e6:.0f})" for r in fast)
                 + f"  numpy reference: {rows[-1]['arm_rounds_per_s'] / 1e6:7.3f} M/s"
-                + f"  (runs {fast[0]['runs']}, first call {fast[0]['first_call_s']:.2f} s)")
+                + f"  (runs {fast[0]['runs']}{_padding(name, fast[0]['runs'])}, "
+                  f"first call {fast[0]['first_call_s']:.2f} s)")
     return rows
