@@ -391,3 +391,22 @@ def test_bench_reports_best_and_slowest_of_its_repeats():
     assert len(lines) == 3 and "best of 2" in lines[0]
     with pytest.raises(ValueError, match="repeats"):
         bench(["uniform"], repeats=0)
+
+
+def test_fill_doubles_continues_the_stream_as_next_double():
+    from numba import njit
+    from simulate.algorithms._rng import fill_doubles, next_double, seed_states
+
+    @njit
+    def both(seed):
+        st = seed_states(np.array([seed, seed], np.uint64))
+        block = np.empty(37)
+        one = np.empty(37 + 5)
+        fill_doubles(st, 0, block[:17])
+        fill_doubles(st, 0, block[17:])
+        for j in range(one.shape[0]):
+            one[j] = next_double(st, 1)
+        return block, one, next_double(st, 0)
+    block, one, after = both(11)
+    assert np.array_equal(block, one[:37]) and after == one[37]
+    assert len(set(one)) == one.size and 0.0 <= one.min() and one.max() < 1.0

@@ -32,12 +32,8 @@ def seed_states(seeds):
 
 
 @njit(cache=True, inline="always")
-def next_double(st, i):
-    """A uniform double in [0, 1) from run i's stream."""
-    s0 = st[i, 0]
-    s1 = st[i, 1]
-    s2 = st[i, 2]
-    s3 = st[i, 3]
+def _step(s0, s1, s2, s3):
+    """One xoshiro256+ step: (uniform double in [0, 1), next state)."""
     result = s0 + s3
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -46,11 +42,14 @@ def next_double(st, i):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
-    st[i, 0] = s0
-    st[i, 1] = s1
-    st[i, 2] = s2
-    st[i, 3] = s3
-    return float(result >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return float(result >> np.uint64(11)) * (1.0 / 9007199254740992.0), s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def next_double(st, i):
+    """A uniform double in [0, 1) from run i's stream."""
+    u, st[i, 0], st[i, 1], st[i, 2], st[i, 3] = _step(st[i, 0], st[i, 1], st[i, 2], st[i, 3])
+    return u
 
 
 @njit(cache=True, inline="always")
@@ -76,15 +75,7 @@ def fill_doubles(st, i, out):
     s2 = st[i, 2]
     s3 = st[i, 3]
     for j in range(out.shape[0]):
-        result = s0 + s3
-        t = s1 << np.uint64(17)
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        s3 = _rotl(s3, 45)
-        out[j] = float(result >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        out[j], s0, s1, s2, s3 = _step(s0, s1, s2, s3)
     st[i, 0] = s0
     st[i, 1] = s1
     st[i, 2] = s2
