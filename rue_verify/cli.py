@@ -210,7 +210,11 @@ def _simulate(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from simulate.bench import NAMES, bench
     names = args.algorithms.split(",") if args.algorithms else NAMES
-    rows = bench(names, reference_seconds=args.reference_seconds, repeats=args.repeats)
+    try:
+        rows = bench(names, reference_seconds=args.reference_seconds, repeats=args.repeats)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(rows, indent=2))
     return 0

@@ -72,6 +72,9 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     for about `max_seconds`; the row says how many."""
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1, got {repeats}")
+    unknown = sorted(set(algorithms) - set(NAMES))
+    if unknown:
+        raise ValueError(f"algorithms: unknown {', '.join(unknown)}; choose from {', '.join(NAMES)}")
     rows = []
     cores = numba.config.NUMBA_NUM_THREADS
     out(f"machine: {cores} cores; numba {numba.__version__}; arm-rounds/s = runs x n x K / wall seconds; "

@@ -391,6 +391,8 @@ def test_bench_reports_best_and_slowest_of_its_repeats():
     assert len(lines) == 3 and "best of 2" in lines[0]
     with pytest.raises(ValueError, match="repeats"):
         bench(["uniform"], repeats=0)
+    with pytest.raises(ValueError, match="algorithms: unknown unifrm"):     # it used to time `uniform`
+        bench(["unifrm"])
 
 
 def test_fill_doubles_continues_the_stream_as_next_double():
