@@ -89,7 +89,7 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
             _fast(name, means[:1], n, seeds[:1], a)           # compile or load from cache
             compile_s = time.perf_counter() - t0
             t0 = time.perf_counter()
-            probe = min(R, 2 * rue.UNIT)     # RUE interleaves runs in blocks: fewer would time a slow path
+            probe = min(R, rue.BLOCK)     # RUE interleaves runs in blocks: fewer would time a slow path
             _fast(name, means[:probe], n, seeds[:probe], a)
             per_run = (time.perf_counter() - t0) / probe
             runs = int(min(R, max(probe, max_seconds / max(per_run, 1e-9))))

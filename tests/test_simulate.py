@@ -221,7 +221,7 @@ def test_runner_bad_input():
 
 @pytest.mark.parametrize("gaussian,mode", [(False, 0), (False, 1), (True, 1), (True, 2)])
 def test_rue_interleaved_batch_equals_single_runs(gaussian, mode):
-    R, K, n = 70, 9, 700       # 70 runs: padded to 80, blocks of 48 and 32 (UNIT 16, BLOCK 32)
+    R, K, n = 70, 9, 700       # 70 runs: padded to 72, blocks of 36 and 36 (UNIT 4, BLOCK 32)
     rng = np.random.default_rng(8)
     means = rng.normal(0.5, 0.2, (R, K)) if gaussian else rng.uniform(0.2, 0.8, (R, K))
     seeds = np.arange(R, dtype=np.uint32) * 7 + 1
