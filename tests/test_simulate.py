@@ -125,6 +125,22 @@ def test_ttts_kernel_matches_reference_in_distribution():
     assert stats.fisher_exact([[fast.failures, R - fast.failures], [slow, R - slow]]).pvalue > TINY
 
 
+@pytest.mark.slow
+def test_ttts_lazy_sampler_matches_plain_sampler_at_paper_scale():
+    """Live runs (lazy grid sampler) against the compiled plain sampler (Cheng's BB on table
+    streams) on F1, K = 20, n = H/2: 3000 runs each, about 70 s."""
+    mu = fixed_means("F1", 20)
+    n = parse_budget("H/2", Environment("F1", 20))
+    R = 3000
+    lazy = simulate(Environment("F1", 20), ["ttts"], n, R, seed=31, progress=False).results[0].failures
+    plain = 0
+    for r in range(R):
+        rng = np.random.default_rng([31, r])
+        table = (rng.random((20, n)) < mu[:, None]).astype(float)
+        plain += ttts.run(mu, n, False, 0.0, table, rng.random(400 * n))[0] != 0
+    assert stats.fisher_exact([[lazy, R - lazy], [plain, R - plain]]).pvalue > TINY
+
+
 def test_reproducible_and_worker_independent():
     env = Environment("F3", 12)
     kw = dict(budget=600, runs=300, seed=11, progress=False)
