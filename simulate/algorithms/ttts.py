@@ -117,7 +117,9 @@ def _argmax(values, ties, tie_i, st, i):
 
 
 # ---------------------------------------------------------------- lazy argmax (live Bernoulli runs)
-GRID = 64            # cells [i/GRID, (i+1)/GRID) of the lazy sampler
+GRID = 128           # cells [i/GRID, (i+1)/GRID) of the lazy sampler. Finer cells share fewer arms (fewer
+                     # truncated draws) but widen the CDF-update windows: 128 ran 3% (K = 20) and 16%
+                     # (K = 80) faster than 64 in paired timings; 96 and 192 were no better than 128
 CUT = -37.0          # CDF-update terms below exp(CUT) ~ 9e-17 are dropped (under 1e-12 over 1e4 pulls)
 THRESHOLD = math.exp(CUT)
 
