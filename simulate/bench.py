@@ -95,17 +95,18 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
             runs = int(min(R, max(probe, max_seconds / max(per_run, 1e-9))))
             if runs < R:                      # whole units, so no padded (uncounted) runs are timed
                 runs = max(probe, runs - runs % rue.UNIT)
-            for th in threads:
-                numba.set_num_threads(th or cores)
-                walls = []
-                for _ in range(repeats):
+            walls = {th: [] for th in threads}
+            for _ in range(repeats):          # thread counts alternate, so a burst of outside load
+                for th in threads:            # slows timings of both, not all timings of one
+                    numba.set_num_threads(th or cores)
                     t0 = time.perf_counter()
                     _fast(name, means[:runs], n, seeds[:runs], a)
-                    walls.append(time.perf_counter() - t0)
-                wall = min(walls)
+                    walls[th].append(time.perf_counter() - t0)
+            for th in threads:
+                wall = min(walls[th])
                 rows.append({"setup": setup, "K": K, "n": n, "runs": runs, "algorithm": name, "impl": "numba",
                              "threads": th or cores, "wall_s": wall, "arm_rounds_per_s": runs * n * K / wall,
-                             "slowest_arm_rounds_per_s": runs * n * K / max(walls), "repeats": repeats,
+                             "slowest_arm_rounds_per_s": runs * n * K / max(walls[th]), "repeats": repeats,
                              "first_call_s": compile_s})
             numba.set_num_threads(cores)
             rng = np.random.default_rng(0)
