@@ -104,25 +104,25 @@ def test_uniform_gaussian_matches_exact_error():
     assert r.ci_low <= 1 - pc <= r.ci_high
 
 
+def _live_kernel_agrees_with_reference(name, reference, setup, K, n, R, seed):
+    """Failures of R live kernel runs (the runner) against R runs of the plain reference on its own
+    live stream: Fisher's exact test p-value (the best arm is arm 0 in the fixed setups)."""
+    mu = fixed_means(setup, K)
+    fast = simulate(Environment("custom", K, custom_means=tuple(mu)), [name], n, R, seed=seed,
+                    progress=False).results[0]
+    rng = np.random.default_rng(seed)
+    slow = sum(reference(C.LiveSource(mu, rng), K, n)[0] != 0 for _ in range(R))
+    return stats.fisher_exact([[fast.failures, R - fast.failures], [slow, R - slow]]).pvalue
+
+
 @pytest.mark.statistical
 def test_binomial_phases_match_pull_by_pull():
-    mu = fixed_means("F2", 8)
-    R, n = 6000, 400
-    fast = simulate(Environment("custom", 8, custom_means=tuple(mu)), ["sr"], n, R, seed=4, progress=False).results[0]
-    rng = np.random.default_rng(4)
-    slow = sum(sr.reference(C.LiveSource(mu, rng), 8, n)[0] != 0 for _ in range(R))
-    p = stats.fisher_exact([[fast.failures, R - fast.failures], [slow, R - slow]]).pvalue
-    assert p > TINY
+    assert _live_kernel_agrees_with_reference("sr", sr.reference, "F2", 8, 400, 6000, 4) > TINY
 
 
 @pytest.mark.statistical
 def test_ttts_kernel_matches_reference_in_distribution():
-    mu = fixed_means("F1", 6)
-    R, n = 1500, 300
-    fast = simulate(Environment("custom", 6, custom_means=tuple(mu)), ["ttts"], n, R, seed=5, progress=False).results[0]
-    rng = np.random.default_rng(5)
-    slow = sum(ttts.reference(C.LiveSource(mu, rng), 6, n)[0] != 0 for _ in range(R))
-    assert stats.fisher_exact([[fast.failures, R - fast.failures], [slow, R - slow]]).pvalue > TINY
+    assert _live_kernel_agrees_with_reference("ttts", ttts.reference, "F1", 6, 300, 1500, 5) > TINY
 
 
 @pytest.mark.slow
