@@ -413,6 +413,38 @@ def test_bench_reports_best_and_slowest_of_its_repeats():
         bench(["unifrm"])
 
 
+def _xoshiro256plus_reference(seed: int, count: int) -> list[float]:
+    """xoshiro256+ seeded by splitmix64, written out with Python integers (Blackman & Vigna)."""
+    mask = (1 << 64) - 1
+    z, s = seed, []
+    for _ in range(4):
+        z = (z + 0x9E3779B97F4A7C15) & mask
+        x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
+        s.append(x ^ (x >> 31))
+    out = []
+    for _ in range(count):
+        out.append((((s[0] + s[3]) & mask) >> 11) * 2.0 ** -53)
+        t = (s[1] << 17) & mask
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = ((s[3] << 45) | (s[3] >> 19)) & mask
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 11, 2**63 + 5, 2**64 - 1])
+def test_live_stream_is_xoshiro256plus_as_written_out(seed):
+    """The compiled stream (its integer-to-double conversion included) against the plain definition."""
+    from simulate.algorithms._rng import fill_doubles, seed_states
+    st = seed_states(np.array([seed], np.uint64))
+    got = np.empty(2000)
+    fill_doubles(st, 0, got)
+    assert got.tolist() == _xoshiro256plus_reference(seed, 2000)
+
+
 def test_fill_doubles_continues_the_stream_as_next_double():
     from numba import njit
     from simulate.algorithms._rng import fill_doubles, next_double, seed_states
