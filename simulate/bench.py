@@ -1,13 +1,17 @@
 """Throughput of the compiled kernels next to the plain numpy references: arm-rounds per second
 (runs x budget x K / wall seconds), on the issue's standard configurations. First-call compile time
-is reported separately (kernels are cached on disk after the first run)."""
+is reported separately (kernels are cached on disk after the first run). A host check before and
+after the timings measures the core's vectorised division and square-root rates, which bound RUE and
+which a shared virtual machine does not always deliver in full."""
 
 from __future__ import annotations
 
+import math
 import time
 
 import numba
 import numpy as np
+from numba import njit
 
 from .algorithms import _common, rue, sequential_halving, successive_rejects, ttts, two_stage, ucbe, uniform
 from .environments import complexity_H, fixed_means
@@ -53,6 +57,53 @@ def _reference(name: str, mu: np.ndarray, n: int, rng: np.random.Generator, a: f
     return uniform.reference(src, K, n)
 
 
+@njit(cache=True, error_model="numpy")
+def _divide(x, y, reps):
+    for r in range(reps):
+        c = 1.0 + r * 1e-9
+        for i in range(x.shape[0]):
+            y[i] = c / x[i]
+    return y[7]
+
+
+@njit(cache=True, error_model="numpy")
+def _square_root(x, y, reps):
+    for r in range(reps):
+        c = 1.0 + r * 1e-9
+        for i in range(x.shape[0]):
+            y[i] = math.sqrt(x[i] + c)
+    return y[7]
+
+
+def host_check(repeats: int = 5) -> dict:
+    """The core's vectorised double-precision division and square-root throughput (values per
+    second, best of `repeats`). RUE's per-arm work each round is one of each (the weight and the
+    width), so 1 / (1/div + 1/sqrt) is a ceiling on its arm-rounds per second per core. On a shared
+    virtual machine these rates vary between runs; the bench prints them before and after its
+    timings so its figures can be read against the hardware they got."""
+    x = np.linspace(1.0, 2.0, 256)
+    y = np.empty_like(x)
+    rates = {}
+    for key, kernel in (("divisions_per_s", _divide), ("square_roots_per_s", _square_root)):
+        kernel(x, y, 1)
+        reps = 100000                  # about 20 ms a timing
+        rates[key] = max(x.size * reps / _timed(kernel, x, y, reps) for _ in range(repeats))
+    rates["rue_ceiling_per_s"] = 1.0 / (1.0 / rates["divisions_per_s"] + 1.0 / rates["square_roots_per_s"])
+    return rates
+
+
+def _timed(f, *args) -> float:
+    t0 = time.perf_counter()
+    f(*args)
+    return time.perf_counter() - t0
+
+
+def _host_line(when: str, h: dict) -> str:
+    return (f"host check ({when}): vectorised division {h['divisions_per_s'] / 1e6:.0f} M/s, square root "
+            f"{h['square_roots_per_s'] / 1e6:.0f} M/s per core: RUE (one of each per arm-round) cannot exceed "
+            f"{h['rue_ceiling_per_s'] / 1e6:.0f} M arm-rounds/s per core")
+
+
 def _padding(name: str, runs: int) -> str:
     """RUE computes whole units of interleaved runs; say so where the timed work exceeds the runs."""
     padded = -(-runs // rue.UNIT) * rue.UNIT
@@ -79,6 +130,9 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     cores = numba.config.NUMBA_NUM_THREADS
     out(f"machine: {cores} cores; numba {numba.__version__}; arm-rounds/s = runs x n x K / wall seconds; "
         f"compiled kernels: best of {repeats} timings (slowest in brackets)")
+    before = host_check()
+    out(_host_line("before", before))
+    rows.append({"impl": "host-check", "when": "before", **before})
     for setup, K, n, R in configs:
         mu = fixed_means(setup, K)
         a = 2 * n / complexity_H(mu)
@@ -117,11 +171,14 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
             wall = time.perf_counter() - t0
             rows.append({"setup": setup, "K": K, "n": n, "runs": done, "algorithm": name, "impl": "numpy-reference",
                          "threads": 1, "wall_s": wall, "arm_rounds_per_s": done * n * K / wall, "first_call_s": 0.0})
-            fast = [r for r in rows if r["algorithm"] == name and r["setup"] == setup and r["impl"] == "numba"]
+            fast = [r for r in rows if r["impl"] == "numba" and r["algorithm"] == name and r["setup"] == setup]
             out(f"{setup} K={K} n={n} {name:<10} " + "  ".join(
                 f"numba x{r['threads']}: {r['arm_rounds_per_s'] / 1e6:8.1f} M/s "
                 f"({r['slowest_arm_rounds_per_s'] / 1e6:.0f})" for r in fast)
                 + f"  numpy reference: {rows[-1]['arm_rounds_per_s'] / 1e6:7.3f} M/s"
                 + f"  (runs {fast[0]['runs']}{_padding(name, fast[0]['runs'])}, "
                   f"first call {fast[0]['first_call_s']:.2f} s)")
+    after = host_check()
+    out(_host_line("after", after))
+    rows.append({"impl": "host-check", "when": "after", **after})
     return rows

@@ -406,7 +406,12 @@ def test_bench_reports_best_and_slowest_of_its_repeats():
     fast = [r for r in rows if r["impl"] == "numba"]
     assert [r["algorithm"] for r in fast] == ["uniform", "ttts"]
     assert all(r["repeats"] == 2 and r["arm_rounds_per_s"] >= r["slowest_arm_rounds_per_s"] > 0 for r in fast)
-    assert len(lines) == 3 and "best of 2" in lines[0]
+    assert len(lines) == 5 and "best of 2" in lines[0]
+    checks = [r for r in rows if r["impl"] == "host-check"]
+    assert [r["when"] for r in checks] == ["before", "after"] and [lines[1][:19], lines[-1][:18]] == \
+        ["host check (before)", "host check (after)"]
+    for r in checks:     # the ceiling is the harmonic combination of the two rates it names
+        assert r["rue_ceiling_per_s"] == pytest.approx(1 / (1 / r["divisions_per_s"] + 1 / r["square_roots_per_s"]))
     with pytest.raises(ValueError, match="repeats"):
         bench(["uniform"], repeats=0)
     with pytest.raises(ValueError, match="algorithms: unknown unifrm"):     # it used to time `uniform`
