@@ -33,7 +33,7 @@ def _fast(name: str, means: np.ndarray, n: int, seeds: np.ndarray, a: float):
     if name == "sh":
         return sequential_halving.batch(means, n, False, 0.0, seeds)
     if name == "two-stage":
-        return two_stage.batch(means, n, False, 0.0, seeds, 0.5, 1.0)
+        return two_stage.batch(means, n, False, 0.0, seeds, 0.5)
     return uniform.batch(means, n, False, 0.0, seeds)
 
 

@@ -90,8 +90,10 @@ def _kernel(name: str, params: dict, env: Environment, n: int, means: np.ndarray
     if name == "ttts":
         return lambda m, seeds, lo: ttts.batch(m, n, gaussian, nu, seeds)
     if name == "two-stage":
-        q, w = params.get("q", 0.5), params.get("width", 1.0)
-        return lambda m, seeds, lo: two_stage.batch(m, n, gaussian, nu, seeds, q, w)
+        q = params.get("q", 0.5)
+        if not 0.0 < q < 1.0:
+            raise ValueError(f"q (the two-stage algorithm's stage-1 fraction) must be in (0, 1), got {q}")
+        return lambda m, seeds, lo: two_stage.batch(m, n, gaussian, nu, seeds, q)
     if name == "uniform":
         return lambda m, seeds, lo: uniform.batch(m, n, gaussian, nu, seeds)
     raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {name!r}")

@@ -39,8 +39,8 @@ KERNELS = {
     "sr": (lambda mu, n, g, tb, ti: sr.run(mu, n, g, 1.0, tb, ti), lambda s, K, n, g: sr.reference(s, K, n)),
     "sh": (lambda mu, n, g, tb, ti: sh.run(mu, n, g, 1.0, tb, ti), lambda s, K, n, g: sh.reference(s, K, n)),
     "uniform": (lambda mu, n, g, tb, ti: uniform.run(mu, n, g, 1.0, tb, ti), lambda s, K, n, g: uniform.reference(s, K, n)),
-    "two-stage": (lambda mu, n, g, tb, ti: two_stage.run(mu, n, g, 1.0, 0.3, 1.0, tb, ti),
-                  lambda s, K, n, g: two_stage.reference(s, K, n, 0.3)),
+    "two-stage": (lambda mu, n, g, tb, ti: two_stage.run(mu, n, g, 1.0, 0.3, tb, ti),
+                  lambda s, K, n, g: two_stage.reference(s, K, n, 0.3, g, 1.0)),
     "ttts": (lambda mu, n, g, tb, ti: ttts.run(mu, n, g, 1.0, tb, ti),
              lambda s, K, n, g: ttts.reference(s, K, n, g, 1.0)),
 }
@@ -77,6 +77,37 @@ def test_replay_detects_a_changed_algorithm():
     assert not np.array_equal(T, T2)
 
 
+@settings(max_examples=200)
+@given(N=st.integers(1, 10 ** 5), frac=st.floats(0.0, 1.0), n=st.integers(2, 10 ** 6))
+def test_two_stage_chernoff_bounds_solve_their_equation(N, frac, n):
+    """lb <= p <= ub with N kl(p, x) = 2 log n at each, for a stage-1 mean p = k / N (scipy's
+    brentq as the independent solver)."""
+    from scipy.optimize import brentq
+    p = round(frac * N) / N
+    level = 2 * math.log(n)
+    lb, ub = two_stage.chernoff_bounds(p, N, level)
+    f = lambda x: N * two_stage.kl_bernoulli(p, x) - level      # noqa: E731
+    assert 0.0 <= lb <= p <= ub <= 1.0
+    if p > 0:
+        assert lb == pytest.approx(brentq(f, 1e-300, p, xtol=1e-15), abs=1e-12)
+    if p < 1 and f(1 - 1e-16) > 0:
+        assert ub == pytest.approx(brentq(f, p, 1 - 1e-16, xtol=1e-15), abs=1e-12)
+
+
+def test_two_stage_keeps_only_the_candidates_whose_upper_bound_clears_the_best_lower_bound():
+    """A case where stage 1 rules arms out: the kernel and the round-by-round reference agree,
+    the excluded arms keep their stage-1 pulls, and every pull of the budget is used."""
+    mu = np.array([0.9, 0.1, 0.6, 0.85, 0.2, 0.88])
+    n, q = 3000, 0.4
+    table, ties = _stream(mu, n, False, 5)
+    a, T = two_stage.run(mu, n, False, 0.0, q, table, ties)
+    b, T2 = two_stage.reference(C.TableSource(table, ties), mu.size, n, q)
+    n1, c1 = two_stage.stage_counts(n, mu.size, q)
+    excluded = T == c1
+    assert a == b and np.array_equal(T, T2) and T.sum() == n == T2.sum()
+    assert n1 == 1200 and 1 <= excluded.sum() < mu.size - 1 and not excluded[[0, 3, 5]].any()
+
+
 @settings(max_examples=60)
 @given(K=st.integers(2, 64), n=st.integers(1, 20000), q=st.floats(0.05, 0.95))
 def test_phase_algorithms_never_exceed_the_budget(K, n, q):
@@ -87,7 +118,7 @@ def test_phase_algorithms_never_exceed_the_budget(K, n, q):
               uniform.run(mu, n, False, 0.0, C.EMPTY_TABLE, C.EMPTY_TIES)[1]):
         assert T.sum() <= n
     if n >= K:
-        assert two_stage.run(mu, n, False, 0.0, q, 1.0, C.EMPTY_TABLE, C.EMPTY_TIES)[1].sum() <= n
+        assert two_stage.run(mu, n, False, 0.0, q, C.EMPTY_TABLE, C.EMPTY_TIES)[1].sum() == n
         assert sr.run(mu, n, False, 0.0, C.EMPTY_TABLE, C.EMPTY_TIES)[1].sum() <= n
 
 
@@ -235,6 +266,8 @@ def test_runner_bad_input():
         simulate(env, ["rue"], 100, 0, progress=False)
     with pytest.raises(ValueError, match="fixed means"):
         simulate(Environment("R1", 20, "gaussian"), ["rue"], "H", 10, progress=False)
+    with pytest.raises(ValueError, match=r"q \(the two-stage.*\(0, 1\), got 1.0"):
+        simulate(env, [("two-stage", {"q": 1.0})], 100, 10, progress=False)
 
 
 @pytest.mark.parametrize("gaussian,mode", [(False, 0), (False, 1), (True, 1), (True, 2)])

@@ -1,13 +1,22 @@
-"""The two-stage algorithm of Komiyama et al. (2023), parameter q in (0, 1).
+"""The two-stage algorithm of Komiyama et al. (2023), parameter q in (0, 1), as their experiment
+code (`jkomiyama/bayesbai_paper`, policy `TwostagePolicy`) runs it.
 
-Stage 1 gives every arm N1 = floor(q n / K) pulls. The candidates are the arms whose stage-1 mean is
-within 2 w of the best, w = sqrt(log(n) / (2 N1)) (a Hoeffding width for rewards in [0, 1]); stage 2
-splits the remaining n - K N1 pulls equally among the candidates (floor). The candidate with the
-largest cumulative mean is recommended (ties at random).
+- Stage 1: rounds t = 0 .. n1 - 1 with n1 = min(n, ceil(q n)) (the rounds t < q n) pull arm t mod K,
+  so arm j gets floor(n1 / K) pulls, one more if j < n1 mod K.
+- Candidates: with N_j the stage-1 pulls and rbar_j the stage-1 mean of arm j, the Chernoff
+  confidence bounds lb_j < rbar_j < ub_j solve N_j kl(rbar_j, x) = 2 log n (kl the Bernoulli
+  divergence; with Gaussian rewards of variance nu^2, (rbar - x)^2 / (2 nu^2), so
+  x = rbar -+ nu sqrt(4 log n / N_j)). An arm without pulls has bounds [0, 1] (Gaussian: the
+  real line). The candidates are the arms with ub_j > max_i lb_i.
+- Stage 2: rounds t = n1 .. n - 1 pull the (t mod K')-th candidate in index order (K' candidates),
+  so every one of the n pulls is used.
+- Recommendation: the largest empirical mean over all pulled arms, ties at random.
 
-Caveat: the stored copies of Komiyama et al. available here did not include the algorithm's own
-text, so the candidate rule above is this project's reading of it and is not verified against the
-original; `width` scales w for that reason.
+Two details of that code are not reproduced, as artefacts rather than the algorithm: it computes
+the candidates one pull before stage 1 ends (the last stage-1 pull is not in the statistics), and
+it finds lb and ub by 20 bisection steps from a bracket clipped at 1e-5 (about 1e-6 precision);
+here the bounds are solved to double precision on the full stage-1 statistics. Its ties go to the
+lowest index; here, as everywhere in `simulate`, at random.
 """
 
 from __future__ import annotations
@@ -23,57 +32,143 @@ NAME = "two-stage"
 
 
 @njit(cache=True, error_model="numpy")
-def run(mu, n, gaussian, nu, q, width, table, ties):
+def kl_bernoulli(p, x):
+    """kl(p, x) = p log(p / x) + (1 - p) log((1 - p) / (1 - x)), 0 log 0 = 0, for p in [0, 1],
+    x in (0, 1)."""
+    v = 0.0
+    if p > 0.0:
+        v += p * math.log(p / x)
+    if p < 1.0:
+        v += (1.0 - p) * math.log((1.0 - p) / (1.0 - x))
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def chernoff_bounds(p, N, level):
+    """(lb, ub): the x <= p and x >= p with N kl(p, x) = level (Bernoulli), by bisection to double
+    precision; kl(p, .) is decreasing below p and increasing above. lb = 0 if p = 0, ub = 1 if p = 1."""
+    if N <= 0:
+        return 0.0, 1.0
+    thr = level / N
+    lb = 0.0
+    if p > 0.0:
+        lo, hi = 0.0, p                    # kl(p, lo+) = inf > thr >= kl(p, hi) = 0
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            if mid <= lo or mid >= hi:
+                break
+            if kl_bernoulli(p, mid) > thr:
+                lo = mid
+            else:
+                hi = mid
+        lb = hi
+    ub = 1.0
+    if p < 1.0:
+        lo, hi = p, 1.0
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            if mid <= lo or mid >= hi:
+                break
+            if kl_bernoulli(p, mid) > thr:
+                hi = mid
+            else:
+                lo = mid
+        ub = lo
+    return lb, ub
+
+
+@njit(cache=True, error_model="numpy")
+def stage_counts(n, K, q):
+    """(stage-1 rounds n1, stage-1 pulls per arm)."""
+    n1 = min(n, int(math.ceil(q * n)))
+    c = np.empty(K, np.int64)
+    for j in range(K):
+        c[j] = n1 // K + (1 if j < n1 % K else 0)
+    return n1, c
+
+
+@njit(cache=True, error_model="numpy")
+def run(mu, n, gaussian, nu, q, table, ties):
     K = mu.shape[0]
     T = np.zeros(K)
     S = np.zeros(K)
     cursor = np.zeros(K, np.int64)
     tie_i = np.zeros(1, np.int64)
-    N1 = max(int(q * n / K), 1) if K <= n else 0
+    n1, c1 = stage_counts(n, K, q)
     for j in range(K):
-        s, _ = draw_sum(j, N1, mu, gaussian, nu, table, cursor)
+        s, _ = draw_sum(j, c1[j], mu, gaussian, nu, table, cursor)
         S[j] += s
-        T[j] += N1
-    best = -np.inf
+        T[j] += c1[j]
+    level = 2.0 * math.log(n)
+    lb = np.empty(K)
+    ub = np.empty(K)
     for j in range(K):
-        best = max(best, S[j] / T[j])
-    w = width * math.sqrt(math.log(n) / (2.0 * N1))
-    cand = np.zeros(K, np.bool_)
+        if T[j] == 0:
+            lb[j], ub[j] = (-np.inf, np.inf) if gaussian else (0.0, 1.0)
+        elif gaussian:
+            h = nu * math.sqrt(2.0 * level / T[j])
+            lb[j], ub[j] = S[j] / T[j] - h, S[j] / T[j] + h
+        else:
+            lb[j], ub[j] = chernoff_bounds(S[j] / T[j], T[j], level)
+    top = lb.max()
+    cand = np.empty(K, np.int64)
     nc = 0
     for j in range(K):
-        if S[j] / T[j] >= best - 2.0 * w:
-            cand[j] = True
+        if ub[j] > top:
+            cand[nc] = j
             nc += 1
-    m2 = (n - K * N1) // nc
-    for j in range(K):
-        if cand[j]:
-            s, _ = draw_sum(j, m2, mu, gaussian, nu, table, cursor)
-            S[j] += s
-            T[j] += m2
+    n2 = n - n1
+    if n2 > 0:                              # round t pulls cand[t mod nc]: base each, one more for
+        base, rem = divmod(n2, nc)          # the rem positions cyclically from n1 mod nc
+        for p in range(nc):
+            m = base + (1 if (p - n1) % nc < rem else 0)
+            s, _ = draw_sum(cand[p], m, mu, gaussian, nu, table, cursor)
+            S[cand[p]] += s
+            T[cand[p]] += m
     key = np.empty(K)
     for j in range(K):
-        key[j] = S[j] / T[j] if cand[j] else -np.inf
+        key[j] = S[j] / T[j] if T[j] > 0 else -np.inf
     return argmax_random(key, ties, tie_i), T
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def batch(means, n, gaussian, nu, seeds, q, width):
+def batch(means, n, gaussian, nu, seeds, q):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
     for i in prange(R):
         np.random.seed(seeds[i])
-        rec[i], pulls[i] = run(means[i], n, gaussian, nu, q, width, EMPTY_TABLE, EMPTY_TIES)
+        rec[i], pulls[i] = run(means[i], n, gaussian, nu, q, EMPTY_TABLE, EMPTY_TIES)
     return rec, pulls
 
 
-def reference(source, K: int, n: int, q: float, width: float = 1.0) -> tuple[int, np.ndarray]:
-    N1 = max(int(q * n / K), 1)
-    T, S = np.full(K, float(N1)), np.array([source.phase(j, N1)[0] for j in range(K)])
-    w = width * math.sqrt(math.log(n) / (2 * N1))
-    cand = S / T >= (S / T).max() - 2 * w
-    m2 = (n - K * N1) // int(cand.sum())
-    for j in np.flatnonzero(cand):
-        S[j] += source.phase(j, m2)[0]
-        T[j] += m2
-    return source.argmax(np.where(cand, S / T, -np.inf)), T
+def reference(source, K: int, n: int, q: float, gaussian: bool = False, nu: float = 1.0) -> tuple[int, np.ndarray]:
+    """Plain two-stage, round by round as the definition reads; the bounds by scipy's brentq."""
+    from scipy.optimize import brentq
+
+    def kl(p, x):
+        return sum(a * math.log(a / b) for a, b in ((p, x), (1 - p, 1 - x)) if a > 0)
+
+    def bounds(p, N):
+        if N == 0:
+            return (-math.inf, math.inf) if gaussian else (0.0, 1.0)
+        if gaussian:
+            h = nu * math.sqrt(4 * math.log(n) / N)
+            return p - h, p + h
+        thr = 2 * math.log(n) / N
+        lb = 0.0 if p == 0 else brentq(lambda x: kl(p, x) - thr, 1e-300, p, xtol=1e-15, rtol=1e-15)
+        ub = 1.0 if p == 1 else brentq(lambda x: kl(p, x) - thr, p, 1 - 1e-16, xtol=1e-15, rtol=1e-15)
+        return lb, ub
+
+    T, S = np.zeros(K), np.zeros(K)
+    stage1 = [t % K for t in range(n) if t < q * n]
+    for k in stage1:
+        S[k] += source.reward(k)
+        T[k] += 1
+    b = [bounds(S[j] / T[j] if T[j] else 0.0, T[j]) for j in range(K)]
+    cand = [j for j in range(K) if b[j][1] > max(lo for lo, _ in b)]
+    for t in range(len(stage1), n):
+        k = cand[t % len(cand)]
+        S[k] += source.reward(k)
+        T[k] += 1
+    return source.argmax(np.where(T > 0, S / np.maximum(T, 1), -np.inf)), T
