@@ -44,36 +44,30 @@ def kl_bernoulli(p, x):
 
 
 @njit(cache=True, error_model="numpy")
+def _crossing(p, thr, inside, outside):
+    """Bisection between a point with kl(p, .) <= thr (`inside`) and one with kl(p, .) > thr
+    (`outside`), to adjacent doubles; returns the inside end."""
+    for _ in range(200):
+        mid = 0.5 * (inside + outside)
+        if mid == inside or mid == outside:
+            break
+        if kl_bernoulli(p, mid) > thr:
+            outside = mid
+        else:
+            inside = mid
+    return inside
+
+
+@njit(cache=True, error_model="numpy")
 def chernoff_bounds(p, N, level):
-    """(lb, ub): the x <= p and x >= p with N kl(p, x) = level (Bernoulli), by bisection to double
-    precision; kl(p, .) is decreasing below p and increasing above. lb = 0 if p = 0, ub = 1 if p = 1."""
+    """(lb, ub): the x <= p and x >= p with N kl(p, x) = level (Bernoulli), to double precision;
+    kl(p, .) is 0 at p, decreasing below it and increasing above, infinite at 0 (p > 0) and 1
+    (p < 1). lb = 0 if p = 0, ub = 1 if p = 1; without pulls, [0, 1]."""
     if N <= 0:
         return 0.0, 1.0
     thr = level / N
-    lb = 0.0
-    if p > 0.0:
-        lo, hi = 0.0, p                    # kl(p, lo+) = inf > thr >= kl(p, hi) = 0
-        for _ in range(200):
-            mid = 0.5 * (lo + hi)
-            if mid <= lo or mid >= hi:
-                break
-            if kl_bernoulli(p, mid) > thr:
-                lo = mid
-            else:
-                hi = mid
-        lb = hi
-    ub = 1.0
-    if p < 1.0:
-        lo, hi = p, 1.0
-        for _ in range(200):
-            mid = 0.5 * (lo + hi)
-            if mid <= lo or mid >= hi:
-                break
-            if kl_bernoulli(p, mid) > thr:
-                hi = mid
-            else:
-                lo = mid
-        ub = lo
+    lb = _crossing(p, thr, p, 0.0) if p > 0.0 else 0.0
+    ub = _crossing(p, thr, p, 1.0) if p < 1.0 else 1.0
     return lb, ub
 
 
