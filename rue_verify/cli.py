@@ -265,7 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--algorithms", default="rue,ucbe,sr,sh,ttts,two-stage,uniform")
     sm.add_argument("--runs", type=int, default=1000)
     sm.add_argument("--seed", type=int, default=0)
-    sm.add_argument("--reward", default="bernoulli", choices=["bernoulli", "gaussian"])
+    sm.add_argument("--reward", default=None, choices=["bernoulli", "gaussian"],
+                    help="reward law (default: the setup's own, Gaussian for R1 and Bernoulli otherwise)")
     sm.add_argument("--nu_sq", type=float, default=1.0, help="Gaussian reward noise variance (default 1)")
     sm.add_argument("--normal-scale", default="variance", choices=["variance", "sd"],
                     help="reading of N(0.5, 0.1) in R1/R2: variance 0.1 or standard deviation 0.1")

@@ -6,6 +6,10 @@ F-setups follow Section 6.2 literally (the best arm is arm 1 with mean 0.5; inde
 ambiguous, so `normal_scale` chooses 'variance' (variance 0.1) or 'sd' (standard deviation 0.1).
 Bernoulli means must lie in [0, 1]; `clip_policy` says what happens to a drawn mean outside:
 'clip' (to [0, 1], counted and reported), 'redraw' (rejection sampling) or 'error'.
+Each R-setup fixes its reward law (R1 Gaussian with noise variance 1; R2, R3 Bernoulli): an
+environment takes it unless told otherwise, and Bernoulli rewards on R1's unbounded means are an
+error (that combination, with a policy for the out-of-range means, is R2). Custom Bernoulli means
+outside [0, 1] are an error.
 """
 
 from __future__ import annotations
@@ -99,19 +103,31 @@ class Environment:
 
     setup: str
     K: int
-    reward: str = "bernoulli"
-    nu_sq: float = 0.25
+    reward: str | None = None       # None: the R-setup's own law, else Bernoulli
+    nu_sq: float | None = None      # None: the R-setup's own noise variance, else 0.25
     normal_scale: str = "variance"
     clip_policy: str = "redraw"
     custom_means: tuple | None = None
 
     def __post_init__(self) -> None:
-        if self.reward not in ("bernoulli", "gaussian"):
-            raise ValueError(f"reward must be 'bernoulli' or 'gaussian', got {self.reward!r}")
         if self.setup not in F_SETUPS + R_SETUPS + ("custom",):
             raise ValueError(f"setup must be one of {F_SETUPS + R_SETUPS + ('custom',)}, got {self.setup!r}")
+        spec = RANDOM_SETUPS.get(self.setup)
+        if self.reward is None:
+            object.__setattr__(self, "reward", spec.reward if spec else "bernoulli")
+        if self.nu_sq is None:
+            object.__setattr__(self, "nu_sq", spec.nu_sq if spec and spec.reward == "gaussian" else 0.25)
+        if self.reward not in ("bernoulli", "gaussian"):
+            raise ValueError(f"reward must be 'bernoulli' or 'gaussian', got {self.reward!r}")
         if not self.nu_sq > 0:
             raise ValueError(f"nu_sq must be > 0, got {self.nu_sq}")
+        if spec and spec.reward == "gaussian" and self.reward == "bernoulli":
+            raise ValueError(f"reward: {self.setup} has Gaussian rewards (Section 6.1) and means that can leave "
+                             f"[0, 1]; Bernoulli rewards on the same means are setup R2")
+        if self.setup == "custom" and self.reward == "bernoulli" and self.custom_means is not None:
+            mu = np.asarray(self.custom_means, float)
+            if ((mu < 0) | (mu > 1)).any():
+                raise ValueError(f"custom_means: Bernoulli means must lie in [0, 1], got {mu.min():g}..{mu.max():g}")
 
     @property
     def random(self) -> bool:

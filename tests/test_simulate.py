@@ -13,7 +13,7 @@ from scipy import integrate, stats
 
 from simulate.algorithms import _common as C
 from simulate.algorithms import rue, sequential_halving as sh, successive_rejects as sr, ttts, two_stage, ucbe, uniform
-from simulate.environments import Environment, complexity_H, fixed_means, parse_budget, random_means
+from simulate.environments import RANDOM_SETUPS, Environment, complexity_H, fixed_means, parse_budget, random_means
 from simulate.runner import simulate
 
 TINY = 1e-6        # level of every statistical pass rule (fixed seeds: a failure is a real difference)
@@ -250,10 +250,24 @@ def test_environments():
 
 @pytest.mark.parametrize("kwargs,match", [
     (dict(setup="F9", K=20), "setup"), (dict(setup="F1", K=20, reward="poisson"), "reward"),
-    (dict(setup="F1", K=20, nu_sq=0.0), "nu_sq")])
+    (dict(setup="F1", K=20, nu_sq=0.0), "nu_sq"),
+    (dict(setup="R1", K=20, reward="bernoulli"), "R1 has Gaussian rewards.*setup R2"),
+    (dict(setup="custom", K=3, custom_means=(0.5, 1.2, 0.1)), r"custom_means: .*\[0, 1\], got 0.1..1.2")])
 def test_environment_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         Environment(**kwargs)
+
+
+def test_r1_takes_its_own_reward_law_and_phase_algorithms_run_on_it():
+    """R1 is Gaussian with noise variance 1 (Section 6.1) unless told otherwise. Before, an
+    environment defaulted to Bernoulli rewards, so R1's means outside [0, 1] reached numba's
+    binomial draws and the phase algorithms returned garbage arm indices."""
+    env = Environment("R1", 10)
+    assert (env.reward, env.nu_sq) == ("gaussian", RANDOM_SETUPS["R1"].nu_sq)
+    assert Environment("R2", 10).reward == "bernoulli" and Environment("F1", 10).nu_sq == 0.25
+    res = simulate(env, ["sr", "sh", "two-stage", "uniform"], 2000, 40, seed=3, progress=False)
+    for r in res.results:
+        assert 0 <= r.failures <= 40 and np.isfinite(r.simple_regret) and r.simple_regret >= 0
 
 
 def test_runner_bad_input():
