@@ -39,8 +39,9 @@ def _estimates(N, Stot, Qtot, A, sumT2, npulled, mode, s0_known, s_known):
     if mode == 2:
         return s0_known, s_known
     s2 = (Qtot - A) / max(N - npulled, 1.0)
-    ssb = A - Stot * Stot / N
-    den = max(N - sumT2 / N, 1.0)
+    invN = 1.0 / N
+    ssb = A - Stot * Stot * invN
+    den = max(N - sumT2 * invN, 1.0)
     if mode == 0:
         s02 = ssb / den
     else:
@@ -91,7 +92,15 @@ UNIT = 4       # LLVM vectorises those loops 4 wide (ymm) with a scalar remainde
                # (Padding to 16, as before, computed 112 runs for 100: 11% slower, same results.)
 
 
-@njit(cache=True, error_model="numpy")
+# fastmath "contract" lets LLVM fuse a * b + c into one FMA instruction (one rounding instead of
+# two): 5% more throughput at K = 20 and K = 80. The vector and the scalar code paths fuse alike
+# (`test_rue_interleaved_batch_equals_single_runs` compares them in the rounding-sensitive
+# 'unbiased' mode). A CPU without FMA rounds differently, so a seed's results are reproducible on
+# one machine class. Against unfused arithmetic, decisions changed only at near-ties: in none of
+# 2,528 runs (F1-F4) with the 'authors' or known variances, in 0.25-4.3% of 'unbiased' runs. That
+# estimator's sigma0^2 sat at VAR_FLOOR for hundreds to thousands of rounds in every F1 and F4 run
+# checked, and there the posterior shrinks all arms to nearly one index.
+@njit(cache=True, error_model="numpy", fastmath={"contract"})
 def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi, table, ties):
     """Runs lo..hi-1 in lockstep, arrays laid out `(K, B)` so each per-arm step is a vector op
     across runs; each run's arithmetic is sequential and its own, so a run's result does not depend
@@ -140,8 +149,9 @@ def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi,
                     den[b] += o * T[j, b]
                     num[b] += o * S[j, b]
             for b in range(B):
-                num[b] = num[b] / den[b]             # rbar_0
-                den[b] = s2[b] / den[b]              # sigma^2 / sum_j T_j (1 - w_j)
+                inv = 1.0 / den[b]
+                num[b] = num[b] * inv                # rbar_0
+                den[b] = s2[b] * inv                 # sigma^2 / sum_j T_j (1 - w_j)
             for b in range(B):
                 best[b] = -np.inf
                 cnt[b] = 0
