@@ -25,7 +25,7 @@ import numpy as np
 import numba
 from numba import njit, prange
 
-from ._common import EMPTY_TABLE, EMPTY_TIES, pick_index
+from ._common import EMPTY_TABLE, EMPTY_TIES, bernoulli, pick_index
 from ._rng import next_double, next_normal, seed_states
 
 NAME = "rue"
@@ -179,7 +179,7 @@ def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi,
             elif gaussian:
                 r = mu[i, k] + nu * next_normal(st, spare, i)
             else:
-                r = 1.0 if next_double(st, i) < mu[i, k] else 0.0
+                r = bernoulli(next_double(st, i), mu[i, k])
             if T[k, b] == 0:
                 npulled[b] += 1.0
             sumT2[b] += 2.0 * T[k, b] + 1.0
