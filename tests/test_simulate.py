@@ -78,6 +78,16 @@ def test_replay_detects_a_changed_algorithm():
 
 
 @settings(max_examples=200)
+@given(u=st.floats(0.0, 1.0, exclude_max=True), p=st.floats(0.0, 1.0))
+@example(u=0.25, p=0.25)      # u == p: reward 0 (the draw is u < p)
+@example(u=0.0, p=0.0)
+def test_branch_free_bernoulli_is_the_threshold_rule(u, p):
+    """Live Bernoulli rewards (RUE, TTTS, UCB-E) go through `bernoulli`: reward 1 exactly when
+    u < p, so a uniform u in [0, 1) gives reward 1 with probability p."""
+    assert C.bernoulli(u, p) == (1.0 if u < p else 0.0)      # the compiled function
+
+
+@settings(max_examples=200)
 @given(N=st.integers(1, 10 ** 5), frac=st.floats(0.0, 1.0), n=st.integers(2, 10 ** 6))
 def test_two_stage_chernoff_bounds_solve_their_equation(N, frac, n):
     """lb <= p <= ub with N kl(p, x) = 2 log n at each, for a stage-1 mean p = k / N (scipy's
