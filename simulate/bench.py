@@ -106,7 +106,7 @@ def _host_line(when: str, h: dict) -> str:
 
 def _padding(name: str, runs: int) -> str:
     """RUE computes whole units of interleaved runs; say so where the timed work exceeds the runs."""
-    padded = -(-runs // rue.UNIT) * rue.UNIT
+    padded = rue.padded_runs(runs)
     if name.startswith("rue") and padded != runs:
         return f" padded to {padded}"
     return ""

@@ -17,7 +17,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ._rng import next_double
+from ._rng import box_muller, next_double
 
 #: fastmath without the no-NaN / no-inf assumptions (kernels test isnan and use infinities)
 FAST = {"nsz", "arcp", "contract", "afn", "reassoc"}
@@ -55,9 +55,8 @@ def draw_stream(k, mu, gaussian, nu, table, cursor, st, i):
         cursor[k] += 1
         return r
     if gaussian:
-        u1 = next_double(st, i)
-        u2 = next_double(st, i)
-        return mu[k] + nu * math.sqrt(-2.0 * math.log(1.0 - u1)) * math.cos(2.0 * math.pi * u2)
+        z, _ = box_muller(next_double(st, i), next_double(st, i))
+        return mu[k] + nu * z
     return bernoulli(next_double(st, i), mu[k])
 
 

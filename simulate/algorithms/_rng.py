@@ -4,6 +4,8 @@ run's draws do not depend on which thread or block processes it."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -55,17 +57,22 @@ def next_double(st, i):
 
 
 @njit(cache=True, inline="always")
+def box_muller(u1, u2):
+    """Two independent standard normals (r cos 2 pi u2, r sin 2 pi u2), r = sqrt(-2 log(1 - u1)),
+    from two uniforms in [0, 1). Kernels that need one normal take the cosine."""
+    r = math.sqrt(-2.0 * math.log(1.0 - u1))
+    return r * math.cos(2.0 * math.pi * u2), r * math.sin(2.0 * math.pi * u2)
+
+
+@njit(cache=True, inline="always")
 def next_normal(st, spare, i):
     """A standard normal from run i's stream (Box-Muller; the second value is kept in spare[i])."""
     if not np.isnan(spare[i]):
         z = spare[i]
         spare[i] = np.nan
         return z
-    u1 = next_double(st, i)
-    u2 = next_double(st, i)
-    r = np.sqrt(-2.0 * np.log(1.0 - u1))
-    spare[i] = r * np.sin(2.0 * np.pi * u2)
-    return r * np.cos(2.0 * np.pi * u2)
+    z, spare[i] = box_muller(next_double(st, i), next_double(st, i))
+    return z
 
 
 @njit(cache=True, inline="always")

@@ -210,6 +210,11 @@ def _block(mu, n, gaussian, nu, mode, s0_known, s_known, st, rec, pulls, lo, hi,
             pulls[lo + b, j] = T[j, b]
 
 
+def padded_runs(R: int) -> int:
+    """The runs `batch` computes for R: R rounded up to whole units of UNIT."""
+    return -(-R // UNIT) * UNIT
+
+
 def batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known, block=BLOCK):
     """Runs r = 0..R-1 on means[r] (shape `(R, K)`), run r on the stream of seeds[r]. Runs are
     padded to whole units of UNIT (throwaway copies of the last run) and interleaved in blocks of
@@ -217,7 +222,7 @@ def batch(means, n, gaussian, nu, seeds, mode, s0_known, s_known, block=BLOCK):
     threads where that leaves each at least `block`. Identical to `run(..., seed=seeds[r])` for
     every r, whatever the blocking."""
     R = means.shape[0]
-    RU = -(-R // UNIT) * UNIT
+    RU = padded_runs(R)
     if RU != R:
         means = np.concatenate([means, np.repeat(means[-1:], RU - R, axis=0)])
         seeds = np.concatenate([seeds, np.repeat(seeds[-1:], RU - R)])

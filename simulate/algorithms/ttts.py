@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._common import EMPTY_TABLE, EMPTY_TIES, draw_stream, pick_index, top
-from ._rng import fill_doubles, next_double, seed_states
+from ._rng import box_muller, fill_doubles, next_double, seed_states
 
 NAME = "ttts"
 LOG4 = math.log(4.0)
@@ -89,9 +89,8 @@ def beta_draw(kind, lo, hi, tot, bb, cc, ties, tie_i, st, i):
 @njit(cache=True, error_model="numpy")
 def normal_draw(ties, tie_i, st, i):
     """A standard normal by Box-Muller from two uniforms (cosine branch)."""
-    u1 = _u(ties, tie_i, st, i)
-    u2 = _u(ties, tie_i, st, i)
-    return math.sqrt(-2.0 * math.log(1.0 - u1)) * math.cos(2.0 * math.pi * u2)
+    z, _ = box_muller(_u(ties, tie_i, st, i), _u(ties, tie_i, st, i))
+    return z
 
 
 @njit(cache=True, error_model="numpy")
