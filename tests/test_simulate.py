@@ -382,7 +382,7 @@ def test_ttts_cdf_recurrence_tracks_betainc():
 def _lazy_counts(A, B, N, seed):
     from numba import njit
     from scipy import special
-    from simulate.algorithms._rng import seed_states
+    from simulate.algorithms._rng import LANES, seed_lanes, seed_states
     x = np.arange(ttts.GRID + 1) / ttts.GRID
     F = special.betainc(A[:, None], B[:, None], x[None, :])
     _, lx, l1x = ttts.grid(ttts.GRID)
@@ -390,13 +390,14 @@ def _lazy_counts(A, B, N, seed):
     @njit
     def run(F, A, B, N, seed):
         st = seed_states(np.array([seed], np.uint64))
+        lanes = seed_lanes(np.array([seed], np.uint64))
         K = F.shape[0]
-        u = np.empty(K)
+        u = np.empty(-(-K // LANES) * LANES)
         cand = np.empty(K, np.int64)
         out = np.zeros(K, np.int64)
         g = F.shape[1] // 2
         for _ in range(N):
-            k, g = ttts.lazy_argmax(F, A, B, u, cand, g, lx, l1x, st, 0)
+            k, g = ttts.lazy_argmax(F, A, B, u, cand, g, lx, l1x, st, lanes, 0)
             out[k] += 1
         return out
     return run(F, A, B, N, seed)
@@ -475,15 +476,23 @@ def test_bench_reports_best_and_slowest_of_its_repeats():
         bench(["unifrm"])
 
 
-def _xoshiro256plus_reference(seed: int, count: int) -> list[float]:
-    """xoshiro256+ seeded by splitmix64, written out with Python integers (Blackman & Vigna)."""
+def _splitmix64(seed: int, count: int) -> list[int]:
+    """The first `count` outputs of splitmix64 started at `seed`, with Python integers."""
     mask = (1 << 64) - 1
-    z, s = seed, []
-    for _ in range(4):
+    z, out = seed, []
+    for _ in range(count):
         z = (z + 0x9E3779B97F4A7C15) & mask
         x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
-        s.append(x ^ (x >> 31))
+        out.append(x ^ (x >> 31))
+    return out
+
+
+def _xoshiro256plus_reference(state: list[int], count: int) -> list[float]:
+    """`count` xoshiro256+ uniforms from the state words `state`, written out with Python
+    integers (Blackman & Vigna)."""
+    mask = (1 << 64) - 1
+    s = list(state)
     out = []
     for _ in range(count):
         out.append((((s[0] + s[3]) & mask) >> 11) * 2.0 ** -53)
@@ -499,28 +508,35 @@ def _xoshiro256plus_reference(seed: int, count: int) -> list[float]:
 
 @pytest.mark.parametrize("seed", [0, 11, 2**63 + 5, 2**64 - 1])
 def test_live_stream_is_xoshiro256plus_as_written_out(seed):
-    """The compiled stream (its integer-to-double conversion included) against the plain definition."""
-    from simulate.algorithms._rng import fill_doubles, seed_states
-    st = seed_states(np.array([seed], np.uint64))
-    got = np.empty(2000)
-    fill_doubles(st, 0, got)
-    assert got.tolist() == _xoshiro256plus_reference(seed, 2000)
-
-
-def test_fill_doubles_continues_the_stream_as_next_double():
+    """The compiled stream (its integer-to-double conversion included) against the plain
+    definition, seeded by splitmix64."""
     from numba import njit
-    from simulate.algorithms._rng import fill_doubles, next_double, seed_states
+    from simulate.algorithms._rng import next_double, seed_states
 
     @njit
-    def both(seed):
-        st = seed_states(np.array([seed, seed], np.uint64))
-        block = np.empty(37)
-        one = np.empty(37 + 5)
-        fill_doubles(st, 0, block[:17])
-        fill_doubles(st, 0, block[17:])
-        for j in range(one.shape[0]):
-            one[j] = next_double(st, 1)
-        return block, one, next_double(st, 0)
-    block, one, after = both(11)
-    assert np.array_equal(block, one[:37]) and after == one[37]
-    assert len(set(one)) == one.size and 0.0 <= one.min() and one.max() < 1.0
+    def draws(seed, count):
+        st = seed_states(np.array([seed], np.uint64))
+        out = np.empty(count)
+        for j in range(count):
+            out[j] = next_double(st, 0)
+        return out
+    assert draws(seed, 2000).tolist() == _xoshiro256plus_reference(_splitmix64(seed, 4), 2000)
+
+
+@pytest.mark.parametrize("seed", [0, 11, 2**64 - 1])
+def test_simd_lanes_are_xoshiro256plus_streams(seed):
+    """`fill_lanes` (LLVM vector IR) against the plain definition: lane l of run seed's lane state
+    is xoshiro256+ from splitmix64 outputs 4 + 4l .. 7 + 4l, out[LANES b + l] its b-th draw, and a
+    second call continues every lane where the first stopped."""
+    from simulate.algorithms._rng import LANES, fill_lanes, seed_lanes
+    words = _splitmix64(seed, 4 + 4 * LANES)
+    lanes = seed_lanes(np.array([seed], np.uint64))[0]
+    first, second = np.empty(5 * LANES), np.empty(3 * LANES + 5)      # the 5 extra: whole blocks only
+    fill_lanes(lanes, first)
+    fill_lanes(lanes, second)
+    got = np.concatenate([first, second[:3 * LANES]]).reshape(-1, LANES)
+    for lane in range(LANES):
+        assert got[:, lane].tolist() == _xoshiro256plus_reference(words[4 + 4 * lane:8 + 4 * lane], 8)
+    assert len(set(got.ravel())) == got.size
+    with pytest.raises(ValueError, match="4 \\* LANES"):
+        fill_lanes(lanes[:LANES].copy(), first)
