@@ -211,7 +211,8 @@ def _bench(args: argparse.Namespace) -> int:
     from simulate.bench import NAMES, bench
     names = args.algorithms.split(",") if args.algorithms else NAMES
     try:
-        rows = bench(names, reference_seconds=args.reference_seconds, repeats=args.repeats)
+        rows = bench(names, reference_seconds=args.reference_seconds, repeats=args.repeats,
+                     progress=not args.quiet)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -286,8 +287,10 @@ def build_parser() -> argparse.ArgumentParser:
     bn.add_argument("--algorithms", help="comma-separated subset")
     bn.add_argument("--reference-seconds", type=float, default=3.0, help="time budget per numpy reference")
     bn.add_argument("--repeats", type=int, default=3,
-                    help="timings per compiled kernel; the best is reported, the slowest in brackets (default 3)")
+                    help="timings per compiled kernel, interleaved across kernels; the best is reported, the "
+                         "slowest in brackets (default 3)")
     bn.add_argument("--json", action="store_true")
+    bn.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")
     tb.add_argument("--setups", default="F1,F2,F3")
     tb.add_argument("--budgets", default="H/2,H,2H")

@@ -116,11 +116,14 @@ NAMES = ("rue", "rue-known", "ucbe", "ttts", "sr", "sh", "two-stage", "uniform")
 
 
 def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, threads=(1, None),
-          out=print, max_seconds: float = 20.0, repeats: int = 3) -> list[dict]:
+          out=print, max_seconds: float = 20.0, repeats: int = 3, progress: bool = False) -> list[dict]:
     """Print and return one row per (configuration, algorithm, threads). Each compiled kernel is
     timed `repeats` times on the same runs; the row gives the best (other load on the machine can
-    only slow a run down) and the spread. A slow kernel runs fewer than the configured runs, enough
-    for about `max_seconds`; the row says how many."""
+    only slow a run down) and the slowest. The repeats are interleaved: each round times every
+    kernel once, so a spell of outside load (on the shared machine these bench figures come from,
+    half-speed spells of 30-60 s) slows one timing of many kernels rather than every timing of one.
+    A slow kernel runs fewer than the configured runs, enough for about `max_seconds`; the row says
+    how many. `progress` shows a bar (on stderr) over the timings."""
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1, got {repeats}")
     unknown = sorted(set(algorithms) - set(NAMES))
@@ -129,10 +132,11 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     rows = []
     cores = numba.config.NUMBA_NUM_THREADS
     out(f"machine: {cores} cores; numba {numba.__version__}; arm-rounds/s = runs x n x K / wall seconds; "
-        f"compiled kernels: best of {repeats} timings (slowest in brackets)")
+        f"compiled kernels: best of {repeats} interleaved timings (slowest in brackets)")
     before = host_check()
     out(_host_line("before", before))
     rows.append({"impl": "host-check", "when": "before", **before})
+    plan = []                             # (setup, K, n, mu, a, means, seeds, name, runs, first-call seconds)
     for setup, K, n, R in configs:
         mu = fixed_means(setup, K)
         a = 2 * n / complexity_H(mu)
@@ -149,35 +153,39 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
             runs = int(min(R, max(probe, max_seconds / max(per_run, 1e-9))))
             if runs < R:                      # whole units, so no padded (uncounted) runs are timed
                 runs = max(probe, runs - runs % rue.UNIT)
-            walls = {th: [] for th in threads}
-            for _ in range(repeats):          # thread counts alternate, so a burst of outside load
-                for th in threads:            # slows timings of both, not all timings of one
+            plan.append((setup, K, n, mu, a, means, seeds, name, runs, compile_s))
+    walls = [{th: [] for th in threads} for _ in plan]
+    from tqdm import tqdm
+    with tqdm(total=repeats * len(plan) * len(threads), desc="bench timings", disable=not progress,
+              leave=False, unit="timing") as bar:
+        for _ in range(repeats):
+            for (setup, K, n, mu, a, means, seeds, name, runs, _), w in zip(plan, walls):
+                for th in threads:
                     numba.set_num_threads(th or cores)
                     t0 = time.perf_counter()
                     _fast(name, means[:runs], n, seeds[:runs], a)
-                    walls[th].append(time.perf_counter() - t0)
-            for th in threads:
-                wall = min(walls[th])
-                rows.append({"setup": setup, "K": K, "n": n, "runs": runs, "algorithm": name, "impl": "numba",
-                             "threads": th or cores, "wall_s": wall, "arm_rounds_per_s": runs * n * K / wall,
-                             "slowest_arm_rounds_per_s": runs * n * K / max(walls[th]), "repeats": repeats,
-                             "first_call_s": compile_s})
-            numba.set_num_threads(cores)
-            rng = np.random.default_rng(0)
-            t0, done = time.perf_counter(), 0
-            while done == 0 or time.perf_counter() - t0 < reference_seconds and done < R:
-                _reference(name, mu, n, rng, a)
-                done += 1
-            wall = time.perf_counter() - t0
-            rows.append({"setup": setup, "K": K, "n": n, "runs": done, "algorithm": name, "impl": "numpy-reference",
-                         "threads": 1, "wall_s": wall, "arm_rounds_per_s": done * n * K / wall, "first_call_s": 0.0})
-            fast = [r for r in rows if r["impl"] == "numba" and r["algorithm"] == name and r["setup"] == setup]
-            out(f"{setup} K={K} n={n} {name:<10} " + "  ".join(
-                f"numba x{r['threads']}: {r['arm_rounds_per_s'] / 1e6:8.1f} M/s "
-                f"({r['slowest_arm_rounds_per_s'] / 1e6:.0f})" for r in fast)
-                + f"  numpy reference: {rows[-1]['arm_rounds_per_s'] / 1e6:7.3f} M/s"
-                + f"  (runs {fast[0]['runs']}{_padding(name, fast[0]['runs'])}, "
-                  f"first call {fast[0]['first_call_s']:.2f} s)")
+                    w[th].append(time.perf_counter() - t0)
+                    bar.update()
+    numba.set_num_threads(cores)
+    for (setup, K, n, mu, a, means, seeds, name, runs, compile_s), w in zip(plan, walls):
+        fast = [{"setup": setup, "K": K, "n": n, "runs": runs, "algorithm": name, "impl": "numba",
+                 "threads": th or cores, "wall_s": min(w[th]), "arm_rounds_per_s": runs * n * K / min(w[th]),
+                 "slowest_arm_rounds_per_s": runs * n * K / max(w[th]), "repeats": repeats,
+                 "first_call_s": compile_s} for th in threads]
+        rows.extend(fast)
+        rng = np.random.default_rng(0)
+        t0, done = time.perf_counter(), 0
+        while done == 0 or time.perf_counter() - t0 < reference_seconds and done < len(seeds):
+            _reference(name, mu, n, rng, a)
+            done += 1
+        wall = time.perf_counter() - t0
+        rows.append({"setup": setup, "K": K, "n": n, "runs": done, "algorithm": name, "impl": "numpy-reference",
+                     "threads": 1, "wall_s": wall, "arm_rounds_per_s": done * n * K / wall, "first_call_s": 0.0})
+        out(f"{setup} K={K} n={n} {name:<10} " + "  ".join(
+            f"numba x{r['threads']}: {r['arm_rounds_per_s'] / 1e6:8.1f} M/s "
+            f"({r['slowest_arm_rounds_per_s'] / 1e6:.0f})" for r in fast)
+            + f"  numpy reference: {rows[-1]['arm_rounds_per_s'] / 1e6:7.3f} M/s"
+            + f"  (runs {runs}{_padding(name, runs)}, first call {compile_s:.2f} s)")
     after = host_check()
     out(_host_line("after", after))
     rows.append({"impl": "host-check", "when": "after", **after})

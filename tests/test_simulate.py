@@ -476,6 +476,24 @@ def test_bench_reports_best_and_slowest_of_its_repeats():
         bench(["unifrm"])
 
 
+def test_bench_interleaves_its_repeats(monkeypatch):
+    """Each repeat round times every kernel once (a spell of outside load then slows one timing of
+    many kernels, not every timing of one): after the compile and probe calls, the timed calls
+    cycle through the kernels."""
+    from simulate import bench as bench_module
+    calls = []
+    fast = bench_module._fast
+
+    def recording(name, means, n, seeds, a):
+        calls.append((name, len(seeds)))
+        return fast(name, means, n, seeds, a)
+    monkeypatch.setattr(bench_module, "_fast", recording)
+    bench_module.bench(["uniform", "sh"], configs=(("F1", 6, 300, 40),), reference_seconds=0.0, threads=(1,),
+                       out=lambda line: None, repeats=3)
+    timed = [name for name, runs in calls if runs == 40]
+    assert timed == ["uniform", "sh"] * 3
+
+
 def _splitmix64(seed: int, count: int) -> list[int]:
     """The first `count` outputs of splitmix64 started at `seed`, with Python integers."""
     mask = (1 << 64) - 1
