@@ -169,7 +169,7 @@ def test_ttts_kernel_matches_reference_in_distribution():
 @pytest.mark.slow
 def test_ttts_lazy_sampler_matches_plain_sampler_at_paper_scale():
     """Live runs (lazy grid sampler) against the compiled plain sampler (Cheng's BB on table
-    streams) on F1, K = 20, n = H/2: 3000 runs each, about 70 s. The plain sampler reads its
+    streams) on F1, K = 20, n = H/2: 3000 runs each, 70-90 s here. The plain sampler reads its
     uniforms in sequence, 68-75 a round in three runs checked against the Python reference (which
     counts them): a table of 400 a round leaves a margin of five."""
     mu = fixed_means("F1", 20)
