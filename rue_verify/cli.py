@@ -284,12 +284,13 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--json", action="store_true")
     sm.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     bn = sub.add_parser("bench", help="throughput of the compiled kernels and the numpy references")
-    bn.add_argument("--algorithms", help="comma-separated subset")
+    bn.add_argument("--algorithms", help="comma-separated subset (default: all; an unknown name is an error that "
+                                         "lists the choices)")
     bn.add_argument("--reference-seconds", type=float, default=3.0, help="time budget per numpy reference")
     bn.add_argument("--repeats", type=int, default=3,
                     help="timings per compiled kernel, interleaved across kernels; the best is reported, the "
                          "slowest in brackets (default 3)")
-    bn.add_argument("--json", action="store_true")
+    bn.add_argument("--json", action="store_true", help="after the table, every row (timings, host checks) as JSON")
     bn.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")
     tb.add_argument("--setups", default="F1,F2,F3")

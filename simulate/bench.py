@@ -120,8 +120,8 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     """Print and return one row per (configuration, algorithm, threads). Each compiled kernel is
     timed `repeats` times on the same runs; the row gives the best (other load on the machine can
     only slow a run down) and the slowest. The repeats are interleaved: each round times every
-    kernel once, so a spell of outside load (on the shared machine these bench figures come from,
-    half-speed spells of 30-60 s) slows one timing of many kernels rather than every timing of one.
+    kernel once, so a spell of outside load slows one timing of many kernels rather than every
+    timing of one (the shared virtual machine behind docs/bench.txt has half-speed spells of 30-60 s).
     A slow kernel runs fewer than the configured runs, enough for about `max_seconds`; the row says
     how many. `progress` shows a bar (on stderr) over the timings."""
     if repeats < 1:
