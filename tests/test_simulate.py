@@ -382,7 +382,7 @@ def test_ttts_cdf_recurrence_tracks_betainc():
 def _lazy_counts(A, B, N, seed):
     from numba import njit
     from scipy import special
-    from simulate.algorithms._rng import LANES, seed_lanes, seed_states
+    from simulate.algorithms._rng import lane_buffer, seed_lanes, seed_states
     x = np.arange(ttts.GRID + 1) / ttts.GRID
     F = special.betainc(A[:, None], B[:, None], x[None, :])
     _, lx, l1x = ttts.grid(ttts.GRID)
@@ -392,7 +392,7 @@ def _lazy_counts(A, B, N, seed):
         st = seed_states(np.array([seed], np.uint64))
         lanes = seed_lanes(np.array([seed], np.uint64))
         K = F.shape[0]
-        u = np.empty(-(-K // LANES) * LANES)
+        u = lane_buffer(K)
         cand = np.empty(K, np.int64)
         out = np.zeros(K, np.int64)
         g = F.shape[1] // 2

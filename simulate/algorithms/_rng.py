@@ -22,7 +22,8 @@ from numba.extending import intrinsic
 #: streams advanced together by `fill_lanes` (one AVX-512 register of uint64, two AVX2 registers)
 LANES = 8
 
-_M = np.uint64(0xFFFFFFFFFFFFFFFF)
+#: (x >> 11) * TO_UNIT maps a 64-bit output to a uniform double in [0, 1) (its top 53 bits)
+TO_UNIT = 1.0 / 9007199254740992.0
 
 
 @njit(cache=True, inline="always")
@@ -60,7 +61,7 @@ def _step(s0, s1, s2, s3):
     s3 = _rotl(s3, 45)
     # the top 53 bits fit an int64, whose conversion to double is one instruction (uint64's is a
     # branchy sequence without AVX-512); same value either way
-    return float(np.int64(result >> np.uint64(11))) * (1.0 / 9007199254740992.0), s0, s1, s2, s3
+    return float(np.int64(result >> np.uint64(11))) * TO_UNIT, s0, s1, s2, s3
 
 
 @njit(cache=True, inline="always")
@@ -107,7 +108,7 @@ def seed_lanes(seeds):
 def _fill_lanes(typingctx, lanes, out, blocks):
     """LLVM vector IR for `fill_lanes`: the four state words of all lanes are <LANES x i64> values
     kept in registers across the loop; each iteration is one xoshiro256+ step of every lane and
-    stores LANES doubles ((x >> 11) * 2^-53, as `_step`)."""
+    stores LANES doubles ((x >> 11) * TO_UNIT, as `_step`)."""
     if not (isinstance(lanes, types.Array) and lanes.ndim == 1 and lanes.layout == "C"
             and lanes.dtype == types.uint64 and isinstance(out, types.Array) and out.ndim == 1
             and out.layout == "C" and out.dtype == types.float64 and isinstance(blocks, types.Integer)):
@@ -148,7 +149,7 @@ def _fill_lanes(typingctx, lanes, out, blocks):
         s2 = builder.xor(s2, t)
         s3 = builder.or_(builder.shl(s3, splat(45)), builder.lshr(s3, splat(19)))
         u = builder.sitofp(builder.lshr(result, splat(11)), vdbl)
-        u = builder.fmul(u, ir.Constant(vdbl, [1.0 / 9007199254740992.0] * LANES))
+        u = builder.fmul(u, ir.Constant(vdbl, [TO_UNIT] * LANES))
         builder.store(u, builder.gep(outv, [k]), align=8)
         k1 = builder.add(k, ir.Constant(ir.IntType(64), 1))
         body = builder.block
@@ -177,3 +178,8 @@ def fill_lanes(lanes, out):
         raise ValueError("fill_lanes: lanes must hold 4 * LANES state words")
     _fill_lanes(lanes, out, out.shape[0] // LANES)
 
+
+@njit(cache=True)
+def lane_buffer(K):
+    """An array for K uniforms from `fill_lanes`, padded to whole blocks of LANES."""
+    return np.empty(-(-K // LANES) * LANES)

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._common import EMPTY_TABLE, EMPTY_TIES, draw_stream, pick_index, top
-from ._rng import LANES, box_muller, fill_lanes, next_double, seed_lanes, seed_states
+from ._rng import box_muller, fill_lanes, lane_buffer, next_double, seed_lanes, seed_states
 
 NAME = "ttts"
 LOG4 = math.log(4.0)
@@ -378,7 +378,7 @@ def _run(mu, n, gaussian, nu, table, ties, st, lanes, i):
     for j in range(K):
         C[j, 0], C[j, 1], C[j, 2], C[j, 3], C[j, 4], C[j, 5] = cheng_constants(1.0, 1.0)
     theta = np.empty(K)
-    u = np.empty(-(-K // LANES) * LANES)         # the lazy argmax's uniforms, whole blocks of LANES
+    u = lane_buffer(K)                           # the lazy argmax's uniforms
     cursor = np.zeros(K, np.int64)
     tie_i = np.zeros(1, np.int64)
     lazy = not gaussian and table.shape[0] == 0
