@@ -13,48 +13,32 @@ import numba
 import numpy as np
 from numba import njit
 
-from .algorithms import _common, rue, sequential_halving, successive_rejects, ttts, two_stage, ucbe, uniform
-from .environments import complexity_H, fixed_means
+from .algorithms import get, rue
+from .algorithms._source import LiveSource
+from .environments import fixed_means
 
 CONFIGS = (("F2", 20, 7000, 1000), ("F4", 80, 50000, 100))
 
-
-def _fast(name: str, means: np.ndarray, n: int, seeds: np.ndarray, a: float):
-    if name == "rue":
-        return rue.batch(means, n, False, 0.0, seeds, 0, 1.0, 1.0)
-    if name == "rue-known":
-        return rue.batch(means, n, False, 0.0, seeds, 2, 0.01, 0.25)
-    if name == "ucbe":
-        return ucbe.batch(means, n, False, 0.0, seeds, np.full(len(seeds), a))
-    if name == "ttts":
-        return ttts.batch(means, n, False, 0.0, seeds)
-    if name == "sr":
-        return successive_rejects.batch(means, n, False, 0.0, seeds)
-    if name == "sh":
-        return sequential_halving.batch(means, n, False, 0.0, seeds)
-    if name == "two-stage":
-        return two_stage.batch(means, n, False, 0.0, seeds, 0.5)
-    return uniform.batch(means, n, False, 0.0, seeds)
+#: what the bench times: a label, the registry name and its parameters
+VARIANTS = {"rue": ("rue", {}), "rue-known": ("rue", {"variances": "known", "sigma0_sq": 0.01, "sigma_sq": 0.25}),
+            "ucbe": ("ucbe", {}), "ttts": ("ttts", {}), "sr": ("sr", {}), "sh": ("sh", {}),
+            "two-stage": ("two-stage", {}), "uniform": ("uniform", {})}
+NAMES = tuple(VARIANTS)
 
 
-def _reference(name: str, mu: np.ndarray, n: int, rng: np.random.Generator, a: float):
-    src = _common.LiveSource(mu, rng)
-    K = mu.size
-    if name == "rue":
-        return rue.reference(src, K, n)
-    if name == "rue-known":
-        return rue.reference(src, K, n, "known", 0.01, 0.25)
-    if name == "ucbe":
-        return ucbe.reference(src, K, n, a)
-    if name == "ttts":
-        return ttts.reference(src, K, n)
-    if name == "sr":
-        return successive_rejects.reference(src, K, n)
-    if name == "sh":
-        return sequential_halving.reference(src, K, n)
-    if name == "two-stage":
-        return two_stage.reference(src, K, n, 0.5)
-    return uniform.reference(src, K, n)
+def _kernel_kwargs(label: str, mu: np.ndarray, n: int) -> dict:
+    alg = get(VARIANTS[label][0])
+    return alg.kernel_kwargs(alg.resolve(VARIANTS[label][1]), mu[None], n)
+
+
+def _fast(label: str, means: np.ndarray, n: int, seeds: np.ndarray, reward_seeds: np.ndarray, kw: dict):
+    kw = {k: float(np.ravel(v)[0]) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+    return get(VARIANTS[label][0]).batch(means, n, seeds, reward_seeds, **kw)
+
+
+def _reference(label: str, mu: np.ndarray, n: int, rng: np.random.Generator, kw: dict):
+    kw = {k: float(np.ravel(v)[0]) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+    return get(VARIANTS[label][0]).reference(LiveSource(mu, rng), mu.size, n, **kw)
 
 
 @njit(cache=True, error_model="numpy")
@@ -112,9 +96,6 @@ def _padding(name: str, runs: int) -> str:
     return ""
 
 
-NAMES = ("rue", "rue-known", "ucbe", "ttts", "sr", "sh", "two-stage", "uniform")
-
-
 def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, threads=(1, None),
           out=print, max_seconds: float = 20.0, repeats: int = 3, progress: bool = False) -> list[dict]:
     """Print and return one row per (configuration, algorithm, threads). Each compiled kernel is
@@ -136,38 +117,38 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     before = host_check()
     out(_host_line("before", before))
     rows.append({"impl": "host-check", "when": "before", **before})
-    plan = []                             # (setup, K, n, mu, a, means, seeds, name, runs, first-call seconds)
+    plan = []                             # (setup, K, n, mu, kw, means, seeds, name, runs, first-call seconds)
     for setup, K, n, R in configs:
         mu = fixed_means(setup, K)
-        a = 2 * n / complexity_H(mu)
         means = np.tile(mu, (R, 1))
-        seeds = np.random.SeedSequence(0).generate_state(R, dtype=np.uint32)
+        seeds = np.random.SeedSequence(0).generate_state(2 * R, dtype=np.uint64).reshape(2, R)   # algorithm, rewards
         for name in algorithms:
+            kw = _kernel_kwargs(name, mu, n)
             t0 = time.perf_counter()
-            _fast(name, means[:1], n, seeds[:1], a)           # compile or load from cache
+            _fast(name, means[:1], n, seeds[0][:1], seeds[1][:1], kw)          # compile or load from cache
             compile_s = time.perf_counter() - t0
             t0 = time.perf_counter()
             probe = min(R, rue.BLOCK)     # RUE interleaves runs in blocks: fewer would time a slow path
-            _fast(name, means[:probe], n, seeds[:probe], a)
+            _fast(name, means[:probe], n, seeds[0][:probe], seeds[1][:probe], kw)
             per_run = (time.perf_counter() - t0) / probe
             runs = int(min(R, max(probe, max_seconds / max(per_run, 1e-9))))
             if runs < R:                      # whole units, so no padded (uncounted) runs are timed
                 runs = max(probe, runs - runs % rue.UNIT)
-            plan.append((setup, K, n, mu, a, means, seeds, name, runs, compile_s))
+            plan.append((setup, K, n, mu, kw, means, seeds, name, runs, compile_s))
     walls = [{th: [] for th in threads} for _ in plan]
     from tqdm import tqdm
     with tqdm(total=repeats * len(plan) * len(threads), desc="bench timings", disable=not progress,
               leave=False, unit="timing") as bar:
         for _ in range(repeats):
-            for (setup, K, n, mu, a, means, seeds, name, runs, _), w in zip(plan, walls):
+            for (setup, K, n, mu, kw, means, seeds, name, runs, _), w in zip(plan, walls):
                 for th in threads:
                     numba.set_num_threads(th or cores)
                     t0 = time.perf_counter()
-                    _fast(name, means[:runs], n, seeds[:runs], a)
+                    _fast(name, means[:runs], n, seeds[0][:runs], seeds[1][:runs], kw)
                     w[th].append(time.perf_counter() - t0)
                     bar.update()
     numba.set_num_threads(cores)
-    for (setup, K, n, mu, a, means, seeds, name, runs, compile_s), w in zip(plan, walls):
+    for (setup, K, n, mu, kw, means, seeds, name, runs, compile_s), w in zip(plan, walls):
         fast = [{"setup": setup, "K": K, "n": n, "runs": runs, "algorithm": name, "impl": "numba",
                  "threads": th or cores, "wall_s": min(w[th]), "arm_rounds_per_s": runs * n * K / min(w[th]),
                  "slowest_arm_rounds_per_s": runs * n * K / max(w[th]), "repeats": repeats,
@@ -175,8 +156,8 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
         rows.extend(fast)
         rng = np.random.default_rng(0)
         t0, done = time.perf_counter(), 0
-        while done == 0 or time.perf_counter() - t0 < reference_seconds and done < len(seeds):
-            _reference(name, mu, n, rng, a)
+        while done == 0 or time.perf_counter() - t0 < reference_seconds and done < len(means):
+            _reference(name, mu, n, rng, kw)
             done += 1
         wall = time.perf_counter() - t0
         rows.append({"setup": setup, "K": K, "n": n, "runs": done, "algorithm": name, "impl": "numpy-reference",

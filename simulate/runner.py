@@ -1,28 +1,44 @@
 """The runner: R replicate runs of one or more algorithms on one environment and budget.
 
-Reproducibility: one integer seed. `SeedSequence(seed)` spawns a stream for the environment's means
-(random setups) and, per algorithm, a stream whose `generate_state(R)` gives one 32-bit seed per
-run; each run reseeds the compiled kernel's generator, so results do not depend on the number of
-worker threads or on how runs are chunked. With `crn=True` every algorithm gets the same per-run
-seeds (common random numbers). Results carry exact binomial intervals for the error rate and
-t-intervals for the simple regret, plus the parameters, seed and package version.
+Reproducibility: one integer seed. `SeedSequence(seed)` derives, by spawn keys named after what they
+seed, a stream for the environment's means (random setups), and per algorithm (keyed by its name,
+so adding an algorithm changes no other's results) one 64-bit algorithm seed and one reward seed
+per run (`simulate.algorithms._source`). With `crn=True` every algorithm gets the same reward seeds:
+run r's j-th pull of arm k has the same reward under every algorithm (common random numbers).
+Results do not depend on the number of threads or on how runs are chunked. They carry exact
+binomial intervals for the error rate and t-intervals for the simple regret, plus the parameters,
+seed and package version.
 """
 
 from __future__ import annotations
 
-import math
 import time
+import zlib
 from dataclasses import asdict, dataclass, field
 from typing import Iterable
 
 import numba
 import numpy as np
 
-from .algorithms import rue, sequential_halving, successive_rejects, ttts, two_stage, ucbe, uniform
-from .environments import Environment, complexity_H, parse_budget
+from .algorithms import REGISTRY, get, rue
+from .environments import Environment, parse_budget
 from .stats import Interval, binomial_interval, mean_interval
 
-ALGORITHMS = ("rue", "ucbe", "sr", "sh", "ttts", "two-stage", "uniform")
+ALGORITHMS = tuple(REGISTRY)
+
+
+def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("rue-verify")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def run_seeds(seed: int, key: str, runs: int) -> np.ndarray:
+    """`runs` 64-bit seeds from `SeedSequence(seed)` spawned under `key` (a stable name)."""
+    ss = np.random.SeedSequence(seed, spawn_key=(zlib.crc32(key.encode()),))
+    return ss.generate_state(runs, dtype=np.uint64)
 
 
 @dataclass
@@ -67,38 +83,6 @@ def _chunk_edges(runs: int, chunks: int, threads: int) -> np.ndarray:
     return np.array(sorted(set(range(0, runs, step)) | {runs}), int)
 
 
-def _kernel(name: str, params: dict, env: Environment, n: int, means: np.ndarray):
-    gaussian = env.reward == "gaussian"
-    nu = math.sqrt(env.nu_sq) if gaussian else 0.0
-    if name == "rue":
-        mode = rue.ESTIMATORS[params.get("variances", "authors")]
-        s0, s = params.get("sigma0_sq", 1.0), params.get("sigma_sq", 1.0)
-        return lambda m, seeds, lo: rue.batch(m, n, gaussian, nu, seeds, mode, s0, s)
-    if name == "ucbe":
-        c = params.get("c", 2.0)
-        conv = params.get("H_convention", "suboptimal")
-        if env.random:
-            a_runs = np.array([c * n / complexity_H(row, conv) for row in means])
-        else:
-            params["a"] = c * n / complexity_H(env.fixed(), conv)
-            a_runs = np.full(len(means), params["a"])
-        return lambda m, seeds, lo: ucbe.batch(m, n, gaussian, nu, seeds, a_runs[lo:lo + len(seeds)])
-    if name == "sr":
-        return lambda m, seeds, lo: successive_rejects.batch(m, n, gaussian, nu, seeds)
-    if name == "sh":
-        return lambda m, seeds, lo: sequential_halving.batch(m, n, gaussian, nu, seeds)
-    if name == "ttts":
-        return lambda m, seeds, lo: ttts.batch(m, n, gaussian, nu, seeds)
-    if name == "two-stage":
-        q = params.get("q", 0.5)
-        if not 0.0 < q < 1.0:
-            raise ValueError(f"q (the two-stage algorithm's stage-1 fraction) must be in (0, 1), got {q}")
-        return lambda m, seeds, lo: two_stage.batch(m, n, gaussian, nu, seeds, q)
-    if name == "uniform":
-        return lambda m, seeds, lo: uniform.batch(m, n, gaussian, nu, seeds)
-    raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {name!r}")
-
-
 def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], budget: int | str, runs: int = 1000,
              seed: int = 0, *, workers: int | None = None, crn: bool = False, level: float = 0.95,
              H_convention: str = "suboptimal", progress: bool = True, chunks: int = 20) -> SimulationResult:
@@ -108,48 +92,60 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
         algorithms: names from ALGORITHMS, or (name, params) pairs, e.g. ('rue', {'variances':
             'unbiased'}), ('ucbe', {'c': 2}), ('two-stage', {'q': 0.3}).
         workers: threads for the compiled kernels (default: every core). Results do not depend on it.
-        crn: common random numbers: the same per-run seeds for every algorithm.
+        crn: common random numbers: the same reward seeds for every algorithm.
+        H_convention: the H of relative budgets, and of UCB-E's a unless its parameters say.
     """
-    from rue_verify import __version__
     if runs < 1:
         raise ValueError(f"runs must be >= 1, got {runs}")
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level}")
     n = parse_budget(budget, env, H_convention)
-    algs = [(a, {}) if isinstance(a, str) else (a[0], dict(a[1])) for a in algorithms]
-    for a, _ in algs:
-        if a not in ALGORITHMS:
-            raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {a!r}")
+    plan = []
+    for a in algorithms:
+        name, params = (a, {}) if isinstance(a, str) else (a[0], dict(a[1]))
+        alg = get(name)
+        if any(p.name == "H_convention" for p in alg.params):
+            params.setdefault("H_convention", H_convention)
+        params = alg.resolve(params)
+        alg.check_budget(n, env.K, params)
+        plan.append((alg, params))
     old = numba.get_num_threads()
     numba.set_num_threads(workers or numba.config.NUMBA_NUM_THREADS)
-    root = np.random.SeedSequence(seed)
-    env_ss, *alg_ss = root.spawn(1 + len(ALGORITHMS))
-    means, clipped = env.means_for_runs(runs, np.random.default_rng(env_ss))
+    means, clipped = env.means_for_runs(runs, np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0,))))
     best = means.argmax(axis=1)
+    gaussian = env.reward == "gaussian"
+    nu = float(np.sqrt(env.nu_sq)) if gaussian else 0.0
     out = []
     try:
         from tqdm import tqdm
-        for a, params in algs:
-            ss = alg_ss[0] if crn else alg_ss[ALGORITHMS.index(a)]
-            seeds = ss.generate_state(runs, dtype=np.uint32)
-            params = dict(params)
-            kern = _kernel(a, params, env, n, means)
+        for alg, params in plan:
+            seeds = run_seeds(seed, "algorithm:" + alg.name, runs)
+            reward_seeds = run_seeds(seed, "rewards" if crn else "rewards:" + alg.name, runs)
+            kw = alg.kernel_kwargs(params, means, n)
             rec = np.empty(runs, np.int64)
             pulls = np.empty((runs, env.K))
             edges = _chunk_edges(runs, chunks, numba.get_num_threads())
             t0 = time.perf_counter()
-            bar = tqdm(total=runs, desc=f"{a} n={n}", disable=not progress, leave=False, unit="run")
+            bar = tqdm(total=runs, desc=f"{alg.name} n={n}", disable=not progress, leave=False, unit="run")
             for lo, hi in zip(edges[:-1], edges[1:]):
-                rec[lo:hi], pulls[lo:hi] = kern(np.ascontiguousarray(means[lo:hi]), seeds[lo:hi], lo)
+                part = {k: v[lo:hi] if isinstance(v, np.ndarray) and v.shape[:1] == (runs,) else v
+                        for k, v in kw.items()}
+                rec[lo:hi], pulls[lo:hi] = alg.batch(np.ascontiguousarray(means[lo:hi]), n, seeds[lo:hi],
+                                                     reward_seeds[lo:hi], gaussian=gaussian, nu=nu, **part)
                 bar.update(hi - lo)
             bar.close()
             wall = time.perf_counter() - t0
             fails = int(np.sum(rec != best))
             ci = binomial_interval(fails, runs, level)
             regret = means[np.arange(runs), best] - means[np.arange(runs), rec]
-            rci = mean_interval(regret, level) if runs > 1 else Interval(float(regret[0]), float("nan"), float("nan"), level)
-            out.append(AlgorithmResult(a, runs, fails, ci.estimate, ci.low, ci.high, rci.estimate, rci.low,
-                                       rci.high, pulls.mean(axis=0).round(3).tolist(), round(wall, 4), params))
+            rci = mean_interval(regret, level) if runs > 1 else Interval(float(regret[0]), float("nan"),
+                                                                           float("nan"), level)
+            shown = dict(params)
+            for k, v in kw.items():          # what the kernel was told, where it is one number (UCB-E's a)
+                if k not in shown and np.unique(v).size == 1:
+                    shown[k] = float(np.ravel(v)[0])
+            out.append(AlgorithmResult(alg.name, runs, fails, ci.estimate, ci.low, ci.high, rci.estimate, rci.low,
+                                       rci.high, pulls.mean(axis=0).round(3).tolist(), round(wall, 4), shown))
     finally:
         numba.set_num_threads(old)
-    return SimulationResult(env.describe(), n, seed, runs, level, crn, __version__, out, clipped)
+    return SimulationResult(env.describe(), n, seed, runs, level, crn, package_version(), out, clipped)

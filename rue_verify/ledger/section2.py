@@ -10,10 +10,10 @@ import sympy
 
 from bounds import section2 as s2
 from simulate.environments import F_SETUPS, fixed_means
-from simulate.reference import ucbe_reference
 from simulate.stats import binomial_interval
 
-from .core import Expect, Dim, Finding, Mode, claim, fmt, minimize_margin, witness
+from .core import Dim, Expect, Finding, Mode, claim, fmt, minimize_margin, witness
+from .proof_runs import ucbe_runs
 
 
 def _random_means(rng: np.random.Generator, K: int, dmin: float | None = None) -> np.ndarray:
@@ -77,7 +77,7 @@ def check_ucbe_upper(mode: Mode):
         nn = next(m for m in range(Kk + 1, 10 ** 6) if s2.ucbe_upper_bound(m, Kk, Hh) < 1)
         a = float(s2.ucbe_parameter_limit(nn, Kk, Hh))
         runs = mode.sim_runs * 5
-        rec = ucbe_reference(np.tile(mu, (runs, 1)), nn, a, rng, reward="bernoulli")
+        rec = ucbe_runs(np.tile(mu, (runs, 1)), nn, a, rng, reward="bernoulli")
         ci = binomial_interval(int((rec != 0).sum()), runs, 1 - 1e-6)
         b = float(s2.ucbe_upper_bound(nn, Kk, Hh))
         rows.append(f"means {mu.tolist()} n={nn}: e_n = {fmt(ci.estimate)} "
@@ -94,7 +94,8 @@ def check_ucbe_upper(mode: Mode):
 
 
 @claim("SEC2-SMALLGAP-UPPER", "Section 2",
-       "If Delta_min <= (54 log n/n)^(1/2): H >= n/(27 log n) and 2nK exp(-(n-K)/(18H)) ~ 2nK exp(-n/(18H)) >= 2K n^-1/2.")
+       "If Delta_min <= (54 log n/n)^(1/2): H >= n/(27 log n) and 2nK exp(-(n-K)/(18H)) ~ 2nK exp(-n/(18H)) >= 2K "
+       "n^-1/2.")
 def check_smallgap_upper(mode: Mode):
     n = sympy.symbols("n", positive=True)
     thr = s2.smallgap_upper_threshold(n)
@@ -116,7 +117,8 @@ def check_smallgap_upper(mode: Mode):
                 worst_w = {"n": nn, "K": K, "Delta_min": dmin}
     ok = eq and worst_h >= -1e-12 and worst_b >= -1e-12
     f = Finding("holds" if ok else "refuted",
-                f"{mode.random_samples // 4} random instances: n in [10, 1e7], K in [2, 59], Delta_min below the threshold",
+                f"{mode.random_samples // 4} random instances: n in [10, 1e7], K in [2, 59], Delta_min below the "
+                "threshold",
                 f"2 (threshold)^-2 = n/(27 log n) symbolically: {eq}; min H/(n/(27 log n)) - 1 = {fmt(worst_h)}; "
                 f"min log(2nK e^(-(n-K)/(18H)) / (2K n^-1/2)) = {fmt(worst_b)} (both the exact and the "
                 "approximated exponent).", None if ok else witness(worst_w, None, None, ">="),
@@ -219,7 +221,8 @@ def check_lower_chain(mode: Mode):
                   "refuted" if v2 == 0 else "-"), findings
 
 
-@claim("SEC2-EXPL-LOGN", "Section 2", "In the small-gap regime the UCB-E parameter bound 25(n-K)/(36H) is of order log n.")
+@claim("SEC2-EXPL-LOGN", "Section 2", "In the small-gap regime the UCB-E parameter bound 25(n-K)/(36H) is of order "
+                                      "log n.")
 def check_expl_logn(mode: Mode):
     rng = np.random.default_rng([mode.seed, 6])
     ratios = []
@@ -279,7 +282,8 @@ def check_feller(mode: Mode):
 
 
 @claim("SEC2-FULL-SUBST", "Section 2.1",
-       "At Delta = (2 alpha log n/n)^(1/2) the Feller bound equals (2 pi)^-1/2 [(alpha log n/sigma^2)^-1/2 - (...)^-3/2] n^(-alpha/(2 sigma^2)).")
+       "At Delta = (2 alpha log n/n)^(1/2) the Feller bound equals (2 pi)^-1/2 [(alpha log n/sigma^2)^-1/2 - "
+       "(...)^-3/2] n^(-alpha/(2 sigma^2)).")
 def check_full_subst(mode: Mode):
     n, a, s = sympy.symbols("n alpha sigma_sq", positive=True)
     lhs = s2.feller_bound(n, s2.small_gap_Delta(n, a), s)
@@ -306,19 +310,19 @@ def check_full_alpha(mode: Mode):
         return s2.feller_small_gap_form(n, a, s), s2.full_alpha_rhs(n)
 
     def margin(p: dict) -> float:
-        l, r = sides(p)
-        return (l - r) / r
+        lhs, rhs = sides(p)
+        return (lhs - rhs) / rhs
     space = {"n": Dim(3, 1e8, integer=True), "alpha": Dim(1e-3, 1e2), "sigma_sq": Dim(1e-3, 1e2)}
     stated = lambda p: p["alpha"] >= p["sigma_sq"] and p["sigma_sq"] * p["alpha"] * math.log(p["n"]) > 1  # noqa
     r = minimize_margin(margin, space, mode, 10, random=mode.random_samples // 4, constraint=stated)
     findings = []
     with mpmath.workdps(30):
-        l, rr = sides(r.params, mp=True)
+        lhs, rr = sides(r.params, mp=True)
     findings.append(Finding(
         "refuted" if r.margin < 0 else "holds", r.domain + "; alpha >= sigma^2 and sigma^2 alpha log n > 1 (as stated)",
         f"{r.violations} of {r.evaluated} admissible points violate it; n^(-alpha/(2 sigma^2)) <= n^-1/2 "
         "when alpha >= sigma^2, so the inequality runs the wrong way.",
-        witness(r.params, float(l), float(rr), ">=") if r.margin < 0 else None))
+        witness(r.params, float(lhs), float(rr), ">=") if r.margin < 0 else None))
     corrected = lambda p: p["alpha"] <= p["sigma_sq"] and p["alpha"] * math.log(p["n"]) / p["sigma_sq"] > 1  # noqa
     rc = minimize_margin(margin, space, mode, 11, random=mode.random_samples // 4, constraint=corrected)
     findings.append(Finding(

@@ -10,12 +10,13 @@ import mpmath
 import numpy as np
 import sympy
 
-from bounds import gap, orders, theorems as th, vacuity
+from bounds import gap, orders, vacuity
+from bounds import theorems as th
 from bounds._core import UndefinedError
-from simulate.reference import RUEResult, rue_reference
 from simulate.stats import binomial_interval, mean_interval
 
-from .core import Expect, Dim, Finding, Mode, claim, fmt, minimize_margin, witness
+from .core import Dim, Expect, Finding, Mode, claim, fmt, minimize_margin, witness
+from .proof_runs import RUEResult, tracked_rue_runs
 from .section4 import _simplest_tau_witness
 
 K_, n_, s0_, s_, d_ = orders.K, orders.n, orders.s0, orders.s, orders.d
@@ -39,7 +40,7 @@ def simulate_point(name: str, runs: int, seed: int) -> RUEResult:
     K, n, s0, s, d = POINTS[name]
     rng = np.random.default_rng([seed, K, n])
     means = rng.normal(0.0, math.sqrt(s0), (runs, K))
-    return rue_reference(means, n, rng, sigma0_sq=s0, sigma_sq=s, reward="gaussian", nu_sq=d * s,
+    return tracked_rue_runs(means, n, rng, sigma0_sq=s0, sigma_sq=s, reward="gaussian", nu_sq=d * s,
                          track_proof=True)
 
 
@@ -63,7 +64,8 @@ def _bound_min_over_scale(K: int, n: int, s0: float, s: float, d: float) -> tupl
 
 # ---------------------------------------------------------------- theorems
 @claim("THM-FAIL", "Theorem 5.1 (them-R)",
-       "For n >= 4(K-1): e_n <= gamma sqrt(H_b (K-1) log n/(nK)) + gamma sqrt(H_b log n/(K(n-4(K-1)))) + 2K n^(-mK+1) + 2K n^(-sigma^2 m/(delta(2 sigma0^2+sigma^2))+1).")
+       "For n >= 4(K-1): e_n <= gamma sqrt(H_b (K-1) log n/(nK)) + gamma sqrt(H_b log n/(K(n-4(K-1)))) + 2K n^(-mK+1) "
+       "+ 2K n^(-sigma^2 m/(delta(2 sigma0^2+sigma^2))+1).")
 def check_thm_fail(mode: Mode):
     findings = []
     Ks = np.arange(2, 200)
@@ -86,8 +88,8 @@ def check_thm_fail(mode: Mode):
     b2 = float(th.theorem_5_1_bound(40, 10 ** 5, 100.0, 100.0, 0.01))
     rng1, rng2 = np.random.default_rng(5), np.random.default_rng(5)
     mu = np.random.default_rng(6).normal(0, 1, (200, 10))
-    r1 = rue_reference(mu, 300, rng1, sigma0_sq=1.0, sigma_sq=1.0, nu_sq=1.0)
-    r2 = rue_reference(10 * mu, 300, rng2, sigma0_sq=100.0, sigma_sq=100.0, nu_sq=100.0)
+    r1 = tracked_rue_runs(mu, 300, rng1, sigma0_sq=1.0, sigma_sq=1.0, nu_sq=1.0)
+    r2 = tracked_rue_runs(10 * mu, 300, rng2, sigma0_sq=100.0, sigma_sq=100.0, nu_sq=100.0)
     same = float(np.mean(r1.recommended == r2.recommended))
     findings.append(Finding(
         "inconsistent", "rescaling the rewards by 10 (sigma0^2, sigma^2, nu^2 by 100; delta unchanged)",
@@ -109,9 +111,10 @@ def check_thm_fail(mode: Mode):
                 cells.append(r)
                 informative += r.n_first is not None
     findings.append(Finding("vacuous" if informative == 0 else "holds",
-                            "delta = 1, K in {40, 80, 200}, sigma0^2 in {0.01, 0.1, 1}, sigma^2 in {0.25, 1}, n <= 1e12",
-                            f"the bound is below 1 in {informative} of {len(cells)} cases: with delta = 1 the last term "
-                            "2K n^(1 - sigma^2 m/(2 sigma0^2 + sigma^2)) grows with n."))
+                            "delta = 1, K in {40, 80, 200}, sigma0^2 in {0.01, 0.1, 1}, sigma^2 in {0.25, 1}, "
+                            "n <= 1e12",
+                            f"the bound is below 1 in {informative} of {len(cells)} cases: with delta = 1 the last "
+                            "term 2K n^(1 - sigma^2 m/(2 sigma0^2 + sigma^2)) grows with n."))
     # empirical where the bound is informative
     rng = np.random.default_rng([mode.seed, 50])
     rows, bad = [], None
@@ -121,7 +124,7 @@ def check_thm_fail(mode: Mode):
         bmin, c = _bound_min_over_scale(K, n, 1.0, s, d)
         b = float(th.theorem_5_1_bound(K, n, 1.0, s, d))
         runs = mode.sim_runs * 2
-        res = rue_reference(rng.normal(0, 1, (runs, K)), n, rng, sigma0_sq=1.0, sigma_sq=s, nu_sq=d * s)
+        res = tracked_rue_runs(rng.normal(0, 1, (runs, K)), n, rng, sigma0_sq=1.0, sigma_sq=s, nu_sq=d * s)
         ci = binomial_interval(int(res.errors.sum()), runs, LEVEL)
         rows.append(f"K={K}, sigma^2/sigma0^2={s:g}, delta={d:g}, n={n}: e_n in [{fmt(ci.low)}, {fmt(ci.high)}] "
                     f"vs bound {fmt(b)} (min over rescaling {fmt(bmin)})")
@@ -147,8 +150,8 @@ def check_thm_regret(mode: Mode):
     r_gap1 = _ratio(t2["gap_term_E1"], scale * proof["gap_term_E1"])
     r_last = _ratio(t2["mean_term"] + t2["noise_term"], scale * (proof["mean_term"] + proof["noise_term"]))
     findings.append(Finding("inconsistent" if (r_gap != 1 or r_gap1 != 1) else "holds", "symbolic",
-                            f"against its own proof (2 sigma0 sqrt(2 log K) times Theorem 5.1): first terms ratio {r_gap}, "
-                            f"second {r_gap1}, last terms {r_last} (sympy). kappa lacks the factor sigma0."))
+                            "against its own proof (2 sigma0 sqrt(2 log K) times Theorem 5.1): first terms ratio "
+                            f"{r_gap}, second {r_gap1}, last terms {r_last} (sympy). kappa lacks the factor sigma0."))
     Ks = np.arange(2, 200)
     kmax = int(Ks[~gap.c_K_is_defined(Ks)].max())
     findings.append(Finding("undefined", f"K <= {kmax}", "kappa contains c_K, which is not real there (see THM-GAP)."))
@@ -163,21 +166,24 @@ def check_thm_regret(mode: Mode):
         checked += 1
         n = r.n_first
         runs = mode.sim_runs * 2
-        res = rue_reference(rng.normal(0, math.sqrt(s0), (runs, K)), n, rng, sigma0_sq=s0, sigma_sq=s, nu_sq=d * s)
+        res = tracked_rue_runs(rng.normal(0, math.sqrt(s0), (runs, K)), n, rng, sigma0_sq=s0, sigma_sq=s, nu_sq=d * s)
         ci = mean_interval(res.simple_regret, 0.999)
         b = float(th.theorem_5_2_bound(K, n, s0, s, d))
-        rows.append(f"K={K}, sigma^2={s:g}, delta={d:g}, n={n}: sr_n in [{fmt(ci.low)}, {fmt(ci.high)}] vs bound {fmt(b)}")
+        rows.append(f"K={K}, sigma^2={s:g}, delta={d:g}, n={n}: sr_n in [{fmt(ci.low)}, {fmt(ci.high)}] vs bound "
+                    f"{fmt(b)}")
         if ci.low > b:
             bad = witness({"K": K, "n": n, "sigma0_sq": s0, "sigma_sq": s, "delta": d, "runs": runs}, ci.low, b)
     findings.append(Finding("refuted" if bad else ("holds" if checked else "inconclusive"),
                             "Bayesian instances at the smallest n where the bound is < 1",
                             "; ".join(rows) + " (99.9% t-intervals).", bad))
     return Expect("misses sigma0 in its first two terms relative to its own proof; undefined for K <= "
-                  f"{kmax}; no violation where informative", "undefined" if findings[0].verdict == "inconsistent" and findings[-1].verdict == "holds"
+                  f"{kmax}; no violation where informative",
+                  "undefined" if findings[0].verdict == "inconsistent" and findings[-1].verdict == "holds"
                   else "-"), findings
 
 
-@claim("THM-COND", "Theorems 5.1 and 5.2", "The conditions n >= 4(K-1) (Thm 5.1) and n > 4(K-1) (Thm 5.2) against the formulas.")
+@claim("THM-COND", "Theorems 5.1 and 5.2", "The conditions n >= 4(K-1) (Thm 5.1) and n > 4(K-1) (Thm 5.2) against the "
+                                           "formulas.")
 def check_thm_cond(mode: Mode):
     findings = []
     K = 40
@@ -185,7 +191,8 @@ def check_thm_cond(mode: Mode):
         th.theorem_5_1_terms(K, 4 * (K - 1), 1.0, 1.0, 1.0)
         findings.append(Finding("holds", "n = 4(K-1)", "Theorem 5.1 is defined at n = 4(K-1)."))
     except UndefinedError as e:
-        findings.append(Finding("undefined", "n = 4(K-1), wherever c_K is real", f"Theorem 5.1 admits n = 4(K-1) but {e.reason}.",
+        findings.append(Finding("undefined", "n = 4(K-1), wherever c_K is real", "Theorem 5.1 admits n = 4(K-1) but "
+                                                                                 f"{e.reason}.",
                                 witness({"K": K, "n": 4 * (K - 1)}, None, None)))
     ok = True
     for Kk in (36, 40, 100, 1000):
@@ -196,8 +203,8 @@ def check_thm_cond(mode: Mode):
             except UndefinedError:
                 ok = False
     findings.append(Finding("holds" if ok else "undefined", "n > 4(K-1), K in {36, 40, 100, 1000}",
-                            "Theorem 5.2's terms are finite just above 4(K-1); the proof's sigma0^2 n/2 - 2 sigma0^2 (K-1) "
-                            "+ sigma^2 > 0 needs no more."))
+                            "Theorem 5.2's terms are finite just above 4(K-1); the proof's sigma0^2 n/2 - 2 sigma0^2 "
+                            "(K-1) + sigma^2 > 0 needs no more."))
     return Expect("Theorem 5.1's closed condition admits n = 4(K-1), where its second term divides by zero; Theorem "
                   "5.2's strict one is right", "undefined" if findings[-1].verdict == "holds" else "-"), findings
 
@@ -221,7 +228,8 @@ def check_decomp(mode: Mode):
                                     f"E never held in {info['runs']} runs, so the step cannot be observed."))
         else:
             findings.append(Finding("holds" if uncovered == 0 else "refuted", f"{name} point {_point_params(name)}",
-                                    f"E held in {info['E']}/{info['runs']} runs; errors on E: {int(onE_err.sum())}, of which "
+                                    f"E held in {info['E']}/{info['runs']} runs; errors on E: {int(onE_err.sum())}, "
+                                    "of which "
                                     f"{uncovered} without Delta_J < eta(c_1 + c_J). On E the step is exact algebra."))
     return Expect("the decomposition held on every simulated run on E; E never held with delta = 1",
                   "inconclusive" if [f.verdict for f in findings] == ["inconclusive", "holds"] else "-"), findings
@@ -237,7 +245,8 @@ def check_eta_cond(mode: Mode):
     space = {"K": Dim(2, 1e4, integer=True), "sigma0_sq": Dim(1e-3, 1e3), "sigma_sq": Dim(1e-3, 1e3)}
     res = minimize_margin(lambda p: -float(th.eta_condition(p["K"], p["sigma0_sq"], p["sigma_sq"])), space, mode, 52)
     findings = [Finding("holds" if ideal else "inconsistent", "symbolic, rho := sqrt(beta/beta_1)",
-                        f"with rho = sqrt(beta/beta_1) the expression equals -8 rho^2/(1+4 rho)^2 <= 0 (sympy: {ideal}). "
+                        "with rho = sqrt(beta/beta_1) the expression equals -8 rho^2/(1+4 rho)^2 <= 0 (sympy: "
+                        f"{ideal}). "
                         f"But rho^2 - beta/beta_1 = {gap_sq}, zero only when sigma0^2 + sigma^2 = 1.", certified=ideal)]
     p = res.params
     findings.append(Finding(
@@ -259,23 +268,28 @@ def _tk_check(which: str, mode: Mode):
         domain = f"{name} point {_point_params(name)}"
         if info["E"] == 0:
             findings.append(Finding("inconclusive", domain,
-                                    f"E never held in {info['runs']} runs (the inequality failed on {int(viol.sum())} runs "
-                                    "off E, which the lemma allows)."))
+                                    f"E never held in {info['runs']} runs (the inequality failed on {int(viol.sum())} "
+                                    "runs off E, which the lemma allows)."))
             continue
         if onE.any():
             i = int(np.flatnonzero(onE)[0])
             findings.append(Finding("refuted", domain,
-                                    f"on E ({info['E']}/{info['runs']} runs) the inequality failed in {int(onE.sum())} runs.",
-                                    witness({**_point_params(name), "seed": [mode.seed, POINTS[name][0], POINTS[name][1]],
-                                             "run": i, "round": int(worst[i, 3])}, float(worst[i, 1]), float(worst[i, 2]))))
+                                    f"on E ({info['E']}/{info['runs']} runs) the inequality failed in "
+                                    f"{int(onE.sum())} runs.",
+                                    witness({**_point_params(name),
+                                             "seed": [mode.seed, POINTS[name][0], POINTS[name][1]],
+                                             "run": i, "round": int(worst[i, 3])},
+                                            float(worst[i, 1]), float(worst[i, 2]))))
         else:
             findings.append(Finding("holds", domain,
-                                    f"E held in {info['E']}/{info['runs']} runs; the inequality held at every round of each; "
+                                    f"E held in {info['E']}/{info['runs']} runs; the inequality held at every round "
+                                    "of each; "
                                     f"largest excess on E {fmt(worst[r.event_E, 0].max())} (< 0 means slack)."))
     return findings
 
 
-@claim("LEM-TK-UP", "Lemma TwoBoundOnC (eq. Tk_up1)", "On E, for k != 1: T_{k,t} <= 2 + 2 Delta_k^-2 (1+eta)^2 beta sigma^2 log n.")
+@claim("LEM-TK-UP", "Lemma TwoBoundOnC (eq. Tk_up1)", "On E, for k != 1: T_{k,t} <= 2 + 2 Delta_k^-2 (1+eta)^2 beta "
+                                                      "sigma^2 log n.")
 def check_tk_up(mode: Mode):
     f = _tk_check("up", mode)
     return Expect("held at every round of every simulated run on E; E never held with delta = 1",
@@ -302,7 +316,8 @@ def check_pf_e1(mode: Mode):
     defined = (1 + e) * sympy.sqrt(b) * c_tilde(T, n, s0_, s_)
     printed = (1 + e) * sympy.sqrt(b * s0_ * s_ * sympy.log(n) / (T * s0_ + s_))
     ratio = _ratio(defined, printed)
-    ident = (1 - e) * sympy.sqrt(b1) / 2 - e * (1 + e) * sympy.sqrt(b) + sympy.sqrt(b1) / 2 * th.eta_condition(K_, s0_, s_)
+    ident = ((1 - e) * sympy.sqrt(b1) / 2 - e * (1 + e) * sympy.sqrt(b)
+             + sympy.sqrt(b1) / 2 * th.eta_condition(K_, s0_, s_))
     f_id = sympy.lambdify((K_, s0_, s_), ident, "mpmath")
     rng = np.random.default_rng([mode.seed, 58])
     with mpmath.workdps(40):
@@ -310,12 +325,14 @@ def check_pf_e1(mode: Mode):
                    for k, a, c in zip(rng.integers(2, 10 ** 4, 200), np.exp(rng.uniform(-7, 7, 200)),
                                       np.exp(rng.uniform(-7, 7, 200))))
     findings = [Finding("inconsistent" if ratio != 1 else "holds", "symbolic",
-                        f"not-E_1 = {{Delta_min < (1+eta) sqrt(beta) ctilde_1}} but eq. prob-dk-v1 prints the threshold "
+                        f"not-E_1 = {{Delta_min < (1+eta) sqrt(beta) ctilde_1}} but eq. prob-dk-v1 prints the "
+                        "threshold "
                         f"without the 2 of ctilde: ratio defined/printed = {ratio}; eq. prob-dk-v2 restores it."),
                 Finding("holds" if step else "refuted", "symbolic",
-                        f"(1-eta) sqrt(beta_1)/2 - eta(1+eta) sqrt(beta) = -(sqrt(beta_1)/2) x (the eta-condition), zero to "
-                        f"1e-30 at 200 random points (mpmath, 40 digits): {step}; the step is valid where PF-ETA-COND and "
-                        "LEM-TK-LOW hold.")]
+                        "(1-eta) sqrt(beta_1)/2 - eta(1+eta) sqrt(beta) = -(sqrt(beta_1)/2) x (the eta-condition), "
+                        "zero to "
+                        f"1e-30 at 200 random points (mpmath, 40 digits): {step}; the step is valid where PF-ETA-COND "
+                        "and LEM-TK-LOW hold.")]
     return f"the printed threshold in prob-dk-v1 is smaller by a factor {ratio} than the event it names", findings
 
 
@@ -336,7 +353,8 @@ def check_t1n(mode: Mode):
     return Expect("follows from Tk_up1 (symbolic)", "holds"), [f]
 
 
-@claim("PF-DK-V2", "Proof of Theorem 5.1 (eq. prob-dk-v2)", "eq. prob-dk-v2 (appendix) against its main-text counterpart.")
+@claim("PF-DK-V2", "Proof of Theorem 5.1 (eq. prob-dk-v2)", "eq. prob-dk-v2 (appendix) against its main-text "
+                                                            "counterpart.")
 def check_dk_v2(mode: Mode):
     out = th.outline_gap_terms(K_, n_, s0_, s_)
     app = th.appendix_gap_terms(K_, n_, s0_, s_)
@@ -356,7 +374,8 @@ def check_dk_v2(mode: Mode):
                 f"Theorem 5.1's terms relax the appendix's: second terms equal ({same2}); first term larger at every "
                 f"sampled point ({relax_ok})."),
         Finding("inconsistent", "text",
-                "eq. prob-dk-v2 writes Pr(not E_2 | E) = Pr(Delta_min < (1+eta) sqrt(2a(K-1) beta sigma^2 log n/n)) with "
+                "eq. prob-dk-v2 writes Pr(not E_2 | E) = Pr(Delta_min < (1+eta) sqrt(2a(K-1) beta sigma^2 log n/n)) "
+                "with "
                 "an undefined symbol a (a = 2 matches the event E_2) and drops the conditioning on E, which depends "
                 "on the means.")]
     return Expect("the appendix (and Theorem 5.1) lose Theorem 3.1's 1/sigma0 that the main text keeps",
@@ -380,10 +399,11 @@ def check_ebar_decomp(mode: Mode):
         err = max(err, float(np.max(np.abs((p.mean - mu) - (omw * (rbar0 - mu) + (1 - omw) * (S / T - mu))))))
     w = _simplest_tau_witness("lower")
     findings = [Finding("holds" if err < 1e-10 else "refuted", "200 random histories",
-                        f"muhat - mu = (1-w)(rbar_0 - mu_k) + w(rbar_k - mu_k) with 1 - w = sigma^2/(T sigma0^2 + sigma^2): "
-                        f"max error {fmt(err)}."),
+                        "muhat - mu = (1-w)(rbar_0 - mu_k) + w(rbar_k - mu_k) with 1 - w = sigma^2/(T sigma0^2 + "
+                        f"sigma^2): max error {fmt(err)}."),
                 Finding("conditional", "the last inequality",
-                        "it replaces eta c_{k,t} by eta sqrt(beta_1) ctilde_{k,t}, which needs c_{k,t} >= sqrt(beta_1) ctilde_{k,t}: "
+                        "it replaces eta c_{k,t} by eta sqrt(beta_1) ctilde_{k,t}, which needs c_{k,t} >= "
+                        "sqrt(beta_1) ctilde_{k,t}: "
                         "Lemma sec:tau's lower side, false (the witness is a pull vector where it fails).", w)]
     return Expect("the identity holds; the last step needs the refuted lower side of Lemma sec:tau",
                   "conditional" if findings[0].verdict == "holds" and w else "-"), findings
@@ -410,10 +430,12 @@ def check_nu_t(mode: Mode):
     findings = [Finding("refuted" if bad else "holds", "T_k >= 2, K in [2, 29], sigma^2 >= nu^2",
                         f"nu_t < K^-1 (sigma0^2 + nu^2/2) at {bad} of {count} points: Cauchy-Schwarz gives "
                         "nu_t >= 1/sum_k (sigma0^2 + nu^2/T_k)^-1, which is at most, not at least, the claimed value.",
-                        witness({"K": K, "T": T.astype(int).tolist(), "sigma0_sq": s0, "sigma_sq": s, "nu_sq": nu}, v, c, ">=")
+                        witness({"K": K, "T": T.astype(int).tolist(), "sigma0_sq": s0, "sigma_sq": s, "nu_sq": nu},
+                                v, c, ">=")
                         if bad else None),
                 Finding("inconsistent", "its use in eq. e31",
-                        "a sub-Gaussian tail bound needs an upper bound on the variance proxy; eq. e31 puts a lower bound "
+                        "a sub-Gaussian tail bound needs an upper bound on the variance proxy; eq. e31 puts a lower "
+                        "bound "
                         "in the denominator of the exponent. The event also concerns rbar_0 - mu_k, not rbar_0 - mu0.")]
     return Expect("the claimed lower bound on nu_t is false, and a lower bound is the wrong direction for a tail bound",
                   "refuted"), findings
@@ -454,7 +476,8 @@ def check_e31(mode: Mode):
 def check_e3k(mode: Mode):
     ratio, ok = _exponent_check("e3k")
     f = [Finding("inconsistent" if ratio != 1 else "holds", "symbolic",
-                 f"the paper's first exponent is {ratio} times x^2/(2 nu^2/T) for x = eta sqrt(beta_1) ctilde/2 (Fact 1)."),
+                 f"the paper's first exponent is {ratio} times x^2/(2 nu^2/T) for x = eta sqrt(beta_1) ctilde/2 (Fact "
+                 "1)."),
          Finding("holds" if ok else "refuted", "300 random points with T >= 2",
                  f"first exponent >= final exponent (T = 2 is the worst case) at every point: {ok}.")]
     return f"the exponent is {ratio} times what the sub-Gaussian tail gives", f
@@ -471,7 +494,8 @@ def check_ebar_final(mode: Mode):
     alg = (_ratio(K_ * n_ * 2 * sympy.exp(-e31), eb["mean_term"]) == 1 and
            _ratio(K_ * n_ * 2 * sympy.exp(-e3k), eb["noise_term"]) == 1)
     findings = [Finding("holds" if alg else "inconsistent", "symbolic",
-                        f"summing eq. e31 and the E_3k bound over k and t gives exactly eq. decomk-v3: {alg}.", certified=alg)]
+                        f"summing eq. e31 and the E_3k bound over k and t gives exactly eq. decomk-v3: {alg}.",
+                        certified=alg)]
     for name in POINTS:
         K, n, s0, s, d = POINTS[name]
         b = float(sum(th.ebar_terms(K, n, s0, s, d).values()))
@@ -487,7 +511,8 @@ def check_ebar_final(mode: Mode):
                                     f"{fmt(ci.high)}] ({info['runs']} runs, exact, level {LEVEL}).",
                                     witness(_point_params(name), ci.low, b) if ci.low > b else None))
     return Expect("the algebra from the per-round bounds is right; the bound is vacuous with delta = 1 and held in "
-                  "simulation where it is < 1", "vacuous" if [f.verdict for f in findings] == ["holds", "vacuous", "holds"]
+                  "simulation where it is < 1",
+                  "vacuous" if [f.verdict for f in findings] == ["holds", "vacuous", "holds"]
                   else "-"), findings
 
 
@@ -508,7 +533,8 @@ def check_regret_step(mode: Mode):
         else:
             v = "inconclusive"
         findings.append(Finding(v, dom, f"sr_n in [{fmt(sr.low)}, {fmt(sr.high)}] vs e_n E[range] in "
-                                        f"[{fmt(en.low * rng_)}, {fmt(en.high * rng_)}] (E[range] = {fmt(rng_)} exact)."))
+                                        f"[{fmt(en.low * rng_)}, {fmt(en.high * rng_)}] "
+                                        f"(E[range] = {fmt(rng_)} exact)."))
     findings.append(Finding("conditional", "the proof",
                             "it bounds E[mu_* - mu_J | J = k] by the unconditional E[mu_(1) - mu_(K)]; true in the "
                             "simulations (errors happen when gaps are small) but not implied in general."))
@@ -519,7 +545,8 @@ def check_regret_step(mode: Mode):
 
 # ---------------------------------------------------------------- Section 5.1 discussion
 @claim("DISC-DELTA", "Section 5.1",
-       "If delta <= sigma^2 m/(2(2 sigma0^2 + sigma^2)) the last term is O~(K/n); is the condition satisfiable, and where?")
+       "If delta <= sigma^2 m/(2(2 sigma0^2 + sigma^2)) the last term is O~(K/n); is the condition satisfiable, and "
+       "where?")
 def check_disc_delta(mode: Mode):
     thr = th.delta_threshold(K_, s0_, s_)
     expo = sympy.simplify((s_ * th.m_exponent(K_, s0_, s_) / (d_ * (2 * s0_ + s_))).subs(d_, thr))
@@ -527,8 +554,8 @@ def check_disc_delta(mode: Mode):
     res = minimize_margin(lambda p: -float(th.delta_threshold(p["K"], p["sigma0_sq"], p["sigma_sq"])), space, mode, 57)
     dmax = -res.margin
     f = [Finding("holds" if expo == 2 else "refuted", "symbolic",
-                 f"at the threshold the exponent sigma^2 m/(delta(2 sigma0^2 + sigma^2)) equals {expo}, so the last term "
-                 "is 2K n^-1.", certified=expo == 2),
+                 f"at the threshold the exponent sigma^2 m/(delta(2 sigma0^2 + sigma^2)) equals {expo}, so the last "
+                 "term is 2K n^-1.", certified=expo == 2),
          Finding("holds", res.domain,
                  f"the threshold is positive but small: its largest value found is {fmt(dmax)} at {res.params}, so the "
                  f"condition asks for a likelihood variance sigma^2 >= {fmt(1 / dmax)} nu^2.")]
@@ -556,7 +583,10 @@ def check_disc_rho(mode: Mode):
         for s in (0.01, 1.0, 100.0):
             r = np.array([float(th.rho(int(K), s0, s)) for K in Ks])
             far = np.flatnonzero(np.abs(r - 1) > 0.05)
-            need.append(int(Ks[far[-1] + 1]) if far.size and far[-1] + 1 < Ks.size else (int(Ks[0]) if not far.size else None))
+            if not far.size:
+                need.append(int(Ks[0]))
+            else:
+                need.append(int(Ks[far[-1] + 1]) if far[-1] + 1 < Ks.size else None)
     f = Finding("holds" if ok else "refuted", "K -> infinity (sympy limits)",
                 f"lim rho = {rl}, lim m = {ml}. For rho within 5% of 1 over sigma0^2, sigma^2 in {{0.01, 1, 100}} "
                 f"K must reach {max(x for x in need if x is not None)} (worst case), since rho^2 -> 1 only once "
@@ -577,14 +607,16 @@ def check_disc_sigma0(mode: Mode):
     thm = orders.K_exponent_of_gap_terms("theorem", "1/K")
     out = orders.K_exponent_of_gap_terms("outline", "1/K")
     f = [Finding("holds", "sigma0^2 = c/K, K -> infinity",
-                 f"lim mK = {lim}; mK >= 2 needs c >= " + ", ".join(f"{v:.4g} (sigma^2 = {k:g})" for k, v in c_need.items())
+                 f"lim mK = {lim}; mK >= 2 needs c >= "
+                 + ", ".join(f"{v:.4g} (sigma^2 = {k:g})" for k, v in c_need.items())
                  + ": sigma0^2 = O(1/K) is permitted with a large enough constant."),
          Finding("inconsistent" if max(out.values()) > sympy.Rational(1, 2) else "holds",
                  "sigma0^2 = c/K, fixed n, K -> infinity",
                  f"order in K of the gap terms: theorem as printed {thm}; with Theorem 3.1's 1/sigma0 kept (main-text "
                  f"outline) {out}. The O~(sqrt(K/n)) claim for sigma0^2 = O(1/K) relies on the dropped 1/sigma0; "
                  "with it the bound is O~(K/sqrt(n)).")]
-    return Expect("mK >= 2 does permit sigma0^2 = c/K, but then the corrected bound is O~(K/sqrt(n)), not O~(sqrt(K/n))",
+    return Expect("mK >= 2 does permit sigma0^2 = c/K, but then the corrected bound is O~(K/sqrt(n)), "
+                  "not O~(sqrt(K/n))",
                   "inconsistent"), f
 
 
@@ -597,8 +629,10 @@ def check_disc_hb(mode: Mode):
     ok = e1 == 1 and e2 == 1 and signs["K"][0] and signs["sigma_sq"][0] and signs["sigma0_sq"][1]
     f = Finding("holds" if ok else "refuted", "symbolic",
                 f"order in K: {e1} (sigma0^2 constant), {e2} (sigma0^2 = c/K). dH_b/dK = {der['K']}, "
-                f"dH_b/dsigma^2 = {der['sigma_sq']}, dH_b/dsigma0^2 = {der['sigma0_sq']}: H_b grows with K and sigma^2 and "
-                "falls as sigma0^2 grows (the text's 'the variability of the arms' means sigma^2 decreases' means sigma0^2).",
+                f"dH_b/dsigma^2 = {der['sigma_sq']}, dH_b/dsigma0^2 = {der['sigma0_sq']}: H_b grows with K and "
+                "sigma^2 and "
+                "falls as sigma0^2 grows (the text's 'the variability of the arms' means sigma^2 decreases' means "
+                "sigma0^2).",
                 certified=bool(ok))
     return Expect("holds (symbolic)", "holds"), [f]
 
@@ -616,7 +650,8 @@ def check_disc_order(mode: Mode):
     f = [Finding("holds", "symbolic, fixed K, sigma's, delta",
                  f"order in n: gap terms {ex['gap_term_E2']}, {ex['gap_term_E1']}; order in K for fixed n: {kx}."),
          Finding("conditional", "symbolic",
-                 f"the last two terms are n^(1 - mK) and n^(1 - sigma^2 m/(delta(2 sigma0^2 + sigma^2))); the whole bound is "
+                 "the last two terms are n^(1 - mK) and n^(1 - sigma^2 m/(delta(2 sigma0^2 + sigma^2))); the whole "
+                 "bound is "
                  f"O~(n^-1/2) only if {cond}, which the abstract does not state. At K = {K}, sigma0^2 = sigma^2 = 1, "
                  f"delta = 1 the exponents are {fmt(e_mean)} and {fmt(e_noise)}: the last term grows with n.",
                  witness({"K": K, "sigma0_sq": s0, "sigma_sq": s, "delta": 1.0}, e_noise, -0.5, "<=",

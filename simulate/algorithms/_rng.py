@@ -7,7 +7,7 @@ give a run LANES further xoshiro256+ streams advanced together in one SIMD regis
 (`seed_lanes`, `fill_lanes`): numba does not vectorise the scalar generator, so `fill_lanes` is
 written as LLVM vector IR. Each lane's draws are exactly those of the scalar generator started
 from that lane's state (tested against xoshiro256+ written out with Python integers); a uniform
-costs about 0.4 ns against 1.5-3.7 ns from the scalar stream on this machine.
+costs a fraction of a scalar draw (docs/bench.txt).
 """
 
 from __future__ import annotations
@@ -77,17 +77,6 @@ def box_muller(u1, u2):
     from two uniforms in [0, 1). Kernels that need one normal take the cosine."""
     r = math.sqrt(-2.0 * math.log(1.0 - u1))
     return r * math.cos(2.0 * math.pi * u2), r * math.sin(2.0 * math.pi * u2)
-
-
-@njit(cache=True, inline="always")
-def next_normal(st, spare, i):
-    """A standard normal from run i's stream (Box-Muller; the second value is kept in spare[i])."""
-    if not np.isnan(spare[i]):
-        z = spare[i]
-        spare[i] = np.nan
-        return z
-    z, spare[i] = box_muller(next_double(st, i), next_double(st, i))
-    return z
 
 
 @njit(cache=True)

@@ -1,9 +1,8 @@
 """Sequential halving (Karnin, Koren & Somekh 2013), with the authors' conventions.
 
-ceil(log2 K) rounds; in each, every surviving arm gets floor(n / (|S| ceil(log2 K))) pulls (drawn
-as one phase sum); the ceil(|S| / 2) arms with the best *cumulative* empirical means survive (ties at
-random). The survivor with the best cumulative mean is recommended. Unused budget (from the floors)
-is left unused.
+ceil(log2 K) rounds; in each, every surviving arm gets floor(n / (|S| ceil(log2 K))) pulls; the
+ceil(|S| / 2) arms with the best *cumulative* empirical means survive (ties at random). The survivor
+with the best cumulative mean is recommended. Unused budget (from the floors) is left unused.
 """
 
 from __future__ import annotations
@@ -13,21 +12,23 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._common import EMPTY_TABLE, EMPTY_TIES, argmax_random, draw_sum
+from ._source import argmax_random, live_source, n_arms, replay_source, reward_sum
+from .spec import Algorithm
 
-NAME = "sh"
+
+def rounds(K: int) -> int:
+    """ceil(log2 K), the number of halving rounds."""
+    return math.ceil(math.log2(K))
 
 
 @njit(cache=True, error_model="numpy")
-def run(mu, n, gaussian, nu, table, ties):
-    K = mu.shape[0]
+def _run(src, i, n):
+    K = n_arms(src)
     T = np.zeros(K)
     S = np.zeros(K)
     alive = np.ones(K, np.bool_)
     size = K
     L = int(math.ceil(math.log2(K)))
-    cursor = np.zeros(K, np.int64)
-    tie_i = np.zeros(1, np.int64)
     key = np.empty(K)
     for _ in range(L):
         if size == 1:
@@ -35,38 +36,49 @@ def run(mu, n, gaussian, nu, table, ties):
         m = n // (size * L)
         for j in range(K):
             if alive[j]:
-                s, _q = draw_sum(j, m, mu, gaussian, nu, table, cursor)
-                S[j] += s
+                S[j] += reward_sum(src, i, j, m)
                 T[j] += m
         keep = (size + 1) // 2
         for j in range(K):
             key[j] = (S[j] / T[j] if T[j] > 0 else 0.0) if alive[j] else -np.inf
         nxt = np.zeros(K, np.bool_)
         for _k in range(keep):
-            a = argmax_random(key, ties, tie_i)
+            a = argmax_random(key, src, i)
             nxt[a] = True
             key[a] = -np.inf
         alive = nxt
         size = keep
     for j in range(K):
         key[j] = (S[j] / T[j] if T[j] > 0 else 0.0) if alive[j] else -np.inf
-    return argmax_random(key, ties, tie_i), T
+    return argmax_random(key, src, i), T
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def batch(means, n, gaussian, nu, seeds):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
+    src = live_source(means, gaussian, nu, reward_seeds, seeds)
     for i in prange(R):
-        np.random.seed(seeds[i])
-        rec[i], pulls[i] = run(means[i], n, gaussian, nu, EMPTY_TABLE, EMPTY_TIES)
+        rec[i], pulls[i] = _run(src, i, n)
     return rec, pulls
 
 
-def reference(source, K: int, n: int) -> tuple[int, np.ndarray]:
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0):
+    return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
+                  np.asarray(seeds, np.uint64))
+
+
+def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0):
+    mu = np.asarray(mu, float)
+    if table is None:
+        return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu))
+    return _run(replay_source(mu.size, table, ties, gaussian, nu), 0, n)
+
+
+def reference(source, K: int, n: int, gaussian=False, nu=0.0) -> tuple[int, np.ndarray]:
     """Plain numpy sequential halving."""
-    L = math.ceil(math.log2(K))
+    L = rounds(K)
     T, S = np.zeros(K), np.zeros(K)
     alive = np.ones(K, bool)
     for _ in range(L):
@@ -74,8 +86,7 @@ def reference(source, K: int, n: int) -> tuple[int, np.ndarray]:
             break
         m = n // (int(alive.sum()) * L)
         for j in np.flatnonzero(alive):
-            s, _q = source.phase(j, m)
-            S[j] += s
+            S[j] += source.phase(j, m)
             T[j] += m
         key = np.where(alive, np.divide(S, T, out=np.zeros(K), where=T > 0), -np.inf)
         nxt = np.zeros(K, bool)
@@ -85,3 +96,10 @@ def reference(source, K: int, n: int) -> tuple[int, np.ndarray]:
             key[a] = -np.inf
         alive = nxt
     return source.argmax(np.where(alive, np.divide(S, T, out=np.zeros(K), where=T > 0), -np.inf)), T
+
+
+ALGORITHM = Algorithm(
+    name="sh", title="Sequential halving (Karnin, Koren & Somekh 2013)",
+    batch=batch, run=run, reference=reference,
+    min_budget=lambda K, p: K * rounds(K),
+    budget_rule="the first round gives every arm floor(n / (K ceil(log2 K))) >= 1 pulls")

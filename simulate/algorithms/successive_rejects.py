@@ -3,7 +3,7 @@
 logbar(K) = 1/2 + sum_{i=2}^K 1/i; n_k = ceil((n - K) / (logbar(K) (K + 1 - k))), k = 1..K-1, n_0 = 0.
 In phase k every surviving arm is pulled n_k - n_{k-1} more times, then the arm with the lowest
 cumulative empirical mean is rejected (ties at random). The last survivor is recommended.
-A phase's reward sum is drawn at once (Binomial or Normal). Budget: n_1 + ... + n_{K-1} + n_{K-1} <= n.
+Budget: n_1 + ... + n_{K-1} + n_{K-1} <= n; n > K gives every arm at least one pull.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._common import EMPTY_TABLE, EMPTY_TIES, argmax_random, draw_sum
-
-NAME = "sr"
+from ._source import argmax_random, live_source, n_arms, replay_source, reward_sum
+from .spec import Algorithm
 
 
 @njit(cache=True, error_model="numpy")
@@ -31,13 +30,11 @@ def schedule(K, n):
 
 
 @njit(cache=True, error_model="numpy")
-def run(mu, n, gaussian, nu, table, ties):
-    K = mu.shape[0]
+def _run(src, i, n):
+    K = n_arms(src)
     T = np.zeros(K)
     S = np.zeros(K)
     active = np.ones(K, np.bool_)
-    cursor = np.zeros(K, np.int64)
-    tie_i = np.zeros(1, np.int64)
     sched = schedule(K, n)
     prev = 0
     key = np.empty(K)
@@ -46,12 +43,11 @@ def run(mu, n, gaussian, nu, table, ties):
         prev = sched[k]
         for j in range(K):
             if active[j]:
-                s, _ = draw_sum(j, m, mu, gaussian, nu, table, cursor)
-                S[j] += s
+                S[j] += reward_sum(src, i, j, m)
                 T[j] += m
         for j in range(K):
             key[j] = -(S[j] / T[j]) if (active[j] and T[j] > 0) else (0.0 if active[j] else -np.inf)
-        active[argmax_random(key, ties, tie_i)] = False
+        active[argmax_random(key, src, i)] = False
     for j in range(K):
         if active[j]:
             return j, T
@@ -59,17 +55,29 @@ def run(mu, n, gaussian, nu, table, ties):
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def batch(means, n, gaussian, nu, seeds):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
+    src = live_source(means, gaussian, nu, reward_seeds, seeds)
     for i in prange(R):
-        np.random.seed(seeds[i])
-        rec[i], pulls[i] = run(means[i], n, gaussian, nu, EMPTY_TABLE, EMPTY_TIES)
+        rec[i], pulls[i] = _run(src, i, n)
     return rec, pulls
 
 
-def reference(source, K: int, n: int) -> tuple[int, np.ndarray]:
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0):
+    return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
+                  np.asarray(seeds, np.uint64))
+
+
+def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0):
+    mu = np.asarray(mu, float)
+    if table is None:
+        return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu))
+    return _run(replay_source(mu.size, table, ties, gaussian, nu), 0, n)
+
+
+def reference(source, K: int, n: int, gaussian=False, nu=0.0) -> tuple[int, np.ndarray]:
     """Plain numpy successive rejects, pull by pull. The phase lengths come from `schedule`, the
     one definition of Audibert et al.'s n_k (two summation orders of logbar(K) can round a
     quotient that is an integer up to a different ceiling)."""
@@ -78,9 +86,14 @@ def reference(source, K: int, n: int) -> tuple[int, np.ndarray]:
     active = np.ones(K, bool)
     for k in range(1, K):
         for j in np.flatnonzero(active):
-            s, _ = source.phase(j, nk[k] - nk[k - 1])
-            S[j] += s
+            S[j] += source.phase(j, nk[k] - nk[k - 1])
             T[j] += nk[k] - nk[k - 1]
         key = np.where(active, -np.divide(S, T, out=np.zeros(K), where=T > 0), -np.inf)
         active[source.argmax(key)] = False
     return int(np.flatnonzero(active)[0]), T
+
+
+ALGORITHM = Algorithm(
+    name="sr", title="Successive rejects (Audibert, Bubeck & Munos 2010)",
+    batch=batch, run=run, reference=reference,
+    min_budget=lambda K, p: K + 1, budget_rule="n_1 = ceil((n - K) / (logbar(K) K)) must give every arm a pull")

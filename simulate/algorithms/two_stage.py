@@ -26,9 +26,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._common import EMPTY_TABLE, EMPTY_TIES, argmax_random, draw_sum
-
-NAME = "two-stage"
+from ._source import argmax_random, live_source, n_arms, replay_source, reward_sum
+from .spec import Algorithm, Param
 
 
 @njit(cache=True, error_model="numpy")
@@ -82,16 +81,15 @@ def stage_counts(n, K, q):
 
 
 @njit(cache=True, error_model="numpy")
-def run(mu, n, gaussian, nu, q, table, ties):
-    K = mu.shape[0]
+def _run(src, i, n, q):
+    K = n_arms(src)
+    gaussian = src[1]
+    nu = src[2]
     T = np.zeros(K)
     S = np.zeros(K)
-    cursor = np.zeros(K, np.int64)
-    tie_i = np.zeros(1, np.int64)
     n1, c1 = stage_counts(n, K, q)
     for j in range(K):
-        s, _ = draw_sum(j, c1[j], mu, gaussian, nu, table, cursor)
-        S[j] += s
+        S[j] += reward_sum(src, i, j, c1[j])
         T[j] += c1[j]
     level = 2.0 * math.log(n)
     lb = np.empty(K)
@@ -116,27 +114,40 @@ def run(mu, n, gaussian, nu, q, table, ties):
         base, rem = divmod(n2, nc)          # the rem positions cyclically from n1 mod nc
         for p in range(nc):
             m = base + (1 if (p - n1) % nc < rem else 0)
-            s, _ = draw_sum(cand[p], m, mu, gaussian, nu, table, cursor)
-            S[cand[p]] += s
+            S[cand[p]] += reward_sum(src, i, cand[p], m)
             T[cand[p]] += m
     key = np.empty(K)
     for j in range(K):
         key[j] = S[j] / T[j] if T[j] > 0 else -np.inf
-    return argmax_random(key, ties, tie_i), T
+    return argmax_random(key, src, i), T
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def batch(means, n, gaussian, nu, seeds, q):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, q):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
+    src = live_source(means, gaussian, nu, reward_seeds, seeds)
     for i in prange(R):
-        np.random.seed(seeds[i])
-        rec[i], pulls[i] = run(means[i], n, gaussian, nu, q, EMPTY_TABLE, EMPTY_TIES)
+        rec[i], pulls[i] = _run(src, i, n, q)
     return rec, pulls
 
 
-def reference(source, K: int, n: int, q: float, gaussian: bool = False, nu: float = 1.0) -> tuple[int, np.ndarray]:
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, q=0.5):
+    return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
+                  np.asarray(seeds, np.uint64), float(q))
+
+
+def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, q=0.5):
+    mu = np.asarray(mu, float)
+    if table is None:
+        return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, q))
+    src = replay_source(mu.size, table, ties, gaussian, nu)
+    return _run(src, 0, n, float(q))
+
+
+def reference(source, K: int, n: int, gaussian: bool = False, nu: float = 1.0,
+              q: float = 0.5) -> tuple[int, np.ndarray]:
     """Plain two-stage, round by round as the definition reads; the bounds by scipy's brentq."""
     from scipy.optimize import brentq
 
@@ -166,3 +177,21 @@ def reference(source, K: int, n: int, q: float, gaussian: bool = False, nu: floa
         S[k] += source.reward(k)
         T[k] += 1
     return source.argmax(np.where(T > 0, S / np.maximum(T, 1), -np.inf)), T
+
+
+def min_budget(K: int, params: dict) -> int:
+    """The smallest n whose stage 1 (the rounds t < q n) pulls every arm once: ceil(q n) >= K."""
+    n = max(K, math.ceil(K / params["q"]))
+    while n > 1 and math.ceil(params["q"] * (n - 1)) >= K:
+        n -= 1
+    while math.ceil(params["q"] * n) < K:
+        n += 1
+    return n
+
+
+ALGORITHM = Algorithm(
+    name="two-stage", title="Two-stage algorithm (Komiyama et al. 2023), as their experiment code runs it",
+    batch=batch, run=run, reference=reference,
+    min_budget=min_budget, budget_rule="stage 1, the rounds t < q n, pulls every arm once",
+    params=(Param("q", 0.5, "fraction of the budget in stage 1 (round robin)", low=0.0, high=1.0, open_low=True,
+                  open_high=True),))

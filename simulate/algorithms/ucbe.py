@@ -1,11 +1,13 @@
 """UCB-E (Audibert, Bubeck & Munos 2010), as Sections 2 and 6 use it.
 
 - Initialisation: one pull per arm.
-- Round t: pull argmax_k rbar_k + sqrt(a / T_k), ties uniformly at random. The exploration parameter
-  a = c n / H (Section 6: c = 2, H summed over the suboptimal arms only, as the authors' code);
-  the runner computes a from the true means, which is why UCB-E is "infeasible".
+- Round t: pull argmax_k rbar_k + sqrt(a / T_k), ties uniformly at random.
 - Recommendation: the largest empirical mean, ties at random.
-Only the pulled arm's index changes each round, so the update is O(1) and the argmax is one pass.
+The exploration parameter is a = c n / H (Section 6: c = 2, H summed over the suboptimal arms, as
+the authors' code; `H_convention='section2'` adds the best arm's Delta_min^-2). H needs the true
+gaps, which is why the paper calls UCB-E infeasible: `kernel_params` computes a from each run's
+means, the only place an algorithm is told anything about the instance.
+Only the pulled arm's index changes each round, so the update is O(1) and the argmax one pass.
 """
 
 from __future__ import annotations
@@ -15,59 +17,54 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._common import FAST, EMPTY_TABLE, EMPTY_TIES, argmax_random, draw, pick_tie
-
-NAME = "ucbe"
+from ._source import FAST, argmax_random, live_source, n_arms, replay_source, reward
+from .spec import Algorithm, Param
 
 
 @njit(cache=True, error_model="numpy", fastmath=FAST)
-def run(mu, n, gaussian, nu, a, table, ties):
-    K = mu.shape[0]
+def _run(src, i, n, a):
+    K = n_arms(src)
     T = np.zeros(K)
     S = np.zeros(K)
     U = np.empty(K)
-    cursor = np.zeros(K, np.int64)
-    tie_i = np.zeros(1, np.int64)
     for t in range(n):
-        if t < K:
-            k = t
-        else:
-            best = U[0]
-            for j in range(1, K):
-                best = max(best, U[j])
-            cnt = 0
-            for j in range(K):
-                cnt += U[j] == best
-            k = 0
-            while U[k] != best:
-                k += 1
-            if cnt > 1:
-                k = pick_tie(U, best, cnt, ties, tie_i)
-            if ties.shape[0] > 0:
-                tie_i[0] += 1
-        r = draw(k, mu, gaussian, nu, table, cursor)
+        k = t if t < K else argmax_random(U, src, i)
+        r = reward(src, i, k)
         T[k] += 1.0
         S[k] += r
         U[k] = S[k] / T[k] + math.sqrt(a / T[k])
-    means = np.empty(K)
+    rbar = np.empty(K)
     for j in range(K):
-        means[j] = S[j] / T[j] if T[j] > 0 else -np.inf
-    return argmax_random(means, ties, tie_i), T
+        rbar[j] = S[j] / T[j] if T[j] > 0 else -np.inf
+    return argmax_random(rbar, src, i), T
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def batch(means, n, gaussian, nu, seeds, a):
-    """Runs r = 0..R-1; `a` has one exploration parameter per run (random instances differ in H)."""
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, a):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
+    src = live_source(means, gaussian, nu, reward_seeds, seeds)
     for i in prange(R):
-        np.random.seed(seeds[i])
-        rec[i], pulls[i] = run(means[i], n, gaussian, nu, a[i], EMPTY_TABLE, EMPTY_TIES)
+        rec[i], pulls[i] = _run(src, i, n, a[i])
     return rec, pulls
 
 
-def reference(source, K: int, n: int, a: float) -> tuple[int, np.ndarray]:
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, a=2.0):
+    """`a`: one exploration parameter, or one per run (random instances differ in H)."""
+    means = np.ascontiguousarray(means, float)
+    a = np.ascontiguousarray(np.broadcast_to(np.asarray(a, float), means.shape[:1]))
+    return _batch(means, n, gaussian, nu, np.asarray(reward_seeds, np.uint64), np.asarray(seeds, np.uint64), a)
+
+
+def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, a=2.0):
+    mu = np.asarray(mu, float)
+    if table is None:
+        return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, a))
+    return _run(replay_source(mu.size, table, ties, gaussian, nu), 0, n, float(a))
+
+
+def reference(source, K: int, n: int, gaussian=False, nu=0.0, a: float = 2.0) -> tuple[int, np.ndarray]:
     """Plain numpy UCB-E."""
     T = np.zeros(K)
     S = np.zeros(K)
@@ -76,3 +73,20 @@ def reference(source, K: int, n: int, a: float) -> tuple[int, np.ndarray]:
         S[k] += source.reward(k)
         T[k] += 1
     return source.argmax(np.where(T > 0, S / np.maximum(T, 1), -np.inf)), T
+
+
+def exploration(params: dict, means: np.ndarray, n: int) -> dict:
+    """a = c n / H for each run's means (the instance knowledge that makes UCB-E infeasible)."""
+    from ..environments import complexity_H
+    H = np.array([complexity_H(row, params["H_convention"]) for row in np.atleast_2d(means)])
+    return {"a": params["c"] * n / H}
+
+
+ALGORITHM = Algorithm(
+    name="ucbe", title="UCB-E (Audibert, Bubeck & Munos 2010), a = c n / H from the true gaps",
+    batch=batch, run=run, reference=reference,
+    min_budget=lambda K, p: K, budget_rule="one pull per arm first",
+    params=(Param("c", 2.0, "exploration a = c n / H (Section 6: c = 2)", low=0.0, open_low=True),
+            Param("H_convention", "suboptimal", "H over the suboptimal arms (the authors' code) or Section 2's "
+                  "(plus Delta_min^-2 for the best arm)", choices=("suboptimal", "section2"))),
+    kernel_params=exploration)

@@ -6,19 +6,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._common import EMPTY_TABLE, EMPTY_TIES, argmax_random, draw_sum, uniform
-
-NAME = "uniform"
+from ._source import argmax_random, live_source, n_arms, replay_source, reward_sum, uniform
+from .spec import Algorithm
 
 
 @njit(cache=True, error_model="numpy")
-def run(mu, n, gaussian, nu, table, ties):
-    K = mu.shape[0]
+def _run(src, i, n):
+    K = n_arms(src)
     T = np.full(K, float(n // K))
     free = np.ones(K, np.bool_)
-    tie_i = np.zeros(1, np.int64)
     for e in range(n % K):                     # extras to distinct random arms
-        pick = min(int(uniform(ties, tie_i) * (K - e)), K - e - 1)
+        pick = min(int(uniform(src, i) * (K - e)), K - e - 1)
         seen = -1
         for j in range(K):
             if free[j]:
@@ -27,30 +25,46 @@ def run(mu, n, gaussian, nu, table, ties):
                     free[j] = False
                     T[j] += 1.0
                     break
-    cursor = np.zeros(K, np.int64)
     S = np.empty(K)
     for j in range(K):
-        s, _ = draw_sum(j, int(T[j]), mu, gaussian, nu, table, cursor)
-        S[j] = s / T[j] if T[j] > 0 else -np.inf
-    return argmax_random(S, ties, tie_i), T
+        S[j] = reward_sum(src, i, j, int(T[j])) / T[j] if T[j] > 0 else -np.inf
+    return argmax_random(S, src, i), T
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def batch(means, n, gaussian, nu, seeds):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
+    src = live_source(means, gaussian, nu, reward_seeds, seeds)
     for i in prange(R):
-        np.random.seed(seeds[i])
-        rec[i], pulls[i] = run(means[i], n, gaussian, nu, EMPTY_TABLE, EMPTY_TIES)
+        rec[i], pulls[i] = _run(src, i, n)
     return rec, pulls
 
 
-def reference(source, K: int, n: int) -> tuple[int, np.ndarray]:
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0):
+    return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
+                  np.asarray(seeds, np.uint64))
+
+
+def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0):
+    mu = np.asarray(mu, float)
+    if table is None:
+        return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu))
+    return _run(replay_source(mu.size, table, ties, gaussian, nu), 0, n)
+
+
+def reference(source, K: int, n: int, gaussian=False, nu=0.0) -> tuple[int, np.ndarray]:
     T = np.full(K, float(n // K))
     free = list(range(K))
     for e in range(n % K):
         j = free.pop(min(int(source.uniform() * (K - e)), K - e - 1))
         T[j] += 1
-    means = np.array([source.phase(j, int(T[j]))[0] / T[j] if T[j] > 0 else -np.inf for j in range(K)])
+    means = np.array([source.phase(j, int(T[j])) / T[j] if T[j] > 0 else -np.inf for j in range(K)])
     return source.argmax(means), T
+
+
+ALGORITHM = Algorithm(
+    name="uniform", title="Uniform allocation (round robin), the baseline every adaptive rule should beat",
+    batch=batch, run=run, reference=reference,
+    min_budget=lambda K, p: K, budget_rule="every arm needs a pull for its empirical mean")

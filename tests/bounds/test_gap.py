@@ -11,7 +11,10 @@ from scipy import special
 
 import bounds
 from bounds import gap
+from simulate.stats import binomial_interval
 from tests import strategies as S
+
+LEVEL = 1 - 1e-6
 
 # tolerances, each with its reason
 QUAD_REL = 1e-8      # composite Gauss-Legendre vs mpmath at 30 digits (worst seen: 4e-10 at alpha=1e-6)
@@ -139,3 +142,17 @@ def test_second_order_cdf_matches_binomial():
     t = np.linspace(-3, 4, 50)
     for K in (2, 5, 40):
         assert np.allclose(gap.second_order_cdf(t, K), stats.binom.sf(K - 2, K, special.ndtr(t)), atol=1e-14)
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("K,alpha,sigma0_sq", [(2, 0.3, 1.0), (10, 0.2, 1.0), (50, 0.05, 4.0), (200, 0.1, 0.25)])
+def test_monte_carlo_gap_probability_matches_exact(K, alpha, sigma0_sq):
+    rng = np.random.default_rng([7, K])
+    R = 200_000
+    mu = np.sort(rng.normal(0, np.sqrt(sigma0_sq), (R, K)), axis=1)
+    hits = int(np.sum(mu[:, -1] - mu[:, -2] <= alpha))
+    ci = binomial_interval(hits, R, LEVEL)
+    exact = bounds.e_star(alpha, K, sigma0_sq)
+    assert ci.low <= exact <= ci.high
+    if bounds.c_K_is_defined(K) and K >= 37:             # where the ledger finds Theorem 3.1 holds
+        assert ci.low <= bounds.theorem_3_1_bound(alpha, K, sigma0_sq)

@@ -6,8 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bounds
-from bounds.estimation import (exact_gaussian_posterior, posterior_variance_formula, tau_sq_lower,
-                               tau_sq_upper)
+from bounds.estimation import exact_gaussian_posterior, posterior_variance_formula, tau_sq_lower, tau_sq_upper
 from tests import strategies as S
 
 CONDITIONING_TOL = 1e-9   # two linear-algebra routes to the same Gaussian; condition numbers up to ~1e6

@@ -1,7 +1,7 @@
-"""Plain numpy reference implementations of RUE (Algorithm 1, label `alg:bai`) and UCB-E, vectorised
-over replicate runs: arrays of shape `(R, K)`. Readable rather than fast; the fast kernels are tested
-against these. RUE here also records what the proof of Theorem 5.1 talks about: the event E
-(all confidence intervals hold, label `regret-decomV`) and the inequalities of Lemma `TwoBoundOnC`.
+"""The ledger's own simulator: RUE (Algorithm 1, label `alg:bai`) and UCB-E vectorised over
+replicate runs (arrays of shape `(R, K)`), readable numpy. RUE here records what the proof of
+Theorem 5.1 talks about: the event E (all confidence intervals hold, label `regret-decomV`) and the
+inequalities of Lemma `TwoBoundOnC`, which the compiled kernels of `simulate` do not track.
 
 Conventions: ties in an index are broken uniformly at random; the recommendation is the arm with
 the largest posterior mean (RUE) or empirical mean (UCB-E), ties again at random.
@@ -15,6 +15,7 @@ import numpy as np
 
 from bounds import theorems
 from bounds.estimation import c_tilde
+from simulate.algorithms.variances import estimate
 
 
 def argmax_random(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -46,27 +47,9 @@ def posterior_rows(T: np.ndarray, S: np.ndarray, sigma0_sq, sigma_sq) -> tuple[n
     return mean, var
 
 
-def estimate_variances(T: np.ndarray, S: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Moment estimators of (sigma0^2, sigma^2) from counts T, sums S and sums of squares Q, as the
-    authors' implementation computes them (issue 3 states the formulas):
-    sigma^2 = sum_k T_k (mean_k(r^2) - mean_k(r)^2) / max(sum_{T_k >= 1} (T_k - 1), 1);
-    sigma0^2 = sum_k T_k (rbar_k - rbar)^2 / max(N - sum_k T_k^2 / N, 1), N = sum_k T_k.
-    Both returned as `(R, 1)`, floored at a tiny positive number so the posterior stays defined."""
-    rbar = np.divide(S, T, out=np.zeros_like(S), where=T > 0)
-    within = (Q - T * rbar ** 2).sum(axis=1)
-    dof = np.maximum(np.where(T >= 1, T - 1, 0).sum(axis=1), 1)
-    s2 = within / dof
-    N = T.sum(axis=1)
-    grand = S.sum(axis=1) / N
-    between = (T * (rbar - grand[:, None]) ** 2).sum(axis=1)
-    s02 = between / np.maximum(N - (T ** 2).sum(axis=1) / N, 1)
-    from .algorithms.rue import VAR_FLOOR
-    return np.maximum(s02, VAR_FLOOR)[:, None], np.maximum(s2, VAR_FLOOR)[:, None]
-
-
 @dataclass
 class RUEResult:
-    """Per-run outcomes of `rue_reference` (all arrays of length R)."""
+    """Per-run outcomes of `tracked_rue_runs` (all arrays of length R)."""
 
     recommended: np.ndarray
     best: np.ndarray
@@ -85,7 +68,7 @@ class RUEResult:
         return self.recommended != self.best
 
 
-def rue_reference(means: np.ndarray, n: int, rng: np.random.Generator, *,
+def tracked_rue_runs(means: np.ndarray, n: int, rng: np.random.Generator, *,
                   sigma0_sq: float | None = None, sigma_sq: float | None = None,
                   reward: str = "gaussian", nu_sq: float = 1.0, track_proof: bool = False
                   ) -> RUEResult:
@@ -96,7 +79,7 @@ def rue_reference(means: np.ndarray, n: int, rng: np.random.Generator, *,
         n: budget, >= 2K.
         rng: the random stream.
         sigma0_sq, sigma_sq: known variances; None for both means estimate them every round
-            (`estimate_variances`).
+            (`simulate.algorithms.variances.estimate`, the authors' estimator).
         reward: 'gaussian' (variance `nu_sq`) or 'bernoulli'.
         track_proof: record the event E and Lemma `TwoBoundOnC`'s inequalities (needs known
             variances; uses the paper's eta, beta, beta_1).
@@ -163,8 +146,7 @@ def rue_reference(means: np.ndarray, n: int, rng: np.random.Generator, *,
         if known:
             mean, var = posterior_rows(T, S, sigma0_sq, sigma_sq)
         else:
-            s02, s2 = estimate_variances(T, S, Q)
-            mean, var = posterior_rows(T, S, s02, s2)
+            mean, var = posterior_rows(T, S, *estimate(T, S, Q))
         pull(argmax_random(mean + np.sqrt(2 * var * logn), rng))
         if track_proof:
             m_t, v_t = posterior_rows(T, S, sigma0_sq, sigma_sq)
@@ -172,7 +154,7 @@ def rue_reference(means: np.ndarray, n: int, rng: np.random.Generator, *,
     if known:
         mean, var = posterior_rows(T, S, sigma0_sq, sigma_sq)
     else:
-        mean, var = posterior_rows(T, S, *estimate_variances(T, S, Q))
+        mean, var = posterior_rows(T, S, *estimate(T, S, Q))
     J = argmax_random(mean, rng)
     regret = means[rows, best] - means[rows, J]
     res = RUEResult(J, best, regret, T.copy())
@@ -185,7 +167,7 @@ def rue_reference(means: np.ndarray, n: int, rng: np.random.Generator, *,
     return res
 
 
-def ucbe_reference(means: np.ndarray, n: int, a: float, rng: np.random.Generator, *,
+def ucbe_runs(means: np.ndarray, n: int, a: float, rng: np.random.Generator, *,
                    reward: str = "bernoulli", nu_sq: float = 1.0) -> np.ndarray:
     """UCB-E (Audibert et al. 2010) on R bandits: one pull per arm, then the arm maximising
     rbar_k + sqrt(a / T_k); recommends the largest empirical mean. Returns the recommended arms."""

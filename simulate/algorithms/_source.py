@@ -1,0 +1,219 @@
+"""What an algorithm sees: the rewards of the arms it pulls, and uniforms for its own random choices.
+
+A kernel never reads the true means. It is handed a *source* (a tuple made by `live_source` or
+`table_source`) and asks it for rewards (`reward`, `reward_sum`) and for uniforms (`uniform`,
+`argmax_random`, `tie_uniform`):
+- live: the rewards of arm k in run i come from their own xoshiro256+ stream (row i K + k of `rw`,
+  seeded from the run's reward seed), so the j-th pull of arm k gets the same reward whichever
+  algorithm makes it when runs share reward seeds (common random numbers). The algorithm's own
+  uniforms (ties, coins, posterior draws) come from the run's stream `st[i]`, seeded from its
+  algorithm seed. Bernoulli rewards are u < mu; Gaussian ones mu + nu z, z by Box-Muller (cosine).
+- table: `table[k, j]` is arm k's j-th reward and `ties[m]` the m-th uniform the algorithm asks
+  for. The plain references read the same tables through `TableSource`, so a kernel and its
+  reference can be compared pull by pull. Every argmax consumes one uniform in table mode; in live
+  mode only an argmax with a tie draws one.
+A tie among c maximal arms picks the floor(u c)-th of them in index order.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ._rng import box_muller, next_double, seed_states
+
+#: fastmath without the no-NaN / no-inf assumptions (kernels test isnan and use infinities)
+FAST = {"nsz", "arcp", "contract", "afn", "reassoc"}
+
+EMPTY_TABLE = np.zeros((0, 0))
+EMPTY_TIES = np.zeros(0)
+
+
+@njit(cache=True, inline="always")
+def bernoulli(u, p):
+    """1.0 if u < p else 0.0, as a product with the comparison so that LLVM emits no branch (a
+    branch on a near-fair coin is mispredicted about half the time)."""
+    return 1.0 * (u < p)
+
+
+@njit(cache=True)
+def live_source(means, gaussian, nu, reward_seeds, seeds):
+    """The source of live runs r = 0..R-1 on means[r] (`(R, K)`): run r's reward streams are
+    seeded from reward_seeds[r] (splitmix64 outputs 4k..4k+3 start arm k's stream), its own
+    stream from seeds[r]."""
+    R, K = means.shape
+    rw = seed_states(reward_seeds.astype(np.uint64), 4 * K).reshape(R * K, 4)
+    st = seed_states(seeds.astype(np.uint64))
+    return (means, gaussian, nu, rw, st, EMPTY_TABLE, EMPTY_TIES, np.zeros(K, np.int64), np.zeros(1, np.int64))
+
+
+@njit(cache=True)
+def table_source(K, table, ties, gaussian=False, nu=0.0):
+    """The source of one run (i = 0) that reads its rewards from `table` and uniforms from `ties`
+    (the reward law is still said: a Gaussian posterior or confidence bound needs nu)."""
+    st = np.zeros((1, 4), np.uint64)
+    return (np.zeros((1, K)), gaussian, nu, np.zeros((K, 4), np.uint64), st, table, ties,
+            np.zeros(K, np.int64), np.zeros(1, np.int64))
+
+
+def replay_source(K, table, ties, gaussian=False, nu=0.0):
+    """`table_source` from any array-likes (the `run` functions' table mode)."""
+    return table_source(K, np.asarray(table, float), np.asarray(ties, float), bool(gaussian), float(nu))
+
+
+@njit(cache=True, inline="always")
+def n_arms(src):
+    return src[0].shape[1]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def reward(src, i, k):
+    """Run i's next reward from arm k."""
+    means, gaussian, nu, rw, st, table, ties, cursor, tie_i = src
+    if table.shape[0] > 0:
+        r = table[k, cursor[k]]
+        cursor[k] += 1
+        return r
+    row = i * means.shape[1] + k
+    if gaussian:
+        z, _ = box_muller(next_double(rw, row), next_double(rw, row))
+        return means[i, k] + nu * z
+    return bernoulli(next_double(rw, row), means[i, k])
+
+
+@njit(cache=True, error_model="numpy")
+def reward_sum(src, i, k, m):
+    """The sum of run i's next m rewards from arm k, added in order (phase-based algorithms)."""
+    s = 0.0
+    for _ in range(m):
+        s += reward(src, i, k)
+    return s
+
+
+@njit(cache=True, inline="always")
+def tie_uniform(src, i):
+    """The uniform that breaks the current decision's tie: in table mode the table's current entry
+    (`decided` moves past it), in live mode a fresh draw from run i's stream."""
+    ties = src[6]
+    if ties.shape[0] > 0:
+        return ties[src[8][0]]
+    return next_double(src[4], i)
+
+
+@njit(cache=True, inline="always")
+def decided(src):
+    """A decision is over: in table mode the next decision reads the next tie uniform."""
+    if src[6].shape[0] > 0:
+        src[8][0] += 1
+
+
+@njit(cache=True, inline="always")
+def uniform(src, i):
+    """A uniform for the algorithm's own random choices (coins, posterior draws, random extras)."""
+    ties = src[6]
+    if ties.shape[0] > 0:
+        tie_i = src[8]
+        u = ties[tie_i[0]]
+        tie_i[0] += 1
+        return u
+    return next_double(src[4], i)
+
+
+@njit(cache=True, error_model="numpy")
+def pick_index(values, best, count, u):
+    """The floor(u count)-th index (in order) among the `count` entries equal to `best`."""
+    target = min(int(u * count), count - 1)
+    seen = 0
+    for k in range(values.shape[0]):
+        if values[k] == best:
+            if seen == target:
+                return k
+            seen += 1
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def top(values):
+    """(first maximiser, maximum, number of maximisers) in one pass."""
+    best = -np.inf
+    arg = 0
+    count = 0
+    for k in range(values.shape[0]):
+        v = values[k]
+        if v > best:
+            best = v
+            arg = k
+            count = 1
+        elif v == best:
+            count += 1
+    return arg, best, count
+
+
+@njit(cache=True, error_model="numpy")
+def argmax_random(values, src, i):
+    """argmax with uniformly random tie-breaking (see the module docstring for the stream rule)."""
+    arg, best, count = top(values)
+    if count > 1:
+        arg = pick_index(values, best, count, tie_uniform(src, i))
+    decided(src)
+    return arg
+
+
+# ---------------------------------------------------------------- plain numpy side
+class LiveSource:
+    """Rewards and uniforms for the plain references, drawn from one numpy Generator."""
+
+    def __init__(self, means: np.ndarray, rng: np.random.Generator, reward: str = "bernoulli",
+                 nu_sq: float = 1.0):
+        self.mu = np.asarray(means, float)
+        self.rng = rng
+        self.gaussian = reward == "gaussian"
+        self.nu = math.sqrt(nu_sq)
+
+    def reward(self, k: int) -> float:
+        if self.gaussian:
+            return float(self.mu[k] + self.nu * self.rng.standard_normal())
+        return 1.0 if self.rng.random() < self.mu[k] else 0.0
+
+    def phase(self, k: int, m: int) -> float:
+        return float(sum(self.reward(k) for _ in range(m)))
+
+    def argmax(self, values: np.ndarray) -> int:
+        best = np.flatnonzero(values == values.max())
+        return int(best[0]) if best.size == 1 else int(best[min(int(self.rng.random() * best.size), best.size - 1)])
+
+    def uniform(self) -> float:
+        return float(self.rng.random())
+
+
+class TableSource:
+    """Rewards and uniforms from fixed tables (the stream a kernel reads through `table_source`)."""
+
+    def __init__(self, table: np.ndarray, ties: np.ndarray):
+        self.table = np.asarray(table, float)
+        self.ties = np.asarray(ties, float)
+        self.cursor = np.zeros(self.table.shape[0], np.int64)
+        self.tie_i = 0
+
+    def reward(self, k: int) -> float:
+        r = float(self.table[k, self.cursor[k]])
+        self.cursor[k] += 1
+        return r
+
+    def phase(self, k: int, m: int) -> float:
+        s = 0.0
+        for _ in range(m):               # same summation order as the kernel
+            s += self.reward(k)
+        return s
+
+    def argmax(self, values: np.ndarray) -> int:
+        best = np.flatnonzero(values == values.max())
+        u = self.uniform()
+        return int(best[min(int(u * best.size), best.size - 1)])
+
+    def uniform(self) -> float:
+        u = float(self.ties[self.tie_i])
+        self.tie_i += 1
+        return u

@@ -1,0 +1,42 @@
+"""simulate.bench: a smoke run (no timing is asserted) and the interleaving of its repeats."""
+
+import pytest
+
+
+# ---------------------------------------------------------------- bench (a smoke run: no timing is asserted)
+def test_bench_reports_best_and_slowest_of_its_repeats():
+    from simulate.bench import bench
+    lines = []
+    rows = bench(["uniform", "ttts"], configs=(("F1", 6, 300, 8),), reference_seconds=0.0, threads=(1,),
+                 out=lines.append, repeats=2)
+    fast = [r for r in rows if r["impl"] == "numba"]
+    assert [r["algorithm"] for r in fast] == ["uniform", "ttts"]
+    assert all(r["repeats"] == 2 and r["arm_rounds_per_s"] >= r["slowest_arm_rounds_per_s"] > 0 for r in fast)
+    assert len(lines) == 5 and "best of 2" in lines[0]
+    checks = [r for r in rows if r["impl"] == "host-check"]
+    assert [r["when"] for r in checks] == ["before", "after"] and [lines[1][:19], lines[-1][:18]] == \
+        ["host check (before)", "host check (after)"]
+    for r in checks:     # the ceiling is the harmonic combination of the two rates it names
+        assert r["rue_ceiling_per_s"] == pytest.approx(1 / (1 / r["divisions_per_s"] + 1 / r["square_roots_per_s"]))
+    with pytest.raises(ValueError, match="repeats"):
+        bench(["uniform"], repeats=0)
+    with pytest.raises(ValueError, match="algorithms: unknown unifrm"):     # it used to time `uniform`
+        bench(["unifrm"])
+
+
+def test_bench_interleaves_its_repeats(monkeypatch):
+    """Each repeat round times every kernel once (a spell of outside load then slows one timing of
+    many kernels, not every timing of one): after the compile and probe calls, the timed calls
+    cycle through the kernels."""
+    from simulate import bench as bench_module
+    calls = []
+    fast = bench_module._fast
+
+    def recording(name, means, n, seeds, reward_seeds, kw):
+        calls.append((name, len(seeds)))
+        return fast(name, means, n, seeds, reward_seeds, kw)
+    monkeypatch.setattr(bench_module, "_fast", recording)
+    bench_module.bench(["uniform", "sh"], configs=(("F1", 6, 300, 40),), reference_seconds=0.0, threads=(1,),
+                       out=lambda line: None, repeats=3)
+    timed = [name for name, runs in calls if runs == 40]
+    assert timed == ["uniform", "sh"] * 3

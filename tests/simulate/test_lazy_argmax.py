@@ -1,0 +1,108 @@
+"""simulate.algorithms.lazy_argmax: the grid CDF recurrences, truncated Beta draws, and the argmax
+law against plain Beta draws."""
+
+import numpy as np
+import pytest
+from numba import njit
+from scipy import special, stats
+
+from simulate.algorithms import lazy_argmax as L
+from simulate.algorithms._rng import lane_buffer, seed_lanes, seed_states
+from tests.simulate.streams import TINY
+
+
+# ---------------------------------------------------------------- TTTS's lazy argmax sampler
+def test_cdf_recurrence_tracks_betainc():
+    """The grid CDF kept by the a+1 / b+1 recurrences stays within 1e-10 of scipy's betainc, and
+    the update window is exactly the set of grid points where the term is at least exp(CUT)
+    (points within 1e-6 of the cut excepted), including posteriors narrower than a cell."""
+    rng = np.random.default_rng(2)
+    m = L.GRID
+    XS, lx, l1x = L.grid(m)
+    x = np.arange(m + 1) / m
+    for p, pulls in ((0.03, 4000), (0.3, 4000), (0.5, 4000), (0.9, 4000), (0.001, 20000), (0.5, 60000)):
+        F, G, W, lnB = L.cdf_init(1, m)
+        a = b = 1.0
+        for t in range(pulls):
+            r = float(rng.random() < p)
+            L.cdf_update(F, G, W, lnB, 0, a, b, r, XS, lx, l1x)
+            a, b = a + r, b + 1.0 - r
+            if t % 997 == 0 or t == pulls - 1:
+                e = a * lx[1:m] + b * l1x[1:m] - special.betaln(a, b)
+                inside = np.arange(1, m)[e >= L.CUT]
+                window = np.arange(W[0, 0], W[0, 1] + 1)
+                unsure = np.arange(1, m)[np.abs(e - L.CUT) < 1e-6]
+                assert set(inside) - set(unsure) <= set(window) <= set(inside) | set(unsure), (p, t)
+        assert np.abs(F[0] - special.betainc(a, b, x)).max() < 1e-10
+        assert abs(lnB[0] - special.betaln(a, b)) < 1e-8 * max(1.0, abs(lnB[0]))
+
+
+def _lazy_counts(A, B, N, seed):
+    x = np.arange(L.GRID + 1) / L.GRID
+    F = special.betainc(A[:, None], B[:, None], x[None, :])
+    _, lx, l1x = L.grid(L.GRID)
+
+    @njit
+    def run(F, A, B, N, seed):
+        st = seed_states(np.array([seed], np.uint64))
+        lanes = seed_lanes(np.array([seed], np.uint64))
+        K = F.shape[0]
+        u = lane_buffer(K)
+        cand = np.empty(K, np.int64)
+        out = np.zeros(K, np.int64)
+        g = F.shape[1] // 2
+        for _ in range(N):
+            k, g = L.lazy_argmax(F, A, B, u, cand, g, lx, l1x, st, lanes, 0)
+            out[k] += 1
+        return out
+    return run(F, A, B, N, seed)
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("case", range(5))
+def test_lazy_argmax_has_the_argmax_law(case):
+    """The lazy sampler's argmax frequencies against argmax of plain Beta draws (chi-square
+    contingency test at level 1e-6), over posteriors from wide (few pulls) to narrow."""
+    rng = np.random.default_rng(100 + case)
+    K = (3, 6, 6, 12, 20)[case]
+    T = rng.integers(2, (12, 40, 400, 3000, 300)[case], K).astype(float)
+    S = np.round(T * rng.uniform(0.3, 0.5, K))
+    A, B = 1.0 + S, 1.0 + T - S
+    N = 200_000
+    lazy = _lazy_counts(A, B, N, case)
+    plain = np.bincount(rng.beta(np.broadcast_to(A, (N, K)), np.broadcast_to(B, (N, K))).argmax(1), minlength=K)
+    table = np.array([lazy, plain])[:, (lazy + plain) > 0]
+    assert table.shape[1] == 1 or stats.chi2_contingency(table)[1] > TINY
+
+
+def test_lazy_argmax_comparison_can_fail():
+    """The same comparison catches a sampler whose CDF rows are off by one pull."""
+    A, B = np.array([30.0, 28.0, 25.0]), np.array([30.0, 32.0, 35.0])
+    N = 200_000
+    lazy = _lazy_counts(A + np.array([3.0, 0.0, 0.0]), B, N, 0)      # arm 0 given 3 extra successes
+    rng = np.random.default_rng(0)
+    plain = np.bincount(rng.beta(np.broadcast_to(A, (N, 3)), np.broadcast_to(B, (N, 3))).argmax(1), minlength=3)
+    assert stats.chi2_contingency(np.array([lazy, plain]))[1] < TINY
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("a,b,m,c", [(40.0, 60.0, 64, 24), (3.0, 1.0, 10, 9), (1.0, 1.0, 2, 0),
+                                     (900.0, 1100.0, 64, 32), (200.0, 300.0, 64, 25), (5.0, 2000.0, 64, 0)])
+def test_truncated_beta_is_exact(a, b, m, c):
+    """Draws from Beta(a, b) conditioned on the cell [c/m, (c+1)/m) against that law (KS): cells
+    inside the bulk, at the edges 0 and 1, and on steep flanks where the squeeze rarely decides."""
+    _, lx, l1x = L.grid(m)
+    lo, hi = c / m, (c + 1) / m
+
+    @njit
+    def draws(a, b, c, lx, l1x, N):
+        st = seed_states(np.array([7], np.uint64))
+        out = np.empty(N)
+        for k in range(N):
+            out[k] = L.truncated_beta(a, b, c, lx, l1x, st, 0)
+        return out
+    x = draws(a, b, c, lx, l1x, 400_000)
+    d = stats.beta(a, b)
+    cdf = lambda v: (d.cdf(v) - d.cdf(lo)) / (d.cdf(hi) - d.cdf(lo))      # noqa: E731
+    assert x.min() >= lo and x.max() < hi
+    assert stats.kstest(x, cdf).pvalue > TINY
