@@ -14,9 +14,8 @@ Nothing here imports `simulate`.
 """
 
 from ._core import UndefinedError
-from .gap import (c_K, c_K_is_defined, e_star, e_star_mp, gap_constant_tightest, gap_density,
-                  theorem_3_1_bound)
 from .estimation import Posterior, exact_gaussian_posterior, posterior
+from .gap import c_K, c_K_is_defined, e_star, e_star_mp, gap_constant_tightest, gap_density, theorem_3_1_bound
 from .theorems import theorem_5_1_bound, theorem_5_1_terms, theorem_5_2_bound, theorem_5_2_terms
 
 __all__ = ["UndefinedError", "c_K", "c_K_is_defined", "e_star", "e_star_mp",

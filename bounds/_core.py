@@ -9,7 +9,6 @@ expression. So the symbolic and numeric forms of a bound cannot drift apart.
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -142,7 +141,3 @@ def require_positive(name: str, value: Any, reason: str, params: dict[str, Any])
     for x in vals:
         if not x > 0:
             raise UndefinedError(f"{reason}: {name} = {x:.6g} <= 0", params)
-
-
-def isnumber(v: Any) -> bool:
-    return isinstance(v, numbers.Number) or isinstance(v, (mpmath.mpf, np.number))

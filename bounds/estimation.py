@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._core import (UndefinedError, as_numeric, check_int, check_positive, namespace_for)
+from ._core import UndefinedError, as_numeric, check_int, check_positive, namespace_for
 
 
 class Posterior(NamedTuple):

@@ -23,8 +23,15 @@ import mpmath
 import numpy as np
 from scipy import special
 
-from ._core import (UndefinedError, as_numeric, check_int, check_positive,
-                    is_symbolic, namespace_for, require_nonnegative)
+from ._core import (
+    UndefinedError,
+    as_numeric,
+    check_int,
+    check_positive,
+    is_symbolic,
+    namespace_for,
+    require_nonnegative,
+)
 
 #: The constant c of the proof of Lemma A.1 ("Now let us take c = 1/(4 sqrt(2 pi))").
 PROOF_C = 1.0 / (4.0 * np.sqrt(2.0 * np.pi))
@@ -260,13 +267,6 @@ def lemma_a1_proof_terms(K: int, c: float = PROOF_C) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- appendix facts
-def gaussian_tail_bound(alpha: Any, sigma_sq: Any = 1.0) -> Any:
-    """Fact 1: Pr(X >= alpha) <= exp(-alpha^2 / (2 sigma^2)) for X ~ N(0, sigma^2), alpha > 0."""
-    alpha, sigma_sq = as_numeric(alpha), as_numeric(sigma_sq)
-    m = namespace_for(alpha, sigma_sq)
-    return m.exp(-alpha ** 2 / (2 * sigma_sq))
-
-
 def mills_lower(t: Any) -> Any:
     """Fact 3, left: (2 pi)^-1/2 t/(t^2+1) exp(-t^2/2) <= 1 - Phi(t)."""
     t = as_numeric(t)

@@ -13,8 +13,7 @@ import mpmath
 import numpy as np
 from scipy import special
 
-from ._core import (UndefinedError, as_numeric, check_positive, check_range,
-                    namespace_for, require_positive)
+from ._core import UndefinedError, as_numeric, check_positive, namespace_for, require_positive
 
 
 def gaps(means: Any) -> np.ndarray:
@@ -147,11 +146,6 @@ def full_alpha_rhs(n: Any) -> Any:
     m = namespace_for(n)
     L = m.log(n)
     return (1 / m.sqrt(L) - 1 / (L * m.sqrt(L))) / m.sqrt(n) / m.sqrt(2 * m.pi)
-
-
-def check_bernoulli_p(p: Any) -> None:
-    """p of Audibert et al.'s lower bound must lie in (0, 1/2)."""
-    check_range("p", p, 0.0, 0.5, low_open=True, high_open=True)
 
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in {

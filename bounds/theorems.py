@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._core import (as_numeric, check_int, check_positive, check_range,
-                    is_symbolic, namespace_for, require_positive)
+from ._core import as_numeric, check_int, check_positive, check_range, is_symbolic, namespace_for, require_positive
 from .gap import c_K
 
 

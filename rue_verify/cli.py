@@ -200,7 +200,8 @@ def _simulate(args: argparse.Namespace) -> int:
     print(f"rue-verify {res.version} simulate: {res.environment}, n = {res.budget}, runs = {res.runs}, "
           f"seed = {res.seed}, crn = {res.crn}, {int(res.level * 100)}% intervals"
           + (f", {res.clipped_means} means redrawn/clipped" if res.clipped_means else ""))
-    print(f"{'algorithm':<10} {'error rate':>10}  {'interval':<19} {'simple regret':>13}  {'interval':<21} {'wall s':>7}")
+    print(f"{'algorithm':<10} {'error rate':>10}  {'interval':<19} {'simple regret':>13}  {'interval':<21} "
+          f"{'wall s':>7}")
     for r in res.results:
         print(f"{r.algorithm:<10} {r.error_rate:>10.4f}  [{r.ci_low:.4f}, {r.ci_high:.4f}]  {r.simple_regret:>13.5f}  "
               f"[{r.regret_ci_low:.5f}, {r.regret_ci_high:.5f}] {r.wall_seconds:>7.2f}")

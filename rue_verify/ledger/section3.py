@@ -152,7 +152,8 @@ def check_lem_a1_steps(mode: Mode):
                 T2 = -K * mpmath.quad(lambda x: Phi(x) ** (K - 1) * fp(x + a), [-mpmath.inf, -5, 0, aK])
             t = gap.lemma_a1_proof_terms(K)
             worst = max(worst, float(T1) - t["T1_bound"], abs(float(T2)) - t["T2_bound"])
-    findings.append(Finding("holds" if worst <= 0 else "refuted", "K in {40, 100, 1000, 10000}, alpha in {1e-3, 0.3, 1.5}",
+    findings.append(Finding("holds" if worst <= 0 else "refuted",
+                            "K in {40, 100, 1000, 10000}, alpha in {1e-3, 0.3, 1.5}",
                             f"T_1 <= K f(a_K) and |T_2| <= 2K/sqrt(2 pi) Phi(a_K)^(K-1): largest excess {fmt(worst)}."))
     t = np.linspace(0, 40, 4001)
     mills = special.ndtr(t) - (1 - t / (t * t + 1) * np.exp(-t * t / 2) / np.sqrt(2 * np.pi))
@@ -162,12 +163,12 @@ def check_lem_a1_steps(mode: Mode):
     e_ok = np.all((1 - 1 / x) ** x <= np.exp(-1) + 1e-15)
     findings.append(Finding("holds" if e_ok else "refuted", f"K in 2-{mode.K_max}",
                             f"(1 - 1/x)^x <= 1/e at x = K/(2 ln K) (the proof's x), min x = {fmt(x.min())} > 1."))
+    K1 = int(Ks[np.array([t["needs"]["a_K >= 1"] for t in terms])][0])
     final_ok = np.array([isinstance(t["final_bound"], float) for t in terms])
     findings.append(Finding("holds", f"K in {_ranges(Ks[final_ok])}",
-                            f"the final constant ln K/(c sqrt(pi)) sqrt(ln(cK/ln K)) + 2/sqrt(2 pi) equals c_K and is real "
-                            f"only for these K; the chain of inequalities is claimed 'for K large enough', which the "
-                            f"a_K >= 1 step makes K >= {int(Ks[np.array([t['needs']['a_K >= 1'] for t in terms])][0])}."))
-    K1 = int(Ks[np.array([t["needs"]["a_K >= 1"] for t in terms])][0])
+                            "the final constant ln K/(c sqrt(pi)) sqrt(ln(cK/ln K)) + 2/sqrt(2 pi) equals c_K and is "
+                            "real only for these K; the chain of inequalities is claimed 'for K large enough', which "
+                            f"the a_K >= 1 step makes K >= {K1}."))
     return Expect(f"every step holds where the proof applies it; the a_K >= 1 step needs K >= {K1}, "
                   f"so the proof covers K >= {K1} only", "holds"), findings
 
@@ -213,7 +214,8 @@ def check_facts(mode: Mode):
     errs = [np.max(np.abs(gap.second_order_cdf(ts, K) - stats.binom.sf(K - 2, K, special.ndtr(ts))))
             for K in (2, 3, 10, 100)]
     findings.append(Finding("holds" if max(errs) < 1e-12 else "refuted", "K in {2, 3, 10, 100}, t in [-4, 5]",
-                            f"Pr(X_(2) < t) = Pr(at least K-1 of K below t) (binomial tail): max error {fmt(max(errs))}."))
+                            "Pr(X_(2) < t) = Pr(at least K-1 of K below t) (binomial tail): max error "
+                            f"{fmt(max(errs))}."))
     return Expect("Facts 1, 2 and the Pr(X_(2) < t) formula hold; Fact 3's upper Mills bound needs t > 0 "
                   "(undefined at t = 0)", "undefined"), findings
 

@@ -9,8 +9,15 @@ import numpy as np
 from scipy import optimize, special
 
 from bounds import certify, theorems
-from bounds.estimation import (exact_gaussian_posterior, posterior, posterior_variance_formula,
-                               tau_sq_lower, tau_sq_tilde, tau_sq_upper, var_lemma_rhs)
+from bounds.estimation import (
+    exact_gaussian_posterior,
+    posterior,
+    posterior_variance_formula,
+    tau_sq_lower,
+    tau_sq_tilde,
+    tau_sq_upper,
+    var_lemma_rhs,
+)
 
 from .core import Expect, Finding, Mode, claim, fmt, witness
 
@@ -169,21 +176,21 @@ def check_prop41(mode: Mode):
         Delta = float(np.exp(rng.uniform(np.log(1e-2), np.log(10))) * math.sqrt(s0))
         mu[0] = Delta
         tau = _tau_sq(T, s0, s)
-        l = _freq_prob(T, s0, s, mu, 1, 0)
+        lhs = _freq_prob(T, s0, s, mu, 1, 0)
         r = float(var_lemma_rhs(Delta, tau[1], tau[0]))
         count += 1
-        bad += l > r
-        key = (r - l) if r >= l else -1e6 + K + (r - l)     # among violations prefer small K
+        bad += lhs > r
+        key = (r - lhs) if r >= lhs else -1e6 + K + (r - lhs)     # among violations prefer small K
         if key < worst[0]:
-            worst = (key, (K, T, s0, s, mu, Delta, l, r))
-    K, T, s0, s, mu, Delta, l, r = worst[1]
+            worst = (key, (K, T, s0, s, mu, Delta, lhs, r))
+    K, T, s0, s, mu, Delta, lhs, r = worst[1]
     findings.append(Finding(
         "refuted" if worst[0] < 0 else "holds",
         "fixed means (best arm ahead by Delta_k, others equal), fixed T_k in [1, 200], Gaussian rewards, K in [2, 11]",
         f"the shrinkage estimator is biased for fixed means, so its error is not centred; the bound fails in "
         f"{bad} of {count} sampled configurations.",
         witness({"K": K, "T": T.tolist(), "mu": mu.tolist(), "Delta_k": Delta, "k": 1, "sigma0_sq": s0,
-                 "sigma_sq": s}, l, r) if worst[0] < 0 else None))
+                 "sigma_sq": s}, lhs, r) if worst[0] < 0 else None))
     # reading 3 (the proof's): muhat_j - mu_j ~ N(0, tau_j^2), any dependence between arms
     g = np.geomspace(1e-3, 1e3, 60)
     D, tk, ti = np.meshgrid(np.geomspace(1e-3, 30, 60), g, g, indexing="ij")
@@ -191,8 +198,8 @@ def check_prop41(mode: Mode):
     margin = float(np.min(var_lemma_rhs(D, tk, ti) - worst_case))
     findings.append(Finding("holds" if margin >= 0 else "refuted",
                             "the proof's reading: muhat_j - mu_j ~ N(0, tau_j^2) for j = k, i*, any correlation",
-                            f"the worst case over correlations, 1 - Phi(Delta/(tau_k + tau_i*)), never exceeds the bound "
-                            f"(smallest margin {fmt(margin)} on a 60^3 grid).", certified=False))
+                            "the worst case over correlations, 1 - Phi(Delta/(tau_k + tau_i*)), never exceeds the "
+                            f"bound (smallest margin {fmt(margin)} on a 60^3 grid).", certified=False))
     return Expect("ill-posed as written; false for fixed means (shrinkage bias); true if the estimation errors "
                   "are centred Gaussians with variances tau^2",
                   "refuted" if [f.verdict for f in findings] == ["undefined", "refuted", "holds"] else "-"), findings
@@ -229,7 +236,8 @@ def check_tau_lower(mode: Mode):
         findings.append(Finding(
             "refuted", "T_j >= 2 (as after RUE's initialisation), K in [2, 30], T_j <= 1e4, variances in [1e-3, 1e3]",
             f"violated in {b} of {n} sampled pull vectors; worst relative margin {fmt(m)}. With all T_j = T the "
-            "exact ratio is tau^2/tilde = 1 + sigma^2/(K T sigma0^2), below the claimed 1 + sigma0^2/(K(sigma0^2+sigma^2)) "
+            "exact ratio is tau^2/tilde = 1 + sigma^2/(K T sigma0^2), below the claimed 1 + "
+            "sigma0^2/(K(sigma0^2+sigma^2)) "
             "as soon as T sigma0^4 > sigma^2 (sigma0^2 + sigma^2).",
             simple or _tau_witness(*w, "lower")))
         findings.append(Finding("refuted", "the worst point found", "the largest violation found",
