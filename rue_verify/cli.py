@@ -175,10 +175,11 @@ def _vacuity(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from simulate.algorithms import REGISTRY
     from simulate.environments import Environment
     from simulate.runner import simulate
     algs = []
-    for a in args.algorithms.split(","):
+    for a in (args.algorithms.split(",") if args.algorithms else REGISTRY):
         params: dict[str, Any] = {}
         if a == "rue" and args.rue_variances:
             params["variances"] = args.rue_variances
@@ -264,7 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--setup", default="F1", help="F1..F6 or R1..R3 (default F1)")
     sm.add_argument("--K", type=int, default=20, help="number of arms (default 20)")
     sm.add_argument("--budget", default="H", help="an integer, or H/2, H, 2H (fixed setups; default H)")
-    sm.add_argument("--algorithms", default="rue,ucbe,sr,sh,ttts,two-stage,uniform")
+    sm.add_argument("--algorithms", help="comma-separated names (default: every algorithm in the registry: rue, "
+                                         "ucbe, sr, sh, ttts, two-stage, uniform)")
     sm.add_argument("--runs", type=int, default=1000)
     sm.add_argument("--seed", type=int, default=0)
     sm.add_argument("--reward", default=None, choices=["bernoulli", "gaussian"],

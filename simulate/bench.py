@@ -13,16 +13,16 @@ import numba
 import numpy as np
 from numba import njit
 
-from .algorithms import get, rue
+from .algorithms import REGISTRY, get, rue
 from .algorithms._source import LiveSource
 from .environments import fixed_means
 
 CONFIGS = (("F2", 20, 7000, 1000), ("F4", 80, 50000, 100))
 
-#: what the bench times: a label, the registry name and its parameters
+#: what the bench times: a label, the registry name and its parameters (every algorithm at its
+#: defaults, and RUE with known variances too)
 VARIANTS = {"rue": ("rue", {}), "rue-known": ("rue", {"variances": "known", "sigma0_sq": 0.01, "sigma_sq": 0.25}),
-            "ucbe": ("ucbe", {}), "ttts": ("ttts", {}), "sr": ("sr", {}), "sh": ("sh", {}),
-            "two-stage": ("two-stage", {}), "uniform": ("uniform", {})}
+            **{name: (name, {}) for name in REGISTRY if name != "rue"}}
 NAMES = tuple(VARIANTS)
 
 

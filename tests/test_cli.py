@@ -29,3 +29,11 @@ def test_cli_bound_and_errors(capsys):
     assert main(["bound", "c_K", "--latex"]) == 0
     assert "\\log" in capsys.readouterr().out
     assert main(["claims", "--id", "NOPE", "-q"]) == 2
+
+
+def test_simulate_help_names_every_registered_algorithm():
+    from rue_verify.cli import build_parser
+    from simulate.algorithms import REGISTRY
+    sub = build_parser()._subparsers._group_actions[0].choices["simulate"]
+    text = next(a.help for a in sub._actions if "--algorithms" in a.option_strings)
+    assert text.split("registry: ")[1].rstrip(")") == ", ".join(REGISTRY)
