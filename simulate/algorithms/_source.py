@@ -152,13 +152,19 @@ def top(values):
 
 
 @njit(cache=True, error_model="numpy")
-def argmax_random(values, src, i):
-    """argmax with uniformly random tie-breaking (see the module docstring for the stream rule)."""
+def argmax_random(values, src, i, lowest=False):
+    """argmax with uniformly random tie-breaking (see the module docstring for the stream rule), or
+    with `lowest` the first maximiser (the authors' convention in some baselines; no live draw, and
+    in table mode the decision's uniform is still consumed so the streams stay aligned)."""
     arg, best, count = top(values)
-    if count > 1:
+    if count > 1 and not lowest:
         arg = pick_index(values, best, count, tie_uniform(src, i))
     decided(src)
     return arg
+
+
+#: the index-tie conventions: at random (this project's rule everywhere) or to the lowest index
+TIE_RULES = ("random", "lowest-index")
 
 
 # ---------------------------------------------------------------- plain numpy side
@@ -180,9 +186,11 @@ class LiveSource:
     def phase(self, k: int, m: int) -> float:
         return float(sum(self.reward(k) for _ in range(m)))
 
-    def argmax(self, values: np.ndarray) -> int:
+    def argmax(self, values: np.ndarray, lowest: bool = False) -> int:
         best = np.flatnonzero(values == values.max())
-        return int(best[0]) if best.size == 1 else int(best[min(int(self.rng.random() * best.size), best.size - 1)])
+        if best.size == 1 or lowest:
+            return int(best[0])
+        return int(best[min(int(self.rng.random() * best.size), best.size - 1)])
 
     def uniform(self) -> float:
         return float(self.rng.random())
@@ -208,10 +216,10 @@ class TableSource:
             s += self.reward(k)
         return s
 
-    def argmax(self, values: np.ndarray) -> int:
+    def argmax(self, values: np.ndarray, lowest: bool = False) -> int:
         best = np.flatnonzero(values == values.max())
         u = self.uniform()
-        return int(best[min(int(u * best.size), best.size - 1)])
+        return int(best[0 if lowest else min(int(u * best.size), best.size - 1)])
 
     def uniform(self) -> float:
         u = float(self.ties[self.tie_i])

@@ -1,8 +1,10 @@
 """Sequential halving (Karnin, Koren & Somekh 2013), with the authors' conventions.
 
 ceil(log2 K) rounds; in each, every surviving arm gets floor(n / (|S| ceil(log2 K))) pulls; the
-ceil(|S| / 2) arms with the best *cumulative* empirical means survive (ties at random). The survivor
-with the best cumulative mean is recommended. Unused budget (from the floors) is left unused.
+ceil(|S| / 2) arms with the best *cumulative* empirical means survive. The survivor with the best
+cumulative mean is recommended. Unused budget (from the floors) is left unused. Ties go at random, or
+with tie_rule='lowest-index' to the lowest index, as the authors' code does (which favours arm 1, the
+best arm of the F-setups).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._source import argmax_random, live_source, n_arms, replay_source, reward_sum
-from .spec import Algorithm
+from ._source import TIE_RULES, argmax_random, live_source, n_arms, replay_source, reward_sum
+from .spec import Algorithm, Param
 
 
 def rounds(K: int) -> int:
@@ -22,7 +24,7 @@ def rounds(K: int) -> int:
 
 
 @njit(cache=True, error_model="numpy")
-def _run(src, i, n):
+def _run(src, i, n, lowest):
     K = n_arms(src)
     T = np.zeros(K)
     S = np.zeros(K)
@@ -43,41 +45,42 @@ def _run(src, i, n):
             key[j] = (S[j] / T[j] if T[j] > 0 else 0.0) if alive[j] else -np.inf
         nxt = np.zeros(K, np.bool_)
         for _k in range(keep):
-            a = argmax_random(key, src, i)
+            a = argmax_random(key, src, i, lowest)
             nxt[a] = True
             key[a] = -np.inf
         alive = nxt
         size = keep
     for j in range(K):
         key[j] = (S[j] / T[j] if T[j] > 0 else 0.0) if alive[j] else -np.inf
-    return argmax_random(key, src, i), T
+    return argmax_random(key, src, i, lowest), T
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, lowest):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
     src = live_source(means, gaussian, nu, reward_seeds, seeds)
     for i in prange(R):
-        rec[i], pulls[i] = _run(src, i, n)
+        rec[i], pulls[i] = _run(src, i, n, lowest)
     return rec, pulls
 
 
-def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0):
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, tie_rule="random"):
     return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
-                  np.asarray(seeds, np.uint64))
+                  np.asarray(seeds, np.uint64), tie_rule == "lowest-index")
 
 
-def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0):
+def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, tie_rule="random"):
     mu = np.asarray(mu, float)
     if table is None:
-        return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu))
-    return _run(replay_source(mu.size, table, ties, gaussian, nu), 0, n)
+        return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, tie_rule))
+    return _run(replay_source(mu.size, table, ties, gaussian, nu), 0, n, tie_rule == "lowest-index")
 
 
-def reference(source, K: int, n: int, gaussian=False, nu=0.0) -> tuple[int, np.ndarray]:
+def reference(source, K: int, n: int, gaussian=False, nu=0.0, tie_rule="random") -> tuple[int, np.ndarray]:
     """Plain numpy sequential halving."""
+    lowest = tie_rule == "lowest-index"
     L = rounds(K)
     T, S = np.zeros(K), np.zeros(K)
     alive = np.ones(K, bool)
@@ -91,15 +94,17 @@ def reference(source, K: int, n: int, gaussian=False, nu=0.0) -> tuple[int, np.n
         key = np.where(alive, np.divide(S, T, out=np.zeros(K), where=T > 0), -np.inf)
         nxt = np.zeros(K, bool)
         for _k in range((int(alive.sum()) + 1) // 2):
-            a = source.argmax(key)
+            a = source.argmax(key, lowest)
             nxt[a] = True
             key[a] = -np.inf
         alive = nxt
-    return source.argmax(np.where(alive, np.divide(S, T, out=np.zeros(K), where=T > 0), -np.inf)), T
+    return source.argmax(np.where(alive, np.divide(S, T, out=np.zeros(K), where=T > 0), -np.inf), lowest), T
 
 
 ALGORITHM = Algorithm(
     name="sh", title="Sequential halving (Karnin, Koren & Somekh 2013)",
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K * rounds(K),
-    budget_rule="the first round gives every arm floor(n / (K ceil(log2 K))) >= 1 pulls")
+    budget_rule="the first round gives every arm floor(n / (K ceil(log2 K))) >= 1 pulls",
+    params=(Param("tie_rule", "random", "index ties: at random (this project) or to the lowest index (the authors' "
+                  "code)", choices=TIE_RULES),))

@@ -16,7 +16,7 @@ Two details of that code are not reproduced, as artefacts rather than the algori
 the candidates one pull before stage 1 ends (the last stage-1 pull is not in the statistics), and
 it finds lb and ub by 20 bisection steps from a bracket clipped at 1e-5 (about 1e-6 precision);
 here the bounds are solved to double precision on the full stage-1 statistics. Its ties go to the
-lowest index; here, as everywhere in `simulate`, at random.
+lowest index; here at random, unless tie_rule='lowest-index' asks for theirs.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._source import argmax_random, live_source, n_arms, replay_source, reward_sum
+from ._source import TIE_RULES, argmax_random, live_source, n_arms, replay_source, reward_sum
 from .spec import Algorithm, Param
 
 
@@ -81,7 +81,7 @@ def stage_counts(n, K, q):
 
 
 @njit(cache=True, error_model="numpy")
-def _run(src, i, n, q):
+def _run(src, i, n, q, lowest):
     K = n_arms(src)
     gaussian = src[1]
     nu = src[2]
@@ -119,35 +119,35 @@ def _run(src, i, n, q):
     key = np.empty(K)
     for j in range(K):
         key[j] = S[j] / T[j] if T[j] > 0 else -np.inf
-    return argmax_random(key, src, i), T
+    return argmax_random(key, src, i, lowest), T
 
 
 @njit(cache=True, parallel=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds, q):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, q, lowest):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
     src = live_source(means, gaussian, nu, reward_seeds, seeds)
     for i in prange(R):
-        rec[i], pulls[i] = _run(src, i, n, q)
+        rec[i], pulls[i] = _run(src, i, n, q, lowest)
     return rec, pulls
 
 
-def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, q=0.5):
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, q=0.5, tie_rule="random"):
     return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
-                  np.asarray(seeds, np.uint64), float(q))
+                  np.asarray(seeds, np.uint64), float(q), tie_rule == "lowest-index")
 
 
-def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, q=0.5):
+def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, q=0.5, tie_rule="random"):
     mu = np.asarray(mu, float)
     if table is None:
-        return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, q))
+        return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, q, tie_rule))
     src = replay_source(mu.size, table, ties, gaussian, nu)
-    return _run(src, 0, n, float(q))
+    return _run(src, 0, n, float(q), tie_rule == "lowest-index")
 
 
 def reference(source, K: int, n: int, gaussian: bool = False, nu: float = 1.0,
-              q: float = 0.5) -> tuple[int, np.ndarray]:
+              q: float = 0.5, tie_rule: str = "random") -> tuple[int, np.ndarray]:
     """Plain two-stage, round by round as the definition reads; the bounds by scipy's brentq."""
     from scipy.optimize import brentq
 
@@ -176,7 +176,7 @@ def reference(source, K: int, n: int, gaussian: bool = False, nu: float = 1.0,
         k = cand[t % len(cand)]
         S[k] += source.reward(k)
         T[k] += 1
-    return source.argmax(np.where(T > 0, S / np.maximum(T, 1), -np.inf)), T
+    return source.argmax(np.where(T > 0, S / np.maximum(T, 1), -np.inf), tie_rule == "lowest-index"), T
 
 
 def min_budget(K: int, params: dict) -> int:
@@ -194,4 +194,6 @@ ALGORITHM = Algorithm(
     batch=batch, run=run, reference=reference,
     min_budget=min_budget, budget_rule="stage 1, the rounds t < q n, pulls every arm once",
     params=(Param("q", 0.5, "fraction of the budget in stage 1 (round robin)", low=0.0, high=1.0, open_low=True,
-                  open_high=True),))
+                  open_high=True),
+            Param("tie_rule", "random", "index ties: at random (this project) or to the lowest index (the authors' "
+                  "code)", choices=TIE_RULES)))
