@@ -4,7 +4,8 @@
 - Round t: pull argmax_k rbar_k + sqrt(a / T_k), ties uniformly at random.
 - Recommendation: the largest empirical mean, ties at random.
 The exploration parameter is a = c n / H (Section 6: c = 2, H summed over the suboptimal arms, as
-the authors' code; `H_convention='section2'` adds the best arm's Delta_min^-2). H needs the true
+the authors' code; `H_convention='section2'` adds the best arm's Delta_min^-2), or with
+`a_form='c'` the constant a = c (Section 6.1's literal "we also set a = 2"). H needs the true
 gaps, which is why the paper calls UCB-E infeasible: `kernel_params` computes a from each run's
 means, the only place an algorithm is told anything about the instance.
 Only the pulled arm's index changes each round, so the update is O(1) and the argmax one pass.
@@ -76,9 +77,12 @@ def reference(source, K: int, n: int, gaussian=False, nu=0.0, a: float = 2.0) ->
 
 
 def exploration(params: dict, means: np.ndarray, n: int) -> dict:
-    """a = c n / H for each run's means (the instance knowledge that makes UCB-E infeasible)."""
+    """a = c n / H for each run's means (the instance knowledge that makes UCB-E infeasible), or c."""
     from ..environments import complexity_H
-    H = np.array([complexity_H(row, params["H_convention"]) for row in np.atleast_2d(means)])
+    means = np.atleast_2d(means)
+    if params["a_form"] == "c":
+        return {"a": np.full(means.shape[0], params["c"])}
+    H = np.array([complexity_H(row, params["H_convention"]) for row in means])
     return {"a": params["c"] * n / H}
 
 
@@ -87,6 +91,8 @@ ALGORITHM = Algorithm(
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K, budget_rule="one pull per arm first",
     params=(Param("c", 2.0, "exploration a = c n / H (Section 6: c = 2)", low=0.0, open_low=True),
+            Param("a_form", "cn/H", "a = c n / H (Section 6) or a = c (Section 6.1's 'a = 2')",
+                  choices=("cn/H", "c")),
             Param("H_convention", "suboptimal", "H over the suboptimal arms (the authors' code) or Section 2's "
                   "(plus Delta_min^-2 for the best arm)", choices=("suboptimal", "section2"))),
     kernel_params=exploration)
