@@ -22,6 +22,7 @@ def _claims(args: argparse.Namespace) -> int:
     mode = Mode.thorough() if args.thorough else Mode()
     if args.seed is not None:
         mode.seed = args.seed
+    mode.results = args.results
     from tqdm import tqdm
 
     from .ledger import REGISTRY
@@ -223,6 +224,24 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reproduce(args: argparse.Namespace) -> int:
+    from .reproduce import reproduce
+    scale = "paper" if args.paper else "quick"
+    try:
+        res = reproduce(scale, args.out, args.conventions.split(","), args.seed, args.scheduler,
+                        args.studies.split(",") if args.studies else None, progress=not args.quiet)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({k: res[k] for k in ("out", "tasks", "wall_seconds", "figures", "summary")}, indent=2))
+        return 0
+    print(f"rue-verify {__version__} reproduce: {res['tasks']} tasks at {scale} scale, seed {args.seed}, conventions "
+          f"{args.conventions}; simulation {res['wall_seconds']:.0f} s. Wrote {res['out']}/results.csv, "
+          f"{res['summary']} and {len(res['figures'])} figure files.")
+    return 0
+
+
 def _table(args: argparse.Namespace) -> int:
     from .reports import fixed_setup_table
     out = fixed_setup_table(args.setups.split(","), args.budgets.split(","), args.K, args.runs, args.seed,
@@ -251,6 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, help="seed for every search and simulation (default 20241001)")
     c.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    c.add_argument("--results", metavar="DIR", help="a reproduction's result directory for the empirical claims "
+                                                    "(default: docs/reproduction, else the quick grid)")
     c.add_argument("--markdown", metavar="PATH", help="also write a Markdown report (e.g. docs/claims.md)")
     b = sub.add_parser("bound", help="evaluate a bound of the paper, with its terms",
                        description="Evaluate a named bound: rue-verify bound theorem_5_1 --K 100 --n 1e6 "
@@ -295,6 +316,23 @@ def build_parser() -> argparse.ArgumentParser:
                          "slowest in brackets (default 3)")
     bn.add_argument("--json", action="store_true", help="after the table, every row (timings, host checks) as JSON")
     bn.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    rp = sub.add_parser("reproduce", help="rerun Section 6 and its appendix; figures, tables and the empirical claims",
+                        description="Run the experimental section of the paper (Figures 2-5) into a result directory "
+                                    "(results.csv, PNG/SVG figures, summary.md with the empirical claims' verdicts). "
+                                    "A killed run resumes where it stopped when the same command is run again.")
+    size = rp.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="fewer runs and instances (the default; about 2 minutes)")
+    size.add_argument("--paper", action="store_true", help="the paper's scale (about 15-20 minutes on 2 cores)")
+    rp.add_argument("--out", help="result directory (default reproduction-quick or reproduction-paper)")
+    rp.add_argument("--conventions", default="project,authors",
+                    help="index-tie conventions to run, comma-separated: project (random ties) and/or authors "
+                         "(lowest index in SH and two-stage, as the authors' code); default both")
+    rp.add_argument("--studies", help="comma-separated subset of fixed, random, arms, two-stage (default all)")
+    rp.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler address (tcp://host:8786): run the tasks "
+                                                        "on that cluster; results are identical to a local run")
+    rp.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    rp.add_argument("--json", action="store_true", help="print what was written as JSON")
+    rp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")
     tb.add_argument("--setups", default="F1,F2,F3")
     tb.add_argument("--budgets", default="H/2,H,2H")
@@ -338,6 +376,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return _bench(args)
     if args.cmd == "table":
         return _table(args)
+    if args.cmd == "reproduce":
+        return _reproduce(args)
     return _vacuity(args)
 
 

@@ -83,6 +83,34 @@ def _chunk_edges(runs: int, chunks: int, threads: int) -> np.ndarray:
     return np.array(sorted(set(range(0, runs, step)) | {runs}), int)
 
 
+def run_algorithm(name: str, params: dict, means: np.ndarray, n: int, seeds: np.ndarray, reward_seeds: np.ndarray,
+                  gaussian: bool, nu: float, *, chunks: int = 20, progress: bool = False):
+    """Runs r = 0..R-1 of algorithm `name` (resolved `params`) on means[r], with its seeds[r] and
+    reward_seeds[r], in chunks of whole interleaved blocks (a progress bar moves per chunk).
+    Returns (recommended arms, pulls `(R, K)`, the parameters as run, wall seconds); the parameters
+    include what the kernel was told where it is one number (UCB-E's a)."""
+    from tqdm import tqdm
+    alg = get(name)
+    runs, K = means.shape
+    kw = alg.kernel_kwargs(params, means, n)
+    rec = np.empty(runs, np.int64)
+    pulls = np.empty((runs, K))
+    edges = _chunk_edges(runs, chunks, numba.get_num_threads())
+    t0 = time.perf_counter()
+    bar = tqdm(total=runs, desc=f"{name} n={n}", disable=not progress, leave=False, unit="run")
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        part = {k: v[lo:hi] if isinstance(v, np.ndarray) and v.shape[:1] == (runs,) else v for k, v in kw.items()}
+        rec[lo:hi], pulls[lo:hi] = alg.batch(np.ascontiguousarray(means[lo:hi]), n, seeds[lo:hi], reward_seeds[lo:hi],
+                                             gaussian=gaussian, nu=nu, **part)
+        bar.update(hi - lo)
+    bar.close()
+    shown = dict(params)
+    for k, v in kw.items():
+        if k not in shown and np.unique(v).size == 1:
+            shown[k] = float(np.ravel(v)[0])
+    return rec, pulls, shown, time.perf_counter() - t0
+
+
 def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], budget: int | str, runs: int = 1000,
              seed: int = 0, *, workers: int | None = None, crn: bool = False, level: float = 0.95,
              H_convention: str = "suboptimal", progress: bool = True, chunks: int = 20) -> SimulationResult:
@@ -117,33 +145,16 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
     nu = float(np.sqrt(env.nu_sq)) if gaussian else 0.0
     out = []
     try:
-        from tqdm import tqdm
         for alg, params in plan:
             seeds = run_seeds(seed, "algorithm:" + alg.name, runs)
             reward_seeds = run_seeds(seed, "rewards" if crn else "rewards:" + alg.name, runs)
-            kw = alg.kernel_kwargs(params, means, n)
-            rec = np.empty(runs, np.int64)
-            pulls = np.empty((runs, env.K))
-            edges = _chunk_edges(runs, chunks, numba.get_num_threads())
-            t0 = time.perf_counter()
-            bar = tqdm(total=runs, desc=f"{alg.name} n={n}", disable=not progress, leave=False, unit="run")
-            for lo, hi in zip(edges[:-1], edges[1:]):
-                part = {k: v[lo:hi] if isinstance(v, np.ndarray) and v.shape[:1] == (runs,) else v
-                        for k, v in kw.items()}
-                rec[lo:hi], pulls[lo:hi] = alg.batch(np.ascontiguousarray(means[lo:hi]), n, seeds[lo:hi],
-                                                     reward_seeds[lo:hi], gaussian=gaussian, nu=nu, **part)
-                bar.update(hi - lo)
-            bar.close()
-            wall = time.perf_counter() - t0
+            rec, pulls, shown, wall = run_algorithm(alg.name, params, means, n, seeds, reward_seeds, gaussian, nu,
+                                                    chunks=chunks, progress=progress)
             fails = int(np.sum(rec != best))
             ci = binomial_interval(fails, runs, level)
             regret = means[np.arange(runs), best] - means[np.arange(runs), rec]
             rci = mean_interval(regret, level) if runs > 1 else Interval(float(regret[0]), float("nan"),
                                                                            float("nan"), level)
-            shown = dict(params)
-            for k, v in kw.items():          # what the kernel was told, where it is one number (UCB-E's a)
-                if k not in shown and np.unique(v).size == 1:
-                    shown[k] = float(np.ravel(v)[0])
             out.append(AlgorithmResult(alg.name, runs, fails, ci.estimate, ci.low, ci.high, rci.estimate, rci.low,
                                        rci.high, pulls.mean(axis=0).round(3).tolist(), round(wall, 4), shown))
     finally:

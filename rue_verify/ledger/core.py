@@ -39,6 +39,7 @@ class Mode:
     random_samples: int = 4_000
     sim_runs: int = 400
     seed: int = 20241001
+    results: str | None = None     # a reproduction's result directory for the empirical claims
 
     @classmethod
     def thorough(cls) -> "Mode":

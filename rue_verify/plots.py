@@ -1,0 +1,185 @@
+"""Figures, one function per figure family; each takes result rows (or parameters) and an optional
+matplotlib Axes or Figure and returns the Figure. Every figure has labelled axes, a legend, intervals
+where there is randomness, and a caption line naming its parameters and seed.
+
+Reproduction of Section 6 (rows from `rue-verify reproduce`):
+- `fixed_setups`: error probability against budget per setup (Figure 3; the appendix's K = 40, 80).
+- `random_setups`: Figure 2: mean error over the instances with standard errors, and box plots of
+  the per-instance differences of each baseline against RUE.
+- `two_stage`: the two-stage algorithm's error against q, per budget, with RUE's for reference.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from .experiments import instance_errors  # noqa: E402
+
+MAIN = ("rue", "ucbe", "sr", "sh", "ttts")
+STYLE = {"rue": ("tab:red", "o", "-"), "ucbe": ("tab:blue", "s", "-"), "ucbe [a = 2]": ("tab:blue", "s", ":"),
+         "sr": ("tab:green", "^", "-"), "sh": ("tab:purple", "v", "-"),
+         "sh [lowest-index ties]": ("tab:purple", "v", "--"), "ttts": ("tab:orange", "D", "-"),
+         "uniform": ("tab:gray", "x", "--")}
+
+
+def caption(fig, text: str) -> None:
+    fig.text(0.005, 0.003, text, fontsize=7, color="0.3", ha="left", va="bottom")
+
+
+def _describe(rows: list[dict]) -> str:
+    r = rows[0]
+    return f"seed {r['seed']}, rue-verify {r['version']}"
+
+
+def fixed_setups(rows: list[dict], setups=None, K: int | None = None, H_convention: str = "suboptimal",
+                 labels=MAIN + ("sh [lowest-index ties]",), study: str | None = None, fig=None):
+    """Error probability against budget (ceil(H/2), ceil(H), 2 ceil(H)), one panel per setup and K,
+    exact 95% binomial intervals as error bars."""
+    sel = [r for r in rows if r["setup"].startswith("F") and r["H_convention"] == H_convention
+           and (study is None or r["study"] == study) and (K is None or int(r["K"]) == K)
+           and (setups is None or r["setup"] in setups) and r["label"] in labels]
+    if not sel:
+        raise ValueError("fixed_setups: no rows match (setups, K, H convention, labels)")
+    panels = sorted({(r["setup"], int(r["K"])) for r in sel}, key=lambda x: (x[1], x[0]))
+    cols = min(3, len(panels))
+    nrows = -(-len(panels) // cols)
+    fig = fig or plt.figure(figsize=(4.2 * cols, 3.3 * nrows + 0.5))
+    axes = fig.subplots(nrows, cols, squeeze=False).ravel()
+    budgets = ("H/2", "H", "2H")
+    for ax, (setup, k) in zip(axes, panels):
+        here = [r for r in sel if (r["setup"], int(r["K"])) == (setup, k)]
+        ns = {r["budget"]: int(r["n"]) for r in here}
+        for lab in labels:
+            pts = sorted((budgets.index(r["budget"]), float(r["error_rate"]), float(r["ci_low"]), float(r["ci_high"]))
+                         for r in here if r["label"] == lab)
+            if not pts:
+                continue
+            x, y, lo, hi = (np.array(v) for v in zip(*pts))
+            color, marker, ls = STYLE.get(lab, ("k", ".", "-"))
+            ax.errorbar(x, y, yerr=[y - lo, hi - y], color=color, marker=marker, ls=ls, capsize=3, label=lab, ms=4)
+        ax.set_xticks(range(3), [f"{b}\nn={ns.get(b, '?')}" for b in budgets], fontsize=8)
+        ax.set_title(f"{setup}, K = {k}", fontsize=10)
+        ax.set_ylabel("error probability")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+    for ax in axes[len(panels):]:
+        ax.set_visible(False)
+    axes[0].legend(fontsize=7)
+    runs = sorted({int(r["total_runs"]) for r in sel})
+    caption(fig, f"Error probability with exact 95% intervals; budgets from H over "
+                 f"{'the suboptimal arms' if H_convention == 'suboptimal' else 'every arm (Section 2)'}; "
+                 f"{'/'.join(map(str, runs))} runs per point; {_describe(sel)}.")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    return fig
+
+
+def random_setups(rows: list[dict], normal_scale: str = "variance", labels=MAIN, fig=None):
+    """Figure 2: upper row, the mean error over the instances with its standard error, per setup;
+    lower row, box plots over the instances of each baseline's error minus RUE's."""
+    sel = [r for r in rows if r["study"] == "random" and r["normal_scale"] in (normal_scale, "-")
+           and r["label"] in labels]
+    if not sel:
+        raise ValueError("random_setups: no rows match")
+    setups = sorted({r["setup"] for r in sel})
+    fig = fig or plt.figure(figsize=(4.4 * len(setups), 7.2))
+    axes = fig.subplots(2, len(setups), squeeze=False)
+    budgets = ("N/4", "N/2", "N")
+    base = [lab for lab in labels if lab != "rue"]
+    for j, setup in enumerate(setups):
+        here = {(r["budget"], r["label"]): r for r in sel if r["setup"] == setup}
+        ax = axes[0, j]
+        for lab in labels:
+            pts = [(i, instance_errors(here[(b, lab)])) for i, b in enumerate(budgets) if (b, lab) in here]
+            if not pts:
+                continue
+            x = np.array([i for i, _ in pts])
+            m = np.array([e.mean() for _, e in pts])
+            se = np.array([e.std(ddof=1) / np.sqrt(e.size) for _, e in pts])
+            color, marker, ls = STYLE.get(lab, ("k", ".", "-"))
+            ax.errorbar(x, m, yerr=se, color=color, marker=marker, ls=ls, capsize=3, label=lab, ms=4)
+        ns = {b: here[(b, "rue")]["n"] for b in budgets if (b, "rue") in here}
+        ax.set_xticks(range(3), [f"{b}\nn={ns.get(b, '?')}" for b in budgets], fontsize=8)
+        ax.set_title(f"{setup}: mean over instances", fontsize=10)
+        ax.set_ylabel("error probability")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax = axes[1, j]
+        data, pos, colors = [], [], []
+        width = 0.8 / max(len(base), 1)
+        for i, b in enumerate(budgets):
+            for q, lab in enumerate(base):
+                if (b, lab) in here and (b, "rue") in here:
+                    data.append(instance_errors(here[(b, lab)]) - instance_errors(here[(b, "rue")]))
+                    pos.append(i - 0.4 + width * (q + 0.5))
+                    colors.append(STYLE.get(lab, ("k",))[0])
+        bp = ax.boxplot(data, positions=pos, widths=width * 0.9, patch_artist=True, showfliers=True,
+                        flierprops={"markersize": 2})
+        for patch, c in zip(bp["boxes"], colors):
+            patch.set_facecolor(c)
+            patch.set_alpha(0.5)
+        ax.axhline(0, color="k", lw=0.8)
+        ax.set_xticks(range(3), budgets)
+        ax.set_title(f"{setup}: baseline minus RUE, per instance", fontsize=10)
+        ax.set_ylabel("error difference")
+        ax.grid(alpha=0.3)
+        if j == 0:
+            ax.legend([plt.Rectangle((0, 0), 1, 1, fc=STYLE[lab][0], alpha=0.5) for lab in base], base, fontsize=7)
+    axes[0, 0].legend(fontsize=7)
+    r0 = sel[0]
+    caption(fig, f"N(0.5, 0.1) read as {normal_scale} 0.1 (R1, R2); {r0['instances']} instances x {r0['runs']} runs; "
+                 f"bars: standard error over instances; {_describe(sel)}.")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    return fig
+
+
+def two_stage(rows: list[dict], tie_rule: str = "random", fig=None):
+    """Appendix Figure 4: the two-stage algorithm's error against q, one line per budget, with
+    RUE's error at the same budget as a dashed line."""
+    sel = [r for r in rows if r["study"] == "two-stage"]
+    if not sel:
+        raise ValueError("two_stage: no rows")
+    setups = sorted({r["setup"] for r in sel})
+    fig = fig or plt.figure(figsize=(5.2 * len(setups), 3.8))
+    axes = fig.subplots(1, len(setups), squeeze=False)[0]
+    for ax, setup in zip(axes, setups):
+        here = [r for r in sel if r["setup"] == setup]
+        budgets = sorted({r["budget"] for r in here}, key=lambda b: int(next(r["n"] for r in here if r["budget"] == b)))
+        for c, b in zip(("tab:blue", "tab:green", "tab:red"), budgets):
+            ts = sorted((q_of(r), float(r["error_rate"]), float(r["ci_low"]), float(r["ci_high"]))
+                        for r in here if r["budget"] == b and r["algorithm"] == "two-stage"
+                        and f'"tie_rule": "{tie_rule}"' in r["params"])
+            q, y, lo, hi = (np.array(v) for v in zip(*ts))
+            ax.errorbar(q, y, yerr=[y - lo, hi - y], color=c, marker="o", ms=3, capsize=2,
+                        label=f"two-stage, {b}")
+            rue = next(r for r in here if r["budget"] == b and r["algorithm"] == "rue")
+            ax.axhline(float(rue["error_rate"]), color=c, ls="--", lw=1, label=f"RUE, {b}")
+        ax.set_xlabel("q (fraction of the budget in stage 1)")
+        ax.set_ylabel("error probability")
+        ax.set_title(f"{setup}", fontsize=10)
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, ncol=2)
+    caption(fig, f"Two-stage (Komiyama et al. 2023), ties {tie_rule}; exact 95% intervals; "
+                 f"{sel[0]['total_runs']} runs per point (F4); {_describe(sel)}.")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    return fig
+
+
+def q_of(row: dict) -> float:
+    import json
+    return json.loads(row["params"])["q"]
+
+
+def save(fig, path_stem) -> list[str]:
+    """PNG and SVG beside each other; returns the paths."""
+    out = []
+    for ext in ("png", "svg"):
+        p = f"{path_stem}.{ext}"
+        fig.savefig(p, dpi=130)
+        out.append(p)
+    plt.close(fig)
+    return out

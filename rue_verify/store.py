@@ -1,0 +1,88 @@
+"""The result store of a sweep: a directory with `results.csv` (one row per task, written as each
+task finishes, flushed to disk) and `manifest.json` (the package version and the fingerprint of the
+grid and seed that the rows belong to).
+
+A directory belongs to one definition: opening it with another version or another grid is refused
+before any work starts, so results are never mixed. A sweep that is killed loses at most the task
+that was running (a half-written last line is dropped on reopening); rerunning the same command
+skips every task already in the file. `finalize` rewrites the file in the grid's order, so a
+resumed sweep ends with the same file as an uninterrupted one (wall seconds aside).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+
+from .experiments import COLUMNS
+
+
+class ResultStore:
+    def __init__(self, directory: str | Path, manifest: dict):
+        self.dir = Path(directory)
+        if self.dir.exists() and not self.dir.is_dir():
+            raise ValueError(f"--out: {self.dir} exists and is not a directory")
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.csv = self.dir / "results.csv"
+        mpath = self.dir / "manifest.json"
+        if mpath.exists():
+            try:
+                old = json.loads(mpath.read_text())
+            except json.JSONDecodeError as err:
+                raise ValueError(f"--out: {mpath} is not a manifest this tool wrote ({err})") from None
+            for k in ("version", "definition"):
+                if old.get(k) != manifest[k]:
+                    raise ValueError(f"--out: {self.dir} holds results of another {k} ({old.get(k)} against "
+                                     f"{manifest[k]}); choose another directory or delete it")
+        elif self.csv.exists():
+            raise ValueError(f"--out: {self.csv} exists without a manifest; choose another directory")
+        else:
+            mpath.write_text(json.dumps(manifest, indent=1) + "\n")
+        self.manifest = manifest
+
+    def done(self) -> dict[str, dict]:
+        """The rows on disk, by task key; a truncated last line (a killed write) is dropped."""
+        if not self.csv.exists():
+            return {}
+        with self.csv.open(newline="") as f:
+            rows = [r for r in csv.DictReader(f)]
+        good = [r for r in rows if None not in r.values() and None not in r and len(r) == len(COLUMNS)
+                and r.get("wall_seconds") not in (None, "")]
+        if len(good) != len(rows):
+            self._write(good)
+        return {r["key"]: r for r in good}
+
+    def append(self, row: dict) -> None:
+        new = not self.csv.exists()
+        with self.csv.open("a", newline="") as f:
+            w = csv.DictWriter(f, COLUMNS)
+            if new:
+                w.writeheader()
+            w.writerow(row)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def finalize(self, order: list[str]) -> list[dict]:
+        """Rewrite the file in the grid's order; returns the rows in that order."""
+        done = self.done()
+        rows = [done[k] for k in order if k in done]
+        self._write(rows)
+        return rows
+
+    def _write(self, rows: list[dict]) -> None:
+        tmp = self.csv.with_suffix(".tmp")
+        with tmp.open("w", newline="") as f:
+            w = csv.DictWriter(f, COLUMNS)
+            w.writeheader()
+            w.writerows(rows)
+        os.replace(tmp, self.csv)
+
+
+def read_rows(path: str | Path) -> list[dict]:
+    """The rows of a results.csv (or of the results.csv in a directory), values as written."""
+    p = Path(path)
+    p = p / "results.csv" if p.is_dir() else p
+    with p.open(newline="") as f:
+        return list(csv.DictReader(f))

@@ -1,0 +1,40 @@
+"""rue_verify.ledger.section6: the empirical claims read the results they are given, say which, and
+refuse results that lack a study they need."""
+
+import pytest
+
+from rue_verify.experiments import Scale, grid
+from rue_verify.ledger import Mode, run_ledger
+from rue_verify.ledger.section6 import NEEDS, REPO_RESULTS
+from rue_verify.store import ResultStore
+from rue_verify.sweep import manifest, run_sweep
+
+
+@pytest.fixture(scope="module")
+def partial(tmp_path_factory):
+    """A result directory with two-stage rows only (R2 at N/4, tiny)."""
+    tasks = [t for t in grid(Scale("t", 8, 3, 2, 2, 8, 2), studies=("two-stage",)) if t.setup == "R2"]
+    d = tmp_path_factory.mktemp("partial")
+    run_sweep(tasks, 2, ResultStore(d, manifest(tasks, 2, "t", ("project", "authors"))), progress=False)
+    return d
+
+
+def test_claims_on_results_lacking_a_study_are_refused(partial):
+    with pytest.raises(ValueError, match="hold no rows of the fixed study"):
+        run_ledger(Mode(results=str(partial)), ["EXP-F-CLAIMS"])
+
+
+def test_results_without_a_csv_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="holds no results.csv"):
+        run_ledger(Mode(results=str(tmp_path)), ["EXP-SE"])
+
+
+@pytest.mark.skipif(not (REPO_RESULTS / "results.csv").exists(), reason="no committed reproduction")
+def test_every_empirical_claim_is_judged_on_the_committed_results():
+    out = run_ledger(Mode(), list(NEEDS))
+    assert [r.id for r in out] == list(NEEDS)
+    for r in out:
+        assert r.findings
+        for f in r.findings:
+            if NEEDS[r.id] and f.domain != "the text":
+                assert "paper-scale results in docs/reproduction (seed" in f.domain, (r.id, f.domain)
