@@ -1,8 +1,14 @@
-"""The `rue-verify` command line. Thin: every subcommand is a library call.
+"""The `rue-verify` command line. Thin: every subcommand parses, calls the library and prints.
 
-  rue-verify claims [--json] [--id ID ...] [--thorough] [--seed N]
-  rue-verify bound NAME [--symbolic | --latex] [--PARAM VALUE ...]      (rue-verify bound --list)
-  rue-verify vacuity --K K --sigma0_sq S0 --sigma_sq S --delta D [--bound theorem_5_1] [--n-max N]
+  rue-verify claims [--id ID,ID] [--thorough] [--seed N] [--results DIR] [--json | -v] [--markdown PATH]
+  rue-verify bound NAME [--symbolic | --latex | --json] [--PARAM VALUE ...]      (rue-verify bound --list)
+  rue-verify vacuity --K K --sigma0-sq S0 --sigma-sq S --delta D [--bound theorem_5_1] [--n-max N] [--map]
+  rue-verify simulate [--setup F1..F6|R1..R3 | --means M,M,... | --means-file PATH] [--budget N|H/2|H|2H] ...
+  rue-verify table | bench | reproduce ...
+
+Grammar (module `args`): hyphenated flags (old underscore spellings still work), comma-separated
+lists, integers in any exact form (1e4), `--json` on every command. Bad input is one line on
+stderr that names the flag or parameter, and exit status 2.
 """
 
 from __future__ import annotations
@@ -15,21 +21,66 @@ import time
 from typing import Any, Sequence
 
 from . import __version__
+from .args import Parser, alias, integer, names, real, reals
+
+F_SETUPS = ("F1", "F2", "F3", "F4", "F5", "F6")
+R_SETUPS = ("R1", "R2", "R3")
+ALGORITHMS = ("rue", "ucbe", "sr", "sh", "ttts", "two-stage", "uniform")     # the registry's (a test checks)
+BUDGET_LABELS = ("H/2", "H", "2H")
+MAX_RUNS = 10 ** 7
+MAX_K = 10 ** 4
+MAX_BUDGET = 10 ** 9
 
 
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def _setup(text: str) -> str:
+    t = text.strip()
+    up = t.upper()
+    if up in F_SETUPS + R_SETUPS:
+        return up
+    if t.lower() == "custom":
+        return "custom"
+    raise argparse.ArgumentTypeError(f"unknown setup {text!r}; choose from {', '.join(F_SETUPS + R_SETUPS)} "
+                                     "(or give --means)")
+
+
+def _budget(text: str) -> str | int:
+    t = text.strip().upper()
+    if t in BUDGET_LABELS:
+        return t
+    try:
+        return integer(1, MAX_BUDGET)(text)
+    except argparse.ArgumentTypeError as err:
+        raise argparse.ArgumentTypeError(f"{err} (or one of {', '.join(BUDGET_LABELS)})") from None
+
+
+def _budgets(text: str) -> list:
+    items = [_budget(x) for x in text.split(",") if x.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError("expected a comma-separated list of budgets")
+    return items
+
+
+def _dump(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, default=lambda x: x.item() if hasattr(x, "item") else str(x)))
+
+
+# ---------------------------------------------------------------- claims
 def _claims(args: argparse.Namespace) -> int:
-    from .ledger import Mode, run_ledger
+    from tqdm import tqdm
+
+    from .ledger import REGISTRY, Mode, run_ledger
     mode = Mode.thorough() if args.thorough else Mode()
     if args.seed is not None:
         mode.seed = args.seed
     mode.results = args.results
-    from tqdm import tqdm
-
-    from .ledger import REGISTRY
+    ids = [i.strip() for tok in (args.id or []) for i in tok.split(",") if i.strip()] or list(REGISTRY)
     t0 = time.perf_counter()
-    ids = args.id or list(REGISTRY)
-    bar = tqdm(total=len(ids), desc="claims", file=sys.stderr, disable=True if args.quiet else None,
-               leave=False)
+    bar = tqdm(total=len(ids), desc="claims", file=sys.stderr, disable=True if args.quiet else None, leave=False)
 
     def progress(cid: str) -> None:      # called before each claim
         if bar.n or cid != ids[0]:
@@ -39,8 +90,7 @@ def _claims(args: argparse.Namespace) -> int:
         results = run_ledger(mode, ids, progress=progress)
     except ValueError as err:
         bar.close()
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+        return _fail(f"--id/--results: {err}")
     bar.close()
     total = time.perf_counter() - t0
     if args.markdown:
@@ -48,7 +98,7 @@ def _claims(args: argparse.Namespace) -> int:
         claims_markdown(results, mode, total, args.markdown)
         print(f"wrote {args.markdown}", file=sys.stderr)
     if args.json:
-        print(json.dumps([r.to_json() for r in results], indent=2))
+        _dump([r.to_json() for r in results])
         return 0
     print(f"rue-verify {__version__} claims ledger: mode={mode.name}, seed={mode.seed}, "
           f"K up to {mode.K_max}, {mode.random_samples} random samples per search, "
@@ -72,73 +122,111 @@ def _claims(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_value(v: str) -> Any:
-    if "," in v:
-        return [float(x) for x in v.split(",")]
-    f = float(v)
-    return int(f) if f.is_integer() and "." not in v and "e" not in v.lower() else f
+# ---------------------------------------------------------------- bound
+def _bound_params(entry, extra: list[str]) -> dict:
+    """--PARAM VALUE pairs (hyphens or underscores), numbers or comma-separated lists, checked against
+    the formula's parameters; a ValueError names the flag."""
+    params: dict[str, Any] = {}
+    it = iter(extra)
+    for tok in it:
+        if not tok.startswith("--") or len(tok) < 3:
+            raise ValueError(f"expected --PARAM VALUE, got {tok!r}")
+        name = tok[2:].replace("-", "_")
+        if name not in entry.params:
+            raise ValueError(f"{tok}: not a parameter of this formula (it takes "
+                             f"{', '.join('--' + p.replace('_', '-') for p in entry.params)})")
+        value = next(it, None)
+        if value is None:
+            raise ValueError(f"{tok} needs a value")
+        try:
+            if name in entry.list_params:
+                params[name] = reals()(value)
+            elif "," in value:
+                raise ValueError(f"{tok} takes one number, got the list {value!r}")
+            elif name in entry.int_params:
+                params[name] = integer()(value)
+            else:
+                params[name] = real()(value)
+        except argparse.ArgumentTypeError as err:
+            raise ValueError(f"{tok}: {err}") from None
+    return params
 
 
 def _bound(args: argparse.Namespace, extra: list[str]) -> int:
     from bounds import UndefinedError
     from bounds.registry import REGISTRY, evaluate, symbolic
     if args.list or not args.name:
+        if args.json:
+            _dump([{"name": k, "label": e.label, "params": list(e.params)} for k, e in REGISTRY.items()])
+            return 0
         for k, e in REGISTRY.items():
             print(f"{k:<26} {e.label:<44} params: {', '.join(e.params)}")
         return 0
     if args.name not in REGISTRY:
-        print(f"error: unknown bound {args.name!r}; run 'rue-verify bound --list'", file=sys.stderr)
-        return 2
+        return _fail(f"unknown bound {args.name!r}; run 'rue-verify bound --list'")
+    entry = REGISTRY[args.name]
     if args.symbolic or args.latex:
         import sympy
         try:
             expr = symbolic(args.name)
         except ValueError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
+            return _fail(str(err))
         items = expr.items() if isinstance(expr, dict) else [(args.name, expr)]
-        for k, e in items:
-            print(f"{k}: " + (sympy.latex(e) if args.latex else str(e)))
+        out = {k: (sympy.latex(e) if args.latex else str(e)) for k, e in items}
+        if args.json:
+            _dump(out)
+        else:
+            for k, e in out.items():
+                print(f"{k}: {e}")
         return 0
-    params: dict[str, Any] = {}
-    it = iter(extra)
-    for tok in it:
-        if not tok.startswith("--"):
-            print(f"error: expected --PARAM VALUE, got {tok!r}", file=sys.stderr)
-            return 2
-        try:
-            params[tok[2:]] = _parse_value(next(it))
-        except StopIteration:
-            print(f"error: {tok} needs a value", file=sys.stderr)
-            return 2
-        except ValueError:
-            print(f"error: {tok} needs a number (or comma-separated numbers)", file=sys.stderr)
-            return 2
-    entry = REGISTRY[args.name]
-    unknown = [p for p in params if p not in entry.params]
-    if unknown:
-        print(f"error: {args.name} takes {', '.join('--' + p for p in entry.params)}; unknown {unknown}",
-              file=sys.stderr)
-        return 2
     try:
+        params = _bound_params(entry, extra)
         val = evaluate(args.name, **params)
     except UndefinedError as err:
-        print(f"{args.name} ({entry.label}) at {params}: undefined: {err.reason}")
+        if args.json:
+            _dump({"name": args.name, "label": entry.label, "params": params, "undefined": err.reason})
+        else:
+            print(f"{args.name} ({entry.label}) at {params}: undefined: {err.reason}")
         return 0
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    print(f"{args.name} ({entry.label}) at {params}:")
+    except (ValueError, TypeError) as err:
+        return _fail(f"{args.name}: {err}")
     if isinstance(val, dict):
-        for k, v in val.items():
-            print(f"  {k:<14} {float(v):.10g}")
-        print(f"  {'total':<14} {float(sum(val.values())):.10g}")
+        terms = {k: float(v) for k, v in val.items()}
+        out = {"terms": terms, "total": float(sum(terms.values()))}
     elif hasattr(val, "_fields"):
-        for k in val._fields:
-            print(f"  {k}: {getattr(val, k)}")
+        out = {k: _plain(getattr(val, k)) for k in val._fields}
     else:
-        print(f"  {float(val):.10g}" if not hasattr(val, "__len__") else f"  {val}")
+        out = {"value": _plain(val)}
+    if args.json:
+        _dump({"name": args.name, "label": entry.label, "params": params, **out})
+        return 0
+    print(f"{args.name} ({entry.label}) at {params}:")
+    if "terms" in out:
+        for k, v in out["terms"].items():
+            print(f"  {k:<14} {v:.10g}")
+        print(f"  {'total':<14} {out['total']:.10g}")
+    elif "value" in out:
+        v = out["value"]
+        print(f"  {v:.10g}" if isinstance(v, float) else f"  {v}")
+    else:
+        for k, v in out.items():
+            print(f"  {k}: {v}")
     return 0
+
+
+def _plain(v: Any) -> Any:
+    import numpy as np
+    a = np.asarray(v, dtype=float) if not isinstance(v, (str, dict)) else None
+    if a is None:
+        return v
+    return float(a) if a.ndim == 0 else a.tolist()
+
+
+# ---------------------------------------------------------------- vacuity
+def _below_one(v: float) -> str:
+    """A value that is below 1 never prints as '1'."""
+    s = f"{v:.6g}"
+    return s if not (v < 1 and s == "1") else f"1 - {1 - v:.3g}"
 
 
 def _vacuity(args: argparse.Namespace) -> int:
@@ -150,102 +238,130 @@ def _vacuity(args: argparse.Namespace) -> int:
         try:
             m = vacuity_map(args.K, args.delta, g0, g, args.bound, args.n_max)
         except ValueError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
+            return _fail(str(err))
+        if args.json:
+            _dump({"bound": args.bound, "K": args.K, "delta": args.delta, "n_max": args.n_max,
+                   "sigma0_sq": g0.tolist(), "sigma_sq": g.tolist(),
+                   "smallest_n": [[None if v < 0 else int(v) for v in row] for row in m]})
+            return 0
         print(f"{args.bound}: smallest n with bound < 1 (K={args.K}, delta={args.delta:g}, n <= {args.n_max:g}; "
-              "'never' where it stays >= 1 or is undefined)")
+              "'-' where no n up to n_max gives a value below 1, or the bound is undefined)")
         print("sigma0_sq \\ sigma_sq " + "".join(f"{x:>11.3g}" for x in g))
         for i, s0 in enumerate(g0):
-            print(f"{s0:>20.3g} " + "".join(f"{('never' if v < 0 else str(int(v))):>11}" for v in m[i]))
+            print(f"{s0:>20.3g} " + "".join(f"{('-' if v < 0 else str(int(v))):>11}" for v in m[i]))
         return 0
     if args.sigma0_sq is None or args.sigma_sq is None:
-        print("error: --sigma0_sq and --sigma_sq are required without --map", file=sys.stderr)
-        return 2
+        return _fail("--sigma0-sq and --sigma-sq are required without --map")
     try:
         r = smallest_informative_n(args.K, args.sigma0_sq, args.sigma_sq, args.delta, args.bound, args.n_max)
     except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+        return _fail(str(err))
+    if args.json:
+        from dataclasses import asdict
+        _dump(asdict(r))
+        return 0
     where = f"K={r.K}, sigma0_sq={r.sigma0_sq:g}, sigma_sq={r.sigma_sq:g}, delta={r.delta:g}"
-    if r.n_first is None:
-        print(f"{r.bound} at {where}: never below 1 for n <= {r.n_max:g} ({r.reason})")
-    else:
-        print(f"{r.bound} at {where}: first below 1 at n = {r.n_first} (value {r.value_at_n_first:.6g}); "
+    if r.n_first is not None:
+        print(f"{r.bound} at {where}: first below 1 at n = {r.n_first} (value {_below_one(r.value_at_n_first)}); "
               f"stays below 1 up to n_max = {r.n_max:g}: {r.stays_below}")
+    elif r.reason.startswith("undefined"):
+        print(f"{r.bound} at {where}: {r.reason} (it has no value to compare with 1)")
+    else:
+        print(f"{r.bound} at {where}: not below 1 for any n <= {r.n_max:g} ({r.reason})")
     return 0
+
+
+# ---------------------------------------------------------------- simulate
+def _means_of(args: argparse.Namespace) -> list[float] | None:
+    if args.means is not None and args.means_file:
+        raise ValueError("--means and --means-file: give one of them")
+    if args.means_file:
+        try:
+            text = open(args.means_file).read()
+        except OSError as err:
+            raise ValueError(f"--means-file: cannot read {args.means_file} ({err.strerror})") from None
+        try:
+            return reals(min_items=2)(",".join(text.replace(",", " ").split()))
+        except argparse.ArgumentTypeError as err:
+            raise ValueError(f"--means-file: {err}") from None
+    return args.means
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from simulate.algorithms import REGISTRY
     from simulate.environments import Environment
     from simulate.runner import simulate
-    algs = []
-    for a in (args.algorithms.split(",") if args.algorithms else REGISTRY):
-        params: dict[str, Any] = {}
-        if a == "rue" and args.rue_variances:
-            params["variances"] = args.rue_variances
-        if a == "ucbe":
-            params["c"] = args.ucbe_c
-        if a == "two-stage":
-            params["q"] = args.q
-        algs.append((a.strip(), params))
     try:
-        env = Environment(args.setup, args.K, args.reward, args.nu_sq, args.normal_scale, args.clip_policy)
+        means = _means_of(args)
+        setup, K = args.setup, args.K
+        if means is not None:
+            if setup not in (None, "custom"):
+                raise ValueError(f"--setup {setup} and --means: custom means replace the setup; give one of them")
+            if K is not None and K != len(means):
+                raise ValueError(f"--K {K}: the means give K = {len(means)}")
+            setup, K = "custom", len(means)
+        elif setup == "custom":
+            raise ValueError("--setup custom needs --means or --means-file")
+        setup = setup or "F1"
+        K = K or 20
+        algs = []
+        for a in (args.algorithms or ALGORITHMS):
+            params: dict[str, Any] = {}
+            if a == "rue":
+                params["variances"] = args.rue_variances
+                if args.rue_variances == "known":
+                    params.update(sigma0_sq=args.sigma0_sq, sigma_sq=args.sigma_sq)
+            if a == "ucbe":
+                params.update(c=args.ucbe_c, a_form=args.ucbe_a_form)
+            if a == "two-stage":
+                params["q"] = args.q
+            if a in ("sh", "two-stage"):
+                params["tie_rule"] = args.tie_rule
+            algs.append((a, params))
+        env = Environment(setup, K, args.reward, args.nu_sq, args.normal_scale, args.clip_policy,
+                          tuple(means) if means is not None else None)
         res = simulate(env, algs, args.budget, args.runs, args.seed, workers=args.workers, crn=args.crn,
                        level=args.level, H_convention=args.H_convention, progress=not args.quiet)
     except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+        return _fail(str(err))
     if args.json:
-        print(json.dumps(res.to_json(), indent=2))
+        _dump(res.to_json())
         return 0
-    print(f"rue-verify {res.version} simulate: {res.environment}, n = {res.budget}, runs = {res.runs}, "
-          f"seed = {res.seed}, crn = {res.crn}, {int(res.level * 100)}% intervals"
+    print(f"rue-verify {res.version} simulate: {res.environment}, n = {res.budget}"
+          f"{f' ({res.budget_label}, H {res.H_convention})' if res.budget_label else ''}, runs = {res.runs}, "
+          f"seed = {res.seed}, crn = {res.crn}, {res.level:.4g} intervals"
           + (f", {res.clipped_means} means redrawn/clipped" if res.clipped_means else ""))
     print(f"{'algorithm':<10} {'error rate':>10}  {'interval':<19} {'simple regret':>13}  {'interval':<21} "
-          f"{'wall s':>7}")
+          f"{'wall s':>7}  parameters")
     for r in res.results:
         print(f"{r.algorithm:<10} {r.error_rate:>10.4f}  [{r.ci_low:.4f}, {r.ci_high:.4f}]  {r.simple_regret:>13.5f}  "
-              f"[{r.regret_ci_low:.5f}, {r.regret_ci_high:.5f}] {r.wall_seconds:>7.2f}")
+              f"[{r.regret_ci_low:.5f}, {r.regret_ci_high:.5f}] {r.wall_seconds:>7.2f}  "
+              + ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in r.params.items()))
     return 0
 
 
+# ---------------------------------------------------------------- bench, table, reproduce
 def _bench(args: argparse.Namespace) -> int:
     from simulate.bench import NAMES, bench
-    names = args.algorithms.split(",") if args.algorithms else NAMES
     try:
-        rows = bench(names, reference_seconds=args.reference_seconds, repeats=args.repeats,
-                     progress=not args.quiet)
+        rows = bench(args.algorithms or NAMES, reference_seconds=args.reference_seconds, repeats=args.repeats,
+                     progress=not args.quiet, out=(lambda line: print(line, file=sys.stderr)) if args.json else print)
     except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+        return _fail(str(err))
     if args.json:
-        print(json.dumps(rows, indent=2))
-    return 0
-
-
-def _reproduce(args: argparse.Namespace) -> int:
-    from .reproduce import reproduce
-    scale = "paper" if args.paper else "quick"
-    try:
-        res = reproduce(scale, args.out, args.conventions.split(","), args.seed, args.scheduler,
-                        args.studies.split(",") if args.studies else None, progress=not args.quiet)
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps({k: res[k] for k in ("out", "tasks", "wall_seconds", "figures", "summary")}, indent=2))
-        return 0
-    print(f"rue-verify {__version__} reproduce: {res['tasks']} tasks at {scale} scale, seed {args.seed}, conventions "
-          f"{args.conventions}; simulation {res['wall_seconds']:.0f} s. Wrote {res['out']}/results.csv, "
-          f"{res['summary']} and {len(res['figures'])} figure files.")
+        _dump(rows)
     return 0
 
 
 def _table(args: argparse.Namespace) -> int:
     from .reports import fixed_setup_table
-    out = fixed_setup_table(args.setups.split(","), args.budgets.split(","), args.K, args.runs, args.seed,
-                            out_dir=args.out, progress=not args.quiet)
+    try:
+        out = fixed_setup_table(args.setups, args.budgets, args.K, args.runs, args.seed, out_dir=args.out,
+                                progress=not args.quiet)
+    except ValueError as err:
+        return _fail(str(err))
+    if args.json:
+        _dump(out)
+        return 0
     for r in out["rows"]:
         print(f"{r['setup']} {r['budget']:>3} n={r['n']:<6} {r['algorithm']:<10} {r['error_rate']:.4f} "
               f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]  {r['wall_seconds']:.1f} s")
@@ -254,68 +370,146 @@ def _table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reproduce(args: argparse.Namespace) -> int:
+    from .reproduce import reproduce
+    scale = "paper" if args.paper else "quick"
+    try:
+        res = reproduce(scale, args.out, args.conventions, args.seed, args.scheduler, args.studies,
+                        progress=not args.quiet)
+    except ValueError as err:
+        return _fail(str(err))
+    except OSError as err:
+        return _fail(f"--scheduler {args.scheduler}: {err}" if args.scheduler else str(err))
+    if args.json:
+        _dump({k: res[k] for k in ("out", "tasks", "wall_seconds", "figures", "summary")})
+        return 0
+    print(f"rue-verify {__version__} reproduce: {res['tasks']} tasks at {scale} scale, seed {args.seed}, conventions "
+          f"{','.join(args.conventions)}; simulation {res['wall_seconds']:.0f} s. Wrote {res['out']}/results.csv, "
+          f"{res['summary']} and {len(res['figures'])} figure files.")
+    return 0
+
+
+# ---------------------------------------------------------------- the parser
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="rue-verify",
-        description="Check the quantitative claims of Zhu & Qiu (TMLR 2024), 'UCB Exploration for "
-                    "Fixed-Budget Bayesian Best Arm Identification' (RUE).",
-        epilog="Every verdict is computed (a search, an integral, a proof or a simulation); nothing is typed in.")
+    p = Parser(prog="rue-verify",
+               description="Check the quantitative claims of Zhu & Qiu (TMLR 2024), 'UCB Exploration for "
+                           "Fixed-Budget Bayesian Best Arm Identification' (RUE).",
+               epilog="Every verdict is computed (a search, an integral, a proof or a simulation); nothing is typed "
+                      "in. Lists are comma-separated; integers may be written as 1e4.")
     p.add_argument("--version", action="version", version=f"rue-verify {__version__}")
-    sub = p.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("claims", help="compute a verdict for every theory claim of CLAIMS.md",
-                       description="Run the claims ledger. The quick default takes a few minutes on 2 cores.")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=Parser)
+    seed = integer(0, 2 ** 63 - 1)
+
+    c = sub.add_parser("claims", help="compute a verdict for every claim of CLAIMS.md",
+                       description="Run the claims ledger (theory and, from the reproduction's results, the "
+                                   "empirical claims). The quick default takes a minute or two on 2 cores.")
     c.add_argument("--json", action="store_true", help="print the JSON list that CLAIMS.md specifies")
-    c.add_argument("--id", nargs="+", metavar="ID", help="only these claim IDs (e.g. THM-GAP LEM-TAU-LOWER)")
+    c.add_argument("--id", nargs="+", metavar="ID", help="only these claim IDs, comma-separated (e.g. "
+                                                         "THM-GAP,LEM-TAU-LOWER)")
     c.add_argument("--thorough", action="store_true", help="10x more random samples and simulated runs")
-    c.add_argument("--seed", type=int, help="seed for every search and simulation (default 20241001)")
-    c.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
-    c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    c.add_argument("--seed", type=seed, help="seed for every search and simulation (default 20241001)")
     c.add_argument("--results", metavar="DIR", help="a reproduction's result directory for the empirical claims "
                                                     "(default: docs/reproduction, else the quick grid)")
+    c.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
+    c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("--markdown", metavar="PATH", help="also write a Markdown report (e.g. docs/claims.md)")
+
     b = sub.add_parser("bound", help="evaluate a bound of the paper, with its terms",
-                       description="Evaluate a named bound: rue-verify bound theorem_5_1 --K 100 --n 1e6 "
-                                   "--sigma0_sq 1 --sigma_sq 0.1 --delta 0.01. Lists use commas: --means 0.5,0.45.")
-    b.add_argument("name", nargs="?", help="bound name (see --list)")
-    b.add_argument("--list", action="store_true", help="list every bound with its paper label and parameters")
+                       description="Evaluate a named formula: rue-verify bound theorem_5_1 --K 100 --n 1e6 "
+                                   "--sigma0-sq 1 --sigma-sq 0.1 --delta 0.01. Parameters are --NAME VALUE (hyphens "
+                                   "or underscores); list parameters take comma-separated numbers (--T 2,5,3).")
+    b.add_argument("name", nargs="?", help="formula name (see --list)")
+    b.add_argument("--list", action="store_true", help="list every formula with its paper label and parameters")
     b.add_argument("--symbolic", action="store_true", help="print the sympy expression")
     b.add_argument("--latex", action="store_true", help="print the LaTeX of the expression")
+    b.add_argument("--json", action="store_true", help="print the value (or terms, or the reason it is undefined) "
+                                                       "as JSON")
+
+    v = sub.add_parser("vacuity", help="smallest n at which Theorem 5.1 or 5.2 falls below 1",
+                       description="Search n for the first value at which a bound of Section 5 is below 1.")
+    v.add_argument("--K", type=integer(2, MAX_K), required=True, help="number of arms (2..1e4)")
+    v.add_argument("--sigma0-sq", type=real(0, None, open_low=True), help="prior variance sigma0^2 (> 0)")
+    alias(v, "--sigma0_sq", "sigma0_sq", type=real(0, None, open_low=True))
+    v.add_argument("--sigma-sq", type=real(0, None, open_low=True), help="likelihood variance sigma^2 (> 0)")
+    alias(v, "--sigma_sq", "sigma_sq", type=real(0, None, open_low=True))
+    v.add_argument("--map", action="store_true", help="the smallest n over a grid of sigma0_sq x sigma_sq")
+    v.add_argument("--delta", type=real(0, 1, open_low=True), required=True, help="delta = nu^2 / sigma^2, in (0, 1]")
+    v.add_argument("--bound", default="theorem_5_1", choices=["theorem_5_1", "theorem_5_2"], help="which bound")
+    v.add_argument("--n-max", type=integer(2, 10 ** 15), default=10 ** 12, help="largest n searched (default 1e12)")
+    v.add_argument("--json", action="store_true", help="print the result as JSON")
+
     sm = sub.add_parser("simulate", help="run RUE and its baselines on a benchmark environment",
                         description="Monte Carlo error rates (exact binomial intervals) and simple regret of the "
-                                    "algorithms on setup F1-F6 (fixed means) or R1-R3 (random means).")
-    sm.add_argument("--setup", default="F1", help="F1..F6 or R1..R3 (default F1)")
-    sm.add_argument("--K", type=int, default=20, help="number of arms (default 20)")
-    sm.add_argument("--budget", default="H", help="an integer, or H/2, H, 2H (fixed setups; default H)")
-    sm.add_argument("--algorithms", help="comma-separated names (default: every algorithm in the registry: rue, "
-                                         "ucbe, sr, sh, ttts, two-stage, uniform)")
-    sm.add_argument("--runs", type=int, default=1000)
-    sm.add_argument("--seed", type=int, default=0)
+                                    "algorithms on setup F1-F6 (fixed means), R1-R3 (random means) or your own means.")
+    sm.add_argument("--setup", type=_setup, help="F1..F6 or R1..R3 (default F1; case does not matter)")
+    sm.add_argument("--means", type=reals(min_items=2), help="custom arm means, comma-separated (K is their number; "
+                                                             "Bernoulli means must lie in [0, 1])")
+    sm.add_argument("--means-file", metavar="PATH", help="a file of custom means (separated by commas, spaces or "
+                                                         "newlines)")
+    sm.add_argument("--K", type=integer(2, MAX_K), help="number of arms (default 20; taken from --means if given)")
+    sm.add_argument("--budget", type=_budget, default="H", help="an integer (1e4 works), or H/2, H, 2H (fixed or "
+                                                                "custom means; default H)")
+    sm.add_argument("--algorithms", type=names(ALGORITHMS), help="comma-separated names (default: every algorithm "
+                                                                  "in the registry: " + ", ".join(ALGORITHMS) + ")")
+    sm.add_argument("--runs", type=integer(1, MAX_RUNS), default=1000, help="runs per algorithm (default 1000)")
+    sm.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     sm.add_argument("--reward", default=None, choices=["bernoulli", "gaussian"],
                     help="reward law (default: the setup's own, Gaussian for R1 and Bernoulli otherwise)")
-    sm.add_argument("--nu_sq", type=float, default=1.0, help="Gaussian reward noise variance (default 1)")
+    sm.add_argument("--nu-sq", type=real(0, 1e6, open_low=True), default=None,
+                    help="Gaussian reward noise variance (default: the setup's own, 1 for R1, else 0.25)")
+    alias(sm, "--nu_sq", "nu_sq", type=real(0, 1e6, open_low=True))
     sm.add_argument("--normal-scale", default="variance", choices=["variance", "sd"],
                     help="reading of N(0.5, 0.1) in R1/R2: variance 0.1 or standard deviation 0.1")
     sm.add_argument("--clip-policy", default="redraw", choices=["redraw", "clip", "error"],
                     help="Bernoulli means drawn outside [0, 1] (R2): redraw, clip, or stop")
     sm.add_argument("--H-convention", default="suboptimal", choices=["suboptimal", "section2"],
                     help="H for budgets and UCB-E: over suboptimal arms (authors' code) or Section 2's")
-    sm.add_argument("--rue-variances", choices=["authors", "unbiased"], help="RUE's sigma0^2 estimator")
-    sm.add_argument("--ucbe-c", type=float, default=2.0, help="UCB-E's a = c n / H (default 2)")
-    sm.add_argument("--q", type=float, default=0.5, help="two-stage algorithm's first-stage fraction")
-    sm.add_argument("--workers", type=int, help="threads (default: all cores; results do not depend on it)")
-    sm.add_argument("--crn", action="store_true", help="common random numbers across algorithms")
-    sm.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
-    sm.add_argument("--json", action="store_true")
+    sm.add_argument("--rue-variances", default="authors", choices=["authors", "unbiased", "known"],
+                    help="RUE's sigma0^2 and sigma^2: the authors' estimates (default), the unbiased ANOVA ones, or "
+                         "known (--sigma0-sq, --sigma-sq)")
+    sm.add_argument("--sigma0-sq", type=real(0, 1e6, open_low=True), default=1.0,
+                    help="RUE's prior variance with --rue-variances known (default 1)")
+    sm.add_argument("--sigma-sq", type=real(0, 1e6, open_low=True), default=1.0,
+                    help="RUE's likelihood variance with --rue-variances known (default 1)")
+    sm.add_argument("--ucbe-c", type=real(0, 1e6, open_low=True), default=2.0, help="UCB-E's a = c n / H (default 2)")
+    sm.add_argument("--ucbe-a-form", default="cn/H", choices=["cn/H", "c"],
+                    help="UCB-E's a: c n / H (Section 6, default) or c itself (Section 6.1's 'a = 2')")
+    sm.add_argument("--q", type=real(0, 1, open_low=True, open_high=True), default=0.5,
+                    help="two-stage algorithm's first-stage fraction, in (0, 1) (default 0.5)")
+    sm.add_argument("--tie-rule", default="random", choices=["random", "lowest-index"],
+                    help="index ties in SH and two-stage: random (default) or the authors' lowest index")
+    sm.add_argument("--workers", type=integer(1, 1024), help="threads (default: all cores; results do not depend "
+                                                             "on it)")
+    sm.add_argument("--crn", action="store_true", help="common random numbers: every algorithm sees the same "
+                                                      "reward stream of each arm")
+    sm.add_argument("--level", type=real(0, 1, open_low=True, open_high=True), default=0.95,
+                    help="interval level, in (0, 1) (default 0.95)")
+    sm.add_argument("--json", action="store_true", help="print every parameter and result as JSON")
     sm.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
     bn = sub.add_parser("bench", help="throughput of the compiled kernels and the numpy references")
-    bn.add_argument("--algorithms", help="comma-separated subset (default: all; an unknown name is an error that "
-                                         "lists the choices)")
-    bn.add_argument("--reference-seconds", type=float, default=3.0, help="time budget per numpy reference")
-    bn.add_argument("--repeats", type=int, default=3,
+    bn.add_argument("--algorithms", type=names(("rue", "rue-known") + ALGORITHMS[1:]),
+                    help="comma-separated subset (default: all)")
+    bn.add_argument("--reference-seconds", type=real(0, 3600), default=3.0, help="time budget per numpy reference")
+    bn.add_argument("--repeats", type=integer(1, 100), default=3,
                     help="timings per compiled kernel, interleaved across kernels; the best is reported, the "
                          "slowest in brackets (default 3)")
-    bn.add_argument("--json", action="store_true", help="after the table, every row (timings, host checks) as JSON")
+    bn.add_argument("--json", action="store_true", help="every row (timings, host checks) as JSON on stdout; the "
+                                                        "table goes to stderr")
     bn.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+    tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")
+    tb.add_argument("--setups", type=names(F_SETUPS, str.upper), default=["F1", "F2", "F3"],
+                    help="comma-separated fixed setups (default F1,F2,F3)")
+    tb.add_argument("--budgets", type=_budgets, default=["H/2", "H", "2H"],
+                    help="comma-separated budgets: integers or H/2, H, 2H (default all three)")
+    tb.add_argument("--K", type=integer(2, MAX_K), default=20, help="number of arms (default 20)")
+    tb.add_argument("--runs", type=integer(1, MAX_RUNS), default=1000, help="runs per cell (default 1000)")
+    tb.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
+    tb.add_argument("--out", help="directory for fixed-setups.md and fixed-setups.json (e.g. docs)")
+    tb.add_argument("--json", action="store_true", help="print the table as JSON")
+    tb.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
     rp = sub.add_parser("reproduce", help="rerun Section 6 and its appendix; figures, tables and the empirical claims",
                         description="Run the experimental section of the paper (Figures 2-5) into a result directory "
                                     "(results.csv, PNG/SVG figures, summary.md with the empirical claims' verdicts). "
@@ -324,31 +518,16 @@ def build_parser() -> argparse.ArgumentParser:
     size.add_argument("--quick", action="store_true", help="fewer runs and instances (the default; about 2 minutes)")
     size.add_argument("--paper", action="store_true", help="the paper's scale (about 15-20 minutes on 2 cores)")
     rp.add_argument("--out", help="result directory (default reproduction-quick or reproduction-paper)")
-    rp.add_argument("--conventions", default="project,authors",
-                    help="index-tie conventions to run, comma-separated: project (random ties) and/or authors "
-                         "(lowest index in SH and two-stage, as the authors' code); default both")
-    rp.add_argument("--studies", help="comma-separated subset of fixed, random, arms, two-stage (default all)")
+    rp.add_argument("--conventions", type=names(("project", "authors")), default=["project", "authors"],
+                    help="index-tie conventions to run: project (random ties) and/or authors (lowest index in SH and "
+                         "two-stage, as the authors' code); default both")
+    rp.add_argument("--studies", type=names(("fixed", "random", "arms", "two-stage")),
+                    help="comma-separated subset of fixed, random, arms, two-stage (default all)")
     rp.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler address (tcp://host:8786): run the tasks "
                                                         "on that cluster; results are identical to a local run")
-    rp.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    rp.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     rp.add_argument("--json", action="store_true", help="print what was written as JSON")
     rp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")
-    tb.add_argument("--setups", default="F1,F2,F3")
-    tb.add_argument("--budgets", default="H/2,H,2H")
-    tb.add_argument("--K", type=int, default=20)
-    tb.add_argument("--runs", type=int, default=1000)
-    tb.add_argument("--seed", type=int, default=0)
-    tb.add_argument("--out", help="directory for fixed-setups.md and fixed-setups.json (e.g. docs)")
-    tb.add_argument("-q", "--quiet", action="store_true")
-    v = sub.add_parser("vacuity", help="smallest n at which Theorem 5.1 or 5.2 falls below 1")
-    v.add_argument("--K", type=int, required=True)
-    v.add_argument("--sigma0_sq", type=float)
-    v.add_argument("--sigma_sq", type=float)
-    v.add_argument("--map", action="store_true", help="the smallest n over a grid of sigma0_sq x sigma_sq")
-    v.add_argument("--delta", type=float, required=True)
-    v.add_argument("--bound", default="theorem_5_1", choices=["theorem_5_1", "theorem_5_2"])
-    v.add_argument("--n-max", type=int, default=10 ** 12)
     return p
 
 
@@ -363,23 +542,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    try:
+        args, extra = parser.parse_known_args(argv)
+    except SystemExit as exc:               # --help, --version (0) or a parse error (2, one line printed)
+        return int(exc.code or 0)
     if args.cmd != "bound" and extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    if args.cmd == "claims":
-        return _claims(args)
+        return _fail(f"unrecognized arguments: {' '.join(extra)} (see 'rue-verify {args.cmd} --help')")
+    handler = {"claims": _claims, "simulate": _simulate, "bench": _bench, "table": _table,
+               "reproduce": _reproduce, "vacuity": _vacuity}
     if args.cmd == "bound":
         return _bound(args, extra)
-    if args.cmd == "simulate":
-        return _simulate(args)
-    if args.cmd == "bench":
-        return _bench(args)
-    if args.cmd == "table":
-        return _table(args)
-    if args.cmd == "reproduce":
-        return _reproduce(args)
-    return _vacuity(args)
+    return handler[args.cmd](args)
 
 
 if __name__ == "__main__":
     raise SystemExit(main())
+

@@ -84,9 +84,15 @@ def write_summary(rows: list[dict], out: Path, scale: str, seed: int, wall: floa
     lines += ["## Figures", ""] + [f"![{f}]({f})" for f in figures if f.endswith(".png")] + [""]
     have = {r["study"] for r in rows}
     results = run_ledger(Mode(results=str(out)), [c for c, need in NEEDS.items() if set(need) <= have])
-    lines += ["## The empirical claims on these results", "", "| ID | verdict | findings |", "|---|---|---|"]
+    lines += ["## The empirical claims on these results", "",
+              "Judged by the ledger (`rue-verify claims --results DIR`): paired comparisons, Holm's correction "
+              "over each claim's cells; every reading of the paper's ambiguous statements is a separate finding.",
+              "", "| ID | verdict | summary |", "|---|---|---|"]
     for r in results:
-        lines.append(f"| {r.id} | **{r.verdict}** | " + "<br>".join(
-            f"{f.verdict}: {f.detail.split(';')[0][:160]}" for f in r.findings[:6]).replace("|", "/") + " |")
+        lines.append(f"| {r.id} | **{r.verdict}** | {r.summary.replace('|', '/')} |")
+    lines.append("")
+    for r in results:
+        lines += [f"### {r.id}: {r.verdict}", "", f"*{r.location}.* {r.statement}", ""]
+        lines += [f"- **{f.verdict}** ({f.domain}): {f.detail}" for f in r.findings] + [""]
     (out / "summary.md").write_text("\n".join(lines) + "\n")
     return str(out / "summary.md")

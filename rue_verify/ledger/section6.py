@@ -26,7 +26,7 @@ from simulate.environments import complexity_H, random_means
 from .. import comparisons as C
 from ..experiments import K_CAP, QUICK, RANDOM_N, fixed_budgets, grid
 from ..store import read_rows
-from .core import Expect, Finding, Mode, claim, fmt
+from .core import Expect, Finding, Mode, claim, fmt, overall
 
 REPO_RESULTS = Path(__file__).resolve().parents[2] / "docs" / "reproduction"
 CACHE = Path(".rue_verify_cache")
@@ -74,9 +74,17 @@ def results(mode: Mode, *studies: str) -> tuple[list[dict], str]:
     return list(rows), where
 
 
-def table(rows: list[dict], **match) -> dict:
+class Cells(dict):
+    """Result rows keyed by (setup, K, budget, label); a missing cell is a ValueError that says so."""
+
+    def __missing__(self, key):
+        raise ValueError(f"results: no row for {key} (an incomplete run? rerun 'rue-verify reproduce' with the "
+                         f"same arguments to finish it)")
+
+
+def table(rows: list[dict], **match) -> Cells:
     """Rows matching `match` (column == value), keyed by (setup, K, budget, label)."""
-    out = {}
+    out = Cells()
     for r in rows:
         if all(str(r[k]) == str(v) for k, v in match.items()):
             out[(r["setup"], int(r["K"]), r["budget"], r["label"])] = r
@@ -97,6 +105,16 @@ def _conjunction(classes: list[str], what: str) -> tuple[str, str]:
     verdict = "refuted" if worse else ("holds" if better == len(classes) else "inconclusive")
     return verdict, f"{what}: RUE significantly better in {better}, worse in {worse}, undecided in {und} of " \
                     f"{len(classes)} cells (Holm, family-wise 0.05)"
+
+
+def summarize(findings: list[Finding]) -> Expect:
+    """A summary computed from the findings: the verdict counts and the most severe finding."""
+    v = overall(findings)
+    counts = {k: sum(f.verdict == k for f in findings) for k in dict.fromkeys(f.verdict for f in findings)}
+    worst = next(f for f in findings if f.verdict == v)
+    head = worst.detail.split("; cells not won")[0]
+    return Expect(f"{', '.join(f'{k} {n}' for k, n in counts.items())} of {len(findings)} findings. Most severe "
+                  f"({v}, {worst.domain.split(';')[0]}): {head[:260]}", v)
 
 
 def _cells_text(cells, comps, classes, limit=6) -> str:
@@ -181,15 +199,16 @@ def check_f_claims(mode: Mode):
         tcomps = [comp(s, b, "ttts") for s, b in ucells]
         tcls = C.classify(tcomps)
         better, worse = tcls.count("better"), tcls.count("worse")
-        tv = "holds" if better > len(tcls) / 2 else ("refuted" if worse >= better else "inconclusive")
-        findings.append(Finding(tv, dom, f"RUE against TTTS 'in most cases': significantly better in {better}, "
-                                         f"worse in {worse} of 18 cells"))
+        tv = "holds" if better > len(tcls) / 2 else ("refuted" if worse >= len(tcls) / 2 else "inconclusive")
+        findings.append(Finding(tv, dom, f"RUE against TTTS 'in most cases' (holds if significantly better in more "
+                                         f"than half the cells, refuted if worse in at least half): better in "
+                                         f"{better}, worse in {worse} of 18 cells (Holm)"))
         spec = {c: k for c, k in zip(ucells, tcls)}
         sw = [spec[("F4", "2H")], spec[("F6", "2H")]]
         sv = "holds" if sw == ["worse", "worse"] else ("refuted" if "better" in sw else "inconclusive")
         findings.append(Finding(sv, dom, "RUE slightly worse than TTTS at 2H in F4 and F6: " + ", ".join(
             f"{s} 2H {fmt(tcomps[ucells.index((s, '2H'))].diff, 3)} ({k})" for s, k in zip(("F4", "F6"), sw))))
-    return Expect("judged cell by cell under both H conventions and both tie conventions", "-"), findings
+    return summarize(findings), findings
 
 
 # ---------------------------------------------------------------- Figure 2 (random means)
@@ -198,7 +217,7 @@ def _random_readings():
 
 
 def _R(rows, ns):
-    T = {}
+    T = Cells()
     for setup in ("R1", "R2", "R3"):
         T.update(table(rows, study="random", setup=setup, normal_scale=ns if setup != "R3" else "-"))
     return T
@@ -239,7 +258,7 @@ def check_r_claims(mode: Mode):
         findings.append(Finding("refuted" if bad else "holds", dom,
                                 "R3, n = N/2: 1 - e_RUE/e_X over the instances, paired bootstrap over instances at "
                                 "1 - 0.05/3: " + "; ".join(parts)))
-    return Expect("judged under both readings of N(0.5, 0.1) and of UCB-E's a", "-"), findings
+    return summarize(findings), findings
 
 
 @claim("EXP-SETUP-R", "Section 6.1",
@@ -271,7 +290,7 @@ def check_setup_r(mode: Mode):
             findings.append(Finding(v, f"{s}, N(0.5, 0.1) as {ns}, H {conv}; {draws} instances",
                                     f"median H = {med:.0f} (95% interval {lo:.0f}-{hi:.0f}) against the stated "
                                     f"~{stated[s]} (within {tol:.0%}: {ok})"))
-    return Expect("the medians depend on the reading; see each finding", "-"), findings
+    return summarize(findings), findings
 
 
 # ---------------------------------------------------------------- appendix
@@ -282,7 +301,8 @@ def check_k_scaling(mode: Mode):
     findings = []
     for h, conv in _fixed_readings(("arms",)):
         lab = _labels(conv)
-        T = {**table(rows, study="fixed", setup="F4", H_convention=h), **table(rows, study="arms", H_convention=h)}
+        T = Cells({**table(rows, study="fixed", setup="F4", H_convention=h),
+                   **table(rows, study="arms", H_convention=h)})
         dom = f"{_reading_text(h, conv)}; {where}"
         comps, parts = [], []
         for base in BASELINES:
@@ -303,7 +323,7 @@ def check_k_scaling(mode: Mode):
         v, text = _conjunction(cls, "growth of RUE's advantage from K = 20 to K = 80, per baseline")
         findings.append(Finding(v, dom, text.replace("RUE significantly better", "grew significantly")
                                 .replace("worse in", "shrank in") + ". " + "; ".join(parts)))
-    return Expect("judged per baseline under both readings", "-"), findings
+    return summarize(findings), findings
 
 
 @claim("EXP-TWOSTAGE", "Appendix A.6, Figure 4",
@@ -331,7 +351,7 @@ def check_two_stage(mode: Mode):
                                     f"ranges {fmt(min(c.diff for c in comps), 3)} to "
                                     f"{fmt(max(c.diff for c in comps), 3)}; two-stage minus uniform allocation "
                                     f"{fmt(min(unif), 3)} to {fmt(max(unif), 3)}."))
-    return Expect("two-stage is worse than RUE at every q and budget", "holds"), findings
+    return summarize(findings), findings
 
 
 @claim("EXP-UCBE-PARAM", "Section 6",
