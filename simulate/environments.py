@@ -111,7 +111,25 @@ class Environment:
 
     def __post_init__(self) -> None:
         if self.setup not in F_SETUPS + R_SETUPS + ("custom",):
-            raise ValueError(f"setup must be one of {F_SETUPS + R_SETUPS + ('custom',)}, got {self.setup!r}")
+            raise ValueError(f"setup must be one of {', '.join(F_SETUPS + R_SETUPS + ('custom',))}, got {self.setup!r}")
+        if isinstance(self.K, bool) or not isinstance(self.K, (int, np.integer)) or not 2 <= self.K <= 10 ** 5:
+            raise ValueError(f"K must be an integer in [2, 100000], got {self.K!r}")
+        if self.normal_scale not in ("variance", "sd"):
+            raise ValueError(f"normal_scale must be 'variance' or 'sd', got {self.normal_scale!r}")
+        if self.clip_policy not in ("clip", "redraw", "error"):
+            raise ValueError(f"clip_policy must be 'clip', 'redraw' or 'error', got {self.clip_policy!r}")
+        if self.setup == "custom":
+            if self.custom_means is None:
+                raise ValueError("custom_means: setup 'custom' needs the arm means")
+            try:
+                mu = np.asarray(self.custom_means, float)
+            except (TypeError, ValueError):
+                raise ValueError(f"custom_means must be numbers, got {self.custom_means!r}") from None
+            if mu.ndim != 1 or mu.size != self.K or not np.all(np.isfinite(mu)):
+                raise ValueError(f"custom_means must be K = {self.K} finite numbers, got {self.custom_means!r}")
+            object.__setattr__(self, "custom_means", tuple(float(x) for x in mu))
+        elif self.custom_means is not None:
+            raise ValueError(f"custom_means: only setup 'custom' takes means, got setup {self.setup!r}")
         spec = RANDOM_SETUPS.get(self.setup)
         if self.reward is None:
             object.__setattr__(self, "reward", spec.reward if spec else "bernoulli")
@@ -119,8 +137,9 @@ class Environment:
             object.__setattr__(self, "nu_sq", spec.nu_sq if spec and spec.reward == "gaussian" else 0.25)
         if self.reward not in ("bernoulli", "gaussian"):
             raise ValueError(f"reward must be 'bernoulli' or 'gaussian', got {self.reward!r}")
-        if not self.nu_sq > 0:
-            raise ValueError(f"nu_sq must be > 0, got {self.nu_sq}")
+        if isinstance(self.nu_sq, bool) or not isinstance(self.nu_sq, (int, float, np.floating)) or \
+                not (0 < self.nu_sq < float("inf")):
+            raise ValueError(f"nu_sq must be a finite number > 0, got {self.nu_sq!r}")
         if spec and spec.reward == "gaussian" and self.reward == "bernoulli":
             raise ValueError(f"reward: {self.setup} has Gaussian rewards (Section 6.1) and means that can leave "
                              f"[0, 1]; Bernoulli rewards on the same means are setup R2")
@@ -145,7 +164,10 @@ class Environment:
         return random_means(self.setup, self.K, rng, runs, self.normal_scale, self.clip_policy)
 
     def describe(self) -> dict:
+        """Every parameter that shapes the rewards (a run can be repeated from it)."""
         d = {"setup": self.setup, "K": self.K, "reward": self.reward}
+        if self.setup == "custom":
+            d["means"] = list(self.custom_means)
         if self.reward == "gaussian":
             d["nu_sq"] = self.nu_sq
         if self.random:
@@ -165,10 +187,12 @@ def complexity_H(means: np.ndarray, convention: str = "suboptimal") -> float:
 def parse_budget(budget: str | int, env: Environment, convention: str = "suboptimal") -> int:
     """A budget as an integer or as 'H/2', 'H', '2H' (ceil(ceil(H)/2), ceil(H), 2 ceil(H), Section 6.2)."""
     import math
+    if isinstance(budget, bool):
+        raise ValueError(f"budget must be an integer or one of H/2, H, 2H, got {budget!r}")
     if isinstance(budget, (int, np.integer)) or str(budget).isdigit():
         n = int(budget)
-        if n < 1:
-            raise ValueError(f"budget must be >= 1, got {n}")
+        if not 1 <= n <= 10 ** 9:
+            raise ValueError(f"budget must be an integer in [1, 1e9] or one of H/2, H, 2H, got {n}")
         return n
     if env.random:
         raise ValueError("budgets relative to H need fixed means; give a number for R1-R3")

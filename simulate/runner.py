@@ -68,6 +68,8 @@ class SimulationResult:
     version: str
     results: list
     clipped_means: int = 0
+    budget_label: str = ""          # 'H/2', 'H' or '2H' when the budget was given relative to H
+    H_convention: str = "suboptimal"
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -81,6 +83,11 @@ def _chunk_edges(runs: int, chunks: int, threads: int) -> np.ndarray:
     quantum = rue.BLOCK * max(threads, 1)
     step = max(quantum, -(-runs // max(chunks, 1) // quantum) * quantum)
     return np.array(sorted(set(range(0, runs, step)) | {runs}), int)
+
+
+def _check_int(name: str, value, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
 
 
 def run_algorithm(name: str, params: dict, means: np.ndarray, n: int, seeds: np.ndarray, reward_seeds: np.ndarray,
@@ -123,10 +130,15 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
         crn: common random numbers: the same reward seeds for every algorithm.
         H_convention: the H of relative budgets, and of UCB-E's a unless its parameters say.
     """
-    if runs < 1:
-        raise ValueError(f"runs must be >= 1, got {runs}")
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level}")
+    _check_int("runs", runs, 1, 10 ** 8)
+    _check_int("seed", seed, 0, 2 ** 63 - 1)
+    _check_int("chunks", chunks, 1, 10 ** 6)
+    if workers is not None:
+        _check_int("workers", workers, 1, 1024)
+    if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
+        raise ValueError(f"level must be a number in (0, 1), got {level!r}")
+    if not isinstance(env, Environment):
+        raise ValueError(f"env must be an Environment, got {type(env).__name__}")
     n = parse_budget(budget, env, H_convention)
     plan = []
     for a in algorithms:
@@ -159,4 +171,6 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
                                        rci.high, pulls.mean(axis=0).round(3).tolist(), round(wall, 4), shown))
     finally:
         numba.set_num_threads(old)
-    return SimulationResult(env.describe(), n, seed, runs, level, crn, package_version(), out, clipped)
+    label = budget if isinstance(budget, str) and not str(budget).isdigit() else ""
+    return SimulationResult(env.describe(), n, seed, runs, level, crn, package_version(), out, clipped, label,
+                            H_convention)
