@@ -389,6 +389,22 @@ def _reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    from .report import report
+    try:
+        res = report("full" if args.full else "quick", args.out, thorough=args.thorough, results_dir=args.results,
+                     seed=args.seed, progress=not args.quiet)
+    except ValueError as err:
+        return _fail(str(err))
+    if args.json:
+        _dump(res)
+        return 0
+    print(f"rue-verify {__version__} report ({res['scale']}): {res['claims']} claims, "
+          f"{len(res['figures']) // 2} figures in {res['seconds']:.0f} s. Open {res['out']}/index.html "
+          f"(also {res['out']}/report.md).")
+    return 0
+
+
 # ---------------------------------------------------------------- the parser
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="rue-verify",
@@ -510,6 +526,19 @@ def build_parser() -> argparse.ArgumentParser:
     tb.add_argument("--json", action="store_true", help="print the table as JSON")
     tb.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
+    rr = sub.add_parser("report", help="the ledger and every figure in one page (index.html, report.md, figures)",
+                        description="Run the claims ledger and draw every figure family (the paper's bounds against "
+                                    "the exact truth and simulation, the reproduction of Section 6) into a static "
+                                    "HTML page that works from the file system, with the same content in Markdown.")
+    rsize = rr.add_mutually_exclusive_group()
+    rsize.add_argument("--quick", action="store_true", help="fewer simulated runs (the default; about 2 minutes)")
+    rsize.add_argument("--full", action="store_true", help="10x the simulated runs (about 10 minutes)")
+    rr.add_argument("--out", default="report", help="output directory (default ./report)")
+    rr.add_argument("--thorough", action="store_true", help="run the ledger in thorough mode")
+    rr.add_argument("--results", metavar="DIR", help="a reproduction's result directory (default docs/reproduction)")
+    rr.add_argument("--seed", type=seed, default=0, help="seed of the figures' simulations (default 0)")
+    rr.add_argument("--json", action="store_true", help="print what was written as JSON")
+    rr.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     rp = sub.add_parser("reproduce", help="rerun Section 6 and its appendix; figures, tables and the empirical claims",
                         description="Run the experimental section of the paper (Figures 2-5) into a result directory "
                                     "(results.csv, PNG/SVG figures, summary.md with the empirical claims' verdicts). "
@@ -549,7 +578,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if args.cmd != "bound" and extra:
         return _fail(f"unrecognized arguments: {' '.join(extra)} (see 'rue-verify {args.cmd} --help')")
     handler = {"claims": _claims, "simulate": _simulate, "bench": _bench, "table": _table,
-               "reproduce": _reproduce, "vacuity": _vacuity}
+               "reproduce": _reproduce, "vacuity": _vacuity, "report": _report}
     if args.cmd == "bound":
         return _bound(args, extra)
     return handler[args.cmd](args)

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from rue_verify.cli import main
 from rue_verify.ledger import SEVERITY
 
@@ -37,3 +39,65 @@ def test_simulate_help_names_every_registered_algorithm():
     sub = build_parser()._subparsers._group_actions[0].choices["simulate"]
     text = next(a.help for a in sub._actions if "--algorithms" in a.option_strings)
     assert text.split("registry: ")[1].rstrip(")") == ", ".join(REGISTRY)
+
+
+@pytest.mark.parametrize("argv,flag", [
+    (["simulate", "--setup", "F2", "--ucbe-c", "-1", "--runs", "10", "--algorithms", "ucbe"], "--ucbe-c"),
+    (["simulate", "--setup", "F2", "--K", "20", "--budget", "10", "--runs", "3"], "budget"),
+    (["simulate", "--setup", "custom"], "--setup custom"),
+    (["simulate", "--means", "0.5,1.2", "--budget", "100"], "custom_means"),
+    (["simulate", "--setup", "F2", "--means", "0.5,0.4"], "--means"),
+    (["simulate", "--means", "0.5,0.4", "--K", "3"], "--K"),
+    (["table", "--setups", "f9"], "--setups"), (["table", "--runs", "-5"], "--runs"),
+    (["table", "--budgets", "3H"], "--budgets"),
+    (["bound", "theorem_5_1", "--K", "100,200", "--n", "1e6", "--sigma0-sq", "1", "--sigma-sq", "0.1",
+      "--delta", "0.01"], "--K"),
+    (["bound", "c_K", "--K", "2.5"], "--K"), (["bound", "c_K", "--alpha", "1"], "--alpha"),
+    (["vacuity", "--K", "20", "--delta", "0.5"], "--sigma0-sq"),
+    (["claims", "--id", "NOPE", "-q"], "--id"), (["simulate", "--runs", "1e12"], "--runs"),
+    (["nonsense"], "argument cmd"),
+])
+def test_bad_input_is_one_line_naming_the_flag(capsys, argv, flag):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and flag in err[0], err
+
+
+def test_custom_means_run_end_to_end_and_rerun_from_their_json(capsys, tmp_path):
+    f = tmp_path / "means.txt"
+    f.write_text("0.5 0.45\n0.4, 0.3\n")
+    assert main(["simulate", "--means-file", str(f), "--budget", "1e3", "--runs", "40", "--algorithms", "rue,sh",
+                 "--tie-rule", "lowest-index", "--json", "-q"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    env = first["environment"]
+    assert env["means"] == [0.5, 0.45, 0.4, 0.3] and env["K"] == 4 and first["budget"] == 1000
+    assert first["results"][1]["params"]["tie_rule"] == "lowest-index"
+    again = ["simulate", "--means", ",".join(map(str, env["means"])), "--budget", str(first["budget"]),
+             "--runs", str(first["runs"]), "--seed", str(first["seed"]), "--algorithms", "rue,sh",
+             "--tie-rule", first["results"][1]["params"]["tie_rule"], "--json", "-q"]
+    assert main(again) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert [r["failures"] for r in second["results"]] == [r["failures"] for r in first["results"]]
+
+
+def test_old_underscore_spellings_still_work_and_are_hidden(capsys):
+    assert main(["vacuity", "--K", "100", "--sigma0_sq", "1", "--sigma_sq", "0.1", "--delta", "0.01", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["n_first"] > 0
+    assert main(["vacuity", "--help"]) == 0
+    assert "--sigma0_sq" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["bound", "--list", "--json"], ["bound", "c_K", "--K", "20", "--json"],
+                                  ["bound", "gamma", "--latex", "--json"],
+                                  ["vacuity", "--K", "40", "--delta", "0.1", "--map", "--n-max", "1e9", "--json"],
+                                  ["claims", "--id", "EXP-K80", "--json", "-q"],
+                                  ["table", "--setups", "f1", "--budgets", "200", "--K", "4", "--runs", "5", "--json",
+                                   "-q"]])
+def test_every_command_has_json(capsys, argv):
+    assert main(argv) == 0
+    json.loads(capsys.readouterr().out)
+
+
+def test_a_value_below_one_is_never_printed_as_one():
+    from rue_verify.cli import _below_one
+    assert _below_one(1 - 2.5e-7) == "1 - 2.5e-07" and _below_one(0.5) == "0.5" and _below_one(1.0) == "1"

@@ -1,8 +1,4 @@
-"""Figures, one function per figure family; each takes result rows (or parameters) and an optional
-matplotlib Axes or Figure and returns the Figure. Every figure has labelled axes, a legend, intervals
-where there is randomness, and a caption line naming its parameters and seed.
-
-Reproduction of Section 6 (rows from `rue-verify reproduce`):
+"""The reproduction's figures (rows from `rue-verify reproduce`):
 - `fixed_setups`: error probability against budget per setup (Figure 3; the appendix's K = 40, 80).
 - `random_setups`: Figure 2: mean error over the instances with standard errors, and box plots of
   the per-instance differences of each baseline against RUE.
@@ -11,23 +7,17 @@ Reproduction of Section 6 (rows from `rue-verify reproduce`):
 
 from __future__ import annotations
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from .experiments import instance_errors  # noqa: E402
+from ..experiments import instance_errors
+from .common import caption
 
 MAIN = ("rue", "ucbe", "sr", "sh", "ttts")
 STYLE = {"rue": ("tab:red", "o", "-"), "ucbe": ("tab:blue", "s", "-"), "ucbe [a = 2]": ("tab:blue", "s", ":"),
          "sr": ("tab:green", "^", "-"), "sh": ("tab:purple", "v", "-"),
          "sh [lowest-index ties]": ("tab:purple", "v", "--"), "ttts": ("tab:orange", "D", "-"),
          "uniform": ("tab:gray", "x", "--")}
-
-
-def caption(fig, text: str) -> None:
-    fig.text(0.005, 0.003, text, fontsize=7, color="0.3", ha="left", va="bottom")
 
 
 def _describe(rows: list[dict]) -> str:
@@ -172,14 +162,3 @@ def two_stage(rows: list[dict], tie_rule: str = "random", fig=None):
 def q_of(row: dict) -> float:
     import json
     return json.loads(row["params"])["q"]
-
-
-def save(fig, path_stem) -> list[str]:
-    """PNG and SVG beside each other; returns the paths."""
-    out = []
-    for ext in ("png", "svg"):
-        p = f"{path_stem}.{ext}"
-        fig.savefig(p, dpi=130)
-        out.append(p)
-    plt.close(fig)
-    return out

@@ -1,0 +1,32 @@
+"""What every figure shares: the caption line and saving as PNG and SVG."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def caption(fig, text: str) -> None:
+    """The caption line at the figure's foot: its parameters and seed."""
+    fig.text(0.005, 0.003, text, fontsize=7, color="0.3", ha="left", va="bottom")
+
+
+def new_axes(ax, size=(6.0, 4.2)):
+    """(figure, axes): the given Axes and its figure, or a new figure with one Axes."""
+    if ax is not None:
+        return ax.figure, ax
+    fig = plt.figure(figsize=size)
+    return fig, fig.add_subplot(1, 1, 1)
+
+
+def save(fig, path_stem) -> list[str]:
+    """PNG and SVG beside each other; returns the paths."""
+    out = []
+    for ext in ("png", "svg"):
+        p = f"{path_stem}.{ext}"
+        fig.savefig(p, dpi=130)
+        out.append(p)
+    plt.close(fig)
+    return out
