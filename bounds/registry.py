@@ -4,17 +4,29 @@ expression (`--symbolic`) or LaTeX (`--latex`)."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+import mpmath
+import numpy as np
 import sympy
 
 from . import estimation, gap, section2, theorems
+from ._core import UndefinedError
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One named formula: `fn(**params)` returns a number or a dict of named terms."""
+    """One named formula: `fn(**params)` returns a number or a dict of named terms.
+
+    `fn` is the formula guarded at the package's boundary (`raw` is the formula itself): numbers are
+    checked against the declared parameters (finite reals; integers where `int_params` says; lists
+    only where `list_params` says) and a ValueError names the parameter; a division by zero, an
+    overflow or a result that is not a finite real number becomes an UndefinedError that says so.
+    sympy symbols and mpmath numbers pass through unchecked (the symbolic and precise paths).
+    """
 
     fn: Callable
     params: tuple[str, ...]
@@ -22,6 +34,60 @@ class Entry:
     symbolic: bool = True
     list_params: tuple[str, ...] = field(default=())
     int_params: tuple[str, ...] = field(default=("K", "n"))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "raw", self.fn)
+        object.__setattr__(self, "fn", _guarded(self))
+
+
+def _check_value(e: Entry, name: str, v: Any) -> None:
+    bad = ValueError(f"{name} must be {'a list of finite numbers' if name in e.list_params else 'a finite number'}"
+                     f"{' (an integer)' if name in e.int_params else ''}, got {v!r}"[:300])
+    if isinstance(v, (bool, str, bytes)) or v is None:
+        raise bad
+    if isinstance(v, (list, tuple)) and name not in e.list_params:
+        raise ValueError(f"{name} takes one number, got the list {v!r}"[:300])
+    try:
+        a = np.asarray(v, dtype=float)
+    except (TypeError, ValueError):
+        raise bad from None
+    if (name in e.list_params and (a.ndim != 1 or a.size == 0)) or not np.all(np.isfinite(a)):
+        raise bad
+    if name in e.int_params and not np.all(a == np.floor(a)):
+        raise bad
+
+
+def _finite(v: Any) -> bool:
+    if isinstance(v, dict):
+        return all(_finite(x) for x in v.values())
+    if hasattr(v, "_fields"):
+        return all(_finite(getattr(v, f)) for f in v._fields)
+    a = np.asarray(v)
+    return a.dtype.kind in "fiub" and bool(np.all(np.isfinite(a)))
+
+
+def _guarded(e: Entry) -> Callable:
+    raw = e.fn
+
+    @functools.wraps(raw)
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        bound = inspect.signature(raw).bind(*args, **kwargs)
+        values = dict(bound.arguments)
+        if any(isinstance(v, (sympy.Basic, mpmath.mpf, mpmath.mpc)) for v in values.values()):
+            return raw(*args, **kwargs)
+        for name in e.params:
+            if name in values:
+                _check_value(e, name, values[name])
+        try:
+            with np.errstate(all="ignore"):
+                out = raw(*args, **kwargs)
+        except (ZeroDivisionError, OverflowError, FloatingPointError) as err:
+            raise UndefinedError(f"the formula divides by zero or overflows ({err})", values) from None
+        if not _finite(out):
+            raise UndefinedError("the value is not a finite real number in double precision here (an overflow, "
+                                 "0/0 or a value beyond the formula's range)", values)
+        return out
+    return fn
 
 
 SYMBOLS = {

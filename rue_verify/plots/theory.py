@@ -45,6 +45,19 @@ def _undefined_note(ax, text: str, y: float) -> None:
             bbox={"facecolor": "white", "edgecolor": "0.7", "alpha": 0.9, "pad": 2})
 
 
+def _simulated(ax, x, y, low, high, floor: float, color: str, label: str) -> None:
+    """Simulated estimates with their intervals on a log axis that starts at `floor`: a positive
+    estimate as a point with its bar (cut at the floor), a zero one as the interval's upper limit."""
+    x, y, low, high = (np.asarray(v, float) for v in (x, y, low, high))
+    seen = y > 0
+    ax.errorbar(x[seen], y[seen], yerr=[np.clip(y - np.maximum(low, floor), 0, None)[seen], (high - y)[seen]],
+                fmt="o", color=color, ms=4, capsize=3, label=label)
+    if (~seen).any():
+        top = np.maximum(high[~seen], floor)
+        ax.errorbar(x[~seen], top, yerr=[top - floor, 0 * top], fmt="v", color=color, ms=5, capsize=3, alpha=0.7,
+                    label="none observed: 99% upper limit")
+
+
 def theorem_3_1(K=(5, 20, 200), sigma0_sq: float = 1.0, alphas=None, draws: int = 200_000, seed: int = 0, ax=None):
     """Theorem 3.1 (`lemma-true`): the exact gap probability e_*(alpha) (the proof's integral), the
     bound c_K alpha / sigma0 where c_K is real, and a Monte Carlo estimate with exact 99% intervals;
@@ -134,16 +147,8 @@ def _theorem_5(kind: str, settings, ns, runs: int, seed: int, fig):
             ys.append(iv.estimate)
             los.append(iv.low)
             his.append(iv.high)
-        ys, los, his = np.array(ys), np.array(los), np.array(his)
         floor = 1e-4
-        seen = ys > 0
-        low_bar = np.clip(ys - np.maximum(los, floor), 0, None)       # a bar ends at the axis floor
-        ax.errorbar(np.array(pts)[seen], ys[seen], yerr=[low_bar[seen], (his - ys)[seen]],
-                    fmt="o", color="tab:red", ms=4, capsize=3, label=f"RUE simulated ({runs} runs, 99%)")
-        if (~seen).any():
-            top_ = np.maximum(his[~seen], floor)                      # all zero: the limit sits at the floor
-            ax.errorbar(np.array(pts)[~seen], top_, yerr=[top_ - floor, 0 * top_], fmt="v",
-                        color="tab:red", ms=5, capsize=3, alpha=0.7, label="none observed: 99% upper limit")
+        _simulated(ax, pts, ys, los, his, floor, "tab:red", f"RUE simulated ({runs} runs, 99%)")
         ax.axhline(1, color="0.5", lw=0.8)
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -189,16 +194,8 @@ def ucbe_bound(means=(0.6, 0.5, 0.45, 0.4), ns=None, runs: int = 2000, seed: int
         ys.append(iv.estimate)
         los.append(iv.low)
         his.append(iv.high)
-    ys, los, his = np.array(ys), np.array(los), np.array(his)
     floor = 1e-5
-    seen = ys > 0
-    low_bar = np.clip(ys - np.maximum(los, floor), 0, None)
-    ax.errorbar(np.array(pts)[seen], ys[seen], yerr=[low_bar[seen], (his - ys)[seen]], fmt="o",
-                color="tab:blue", capsize=3, label=f"UCB-E simulated ({runs} runs, exact 99%)")
-    if (~seen).any():
-        top_ = np.maximum(his[~seen], floor)
-        ax.errorbar(np.array(pts)[~seen], top_, yerr=[top_ - floor, 0 * top_], fmt="v",
-                    color="tab:blue", capsize=3, alpha=0.7, label="no error observed: 99% upper limit")
+    _simulated(ax, pts, ys, los, his, floor, "tab:blue", f"UCB-E simulated ({runs} runs, exact 99%)")
     ax.axhline(1, color="0.5", lw=0.8)
     ax.set_xscale("log")
     ax.set_yscale("log")

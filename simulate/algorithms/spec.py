@@ -13,7 +13,12 @@ Calling conventions shared by every algorithm (keyword arguments; modes are name
   or `TableSource`).
 The kernel parameters are the user's parameters, except for an algorithm that is told something
 about the instance (UCB-E's a = c n / H needs the true gaps): its `kernel_params` hook maps the
-user's parameters and the true means to what the kernel takes.
+user's parameters and the true means to what the kernel takes (`kernel_rules` declares their ranges).
+
+An entry's `batch` and `run` check their input before a kernel sees it (means finite, of K >= 2
+arms, in [0, 1] for Bernoulli rewards; n at least the smallest budget; one seed of each kind per
+run; a reward table with n rewards per arm; every kernel parameter in its range) and raise a
+ValueError that names the argument. The module functions they wrap are unchecked.
 """
 
 from __future__ import annotations
@@ -79,6 +84,77 @@ class Algorithm:
     budget_rule: str                             # why, in words
     params: tuple[Param, ...] = ()
     kernel_params: Callable[[dict, np.ndarray, int], dict] | None = None
+    kernel_rules: tuple[Param, ...] | None = None      # default: the same as `params`
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "raw_batch", self.batch)
+        object.__setattr__(self, "raw_run", self.run)
+        object.__setattr__(self, "batch", self._checked_batch)
+        object.__setattr__(self, "run", self._checked_run)
+
+    def _check(self, means: np.ndarray, n, gaussian, nu, kw: dict, live: bool = True) -> dict:
+        """The kernel keyword arguments, checked; live runs also need a reward law that fits the means."""
+        if means.ndim != 2 or means.shape[1] < 2 or means.shape[0] < 1:
+            raise ValueError(f"{self.name}: means must be (runs, K) with K >= 2, got shape {means.shape}")
+        if not np.all(np.isfinite(means)):
+            raise ValueError(f"{self.name}: means must be finite")
+        if live and not gaussian and (means.min() < 0 or means.max() > 1):
+            raise ValueError(f"{self.name}: Bernoulli means must lie in [0, 1], got {means.min():g}..{means.max():g}")
+        if live and gaussian and not (isinstance(nu, (int, float, np.floating)) and 0 < nu < float("inf")):
+            raise ValueError(f"{self.name}: nu (the Gaussian noise sd) must be a finite number > 0, got {nu!r}")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 10 ** 9:
+            raise ValueError(f"{self.name}: n must be an integer in [1, 1e9], got {n!r}")
+        rules = {p.name: p for p in (self.kernel_rules if self.kernel_rules is not None else self.params)}
+        unknown = sorted(set(kw) - set(rules))
+        if unknown:
+            raise ValueError(f"{self.name}: unknown parameter {', '.join(unknown)} "
+                             f"(it takes {', '.join(rules) or 'none'})")
+        out = {}
+        for name, value in kw.items():
+            if isinstance(value, np.ndarray):
+                for v in value.ravel():
+                    rules[name].check(float(v), self.name)
+                out[name] = value
+            else:
+                out[name] = rules[name].check(value, self.name)
+        full = {p.name: p.default for p in (self.kernel_rules if self.kernel_rules is not None else self.params)}
+        full.update({k: v for k, v in out.items() if not isinstance(v, np.ndarray)})
+        if self.kernel_rules is None:
+            self.check_budget(int(n), means.shape[1], full)
+        elif n < means.shape[1]:
+            raise ValueError(f"budget: {self.name} needs n >= K = {means.shape[1]}, got {n}")
+        return out
+
+    @staticmethod
+    def _seeds(name: str, seeds, R: int, what: str) -> np.ndarray:
+        a = np.asarray(seeds)
+        if a.shape != (R,) or a.dtype.kind not in "iu" or (a.dtype.kind == "i" and a.size and a.min() < 0):
+            raise ValueError(f"{name}: {what} must be {R} non-negative integers (one per run), got {seeds!r}"[:300])
+        return a.astype(np.uint64)
+
+    def _checked_batch(self, means, n, seeds, reward_seeds, gaussian=False, nu=0.0, **kw):
+        means = np.asarray(means, float)
+        kw = self._check(means, n, gaussian, nu, kw)
+        R = means.shape[0]
+        return self.raw_batch(means, n, self._seeds(self.name, seeds, R, "seeds"),
+                              self._seeds(self.name, reward_seeds, R, "reward_seeds"), gaussian=gaussian, nu=nu, **kw)
+
+    def _checked_run(self, mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, **kw):
+        mu = np.asarray(mu, float)
+        if mu.ndim != 1:
+            raise ValueError(f"{self.name}: mu must be one run's K means, got shape {mu.shape}")
+        kw = self._check(mu[None], n, gaussian, nu, kw, live=table is None)
+        if table is not None:
+            t = np.asarray(table, float)
+            if t.ndim != 2 or t.shape[0] != mu.size or t.shape[1] < n:
+                raise ValueError(f"{self.name}: table must hold n = {n} rewards for each of the K = {mu.size} arms, "
+                                 f"got shape {t.shape}")
+            if ties is None or np.asarray(ties).size == 0:
+                raise ValueError(f"{self.name}: a table run needs ties, the uniforms its choices read")
+        self._seeds(self.name, [seed], 1, "seed")
+        self._seeds(self.name, [reward_seed], 1, "reward_seed")
+        return self.raw_run(mu, n, gaussian=gaussian, nu=nu, table=table, ties=ties, seed=seed,
+                            reward_seed=reward_seed, **kw)
 
     def resolve(self, params: dict | None = None) -> dict:
         """Every parameter, checked, with defaults filled in; unknown names are an error."""

@@ -95,4 +95,5 @@ ALGORITHM = Algorithm(
                   choices=("cn/H", "c")),
             Param("H_convention", "suboptimal", "H over the suboptimal arms (the authors' code) or Section 2's "
                   "(plus Delta_min^-2 for the best arm)", choices=("suboptimal", "section2"))),
-    kernel_params=exploration)
+    kernel_params=exploration,
+    kernel_rules=(Param("a", 2.0, "exploration parameter a", low=0.0, open_low=True),))

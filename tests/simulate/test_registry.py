@@ -145,7 +145,7 @@ KERNELS = ("_run", "_block", "_rounds", "_sample")
 def test_algorithms_never_read_the_true_means(name):
     """The kernels see rewards through the source only: no name `mu` or `means`, and no element 0
     (the means) of the source, in any kernel function of the module."""
-    module = inspect.getmodule(get(name).batch)
+    module = inspect.getmodule(get(name).raw_batch)
     tree = ast.parse(inspect.getsource(module))
     found = 0
     for fn in (f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name in KERNELS):
