@@ -177,5 +177,6 @@ def symbolic(name: str) -> Any:
     """The sympy expression (or dict of terms) of a registered formula, from the same code."""
     e = REGISTRY[name]
     if not e.symbolic:
-        raise ValueError(f"{name} is an exact numerical quantity (an integral), not a closed form")
+        raise ValueError(f"{name} is computed numerically (an integral, a sum over the arms or a search) and has "
+                         f"no closed form to print")
     return e.fn(**{p: SYMBOLS[p] for p in e.params})

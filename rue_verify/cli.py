@@ -170,7 +170,7 @@ def _bound(args: argparse.Namespace, extra: list[str]) -> int:
         try:
             expr = symbolic(args.name)
         except ValueError as err:
-            return _fail(str(err))
+            return _fail(f"--symbolic/--latex: {err}")
         items = expr.items() if isinstance(expr, dict) else [(args.name, expr)]
         out = {k: (sympy.latex(e) if args.latex else str(e)) for k, e in items}
         if args.json:
