@@ -117,6 +117,19 @@ def summarize(findings: list[Finding]) -> Expect:
                   f"({v}, {worst.domain.split(';')[0]}): {head[:260]}", v)
 
 
+def _stated_reductions(cases: list, seed: int) -> tuple[str, str]:
+    """Stated relative reductions ('RUE's error is 23% smaller') against paired bootstrap intervals
+    of 1 - e_RUE / e_X at Bonferroni level 1 - 0.05/len(cases): cases are (name, RUE's row, X's row,
+    the stated fraction). Holds when every stated value lies in its interval, else refuted."""
+    parts, bad = [], 0
+    for name, rue_row, base_row, want in cases:
+        est, lo, hi = C.relative_reduction(rue_row, base_row, level=1 - 0.05 / len(cases), seed=seed)
+        ok = lo <= want <= hi
+        bad += not ok
+        parts.append(f"{name}: stated {want:.0%}, found {est:.1%} [{lo:.1%}, {hi:.1%}]{'' if ok else ' (outside)'}")
+    return ("refuted" if bad else "holds"), "; ".join(parts)
+
+
 def _cells_text(cells, comps, classes, limit=6) -> str:
     items = [f"{c}: {fmt(x.diff, 3)} [{fmt(x.low, 3)}, {fmt(x.high, 3)}] {k}" for c, x, k in zip(cells, comps, classes)
              if k != "better"]
@@ -165,17 +178,10 @@ def check_f_claims(mode: Mode):
             f"{b}: {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}] ({k})"
             for b, c, k in zip(("H/2", "H"), exc, ecls))))
         # 2. F2 reductions against SH
-        stated = {"H/2": 0.10, "H": 0.20, "2H": 0.66}
-        parts, bad = [], 0
-        for b, want in stated.items():
-            est, lo, hi = C.relative_reduction(T[("F2", 20, b, "rue")], T[("F2", 20, b, lab["sh"])],
-                                               level=1 - 0.05 / 3, seed=mode.seed)
-            ok = lo <= want <= hi
-            bad += not ok
-            parts.append(f"{b}: stated {want:.0%}, found {est:.1%} [{lo:.1%}, {hi:.1%}]{'' if ok else ' (outside)'}")
-        findings.append(Finding("refuted" if bad else "holds", dom,
-                                "F2, RUE's error relative to SH's, 1 - e_RUE/e_SH with paired bootstrap intervals at "
-                                "1 - 0.05/3 (Bonferroni over the three budgets): " + "; ".join(parts)))
+        v, parts = _stated_reductions([(b, T[("F2", 20, b, "rue")], T[("F2", 20, b, lab["sh"])], want)
+                                       for b, want in {"H/2": 0.10, "H": 0.20, "2H": 0.66}.items()], mode.seed)
+        findings.append(Finding(v, dom, "F2, RUE's error relative to SH's, 1 - e_RUE/e_SH with paired bootstrap "
+                                        "intervals at 1 - 0.05/3 (Bonferroni over the three budgets): " + parts))
         # 3. UCB-E by setup
         claimed = {"F1": "worse", "F2": "worse", "F3": "better", "F4": "similar", "F5": "better", "F6": "better"}
         ucells = [(s, b) for s in setups for b in budgets]
@@ -247,17 +253,10 @@ def check_r_claims(mode: Mode):
                                 + "; R3 (better or worse, no claim): " + ", ".join(
                                     f"{b} {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}]"
                                     for b, c in zip(("N/4", "N/2", "N"), r3))))
-        stated = {"ucbe": 0.23, "sh": 0.24, "sr": 0.31}
-        parts, bad = [], 0
-        for base, want in stated.items():
-            est, lo, hi = C.relative_reduction(T[("R3", 20, "N/2", "rue")], T[("R3", 20, "N/2", lab[base])],
-                                               level=1 - 0.05 / 3, seed=mode.seed)
-            ok = lo <= want <= hi
-            bad += not ok
-            parts.append(f"{base}: stated {want:.0%}, found {est:.1%} [{lo:.1%}, {hi:.1%}]{'' if ok else ' (outside)'}")
-        findings.append(Finding("refuted" if bad else "holds", dom,
-                                "R3, n = N/2: 1 - e_RUE/e_X over the instances, paired bootstrap over instances at "
-                                "1 - 0.05/3: " + "; ".join(parts)))
+        v, parts = _stated_reductions([(base, T[("R3", 20, "N/2", "rue")], T[("R3", 20, "N/2", lab[base])], want)
+                                       for base, want in {"ucbe": 0.23, "sh": 0.24, "sr": 0.31}.items()], mode.seed)
+        findings.append(Finding(v, dom, "R3, n = N/2: 1 - e_RUE/e_X over the instances, paired bootstrap over "
+                                        "instances at 1 - 0.05/3: " + parts))
     return summarize(findings), findings
 
 
