@@ -53,26 +53,25 @@ CAPTIONS = {
 
 
 def figures(scale: Scale, results, rows, seed: int = 0) -> dict:
-    """name -> Figure, in the page's order."""
-    out = {"ledger-overview": plots.ledger_overview(results),
-           "theorem-3-1": plots.theorem_3_1(draws=scale.mc_draws, seed=seed),
-           "c-K-constant": plots.c_K_constant(),
-           "theorem-5-1": plots.theorem_5_1(runs=scale.rue_runs, seed=seed),
-           "theorem-5-2": plots.theorem_5_2(runs=scale.rue_runs, seed=seed),
-           "ucbe-bound": plots.ucbe_bound(runs=scale.ucbe_runs, seed=seed),
-           "full-information": plots.full_information(runs=scale.full_info_pairs, seed=seed),
-           "informative-region": plots.informative_region(),
-           "tau-lemma": plots.tau_lemma(runs=scale.rue_runs, seed=seed)}
-    if rows:
-        studies = {r["study"] for r in rows}
-        if "fixed" in studies:
-            out["figure3-fixed"] = plots.fixed_setups(rows, study="fixed")
-        if "random" in studies:
-            out["figure2-random"] = plots.random_setups(rows, normal_scale="sd")
-        if "arms" in studies:
-            out["figure5-more-arms"] = plots.fixed_setups(rows, study="arms")
-        if "two-stage" in studies:
-            out["figure4-two-stage"] = plots.two_stage(rows)
+    """name -> a function that draws that figure, in the page's order."""
+    out = {"ledger-overview": lambda: plots.ledger_overview(results),
+           "theorem-3-1": lambda: plots.theorem_3_1(draws=scale.mc_draws, seed=seed),
+           "c-K-constant": plots.c_K_constant,
+           "theorem-5-1": lambda: plots.theorem_5_1(runs=scale.rue_runs, seed=seed),
+           "theorem-5-2": lambda: plots.theorem_5_2(runs=scale.rue_runs, seed=seed),
+           "ucbe-bound": lambda: plots.ucbe_bound(runs=scale.ucbe_runs, seed=seed),
+           "full-information": lambda: plots.full_information(runs=scale.full_info_pairs, seed=seed),
+           "informative-region": plots.informative_region,
+           "tau-lemma": lambda: plots.tau_lemma(runs=scale.rue_runs, seed=seed)}
+    studies = {r["study"] for r in rows}
+    if "fixed" in studies:
+        out["figure3-fixed"] = lambda: plots.fixed_setups(rows, study="fixed")
+    if "random" in studies:
+        out["figure2-random"] = lambda: plots.random_setups(rows, normal_scale="sd")
+    if "arms" in studies:
+        out["figure5-more-arms"] = lambda: plots.fixed_setups(rows, study="arms")
+    if "two-stage" in studies:
+        out["figure4-two-stage"] = lambda: plots.two_stage(rows)
     return out
 
 
@@ -93,15 +92,25 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     t0 = time.perf_counter()
     mode = Mode.thorough() if thorough else Mode()
     mode.results = str(results_dir) if results_dir else None
-    results = run_ledger(mode, claims)
+    import sys
+
+    from tqdm import tqdm
+    bar = tqdm(desc="report: ledger", unit="step", file=sys.stderr, disable=not progress, leave=False)
+    results = run_ledger(mode, claims, progress=lambda cid: bar.set_postfix_str(cid))
     rdir = Path(results_dir) if results_dir else REPO_RESULTS
     rows = read_rows(rdir) if (rdir / "results.csv").exists() else []
-    figs = figures(scale, results, rows, seed)
+    draw = figures(scale, results, rows, seed)
+    bar.reset(total=len(draw))
+    bar.set_description("report: figures")
     files = {}
-    for name, fig in figs.items():
+    for name, make in draw.items():
+        bar.set_postfix_str(name)
+        fig = make()
         caption = next((t.get_text() for t in fig.texts), "")
         plots.save(fig, out / "figures" / name)
         files[name] = caption
+        bar.update()
+    bar.close()
     seconds = time.perf_counter() - t0
     shown = "docs/reproduction" if rdir == REPO_RESULTS else str(rdir)
     meta = {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
