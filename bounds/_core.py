@@ -15,6 +15,7 @@ from typing import Any, Callable
 import mpmath
 import numpy as np
 import sympy
+from scipy import special
 
 
 class UndefinedError(ValueError):
@@ -47,11 +48,12 @@ class Namespace:
     pi: Any
     ceil: Callable
     maximum: Callable
+    erfc: Callable
 
 
-NUMPY = Namespace("numpy", np.log, np.sqrt, np.exp, np.pi, np.ceil, np.maximum)
-MPMATH = Namespace("mpmath", mpmath.log, mpmath.sqrt, mpmath.exp, mpmath.pi, mpmath.ceil, max)
-SYMPY = Namespace("sympy", sympy.log, sympy.sqrt, sympy.exp, sympy.pi, sympy.ceiling, sympy.Max)
+NUMPY = Namespace("numpy", np.log, np.sqrt, np.exp, np.pi, np.ceil, np.maximum, special.erfc)
+MPMATH = Namespace("mpmath", mpmath.log, mpmath.sqrt, mpmath.exp, mpmath.pi, mpmath.ceil, max, mpmath.erfc)
+SYMPY = Namespace("sympy", sympy.log, sympy.sqrt, sympy.exp, sympy.pi, sympy.ceiling, sympy.Max, sympy.erfc)
 
 
 def is_symbolic(*values: Any) -> bool:

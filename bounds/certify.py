@@ -131,8 +131,14 @@ def prove_tau_upper() -> list[tuple[str, bool]]:
     dg = sympy.simplify(sympy.diff(g, t))
     step2 = sympy.simplify(dg - s ** 2 / (t * s0 + s) ** 2) == 0   # manifestly > 0
     lower_AD = T * s + (K - 1) * A * s / (s0 + s)
-    step3 = sympy.simplify(A * (T * s / A) - T * s) == 0 and sympy.simplify(
-        g.subs(t, 1) - s / (s0 + s)) == 0
+    # (3): D = T_k sigma^2/A + sum_{j != k} g(T_j) and g(T_j) >= g(1) for T_j >= 1 (step 2), so
+    # A D >= T_k sigma^2 + (K-1) A g(1); checked: the k-th term times A is T_k sigma^2, g(1) is
+    # sigma^2/(sigma0^2+sigma^2), and g(t) - g(1) = (t-1) sigma^4/((t sigma0^2 + sigma^2)(sigma0^2 + sigma^2)),
+    # which is >= 0 exactly when t >= 1.
+    step3 = (sympy.simplify(A * g.subs(t, T) - T * s) == 0
+             and sympy.simplify(g.subs(t, 1) - s / (s0 + s)) == 0
+             and sympy.simplify(g - g.subs(t, 1) - (t - 1) * s ** 2 / ((t * s0 + s) * (s0 + s))) == 0
+             and sympy.simplify(A * ((K - 1) * g.subs(t, 1)) - (lower_AD - T * s)) == 0)
     diff = sympy.simplify(lower_AD - K * s - (T - 1) * s * (1 + (K - 1) * s0 / (s0 + s)))
     step4 = diff == 0
     return [("identity: upper - tau^2 = sigma^4 (A D - K sigma^2)/(K A^2 D)", bool(step1)),

@@ -13,7 +13,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from . import estimation, gap, section2, theorems
+from . import estimation, gap, repaired, section2, theorems
 from ._core import UndefinedError
 
 
@@ -109,6 +109,7 @@ SYMBOLS = {
     "nu_sq": sympy.Symbol("nu^2", positive=True),
     "tau_sq_k": sympy.Symbol("tau_k^2", positive=True),
     "tau_sq_best": sympy.Symbol("tau_{i*}^2", positive=True),
+    "x": sympy.Symbol("x", positive=True),
 }
 
 REGISTRY: dict[str, Entry] = {
@@ -159,6 +160,35 @@ REGISTRY: dict[str, Entry] = {
     "feller": Entry(section2.feller_bound, ("n", "Delta", "sigma_sq"), "eq. `full-e-lb`"),
     "feller_small_gap": Entry(section2.feller_small_gap_form, ("n", "alpha", "sigma_sq"), "Section 2.1"),
     "full_alpha_rhs": Entry(section2.full_alpha_rhs, ("n",), "Section 2.1"),
+    # repaired statements (bounds/repaired.py; verified by the ledger, shown under each claim's repairs)
+    "gap_constant_repaired": Entry(repaired.gap_constant_repaired, ("K",), "Theorem 3.1 repaired (THM-GAP)"),
+    "theorem_3_1_repaired": Entry(repaired.theorem_3_1_repaired, ("alpha", "K", "sigma0_sq"),
+                                  "Theorem 3.1 repaired (THM-GAP)"),
+    "tau_sq_lower_repaired": Entry(repaired.tau_sq_lower_repaired, ("T_k", "K", "sigma0_sq", "sigma_sq"),
+                                   "Lemma `sec:tau` (left) repaired (LEM-TAU-LOWER)"),
+    "eta_repaired": Entry(repaired.eta_repaired, ("K", "sigma0_sq", "sigma_sq"),
+                          "eq. `prob-dk` repaired (PF-ETA-COND)"),
+    "eta_condition_repaired": Entry(repaired.eta_condition_repaired, ("K", "sigma0_sq", "sigma_sq"),
+
+                          "eq. `prob-dk` repaired (PF-ETA-COND)"),
+    "nu_t_upper_repaired": Entry(repaired.nu_t_upper_repaired, ("sigma0_sq", "nu_sq"),
+                                 "proof of Theorem 5.1, before eq. `e31`, repaired (PF-NU-T)"),
+    "e3k_bound_repaired": Entry(repaired.e3k_bound_repaired, ("T_k", "x", "nu_sq"), "bound on Pr(not E_3k) repaired "
+                                                                                   "(PF-E3K)", int_params=()),
+    "e31_bound_repaired": Entry(repaired.e31_bound_repaired, ("x", "sigma0_sq", "nu_sq"),
+                                "eq. `e31` repaired (PF-E31)"),
+    "not_E_bound_repaired": Entry(repaired.not_E_bound_repaired, ("K", "n", "sigma0_sq", "sigma_sq", "delta"),
+                                  "eq. `decomk-v3` repaired (PF-EBAR-FINAL)"),
+    "theorem_5_1_repaired": Entry(repaired.theorem_5_1_repaired_terms, ("K", "n", "sigma0_sq", "sigma_sq", "delta"),
+                                  "Theorem 5.1 repaired (THM-FAIL)"),
+    "theorem_5_2_repaired": Entry(repaired.theorem_5_2_repaired, ("K", "n", "sigma0_sq", "sigma_sq", "delta"),
+                                  "Theorem 5.2 repaired (THM-REGRET)"),
+    "range_second_moment_bound": Entry(repaired.range_second_moment_bound, ("K", "sigma0_sq"),
+                                       "proof of Theorem 5.2 repaired"),
+    "ucbe_lower_chain_threshold_repaired": Entry(repaired.ucbe_lower_chain_threshold_repaired, ("n", "K", "p"),
+                                                 "Section 2 repaired (SEC2-LOWER-CHAIN)"),
+    "harmonic_log_bound_repaired": Entry(repaired.harmonic_log_bound_repaired, ("K",),
+                                         "Section 2 repaired (SEC2-LOWER-H2)", False),
 }
 
 

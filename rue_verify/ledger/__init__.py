@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from . import section2, section3, section4, section5, section6  # noqa: F401  (registration)
+from . import repairs, section2, section3, section4, section5, section6  # noqa: F401  (registration)
 from .core import REGISTRY, SEVERITY, ClaimResult, Finding, Mode, run_claim
 
 __all__ = ["REGISTRY", "SEVERITY", "ClaimResult", "Finding", "Mode", "run_claim", "run_ledger"]

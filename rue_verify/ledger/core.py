@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import asdict, dataclass
+import zlib
+from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -13,6 +14,11 @@ from scipy import optimize
 
 #: Verdicts from most to least severe (CLAIMS.md). A claim's verdict is its most severe finding.
 SEVERITY = ("refuted", "undefined", "inconsistent", "conditional", "vacuous", "inconclusive", "holds")
+
+#: What a finding rests on: "computed" (a search, an integral, a simulation, a proof), or "reading"
+#: (a reading of the paper's text: a symbol left undefined, two places that say different things).
+#: "charitable" marks the reading that makes a statement true when the literal one does not.
+KINDS = ("computed", "reading", "charitable")
 
 
 @dataclass
@@ -24,10 +30,56 @@ class Finding:
     detail: str
     witness: dict | None = None
     certified: bool = False
+    kind: str = "computed"
 
     def __post_init__(self) -> None:
         if self.verdict not in SEVERITY:
             raise ValueError(f"verdict must be one of {SEVERITY}, got {self.verdict!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+
+
+# ---------------------------------------------------------------- findings from computed quantities
+def from_margin(margin: float, domain: str, *, holds: str, fails: str, tol: float = 0.0,
+                tol_reason: str = "exact comparison", fail: str = "refuted",
+                witness: Callable[[], dict] | dict | None = None, certified: bool = False,
+                kind: str = "computed") -> Finding:
+    """A finding whose verdict is computed from `margin` (>= -tol means the claim held everywhere
+    checked): the text, the witness and the certificate follow the same test, so none of them can
+    say something the number does not. `witness` may be a function, built only on failure."""
+    ok = bool(margin >= -tol)
+    tail = f" [smallest margin {fmt(margin)}; tolerance {tol:g}: {tol_reason}]"
+    w = None if ok else (witness() if callable(witness) else witness)
+    return Finding("holds" if ok else fail, domain, (holds if ok else fails) + tail, w, certified and ok, kind)
+
+
+def from_certificate(ok: bool, domain: str, *, proved: str, failed: str, fail: str = "inconclusive",
+                     kind: str = "computed") -> Finding:
+    """A finding from a rigorous check (interval arithmetic, exact arithmetic): certified 'holds'
+    when it succeeded, else `fail` (by default inconclusive: a certificate that did not close is
+    not a counterexample)."""
+    return Finding("holds" if ok else fail, domain, proved if ok else failed, certified=bool(ok), kind=kind)
+
+
+def from_proof(steps: list[tuple[str, bool | None]], domain: str, conclusion: str, fail: str = "inconclusive"
+               ) -> Finding:
+    """A finding from a proof, step by step: True = the step was machine-checked (sympy, exact
+    arithmetic), False = the check failed, None = a stated argument that no machine checked (an
+    inequality read off a definition). 'holds' when no step failed; certified only when every step
+    was machine-checked."""
+    failed = any(ok is False for _, ok in steps)
+    tag = {True: "verified", False: "NOT verified", None: "argument"}
+    body = "; ".join(f"({i}) {text} [{tag[ok]}]" for i, (text, ok) in enumerate(steps, 1))
+    head = f"proof incomplete, so no conclusion ({conclusion} is not established)" if failed else conclusion
+    return Finding(fail if failed else "holds", domain, f"{head}: {body}.",
+                   certified=not failed and all(ok is True for _, ok in steps))
+
+
+def reading(verdict: str, domain: str, detail: str, witness: dict | None = None,
+            charitable: bool = False) -> Finding:
+    """A finding about the paper's text (what a statement says, where two places disagree), or,
+    with `charitable`, the verdict under the reading that the literal one is not."""
+    return Finding(verdict, domain, detail, witness, False, "charitable" if charitable else "reading")
 
 
 @dataclass
@@ -40,10 +92,29 @@ class Mode:
     sim_runs: int = 400
     seed: int = 20241001
     results: str | None = None     # a reproduction's result directory for the empirical claims
+    search_points: int = 24        # Monte Carlo search: parameter points screened per search
+    search_runs: int = 200         # runs per screened point
+    confirm_runs: int = 4_000      # runs at each of the best points, for the verdict
 
     @classmethod
     def thorough(cls) -> "Mode":
-        return cls("thorough", 10_000, 40_000, 4_000)
+        return cls("thorough", 10_000, 40_000, 4_000, search_points=160, search_runs=600, confirm_runs=40_000)
+
+    def coverage(self) -> str:
+        """What this mode covers, in one line (printed by `rue-verify claims`)."""
+        return (f"mode={self.name}, seed={self.seed}: K up to {self.K_max} in scans; {self.random_samples} random "
+                f"points per deterministic search; Monte Carlo searches screen {self.search_points} informative "
+                f"points x {self.search_runs} runs, refine the worst, and confirm with {self.confirm_runs} runs; "
+                f"{self.sim_runs} runs per fixed simulation point")
+
+    def rng(self, *key: str | int) -> np.random.Generator:
+        """A generator for one search, spawned from the mode's seed under a name (numpy SeedSequence):
+        searches do not share streams, and a search's stream does not depend on which others ran."""
+        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=tuple(_key(k) for k in key)))
+
+
+def _key(k: str | int) -> int:
+    return zlib.crc32(k.encode()) if isinstance(k, str) else int(k)
 
 
 @dataclass
@@ -52,6 +123,26 @@ class Claim:
     location: str
     statement: str
     check: Callable[[Mode], tuple[str, list[Finding]]]
+
+
+@dataclass
+class Repair:
+    """The nearest correct statement to a refuted, undefined or inconsistent claim, checked with the
+    same machinery. `formula` names its `bounds.registry` entry (evaluated by `rue-verify bound`)."""
+
+    statement: str
+    formula: str | None
+    findings: list[Finding]
+
+    @property
+    def verdict(self) -> str:
+        return overall(self.findings)
+
+    def to_json(self) -> dict:
+        return _jsonable({"statement": self.statement, "formula": self.formula, "verdict": self.verdict,
+                          "domain": "; ".join(f.domain for f in self.findings),
+                          "certified": all(f.certified for f in self.findings if f.verdict == "holds"),
+                          "evidence": [asdict(f) for f in self.findings]})
 
 
 @dataclass
@@ -64,10 +155,12 @@ class ClaimResult:
     findings: list[Finding]
     seconds: float
     mode: str = "quick"
+    repairs: list[Repair] = field(default_factory=list)
 
     def to_json(self) -> dict:
         d = asdict(self)
         d["findings"] = [asdict(f) for f in self.findings]
+        d["repairs"] = [r.to_json() for r in self.repairs]
         return _jsonable(d)
 
 
@@ -87,6 +180,8 @@ def auto_summary(findings: list[Finding]) -> str:
 
 
 REGISTRY: dict[str, Claim] = {}
+#: claim id -> the checks of its repaired statements, each Mode -> Repair (registered by `repair`)
+REPAIRS: dict[str, list[Callable[[Mode], Repair]]] = {}
 
 
 def claim(id: str, location: str, statement: str):
@@ -95,6 +190,14 @@ def claim(id: str, location: str, statement: str):
         if id in REGISTRY:
             raise ValueError(f"claim {id} registered twice")
         REGISTRY[id] = Claim(id, location, statement, fn)
+        return fn
+    return deco
+
+
+def repair(claim_id: str):
+    """Register the check of a repaired statement of `claim_id`: a function Mode -> Repair."""
+    def deco(fn: Callable[[Mode], Repair]):
+        REPAIRS.setdefault(claim_id, []).append(fn)
         return fn
     return deco
 
@@ -112,8 +215,9 @@ def run_claim(c: Claim, mode: Mode) -> ClaimResult:
     verdict = overall(findings)
     if isinstance(summary, Expect) and summary.verdict != verdict:
         summary = auto_summary(findings)
+    repairs = [fn(mode) for fn in REPAIRS.get(c.id, [])]
     return ClaimResult(c.id, c.location, c.statement, verdict, str(summary), findings,
-                       round(time.perf_counter() - t0, 3), mode.name)
+                       round(time.perf_counter() - t0, 3), mode.name, repairs)
 
 
 def witness(params: dict, lhs: Any, rhs: Any, relation: str = "<=", **extra: Any) -> dict:
@@ -188,7 +292,7 @@ def minimize_margin(margin: Callable[[dict], float], space: dict[str, Dim], mode
     says is >= 0). Points where `constraint` is False (outside the claim's hypotheses) are skipped.
     """
     names = list(space)
-    rng = np.random.default_rng([mode.seed, salt])
+    rng = mode.rng(salt)
     units = [np.array(p) for p in np.array(np.meshgrid(*[np.linspace(0, 1, grid_per_dim)] * len(
         names))).reshape(len(names), -1).T]
     units += list(rng.random((random if random is not None else mode.random_samples, len(names))))

@@ -27,7 +27,7 @@ def _random_means(rng: np.random.Generator, K: int, dmin: float | None = None) -
 
 @claim("SEC2-H-DEF", "Section 2", "H = sum_k Delta_k^-2 with Delta_{i*} = Delta_min; hence H >= 2 Delta_min^-2.")
 def check_h_def(mode: Mode):
-    rng = np.random.default_rng([mode.seed, 1])
+    rng = mode.rng(1)
     worst = math.inf
     for _ in range(mode.random_samples):
         mu = _random_means(rng, int(rng.integers(2, 60)))
@@ -70,7 +70,7 @@ def check_ucbe_upper(mode: Mode):
         f"on F1 it first drops below 1 near n = {ratio:g} H.",
         witness({"setup": vmin[1], "K": 20, "n": vmin[2]}, vmin[0], 1.0, "<", note="bound >= 1")))
     # empirical, where the bound is informative
-    rng = np.random.default_rng([mode.seed, 2])
+    rng = mode.rng(2)
     rows, worst = [], None
     for mu in (np.array([0.9, 0.1]), np.array([0.9, 0.5, 0.5]), np.array([0.8, 0.4, 0.3, 0.2])):
         Kk, Hh = mu.size, s2.H_complexity(mu)
@@ -100,7 +100,7 @@ def check_smallgap_upper(mode: Mode):
     n = sympy.symbols("n", positive=True)
     thr = s2.smallgap_upper_threshold(n)
     eq = sympy.simplify(2 * thr ** -2 - n / (27 * sympy.log(n))) == 0
-    rng = np.random.default_rng([mode.seed, 3])
+    rng = mode.rng(3)
     worst_h, worst_b, worst_w = math.inf, math.inf, None
     for _ in range(mode.random_samples // 4):
         nn = int(np.exp(rng.uniform(np.log(10), np.log(1e7))))
@@ -152,7 +152,7 @@ def check_thr_0147(mode: Mode):
 
 @claim("SEC2-LOWER-H2", "Section 2", "H <= H_2 <= log(2K) H, with H_2 = max_i i Delta_(i)^-2.")
 def check_lower_h2(mode: Mode):
-    rng = np.random.default_rng([mode.seed, 4])
+    rng = mode.rng(4)
     viol_left, viol_right, worst = 0, 0, None
     rev_ok = True
     N = mode.random_samples
@@ -186,7 +186,7 @@ def check_lower_h2(mode: Mode):
 @claim("SEC2-LOWER-CHAIN", "Section 2",
        "p = 0.2, Delta_min <= ((32n)^-1 log n)^(1/2): exp(-5n/(p(1-p)H_2)) >= exp(-32n/H) >= n^-1/2.")
 def check_lower_chain(mode: Mode):
-    rng = np.random.default_rng([mode.seed, 5])
+    rng = mode.rng(5)
     p = 0.2
     v1, v2, worst = 0, 0, None
     N = mode.random_samples // 2
@@ -224,7 +224,7 @@ def check_lower_chain(mode: Mode):
 @claim("SEC2-EXPL-LOGN", "Section 2", "In the small-gap regime the UCB-E parameter bound 25(n-K)/(36H) is of order "
                                       "log n.")
 def check_expl_logn(mode: Mode):
-    rng = np.random.default_rng([mode.seed, 6])
+    rng = mode.rng(6)
     ratios = []
     for _ in range(mode.random_samples // 4):
         nn = int(np.exp(rng.uniform(np.log(100), np.log(1e7))))
@@ -240,13 +240,24 @@ def check_expl_logn(mode: Mode):
                 "small-gap regime, n in [100, 1e7], K in [2, 39]",
                 f"H >= n/(27 log n) gives 25(n-K)/(36H) <= {cap} log n; sampled ratio to log n lies in "
                 f"[{fmt(ratios.min())}, {fmt(ratios.max())}]: O(log n) from above, and it can be far smaller.")
-    return Expect(f"the parameter limit is at most {cap} log n (observed max ratio {fmt(ratios.max())})", "holds"), [f]
+    f.kind = "charitable"
+    f.domain = "'of order log n' read as O(log n): " + f.domain
+    # literal: 'of order log n' is Theta(log n): bounded below too, uniformly over the regime
+    low = float(ratios.min())
+    lit = Finding("conditional" if low < 0.01 else "holds", "'of order log n' read literally as Theta(log n), same "
+                                                            "regime",
+                  f"the ratio to log n falls to {fmt(low)} in the sample: the limit is of order log n only when H is "
+                  "within a constant of n/(27 log n), i.e. when Delta_min is within a constant factor of the threshold "
+                  "and the other gaps are not much smaller (a condition the text does not state)." if low < 0.01 else
+                  f"the ratio to log n stays above {fmt(low)}.")
+    return Expect(f"at most {cap} log n, but of order log n only when H is of order n/log n (observed ratios "
+                  f"{fmt(ratios.min())}-{fmt(ratios.max())})", "conditional"), [lit, f]
 
 
 @claim("SEC2-FULL-E", "Section 2.1 (eq. full-e)",
        "Two arms, full information: e_n* = Pr(mean_1 <= mean_2) = Pr(delta >= Delta), delta ~ N(0, 2 sigma^2/n).")
 def check_full_e(mode: Mode):
-    rng = np.random.default_rng([mode.seed, 7])
+    rng = mode.rng(7)
     rows, bad = [], None
     for n, Delta, s in ((10, 0.3, 1.0), (100, 0.1, 0.5), (1000, 0.05, 2.0)):
         R = mode.sim_runs * 25
@@ -291,7 +302,7 @@ def check_full_subst(mode: Mode):
     diff = sympy.simplify(sympy.powsimp(sympy.expand_log(lhs - rhs, force=True), force=True))
     ok = diff == 0
     if not ok:   # fall back to high-precision numerics at random points
-        rng = np.random.default_rng([mode.seed, 9])
+        rng = mode.rng(9)
         vals = [abs(float((lhs - rhs).subs({n: float(np.exp(rng.uniform(1, 15))), a: rng.uniform(.1, 5),
                                               s: rng.uniform(.1, 5)}).evalf(30))) for _ in range(50)]
         ok = max(vals) < 1e-20

@@ -7,12 +7,13 @@ from functools import lru_cache
 
 import mpmath
 import numpy as np
+import sympy
 from scipy import integrate, optimize, special, stats
 
 from bounds import certify, gap
 from bounds._core import UndefinedError
 
-from .core import Expect, Finding, Mode, claim, fmt, witness
+from .core import Expect, Finding, Mode, Repair, claim, fmt, from_certificate, from_proof, repair, witness
 
 
 @lru_cache(maxsize=4)
@@ -102,11 +103,14 @@ def check_lem_a1(mode: Mode):
     C_min = float(Cs[i])
     C_cert = C_min * 1.01
     ok = all(certify.p0_upper_at_most(int(K), C_cert * math.log(K) ** 1.5) for K in Ks)
-    f = Finding("holds", f"K in 2-{mode.K_max}, all alpha > 0",
-                f"the smallest C is max_K p_K(0)/(ln K)^(3/2) = {C_min:.6f}, attained at K = {int(Ks[i])}; "
-                f"p_K(0)/(ln K)^(3/2) decreases to {fmt(Cs[-1])} at K = {mode.K_max}. C = {C_cert:.4f} "
-                f"(1% above) proven for every K in 2-{mode.K_max} with arb upper bounds on p_K(0): {ok}.",
-                certified=ok)
+    f = from_certificate(
+        ok, f"K in 2-{mode.K_max}, all alpha > 0",
+        proved=f"the smallest C is max_K p_K(0)/(ln K)^(3/2) = {C_min:.6f}, attained at K = {int(Ks[i])}; "
+               f"p_K(0)/(ln K)^(3/2) decreases to {fmt(Cs[-1])} at K = {mode.K_max}. C = {C_cert:.4f} (1% above) "
+               f"is proven for every K in 2-{mode.K_max} with arb upper bounds on p_K(0), and e_* <= p_K(0) alpha "
+               "(THM-GAP's repair).",
+        failed=f"the floating-point smallest C is {C_min:.6f} (K = {int(Ks[i])}), but the arb certificate of "
+               f"C = {C_cert:.4f} did not close for every K in 2-{mode.K_max}.")
     return Expect(f"holds with smallest C = {C_min:.4f} (at K = {int(Ks[i])}) over K <= {mode.K_max}", "holds"), [f]
 
 
@@ -206,18 +210,35 @@ def check_facts(mode: Mode):
     tp = np.geomspace(1e-3, 38, 2000)
     upper_pos = np.max(special.ndtr(-tp) - gap.mills_upper(tp))
     findings.append(Finding(
-        "conditional" if upper_bad.any() else "holds", "t in [-5, 38]",
-        f"Fact 3, right bound: fails for every t < 0 sampled (the bound is negative there); holds for t > 0 "
-        f"(max excess {fmt(upper_pos)}). Condition not stated: t > 0.",
+        "refuted" if upper_bad.any() else "holds", "t in [-5, 0) (Fact 3 states no range for t, so every real t)",
+        "Fact 3, right bound: " + (f"fails at every t < 0 sampled ({int(upper_bad.sum())} of {tn.size}): the bound is "
+                                   "negative there." if upper_bad.any() else "holds for t < 0."),
         witness({"t": -1.0}, float(special.ndtr(1.0)), float(gap.mills_upper(-1.0))) if upper_bad.any() else None))
+    findings.append(Finding("holds" if upper_pos <= 0 else "refuted", "t in (0, 38]",
+                            f"Fact 3, right bound, for t > 0 (the charitable reading): max excess {fmt(upper_pos)}.",
+                            kind="charitable"))
     ts = np.linspace(-4, 5, 200)
     errs = [np.max(np.abs(gap.second_order_cdf(ts, K) - stats.binom.sf(K - 2, K, special.ndtr(ts))))
             for K in (2, 3, 10, 100)]
     findings.append(Finding("holds" if max(errs) < 1e-12 else "refuted", "K in {2, 3, 10, 100}, t in [-4, 5]",
                             "Pr(X_(2) < t) = Pr(at least K-1 of K below t) (binomial tail): max error "
                             f"{fmt(max(errs))}."))
-    return Expect("Facts 1, 2 and the Pr(X_(2) < t) formula hold; Fact 3's upper Mills bound needs t > 0 "
-                  "(undefined at t = 0)", "undefined"), findings
+    return Expect("Facts 1, 2 and the Pr(X_(2) < t) formula hold; Fact 3's upper Mills bound is false for t < 0 and "
+                  "undefined at t = 0; it holds for t > 0", "refuted"), findings
+
+
+@repair("FACT-1-3")
+def repair_fact3(mode: Mode) -> Repair:
+    x, t = sympy.symbols("x t", positive=True)
+    phi = sympy.exp(-x ** 2 / 2) / sympy.sqrt(2 * sympy.pi)
+    ident = sympy.simplify(sympy.integrate(x / t * phi, (x, t, sympy.oo)) - phi.subs(x, t) / t) == 0
+    tp = np.geomspace(1e-3, 38, 4000)
+    exc = float(np.max(special.ndtr(-tp) - gap.mills_upper(tp)))
+    return Repair("1 - Phi(t) <= exp(-t^2/2)/(t sqrt(2 pi)) for t > 0", "mills_upper",
+                  [from_proof([("for t > 0, 1 - Phi(t) = int_t^oo phi(x) dx <= int_t^oo (x/t) phi(x) dx, and the "
+                                "last integral equals phi(t)/t (sympy)", ident)], "t > 0", "the bound holds"),
+                   Finding("holds" if exc <= 1e-15 else "refuted", "4000 points in [1e-3, 38]",
+                           f"largest excess {fmt(exc)}.")])
 
 
 @claim("FACT-RANGE", "Proof of Theorem 5.2", "E[mu_(1) - mu_(K)] <= 2 sigma0 sqrt(2 log K).")

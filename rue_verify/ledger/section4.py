@@ -19,7 +19,7 @@ from bounds.estimation import (
     var_lemma_rhs,
 )
 
-from .core import Expect, Finding, Mode, claim, fmt, witness
+from .core import Expect, Finding, Mode, claim, fmt, from_margin, from_proof, witness
 
 
 def _random_T(rng: np.random.Generator, min_pulls: int, K_max: int = 30, T_max: float = 1e4) -> np.ndarray:
@@ -35,7 +35,7 @@ def _tau_sq(T, s0, s) -> np.ndarray:
 def _search_tau(mode: Mode, side: str, min_pulls: int, salt: int):
     """Worst relative margin of Lemma sec:tau's `side` over random pull vectors and variances,
     then Nelder-Mead over (log sigma0^2, log sigma^2) at the worst pull vector."""
-    rng = np.random.default_rng([mode.seed, salt])
+    rng = mode.rng(salt)
 
     def margins(T, s0, s):
         K = T.size
@@ -101,7 +101,7 @@ def _simplest_tau_witness(side: str):
 @claim("PROP-POST", "Section 4.1 (eqs. posterior-mu, blup, MSE)",
        "The posterior of mu_k given the history is N(muhat_k, tau_k^2) with the paper's formulas.")
 def check_prop_post(mode: Mode):
-    rng = np.random.default_rng([mode.seed, 20])
+    rng = mode.rng(20)
     flat, known, worst_known = 0.0, 0.0, None
     N = mode.random_samples // 8
     for _ in range(N):
@@ -123,15 +123,18 @@ def check_prop_post(mode: Mode):
             worst_known = witness({"K": K, "T": T.tolist(), "k": k, "sigma0_sq": s0, "sigma_sq": s, "mu0": mu0},
                                   float(p.var[k]), float(r.var[k]), "==", what="posterior variance, paper vs known mu0")
     findings = [
-        Finding("holds", f"{N} random histories, K in [2, 24], T_k in [0, 40], variances in [1e-2, 1e2]",
-                f"eqs. blup and MSE equal exact Gaussian conditioning under a flat (improper) prior on mu0 with "
-                f"Gaussian rewards of known variance: largest scaled difference {fmt(flat)}."),
-        Finding("conditional", "same histories, mu0 known",
-                f"with mu0 known (a prior N(mu0, sigma0^2) taken literally) the exact posterior differs: "
-                f"relative variance difference up to {fmt(known)}. The formulas are exact only under a flat "
-                "prior on mu0 and a Gaussian likelihood; the text does not say so.", worst_known)]
+        from_margin(-flat, f"{N} random histories, K in [2, 24], T_k in [0, 40], variances in [1e-2, 1e2]",
+                    holds="eqs. blup and MSE equal exact Gaussian conditioning under a flat (improper) prior on mu0 "
+                          "with Gaussian rewards of known variance",
+                    fails="eqs. blup and MSE differ from exact Gaussian conditioning even under a flat prior on mu0",
+                    tol=1e-9, tol_reason="floating-point solve of a K x K system", fail="refuted"),
+        Finding("conditional" if known > 1e-6 else "holds", "same histories, mu0 known",
+                "with mu0 known (a prior N(mu0, sigma0^2) taken literally) the exact posterior "
+                + (f"differs: relative variance difference up to {fmt(known)}. The formulas are exact only under a "
+                   "flat prior on mu0 and a Gaussian likelihood; the text does not say so." if known > 1e-6 else
+                   f"agrees to {fmt(known)}."), worst_known if known > 1e-6 else None)]
     return Expect("exact under a flat prior on mu0 (unstated); not the posterior when mu0 is known",
-                  "conditional" if flat < 1e-9 and known > 1e-6 else "-"), findings
+                  "conditional"), findings
 
 
 def _freq_prob(T, s0, s, mu, k: int, best: int) -> float:
@@ -166,7 +169,7 @@ def check_prop41(mode: Mode):
         witness({"K": 2, "T": T.tolist(), "reward_sums": S.tolist(), "mu": mu.tolist(), "Delta_k": 1.0,
                  "sigma0_sq": s0, "sigma_sq": s, "k": 1}, lhs, rhs)))
     # reading 2: fixed means, fixed pull counts, Gaussian rewards (a frequentist probability)
-    rng = np.random.default_rng([mode.seed, 21])
+    rng = mode.rng(21)
     worst, bad, count = (math.inf, None), 0, 0
     for _ in range(mode.random_samples // 2):
         K = int(rng.integers(2, 12))
@@ -208,22 +211,19 @@ def check_prop41(mode: Mode):
 @claim("LEM-TAU-UPPER", "Lemma sec:tau (right side)",
        "tau_k^2 <= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2) (1 + sigma^2/(K sigma0^2)).")
 def check_tau_upper(mode: Mode):
-    proof = certify.prove_tau_upper()
-    proven = all(ok for _, ok in proof)
-    (m1, _), n1, b1 = _search_tau(mode, "upper", 1, 30)
-    findings = [Finding("holds", "every arm pulled at least once (T_j >= 1), all K >= 2, sigma0^2, sigma^2 > 0",
-                        "sympy-checked proof: " + "; ".join(f"{s} [{ok}]" for s, ok in proof)
-                        + f". Random search agrees: {n1} pull vectors, min relative margin {fmt(m1)}.",
-                        certified=proven)]
-    (m0, w0), n0, b0 = _search_tau(mode, "upper", 0, 31)
-    if m0 < 0:
-        ws = _simplest_tau_witness("upper") or _tau_witness(*w0, "upper")
-        findings.append(Finding("conditional", "pull vectors with some T_j = 0",
-                                f"fails in {b0} of {n0} sampled vectors with unpulled arms (worst relative margin "
-                                f"{fmt(m0)}): the lemma needs every arm pulled, which RUE's initialisation ensures "
-                                "but the statement does not say.", ws))
-    return ("holds (sympy proof) whenever every arm has been pulled"
-            + ("; fails with unpulled arms" if m0 < 0 else "")), findings
+    (m1, _), n1, b1 = _search_tau(mode, "upper", 1, "tau-upper")
+    proof = from_proof(certify.prove_tau_upper(),
+                       "every arm pulled at least once (T_j >= 1, as RUE guarantees), all K >= 2, sigma0^2, "
+                       "sigma^2 > 0",
+                       "tau_k^2 <= the right side")
+    search = from_margin(m1, "random pull vectors with T_j >= 1, K in [2, 30], T_j <= 1e4, variances in [1e-3, 1e3]",
+                         holds=f"random search agrees: {n1} pull vectors, no violation",
+                         fails=f"random search found {b1} violating pull vectors of {n1}, against the proof",
+                         tol=1e-12, tol_reason="relative rounding")
+    (m0, w0), n0, b0 = _search_tau(mode, "upper", 0, "tau-upper-unpulled")
+    search.detail += (f" Outside the lemma's setting (some T_j = 0, which RUE's initialisation rules out) it fails in "
+                      f"{b0} of {n0} sampled vectors (worst relative margin {fmt(m0)})." if m0 < 0 else "")
+    return Expect("holds (sympy proof) whenever every arm has been pulled, as in RUE", "holds"), [proof, search]
 
 
 @claim("LEM-TAU-LOWER", "Lemma sec:tau (left side)",
@@ -253,7 +253,7 @@ def check_tau_lower(mode: Mode):
 
 @claim("PF-TOTILDE", "Proof of Theorem 5.1 (eq. toTilde)", "c_{k,n} <= sqrt(beta) ctilde_{k,n}.")
 def check_totilde(mode: Mode):
-    rng = np.random.default_rng([mode.seed, 33])
+    rng = mode.rng(33)
     worst = math.inf
     for _ in range(mode.random_samples // 4):
         T = _random_T(rng, 2)

@@ -264,7 +264,7 @@ def check_r_claims(mode: Mode):
        "R1-R3 as described; median H ~ 2000 for R1 and R2, ~ 5500 for R3 (both readings of N(0.5, 0.1), both H "
        "conventions).")
 def check_setup_r(mode: Mode):
-    rng = np.random.default_rng([mode.seed, 61])
+    rng = mode.rng(61)
     draws = 2000 if mode.name == "quick" else 20000
     stated = {"R1": 2000, "R2": 2000, "R3": 5500}
     tol = 0.2

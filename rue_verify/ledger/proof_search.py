@@ -1,0 +1,191 @@
+"""The adversarial searches of Section 5's proof: the parameter spaces, and simulators of each event
+the proof bounds, drawn from the model the paper assumes (mu_k ~ N(0, sigma0^2), Gaussian rewards
+of variance nu^2 = delta sigma^2, RUE with the known sigma0^2 and sigma^2).
+
+Spaces are scale-aware: e_n and the event E do not change when sigma0^2, sigma^2 and nu^2 are all
+multiplied by one constant, but the paper's bounds do, so sigma0^2 is searched as well as the ratio
+sigma^2 / sigma0^2. delta ranges over (0, 1] (the theorems' hypothesis); a separate search covers
+the misspecified delta > 1.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+from scipy import special
+
+from bounds import theorems as th
+from bounds.estimation import c_tilde
+from simulate.algorithms import REGISTRY as ALGORITHMS
+
+from .core import Dim, Mode
+from .montecarlo import Point, Search, rate_score, search
+from .proof_runs import RUEResult, tracked_rue_runs
+
+#: the tracked simulator's space (numpy, every round checked, so n stays moderate)
+TRACKED = {"K": Dim(2, 40, integer=True), "n": Dim(40, 1200, integer=True), "sigma0_sq": Dim(1e-2, 1e2),
+           "ratio": Dim(1e-4, 10.0), "delta": Dim(1e-4, 1.0, scale="log")}
+MISSPECIFIED = {**TRACKED, "delta": Dim(1.0, 20.0)}
+
+
+def model(p: dict) -> tuple[int, int, float, float, float]:
+    """(K, n, sigma0^2, sigma^2, nu^2) of a search point."""
+    s0 = p["sigma0_sq"]
+    s = s0 * p["ratio"]
+    return p["K"], p["n"], s0, s, p["delta"] * s
+
+
+def _key(rng: np.random.Generator) -> tuple:
+    ss = rng.bit_generator.seed_seq
+    return (ss.entropy, tuple(ss.spawn_key))
+
+
+@lru_cache(maxsize=512)
+def _tracked(K: int, n: int, s0: float, s: float, nu: float, runs: int, key: tuple) -> RUEResult:
+    rng = np.random.default_rng(np.random.SeedSequence(key[0], spawn_key=key[1]))
+    means = rng.normal(0.0, math.sqrt(s0), (runs, K))
+    return tracked_rue_runs(means, n, rng, sigma0_sq=s0, sigma_sq=s, reward="gaussian", nu_sq=nu,
+                            track_proof=True)
+
+
+def tracked(p: dict, runs: int, rng: np.random.Generator) -> RUEResult:
+    """RUE with the proof's bookkeeping at a search point (cached: several claims screen the same
+    points with the same streams)."""
+    return _tracked(*model(p), runs, _key(rng))
+
+
+def feasible(p: dict) -> bool:
+    return p["n"] > 4 * (p["K"] - 1) and p["n"] >= 2 * p["K"] + 1
+
+
+def inclusion_point(p: dict, runs: int, rng: np.random.Generator, which: str) -> Point:
+    """An inclusion on E: `observed` runs had the premise, `events` of them broke the conclusion."""
+    r = tracked(p, runs, rng)
+    E = r.event_E
+    if which == "decomp":
+        prem = E & r.errors
+        bad = prem & ~r.decomp_covered
+    else:
+        prem = E
+        bad = E & (r.tk_up_violated if which == "up" else r.tk_low_violated)
+    return Point(p, runs, int(bad.sum()), observed=int(prem.sum()))
+
+
+def inclusion_search(which: str, mode: Mode, space: dict | None = None) -> Search:
+    """Search for a run where the premise (E, or an error on E) held and the inclusion failed;
+    among points without one, prefer those where the premise held most often."""
+    name = "tracked" if space is None else "tracked-misspecified"
+    return search(f"{name}", space or TRACKED, lambda p, R, g: inclusion_point(p, R, g, which),
+                  lambda pt: pt.events * 1e6 + pt.observed, mode, constraint=feasible,
+                  confirm_runs=max(mode.search_runs, mode.confirm_runs // 4), candidates=2)
+
+
+def not_E_point(p: dict, runs: int, rng: np.random.Generator) -> Point:
+    r = tracked(p, runs, rng)
+    return Point(p, runs, int((~r.event_E).sum()))
+
+
+def ebar_bound(p: dict) -> float:
+    K, n, s0, s, _ = model(p)
+    return float(sum(th.ebar_terms(K, n, s0, s, min(p["delta"], 1.0)).values()))
+
+
+def not_E_search(mode: Mode) -> Search:
+    """Pr(not E) against eq. decomk-v3 where that bound is below 1."""
+    return search("tracked", TRACKED, not_E_point, rate_score, mode,
+                  bound=ebar_bound, constraint=feasible, confirm_runs=max(mode.search_runs, mode.confirm_runs // 4),
+                  candidates=8)
+
+
+# ---------------------------------------------------------------- the failure rate of RUE (compiled)
+THEOREM = {"K": Dim(36, 80, integer=True), "n": Dim(150, 20_000, integer=True), "sigma0_sq": Dim(1e-3, 1e3),
+           "ratio": Dim(1e-6, 1.0), "delta": Dim(1e-4, 1.0)}
+
+
+def failure_point(p: dict, runs: int, rng: np.random.Generator) -> Point:
+    """RUE's failure count at a point: means from the prior, the compiled kernel, known variances."""
+    K, n, s0, s, nu = model(p)
+    rue = ALGORITHMS["rue"]
+    means = rng.normal(0.0, math.sqrt(s0), (runs, K))
+    seeds = rng.integers(0, 2 ** 63, (2, runs), dtype=np.uint64)
+    kw = rue.kernel_kwargs(rue.resolve({"variances": "known", "sigma0_sq": s0, "sigma_sq": s}), means, n)
+    rec = rue.batch(means, n, seeds[0], seeds[1], gaussian=True, nu=math.sqrt(nu), **kw)[0]
+    return Point(p, runs, int((rec != means.argmax(axis=1)).sum()))
+
+
+def theorem_bound(p: dict) -> float:
+    K, n, s0, s, _ = model(p)
+    return float(th.theorem_5_1_bound(K, n, s0, s, p["delta"]))
+
+
+def failure_search(mode: Mode, bound=theorem_bound, name: str = "theorem-5.1", space: dict | None = None) -> Search:
+    """RUE's simulated e_n against a bound, where the bound is below 1."""
+    return search(name, space or THEOREM, failure_point, rate_score,
+                  mode, bound=bound, constraint=lambda p: p["n"] > 4 * (p["K"] - 1), candidates=60)
+
+
+# ---------------------------------------------------------------- the per-round tail events, directly
+TAIL = {"K": Dim(2, 1000, integer=True), "n": Dim(10, 1e6, integer=True), "sigma0_sq": Dim(1e-2, 1e2),
+        "ratio": Dim(1e-3, 10.0), "delta": Dim(1e-3, 1.0), "T": Dim(2, 1000, integer=True)}
+POOLED = {**TAIL, "K": Dim(2, 60, integer=True), "T_other": Dim(2, 1000, integer=True)}
+
+
+def e3k_threshold(p: dict) -> float:
+    """x = eta sqrt(beta_1) ctilde_k / 2: the deviation of rbar_k the event E_3k excludes."""
+    K, n, s0, s, _ = model(p)
+    return float(th.eta(K, s0, s) * math.sqrt(th.beta_1(K, s0, s)) * c_tilde(p["T"], n, s0, s) / 2)
+
+
+def e3k_bound(p: dict) -> float:
+    K, n, s0, s, _ = model(p)
+    return 2 * math.exp(-float(th.e3k_exponents(p["T"], K, n, s0, s, p["delta"])["paper_first"]))
+
+
+def e3k_point(p: dict, runs: int, rng: np.random.Generator) -> Point:
+    """|rbar_k - mu_k| >= x for the mean of T Gaussian rewards of variance nu^2 (drawn reward by reward)."""
+    _, _, _, _, nu = model(p)
+    T = p["T"]
+    dev = np.zeros(runs)
+    for _ in range(T):
+        dev += rng.standard_normal(runs)
+    dev *= math.sqrt(nu) / T
+    return Point(p, runs, int((np.abs(dev) >= e3k_threshold(p)).sum()))
+
+
+def e3k_exact(p: dict) -> float:
+    """The same probability in closed form: 2 Phi(-x sqrt(T) / nu)."""
+    return float(2 * special.ndtr(-e3k_threshold(p) * math.sqrt(p["T"] / model(p)[4])))
+
+
+def e31_threshold(p: dict) -> float:
+    """x = eta sqrt(beta_1) ctilde_k (T_k sigma0^2 + sigma^2) / (2 sigma^2): eq. e31's deviation of rbar_0."""
+    K, n, s0, s, _ = model(p)
+    return float(th.eta(K, s0, s) * math.sqrt(th.beta_1(K, s0, s)) * c_tilde(p["T"], n, s0, s)
+                 * (p["T"] * s0 + s) / (2 * s))
+
+
+def e31_bound(p: dict) -> float:
+    K, n, s0, s, nu = model(p)
+    return 2 * math.exp(-float(th.e31_exponents(p["T"], K, n, s0, s, nu)["paper_first"]))
+
+
+def e31_point(p: dict, runs: int, rng: np.random.Generator) -> Point:
+    """|rbar_0 - mu0| >= x with mu_j ~ N(mu0, sigma0^2) and T_j Gaussian rewards per arm (arm k has T,
+    the others T_other), rbar_0 the pooled mean of eq. blup."""
+    K, _, s0, s, nu = model(p)
+    T = np.array([p["T"]] + [p["T_other"]] * (K - 1), float)
+    mu = rng.normal(0.0, math.sqrt(s0), (runs, K))
+    rbar = mu + rng.standard_normal((runs, K)) * np.sqrt(nu / T)     # the mean of T_j rewards, exactly
+    omw = s / (T * s0 + s)
+    a = omw * T / np.sum(omw * T)
+    return Point(p, runs, int((np.abs(rbar @ a) >= e31_threshold(p)).sum()))
+
+
+def tail_search(which: str, mode: Mode) -> Search:
+    if which == "e3k":
+        return search("tail-e3k", TAIL, e3k_point, rate_score, mode,
+                      bound=e3k_bound, candidates=8)
+    return search("tail-e31", POOLED, e31_point, rate_score, mode,
+                  bound=e31_bound, candidates=8)
