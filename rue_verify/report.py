@@ -147,8 +147,15 @@ def _html(results, files: dict, meta: dict) -> str:
         items = []
         for f in r.findings:
             w = f'<pre>{e(json.dumps(f.witness, indent=1))}</pre>' if f.witness else ""
+            kind = f", {f.kind}" if f.kind != "computed" else ""
             items.append(f'<li><span class="v" style="background:{VERDICT_COLORS[f.verdict]}">{e(f.verdict)}'
-                         f'{", certified" if f.certified else ""}</span> <i>{e(f.domain)}</i>: {e(f.detail)}{w}</li>')
+                         f'{", certified" if f.certified else ""}{e(kind)}</span> <i>{e(f.domain)}</i>: '
+                         f'{e(f.detail)}{w}</li>')
+        for x in r.repairs:
+            items.append(f'<li><b>repaired</b> <span class="v" style="background:{VERDICT_COLORS[x.verdict]}">'
+                         f'{e(x.verdict)}</span> (<code>rue-verify bound {e(x.formula or "")}</code>): '
+                         f'{e(x.statement)}<ul>'
+                         + "".join(f"<li>{e(g.verdict)}: {e(g.detail)}</li>" for g in x.findings) + "</ul></li>")
         claims.append(f'<section id="{_anchor(r.id)}"><h3>{e(r.id)}: {e(r.verdict)}</h3>'
                       f'<p><i>{e(r.location)}.</i> {e(r.statement)}</p><ul>{"".join(items)}</ul></section>')
     return f"""<!DOCTYPE html>
@@ -202,5 +209,7 @@ def _markdown(results, files: dict, meta: dict) -> str:
             lines.append(f"- **{f.verdict}{', certified' if f.certified else ''}** ({f.domain}): {f.detail}")
             if f.witness:
                 lines.append(f"  - witness: `{json.dumps(f.witness)}`")
+        for x in r.repairs:
+            lines.append(f"- **repaired** ({x.verdict}; `rue-verify bound {x.formula}`): {x.statement}")
         lines.append("")
     return "\n".join(lines) + "\n"
