@@ -427,7 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                          "THM-GAP,LEM-TAU-LOWER)")
     c.add_argument("--thorough", action="store_true",
                    help="larger searches: 10x the random points and runs, Monte Carlo searches over 160 points with "
-                        "40000 confirmation runs (about 20 minutes on 2 cores; the default quick mode takes about 1)")
+                        "40000 confirmation runs (about 7 minutes on 2 cores; the default quick mode takes about 1)")
     c.add_argument("--seed", type=seed, help="seed for every search and simulation (default 20241001)")
     c.add_argument("--results", metavar="DIR", help="a reproduction's result directory for the empirical claims "
                                                     "(default: docs/reproduction, else the quick grid)")
