@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ._core import as_numeric, check_int, check_positive, check_range, namespace_for, require_positive
-from .theorems import beta
+from .theorems import beta, outline_gap_roots
+
+EULER_GAMMA = 0.5772156649015329
 
 #: 1 + (2 pi)^(-1/2) rounded up: the two constant parts of `gap_constant_repaired`.
 GAP_CONSTANT_OFFSET = 1.4
@@ -138,20 +140,10 @@ def theorem_5_1_repaired_terms(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, de
                      "the repaired Theorem 5.1 needs n > 4(K-1) (its first gap term divides by it)",
                      {"K": K, "n": n})
     e = eta_repaired(K, sigma0_sq, sigma_sq)
-    g = outline_gap_terms_constant_free(K, n, sigma0_sq, sigma_sq)
+    g = outline_gap_roots(K, n, sigma0_sq, sigma_sq)
     out = {k: 2 * (1 + e) * gap_constant_repaired(K) * v for k, v in g.items()}
     out.update(not_E_bound_repaired(K, n, sigma0_sq, sigma_sq, delta))
     return out
-
-
-def outline_gap_terms_constant_free(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> dict[str, Any]:
-    """The main-text outline's two gap terms divided by gamma: sqrt(beta sigma^2 log n / (sigma0^2 n -
-    4 sigma0^2 (K-1) + 2 sigma^2)) and sqrt(beta sigma^2 log n / (sigma0^2 n / (K-1)))."""
-    K, n, s0, s = (as_numeric(v) for v in (K, n, sigma0_sq, sigma_sq))
-    m = namespace_for(K, n, s0, s)
-    b = beta(K, s0, s)
-    return {"gap_term_E1": m.sqrt(b * s * m.log(n) / (s0 * n - 4 * s0 * (K - 1) + 2 * s)),
-            "gap_term_E2": m.sqrt(b * s * m.log(n) / (s0 * n / (K - 1)))}
 
 
 def theorem_5_1_repaired(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: Any) -> Any:
@@ -194,8 +186,8 @@ def harmonic_log_bound_repaired(K: Any) -> Any:
     """1/2 + sum_{i=2}^K 1/i, the factor in H <= (1/2 + sum_{i=2}^K 1/i) H_2 <= log(2K) H_2 (Section 2
     repaired: the paper's H <= H_2 <= log(2K) H has its first inequality reversed)."""
     check_int("K", K, 2)
-    return 0.5 + sum(1.0 / i for i in range(2, int(K) + 1))
+    from scipy.special import digamma
+    return 0.5 + float(digamma(float(K) + 1)) + EULER_GAMMA - 1.0      # sum_{i<=K} 1/i = psi(K+1) + gamma
 
 
-__all__ = [n for n in dir() if n.endswith("repaired") or n in ("range_second_moment_bound",
-                                                                 "outline_gap_terms_constant_free")]
+__all__ = [n for n in dir() if n.endswith("repaired") or n == "range_second_moment_bound"]

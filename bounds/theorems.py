@@ -161,12 +161,19 @@ def outline_gap_terms(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> dict[str
     """The main-text proof outline's last display (Section 5.2, after eq. `eqn:T1n-main`):
     gamma (sqrt(beta sigma^2 log n/(sigma0^2 n - 4 sigma0^2 (K-1) + 2 sigma^2))
            + sqrt(beta sigma^2 log n/(sigma0^2 n/(K-1))))."""
+    g = gamma(K, sigma0_sq, sigma_sq)
+    return {k: g * v for k, v in outline_gap_roots(K, n, sigma0_sq, sigma_sq).items()}
+
+
+def outline_gap_roots(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> dict[str, Any]:
+    """The outline's two gap terms without their constant gamma: sqrt(beta sigma^2 log n / (sigma0^2 n
+    - 4 sigma0^2 (K-1) + 2 sigma^2)) and sqrt(beta sigma^2 log n / (sigma0^2 n / (K-1)))."""
     K, s0, s = _prep(K, sigma0_sq, sigma_sq)
     n = as_numeric(n)
     m = namespace_for(K, n, s0, s)
-    g, b = gamma(K, s0, s), beta(K, s0, s)
-    return {"gap_term_E1": g * m.sqrt(b * s * m.log(n) / (s0 * n - 4 * s0 * (K - 1) + 2 * s)),
-            "gap_term_E2": g * m.sqrt(b * s * m.log(n) / (s0 * n / (K - 1)))}
+    b = beta(K, s0, s)
+    return {"gap_term_E1": m.sqrt(b * s * m.log(n) / (s0 * n - 4 * s0 * (K - 1) + 2 * s)),
+            "gap_term_E2": m.sqrt(b * s * m.log(n) / (s0 * n / (K - 1)))}
 
 
 def appendix_gap_terms(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> dict[str, Any]:
@@ -239,6 +246,21 @@ def nu_t_claimed_lower(K: Any, sigma0_sq: Any, nu_sq: Any) -> Any:
     return (sigma0_sq + nu_sq / 2) / K
 
 
+def e3k_threshold(T_k: Any, K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> Any:
+    """x = eta sqrt(beta_1) ctilde_k / 2: the deviation of rbar_k the event E_3k excludes (proof of Theorem 5.1)."""
+    from .estimation import c_tilde
+    K_, s0, s = _prep(K, sigma0_sq, sigma_sq)
+    m = namespace_for(as_numeric(T_k), K_, as_numeric(n), s0, s)
+    return eta(K_, s0, s) * m.sqrt(beta_1(K_, s0, s)) * c_tilde(as_numeric(T_k), as_numeric(n), s0, s) / 2
+
+
+def e31_threshold(T_k: Any, K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> Any:
+    """x = eta sqrt(beta_1) ctilde_k (T_k sigma0^2 + sigma^2)/(2 sigma^2): eq. `e31`'s deviation of rbar_0."""
+    K_, s0, s = _prep(K, sigma0_sq, sigma_sq)
+    T_k = as_numeric(T_k)
+    return e3k_threshold(T_k, K_, n, s0, s) * (T_k * s0 + s) / s
+
+
 def e31_exponents(T_k: Any, K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, nu_sq: Any) -> dict[str, Any]:
     """Exponents (as positive numbers E in 2 exp(-E)) of eq. `e31`.
 
@@ -251,9 +273,8 @@ def e31_exponents(T_k: Any, K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, nu_sq
     K_, s0, s = _prep(K, sigma0_sq, sigma_sq)
     T_k, n, nu_sq = as_numeric(T_k), as_numeric(n), as_numeric(nu_sq)
     m = namespace_for(T_k, K_, n, s0, s, nu_sq)
-    r, b1, e = rho(K_, s0, s), beta_1(K_, s0, s), eta(K_, s0, s)
-    from .estimation import c_tilde
-    x = e * m.sqrt(b1) * c_tilde(T_k, n, s0, s) / 2 * (T_k * s0 + s) / s
+    r, b1 = rho(K_, s0, s), beta_1(K_, s0, s)
+    x = e31_threshold(T_k, K_, n, s0, s)
     V = (s0 + nu_sq / 2) / K_
     return {"paper_first": 2 * b1 * s0 * (T_k * s0 + s) * K_ * m.log(n)
             / (4 * (1 + 4 * r) ** 2 * s * (s0 + nu_sq / 2)),
@@ -272,9 +293,8 @@ def e3k_exponents(T_k: Any, K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta
     T_k, n, delta = as_numeric(T_k), as_numeric(n), as_numeric(delta)
     m = namespace_for(T_k, K_, n, s0, s, delta)
     r, b1, e = rho(K_, s0, s), beta_1(K_, s0, s), eta(K_, s0, s)
-    from .estimation import c_tilde
     nu_sq = delta * s
-    x = e * m.sqrt(b1) * c_tilde(T_k, n, s0, s) / 2
+    x = e3k_threshold(T_k, K_, n, s0, s)
     return {"paper_first": 2 * T_k * e ** 2 * b1 * s * s0 * m.log(n) / (4 * nu_sq * (T_k * s0 + s)),
             "paper_final": b1 * s0 * m.log(n) / (delta * (1 + 4 * r) ** 2 * (2 * s0 + s)),
             "derived_first": x ** 2 / (2 * nu_sq / T_k)}

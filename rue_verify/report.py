@@ -37,7 +37,8 @@ CAPTIONS = {
     "ledger-overview": "The ledger at a glance: the verdicts of every claim, by place in the paper.",
     "theorem-3-1": "Theorem 3.1: the exact probability that the two best of K Gaussian means are within alpha, its "
                    "bound c_K alpha / sigma0 (not real for K < 36), and a Monte Carlo check.",
-    "c-K-constant": "c_K against the smallest constant that makes Theorem 3.1 true, K = 2 ... 10^4.",
+    "c-K-constant": "c_K and the repaired C_K against the smallest constant that makes Theorem 3.1 true, "
+                    "K = 2 ... 10^4.",
     "theorem-5-1": "Theorem 5.1's terms and sum against RUE's simulated failure probability.",
     "theorem-5-2": "Theorem 5.2's terms and sum against RUE's simulated simple regret.",
     "ucbe-bound": "Section 2: UCB-E's bound against simulated UCB-E.",
@@ -121,6 +122,13 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
             "claims": len(results), "seconds": seconds, **meta}
 
 
+def _repaired_note(r) -> str:
+    """' Repaired: ...' after a claim's summary when it has repaired statements (their verdicts)."""
+    if not r.repairs:
+        return ""
+    return " <b>Repaired</b> (" + ", ".join(html.escape(f"{x.formula}: {x.verdict}") for x in r.repairs) + ")."
+
+
 def _anchor(cid: str) -> str:
     return "claim-" + cid.replace("/", "-")
 
@@ -137,7 +145,7 @@ def _html(results, files: dict, meta: dict) -> str:
     rows = "\n".join(
         f'<tr><td><a href="#{_anchor(r.id)}">{e(r.id)}</a></td>'
         f'<td><span class="v" style="background:{VERDICT_COLORS[r.verdict]}">{e(r.verdict)}</span></td>'
-        f"<td>{e(r.summary)}</td></tr>" for r in results)
+        f"<td>{e(r.summary)}{_repaired_note(r)}</td></tr>" for r in results)
     figs = "\n".join(
         f'<figure id="fig-{e(n)}"><img src="figures/{e(n)}.png" alt="{e(CAPTIONS.get(n, n))}">'
         f'<figcaption><b>{e(CAPTIONS.get(n, n))}</b><br><small>{e(c)} '

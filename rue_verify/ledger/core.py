@@ -272,6 +272,12 @@ class Dim:
         return np.round(v) if self.integer else v
 
 
+def unit_point(space: dict[str, Dim], u: np.ndarray) -> dict:
+    """The parameter point at `u` in the unit cube of `space` (integers where a Dim says so)."""
+    return {k: (int(d.from_unit(np.array(x))) if d.integer else float(d.from_unit(np.array(x))))
+            for (k, d), x in zip(space.items(), u)}
+
+
 @dataclass
 class SearchResult:
     """The worst point found: `margin` = rhs - lhs (< 0 means the claim is violated there)."""
@@ -298,8 +304,7 @@ def minimize_margin(margin: Callable[[dict], float], space: dict[str, Dim], mode
     units += list(rng.random((random if random is not None else mode.random_samples, len(names))))
 
     def point(u: np.ndarray) -> dict:
-        return {k: (int(space[k].from_unit(np.array(ui))) if space[k].integer
-                    else float(space[k].from_unit(np.array(ui)))) for k, ui in zip(names, u)}
+        return unit_point(space, u)
 
     best_u, best_m, count, bad = None, math.inf, 0, 0
     for u in units:

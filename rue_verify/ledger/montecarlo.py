@@ -22,7 +22,7 @@ import numpy as np
 
 from simulate.stats import binomial_interval
 
-from .core import Dim, Mode, fmt
+from .core import Dim, Finding, Mode, fmt, unit_point, witness
 
 LEVEL = 1 - 1e-6
 TINY = 1e-300
@@ -99,11 +99,6 @@ def _units(space: dict, grid_per_dim: int, random: int, rng: np.random.Generator
     return list(grid) + list(rng.random((random, d)))
 
 
-def _point(space: dict, u: np.ndarray) -> dict:
-    return {k: (int(dim.from_unit(np.array(x))) if dim.integer else float(dim.from_unit(np.array(x))))
-            for (k, dim), x in zip(space.items(), u)}
-
-
 def search(name: str, space: dict[str, Dim], simulate: Callable[[dict, int, np.random.Generator], Point],
            score: Callable[[Point], float], mode: Mode, *, bound: Callable[[dict], float] | None = None,
            constraint: Callable[[dict], bool] | None = None, grid_per_dim: int = 2,
@@ -129,7 +124,7 @@ def search(name: str, space: dict[str, Dim], simulate: Callable[[dict, int, np.r
         return max(b, 0.0) if math.isfinite(b) and b < 1 else None
 
     def run(u: np.ndarray, stage: str, i: int, runs: int) -> Point | None:
-        p = _point(space, u)
+        p = unit_point(space, u)
         b = admissible(p)
         if b is None:
             out.skipped += 1
@@ -184,3 +179,20 @@ def rate_text(s: Search, what: str) -> str:
 
 def _short(p: dict) -> str:
     return "{" + ", ".join(f"{k}={fmt(v) if isinstance(v, float) else v}" for k, v in p.items()) + "}"
+
+
+def rate_finding(s: Search, what: str, bound_name: str) -> Finding:
+    """The verdict of a rate search: refuted when a confirmed point's exact interval lies above the
+    bound; vacuous when the bound was >= 1 everywhere searched; else holds on what was covered."""
+    bad = s.violation()
+    if not s.confirmed:
+        return Finding("vacuous", s.covered(), f"{bound_name} was >= 1 at every point screened.")
+    if bad:
+        ci = bad.interval(s.level)
+        return Finding("refuted", s.covered(),
+                       f"{what} exceeds {bound_name}: at {bad.params} it is {fmt(bad.rate)} in [{fmt(ci.low)}, "
+                       f"{fmt(ci.high)}] ({bad.runs} runs, exact, level 1 - {1 - s.level:.2g}) against "
+                       f"{fmt(bad.bound)}.",
+                       witness({**bad.params, "runs": bad.runs, "seed_key": list(bad.key)}, ci.low, bad.bound,
+                               events=bad.events, level=s.level, what=f"exact lower confidence limit of {what}"))
+    return Finding("holds", s.covered(), f"no confirmed point above {bound_name}; " + rate_text(s, what) + ".")

@@ -17,7 +17,6 @@ import numpy as np
 from scipy import special
 
 from bounds import theorems as th
-from bounds.estimation import c_tilde
 from simulate.algorithms import REGISTRY as ALGORITHMS
 
 from .core import Dim, Mode
@@ -77,7 +76,7 @@ def inclusion_search(which: str, mode: Mode, space: dict | None = None) -> Searc
     """Search for a run where the premise (E, or an error on E) held and the inclusion failed;
     among points without one, prefer those where the premise held most often."""
     name = "tracked" if space is None else "tracked-misspecified"
-    return search(f"{name}", space or TRACKED, lambda p, R, g: inclusion_point(p, R, g, which),
+    return search(name, space or TRACKED, lambda p, R, g: inclusion_point(p, R, g, which),
                   lambda pt: pt.events * 1e6 + pt.observed, mode, constraint=feasible,
                   confirm_runs=max(mode.search_runs, mode.confirm_runs // 4), candidates=2)
 
@@ -104,14 +103,20 @@ THEOREM = {"K": Dim(36, 80, integer=True), "n": Dim(150, 20_000, integer=True), 
            "ratio": Dim(1e-6, 1.0), "delta": Dim(1e-4, 1.0)}
 
 
-def failure_point(p: dict, runs: int, rng: np.random.Generator) -> Point:
-    """RUE's failure count at a point: means from the prior, the compiled kernel, known variances."""
-    K, n, s0, s, nu = model(p)
+def rue_batch(K: int, n: int, s0: float, s: float, nu: float, runs: int, rng: np.random.Generator
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """(means, recommended arms) of `runs` compiled RUE runs with known variances, means drawn from the
+    prior N(0, sigma0^2), Gaussian rewards of variance nu^2, every stream drawn from `rng`."""
     rue = ALGORITHMS["rue"]
     means = rng.normal(0.0, math.sqrt(s0), (runs, K))
     seeds = rng.integers(0, 2 ** 63, (2, runs), dtype=np.uint64)
     kw = rue.kernel_kwargs(rue.resolve({"variances": "known", "sigma0_sq": s0, "sigma_sq": s}), means, n)
-    rec = rue.batch(means, n, seeds[0], seeds[1], gaussian=True, nu=math.sqrt(nu), **kw)[0]
+    return means, rue.batch(means, n, seeds[0], seeds[1], gaussian=True, nu=math.sqrt(nu), **kw)[0]
+
+
+def failure_point(p: dict, runs: int, rng: np.random.Generator) -> Point:
+    """RUE's failure count at a point (`rue_batch`)."""
+    means, rec = rue_batch(*model(p), runs, rng)
     return Point(p, runs, int((rec != means.argmax(axis=1)).sum()))
 
 
@@ -133,9 +138,9 @@ POOLED = {**TAIL, "K": Dim(2, 60, integer=True), "T_other": Dim(2, 1000, integer
 
 
 def e3k_threshold(p: dict) -> float:
-    """x = eta sqrt(beta_1) ctilde_k / 2: the deviation of rbar_k the event E_3k excludes."""
+    """The deviation of rbar_k the event E_3k excludes, at a search point (`bounds.theorems.e3k_threshold`)."""
     K, n, s0, s, _ = model(p)
-    return float(th.eta(K, s0, s) * math.sqrt(th.beta_1(K, s0, s)) * c_tilde(p["T"], n, s0, s) / 2)
+    return float(th.e3k_threshold(p["T"], K, n, s0, s))
 
 
 def e3k_bound(p: dict) -> float:
@@ -160,10 +165,9 @@ def e3k_exact(p: dict) -> float:
 
 
 def e31_threshold(p: dict) -> float:
-    """x = eta sqrt(beta_1) ctilde_k (T_k sigma0^2 + sigma^2) / (2 sigma^2): eq. e31's deviation of rbar_0."""
+    """Eq. e31's deviation of rbar_0 at a search point (`bounds.theorems.e31_threshold`)."""
     K, n, s0, s, _ = model(p)
-    return float(th.eta(K, s0, s) * math.sqrt(th.beta_1(K, s0, s)) * c_tilde(p["T"], n, s0, s)
-                 * (p["T"] * s0 + s) / (2 * s))
+    return float(th.e31_threshold(p["T"], K, n, s0, s))
 
 
 def e31_bound(p: dict) -> float:

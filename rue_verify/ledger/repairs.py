@@ -32,7 +32,7 @@ from .core import (
     repair,
     witness,
 )
-from .section5 import _rate_finding
+from .montecarlo import rate_finding
 
 
 def _scan_K(mode: Mode, points: int = 60) -> np.ndarray:
@@ -274,7 +274,7 @@ def _tail_repair(which: str, mode: Mode) -> Repair:
     proof = from_proof([("Fact 1 on each tail with the variance of the deviation (nu^2/T_k, or at most sigma0^2 + "
                          "nu^2/2 by PF-NU-T's repair), a union over the two tails", None)], "fixed pull counts",
                        "the tail bound")
-    return Repair(stmt, name, [proof, _rate_finding(s, "the simulated tail probability", "the repaired bound")])
+    return Repair(stmt, name, [proof, rate_finding(s, "the simulated tail probability", "the repaired bound")])
 
 
 @repair("PF-E3K")
@@ -321,7 +321,7 @@ def repair_ebar(mode: Mode) -> Repair:
                   confirm_runs=max(mode.search_runs, mode.confirm_runs // 4), candidates=8)
     return Repair("Pr(not E) <= 2K(n-1) n^(-2 eta^2 sigma0^2/(9 delta (2 sigma0^2 + sigma^2))) + K erfc(r/(2 sqrt(2) "
                   "sigma0)), r = (eta/3) sqrt(2 sigma0^2 (2 sigma0^2 + sigma^2) log n/sigma^2), eta = eta_repaired",
-                  "not_E_bound_repaired", [proof, _rate_finding(s, "Pr(not E)", "the repaired bound")])
+                  "not_E_bound_repaired", [proof, rate_finding(s, "Pr(not E)", "the repaired bound")])
 
 
 def _repaired_bound(p: dict) -> float:
@@ -336,9 +336,10 @@ REPAIRED_SPACE = {**ps.THEOREM, "K": Dim(2, 80, integer=True), "n": Dim(20, 20_0
 def repair_thm_fail(mode: Mode) -> Repair:
     Ks = np.arange(2, 201)
     defined = all(math.isfinite(float(rp.theorem_5_1_repaired(int(K), 4 * int(K), 1.0, 1.0, 0.5))) for K in Ks)
-    b1 = float(rp.theorem_5_1_repaired(40, 10 ** 5, 1.0, 0.01, 0.01))
-    b2 = float(rp.theorem_5_1_repaired(40, 10 ** 5, 100.0, 1.0, 0.01))
-    units = from_margin(-abs(b2 / b1 - 1), "rescaling sigma0^2 and sigma^2 by 100 (K = 40, n = 1e5, delta = 0.01)",
+    b1 = float(rp.theorem_5_1_repaired(10, 2000, 1.0, 1e-3, 1e-3))
+    b2 = float(rp.theorem_5_1_repaired(10, 2000, 100.0, 0.1, 1e-3))
+    units = from_margin(-abs(b2 / b1 - 1), "rescaling sigma0^2 and sigma^2 by 100 (K = 10, n = 2000, sigma^2/sigma0^2 "
+                        "= delta = 1e-3, where the repaired bound is below 1)",
                         holds=f"the repaired bound is scale-free like e_n ({fmt(b1)} both times), and real for every "
                               f"K in 2-200 at n = 4K: {defined}",
                         fails=f"the repaired bound changes under rescaling: {fmt(b1)} against {fmt(b2)}",
@@ -351,7 +352,7 @@ def repair_thm_fail(mode: Mode) -> Repair:
                         ("Pr(not E) by not_E_bound_repaired (PF-EBAR-FINAL's repair)", None)],
                        "n > 4(K-1), delta in (0, 1], every K >= 2", "e_n <= the repaired bound")
     s = ps.failure_search(mode, bound=_repaired_bound, name="theorem-5.1-repaired", space=REPAIRED_SPACE)
-    sim = _rate_finding(s, "RUE's failure rate e_n", "the repaired Theorem 5.1")
+    sim = rate_finding(s, "RUE's failure rate e_n", "the repaired Theorem 5.1")
     informative = sum(1 for p in s.points if p.bound is not None)
     sim.detail += f" The repaired bound is below 1 at {informative} screened points (the adversary's choice)."
     return Repair("Theorem 5.1 with C_K for c_K, 1/sigma0 kept, eta_repaired, n > 4(K-1), and the repaired Pr(not E): "
@@ -371,15 +372,10 @@ def repair_thm_regret(mode: Mode) -> Repair:
                        "as the repaired Theorem 5.1", "sr_n <= sqrt(E[range^2] x repaired Theorem 5.1)")
     rng = mode.rng("repair", "regret")
     rows, bad = [], None
-    from simulate.algorithms import REGISTRY as ALGORITHMS
-    rue = ALGORITHMS["rue"]
     for (K, n, ratio, d) in ((10, 2000, 1e-3, 1e-3), (40, 5000, 1e-3, 1e-3), (20, 1000, 1e-4, 1e-3)):
         b = float(rp.theorem_5_2_repaired(K, n, 1.0, ratio, d))
         runs = mode.confirm_runs
-        means = rng.normal(0.0, 1.0, (runs, K))
-        seeds = rng.integers(0, 2 ** 63, (2, runs), dtype=np.uint64)
-        kw = rue.kernel_kwargs(rue.resolve({"variances": "known", "sigma0_sq": 1.0, "sigma_sq": ratio}), means, n)
-        rec = rue.batch(means, n, seeds[0], seeds[1], gaussian=True, nu=math.sqrt(d * ratio), **kw)[0]
+        means, rec = ps.rue_batch(K, n, 1.0, ratio, d * ratio, runs, rng)
         regret = means.max(axis=1) - means[np.arange(runs), rec]
         ci = mean_interval(regret, 1 - 1e-6)
         rows.append(f"K={K}, n={n}, sigma^2/sigma0^2={ratio:g}, delta={d:g}: sr_n in [{fmt(ci.low)}, {fmt(ci.high)}] "

@@ -32,7 +32,7 @@ def _tau_sq(T, s0, s) -> np.ndarray:
     return np.asarray(posterior_variance_formula(np.asarray(T, float), s0, s), dtype=float)
 
 
-def _search_tau(mode: Mode, side: str, min_pulls: int, salt: int):
+def _search_tau(mode: Mode, side: str, min_pulls: int, salt: str | int):
     """Worst relative margin of Lemma sec:tau's `side` over random pull vectors and variances,
     then Nelder-Mead over (log sigma0^2, log sigma^2) at the worst pull vector."""
     rng = mode.rng(salt)

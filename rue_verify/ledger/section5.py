@@ -22,7 +22,6 @@ from .core import (
     Finding,
     Mode,
     Repair,
-    auto_summary,
     claim,
     fmt,
     from_margin,
@@ -32,12 +31,11 @@ from .core import (
     repair,
     witness,
 )
-from .montecarlo import Search, rate_text
+from .montecarlo import Search, rate_finding
 from .proof_runs import RUEResult, tracked_rue_runs
 from .section4 import _simplest_tau_witness
 
 K_, n_, s0_, s_, d_ = orders.K, orders.n, orders.s0, orders.s, orders.d
-LEVEL = 1 - 1e-6      # exact binomial intervals for verdicts that compare a rate with a bound
 
 
 def _ratio(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
@@ -65,18 +63,6 @@ def _point_params(name: str) -> dict:
     K, n, s0, s, d = POINTS[name]
     return {"K": K, "n": n, "sigma0_sq": s0, "sigma_sq": s, "delta": d, "nu_sq": d * s,
             "prior": "mu_k ~ N(0, sigma0^2)", "rewards": "Gaussian"}
-
-
-def _bound_min_over_scale(K: int, n: int, s0: float, s: float, d: float) -> tuple[float, float]:
-    """min over c of Theorem 5.1's bound at (c sigma0^2, c sigma^2): e_n does not depend on c."""
-    best = (math.inf, 1.0)
-    for c in np.geomspace(1e-6, 1e6, 241):
-        try:
-            v = float(th.theorem_5_1_bound(K, n, c * s0, c * s, d))
-        except (ValueError, UndefinedError):
-            continue
-        best = min(best, (v, float(c)))
-    return best
 
 
 # ---------------------------------------------------------------- theorems
@@ -138,7 +124,7 @@ def check_thm_fail(mode: Mode):
                                "with n."
                                if informative == 0 else ".")))
     # adversarial: RUE's simulated e_n where the bound is below 1
-    findings.append(_rate_finding(ps.failure_search(mode), "RUE's failure rate e_n", "Theorem 5.1's bound"))
+    findings.append(rate_finding(ps.failure_search(mode), "RUE's failure rate e_n", "Theorem 5.1's bound"))
     findings[-1].detail += (" (compiled RUE, known variances, means from the prior, Gaussian rewards nu^2 = "
                              "delta sigma^2)")
     return Expect(f"undefined for K <= {und.max()}" + (" (incl. the paper's K = 20)" if 20 in und else "")
@@ -509,21 +495,11 @@ def _exponent_check(kind: str, mode: Mode) -> tuple[sympy.Expr, float]:
     return ratio, float(np.min((a - b) / b))
 
 
-def _rate_finding(s: Search, what: str, bound_name: str) -> Finding:
-    """The verdict of a rate search: refuted when a confirmed point's exact interval lies above the
-    bound; vacuous when the bound was >= 1 everywhere searched; else holds on what was covered."""
-    bad = s.violation()
-    if not s.confirmed:
-        return Finding("vacuous", s.covered(), f"{bound_name} was >= 1 at every point screened.")
-    if bad:
-        ci = bad.interval(s.level)
-        return Finding("refuted", s.covered(),
-                       f"{what} exceeds {bound_name}: at {bad.params} it is {fmt(bad.rate)} in [{fmt(ci.low)}, "
-                       f"{fmt(ci.high)}] ({bad.runs} runs, exact, level 1 - {1 - s.level:.2g}) against "
-                       f"{fmt(bad.bound)}.",
-                       witness({**bad.params, "runs": bad.runs, "seed_key": list(bad.key)}, ci.low, bad.bound,
-                               events=bad.events, level=s.level, what=f"exact lower confidence limit of {what}"))
-    return Finding("holds", s.covered(), f"no confirmed point above {bound_name}; " + rate_text(s, what) + ".")
+def _searched(f: Finding) -> str:
+    """One clause on an adversarial rate search's finding, following its verdict."""
+    return {"refuted": "the adversarial search found the simulated probability above the bound",
+            "vacuous": "the bound was >= 1 wherever the search looked",
+            "holds": "the adversarial search found no point above the bound"}.get(f.verdict, f.verdict)
 
 
 @claim("PF-E31", "Proof of Theorem 5.1 (eq. e31)", "eq. e31.")
@@ -535,11 +511,11 @@ def check_e31(mode: Mode):
          from_margin(ok, "random points with T >= 2, sigma^2 >= nu^2",
                      holds="first exponent >= final exponent at every point",
                      fails="the final exponent exceeds the first somewhere", tol=1e-12, tol_reason="relative rounding"),
-         _rate_finding(ps.tail_search("e31", mode), "Pr(|rbar_0 - mu0| >= x)",
+         rate_finding(ps.tail_search("e31", mode), "Pr(|rbar_0 - mu0| >= x)",
                        "eq. e31's per-round bound 2 exp(-first exponent)")]
     f[-1].detail += (" Simulated directly: mu_j ~ N(mu0, sigma0^2), the mean of T_j Gaussian rewards of variance "
                      "nu^2 per arm, rbar_0 the pooled mean of eq. blup.")
-    return f"the exponent is {ratio} times what the sub-Gaussian tail gives; " + auto_summary(f[1:]), f
+    return f"the exponent is {ratio} times what the sub-Gaussian tail gives; " + _searched(f[-1]), f
 
 
 @claim("PF-E3K", "Proof of Theorem 5.1", "The bound on Pr(not E_3k).")
@@ -553,10 +529,10 @@ def check_e3k(mode: Mode):
          from_margin(ok, "random points with T >= 2", holds="first exponent >= final exponent (T = 2 is the worst "
                      "case) at every point", fails="the final exponent exceeds the first somewhere", tol=1e-12,
                      tol_reason="relative rounding"),
-         _rate_finding(s, "Pr(|rbar_k - mu_k| >= x)", "the bound 2 exp(-first exponent)")]
+         rate_finding(s, "Pr(|rbar_k - mu_k| >= x)", "the bound 2 exp(-first exponent)")]
     f[-1].detail += (f" Simulated reward by reward (T Gaussian rewards of variance nu^2); the closed form 2 Phi(-x "
                      f"sqrt(T)/nu) is within {fmt(exact)} of the simulated rates at the confirmed points.")
-    return f"the exponent is {ratio} times what the sub-Gaussian tail gives; " + auto_summary(f[1:]), f
+    return f"the exponent is {ratio} times what the sub-Gaussian tail gives; " + _searched(f[-1]), f
 
 
 @claim("PF-EBAR-FINAL", "Proof of Theorem 5.1 (eq. decomk-v3)",
@@ -573,10 +549,10 @@ def check_ebar_final(mode: Mode):
                         f"summing eq. e31 and the E_3k bound over k and t gives exactly eq. decomk-v3: {alg}.",
                         certified=alg)]
     s = ps.not_E_search(mode)
-    findings.append(_rate_finding(s, "Pr(not E)", "eq. decomk-v3"))
+    findings.append(rate_finding(s, "Pr(not E)", "eq. decomk-v3"))
     findings[-1].detail += (" RUE with known variances on means from the prior, Gaussian rewards of variance "
                             "delta sigma^2; E checked at every round.")
-    return "the sum over k and t is right; " + auto_summary(findings[1:]), findings
+    return "the sum over k and t is right; " + _searched(findings[-1]), findings
 
 
 @claim("PF-REGRET-STEP", "Proof of Theorem 5.2", "sr_n <= e_n E[mu_(1) - mu_(K)], in simulation.")

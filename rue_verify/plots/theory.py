@@ -13,7 +13,7 @@ import zlib
 
 import numpy as np
 
-from bounds import UndefinedError, gap, section2, theorems
+from bounds import UndefinedError, gap, repaired, section2, theorems
 from bounds.estimation import posterior_variance_formula, tau_sq_lower, tau_sq_tilde, tau_sq_upper
 from bounds.vacuity import smallest_informative_n
 from simulate.runner import run_algorithm, run_seeds
@@ -96,8 +96,9 @@ def theorem_3_1(K=(5, 20, 200), sigma0_sq: float = 1.0, alphas=None, draws: int 
 
 
 def c_K_constant(K_max: int = 10_000, ax=None):
-    """c_K of Theorem 3.1 against the tightest constant sup_alpha e_*(alpha) / alpha (sigma0 = 1),
-    K = 2 ... K_max, with the range where c_K is not real marked."""
+    """c_K of Theorem 3.1 and the repaired constant C_K (`bounds.repaired`) against the tightest
+    constant sup_alpha e_*(alpha) / alpha (sigma0 = 1), K = 2 ... K_max, with the range where c_K is
+    not real marked."""
     fig, ax = new_axes(ax)
     Ks = np.unique(np.r_[np.arange(2, 200), np.geomspace(200, K_max, 120).astype(int)])
     tight = np.array([gap.gap_constant_tightest(int(k)) for k in Ks])
@@ -105,6 +106,8 @@ def c_K_constant(K_max: int = 10_000, ax=None):
     ax.plot(Ks, tight, color="tab:blue", lw=1.8, label="tightest constant sup_alpha e_*(alpha)/alpha")
     ax.plot(Ks[defined], [float(gap.c_K(int(k))) for k in Ks[defined]], color="tab:red", lw=1.5, ls="--",
             label="c_K (Theorem 3.1)")
+    ax.plot(Ks, repaired.gap_constant_repaired(Ks.astype(float)), color="tab:green", lw=1.5, ls=":",
+            label="C_K = 1.4 + sqrt(2 ln(K+1)) (repaired, every K >= 2)")
     first = int(Ks[defined][0])
     ax.axvspan(2, first - 0.5, color="0.85", label=f"c_K undefined (K < {first}: square root of a negative number)")
     ax.set_xscale("log")
