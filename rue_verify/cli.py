@@ -374,11 +374,12 @@ def _table(args: argparse.Namespace) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from .reproduce import reproduce
+    from .report import write_reproduction
+    from .reproduction import reproduce
     scale = "paper" if args.paper else "quick"
     try:
-        res = reproduce(scale, args.out, args.conventions, args.seed, args.scheduler, args.studies,
-                        progress=not args.quiet)
+        res = write_reproduction(reproduce(scale, args.out, args.conventions, args.seed, args.scheduler, args.studies,
+                                           progress=not args.quiet))
     except ValueError as err:
         return _fail(str(err))
     except OSError as err:
@@ -430,7 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "40000 confirmation runs (about 7 minutes on 2 cores; the default quick mode takes about 1)")
     c.add_argument("--seed", type=seed, help="seed for every search and simulation (default 20241001)")
     c.add_argument("--results", metavar="DIR", help="a reproduction's result directory for the empirical claims "
-                                                    "(default: docs/reproduction, else the quick grid)")
+                                                    "(default: the paper-scale results shipped with the package)")
     c.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("--markdown", metavar="PATH", help="also write a Markdown report (e.g. docs/claims.md)")
@@ -540,7 +541,8 @@ def build_parser() -> argparse.ArgumentParser:
     rsize.add_argument("--full", action="store_true", help="10x the simulated runs (about 10 minutes)")
     rr.add_argument("--out", default="report", help="output directory (default ./report)")
     rr.add_argument("--thorough", action="store_true", help="run the ledger in thorough mode")
-    rr.add_argument("--results", metavar="DIR", help="a reproduction's result directory (default docs/reproduction)")
+    rr.add_argument("--results", metavar="DIR", help="a reproduction's result directory (default: the paper-scale "
+                                                     "results shipped with the package)")
     rr.add_argument("--seed", type=seed, default=0, help="seed of the figures' simulations (default 0)")
     rr.add_argument("--json", action="store_true", help="print what was written as JSON")
     rr.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

@@ -3,9 +3,22 @@ HYPOTHESIS_PROFILE environment variable."""
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def _quick_ledger():
+    from rue_verify.ledger import Mode, run_ledger
+    return run_ledger(Mode())          # quick mode, on the paper-scale results shipped with the package
+
+
+@pytest.fixture(scope="session")
+def quick_ledger():
+    """The whole quick ledger, run once per test session (about a minute): the pinned verdicts, the
+    witness recomputation and the installed-wheel comparison all read it."""
+    return _quick_ledger()

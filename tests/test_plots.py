@@ -6,7 +6,7 @@ import pytest
 from matplotlib.container import ErrorbarContainer
 
 from rue_verify import plots
-from rue_verify.experiments import Scale, execute, grid, instance_errors
+from rue_verify.reproduction.grid import Scale, execute, grid, instance_errors
 
 TINY = Scale("tiny", fixed_runs=12, random_instances=4, random_runs=3, arms_runs=4, two_stage_runs=6,
              two_stage_random_runs=2)

@@ -91,7 +91,8 @@ class Mode:
     random_samples: int = 4_000
     sim_runs: int = 400
     seed: int = 20241001
-    results: str | None = None     # a reproduction's result directory for the empirical claims
+    results: str | None = None     # a reproduction's result directory for the empirical claims (None: the
+    #                                paper-scale results shipped with the package; nothing runs a sweep)
     search_points: int = 24        # Monte Carlo search: parameter points screened per search
     search_runs: int = 200         # runs per screened point
     confirm_runs: int = 4_000      # runs at each of the best points, for the verdict

@@ -1,10 +1,11 @@
 """Section 6 (`sec:experiments`) and Appendix A.6: the empirical claims, judged on the reproduction's
 results (`rue-verify reproduce`).
 
-Results come from `Mode.results` if given, else from the paper-scale results committed under
-docs/reproduction, else from the quick grid, run here once into .rue_verify_cache/. Every finding
-names the results it used. Comparisons are paired (common random numbers within a fixed setting;
-the same 50 instances across algorithms in a random setting); a claim over many cells is judged
+Results are an explicit input: `Mode.results` names a result directory, and by default the
+paper-scale results shipped inside the package are used (`reproduction.results`); nothing here runs
+a sweep or writes a file. Every finding names the results it used. Comparisons are paired
+(common random numbers within a fixed setting; the same 50 instances across algorithms in a random
+setting); a claim over many cells is judged
 with Holm's correction at family-wise level 0.05 (`comparisons`). "RUE beats X in a cell" means
 RUE's error is significantly lower there; a conjunction holds when every cell is significant, is
 refuted when any cell is significant the other way, and is otherwise inconclusive.
@@ -16,62 +17,35 @@ from __future__ import annotations
 
 import functools
 import math
-from pathlib import Path
 
 import numpy as np
 from scipy import stats
 
 from simulate.environments import complexity_H, random_means
 
-from .. import comparisons as C
-from ..experiments import K_CAP, QUICK, RANDOM_N, fixed_budgets, grid
-from ..store import read_rows
+from ..reproduction import comparisons as C
+from ..reproduction.grid import K_CAP, RANDOM_N, fixed_budgets
+from ..reproduction.results import load
 from .core import Expect, Finding, Mode, claim, fmt, overall
 
-REPO_RESULTS = Path(__file__).resolve().parents[2] / "docs" / "reproduction"
-CACHE = Path(".rue_verify_cache")
 BASELINES = ("sr", "sh", "ucbe", "ttts")
 #: each empirical claim and the studies of the reproduction it reads
 NEEDS = {"EXP-SETUP-R": (), "EXP-R-CLAIMS": ("random",), "EXP-F-CLAIMS": ("fixed",),
          "EXP-K-SCALING": ("fixed", "arms"), "EXP-TWOSTAGE": ("two-stage",), "EXP-UCBE-PARAM": ("random",),
          "EXP-SE": ("fixed",), "EXP-K80": (), "CONCL-DIST": ("random",)}
-EMPIRICAL = list(NEEDS)
-
-
-def _describe(directory: Path, label: str) -> str:
-    import json
-    m = json.loads((directory / "manifest.json").read_text()) if (directory / "manifest.json").exists() else {}
-    return (f"{m.get('scale', 'unknown')}-scale results in {label} (seed {m.get('seed', '?')}, conventions "
-            f"{'/'.join(m.get('conventions', ['?']))}, rue-verify {m.get('version', '?')})")
 
 
 @functools.lru_cache(maxsize=4)
-def _load(results: str | None, seed: int) -> tuple[tuple, str]:
-    if results:
-        p = Path(results)
-        if not (p / "results.csv").exists():
-            raise ValueError(f"results: {p} holds no results.csv (run 'rue-verify reproduce --out {p}')")
-        return tuple(read_rows(p)), _describe(p, str(p))
-    if (REPO_RESULTS / "results.csv").exists():
-        return tuple(read_rows(REPO_RESULTS)), _describe(REPO_RESULTS, "docs/reproduction")
-    from ..store import ResultStore
-    from ..sweep import manifest, run_sweep
-    tasks = grid(QUICK)
-    where = CACHE / f"reproduce-quick-{seed}"
-    store = ResultStore(where, manifest(tasks, seed, "quick", ("project", "authors")))
-    rows, _ = run_sweep(tasks, seed, store, progress=False)
-    return tuple(rows), _describe(where, str(where))
+def _load(results: str | None):
+    return load(results)
 
 
 def results(mode: Mode, *studies: str) -> tuple[list[dict], str]:
-    """The result rows the empirical claims use, and where they came from; a ValueError if they
-    lack one of `studies`."""
-    rows, where = _load(getattr(mode, "results", None), mode.seed)
-    missing = sorted(set(studies) - {r["study"] for r in rows})
-    if missing:
-        raise ValueError(f"results: {where} hold no rows of the {', '.join(missing)} study; run "
-                         f"'rue-verify reproduce' with every study")
-    return list(rows), where
+    """The result rows the empirical claims use (`mode.results`: a result directory, or None for the
+    paper-scale results shipped with the package) and the phrase that names them; a ValueError if
+    they lack one of `studies`. Never runs a sweep."""
+    res = _load(mode.results)
+    return res.require(*studies), res.description
 
 
 class Cells(dict):

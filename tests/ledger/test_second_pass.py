@@ -23,25 +23,18 @@ from rue_verify.ledger.montecarlo import Point, rate_score, search
 from simulate.stats import binomial_interval
 
 PINNED = Path(__file__).with_name("verdicts.json")
-RESULTS = Path(__file__).parents[2] / "docs" / "reproduction"
 
 
 @pytest.fixture(scope="module")
-def ledger():
-    mode = Mode()
-    mode.results = str(RESULTS) if (RESULTS / "results.csv").exists() else None
-    return {r.id: r for r in run_ledger(mode)}
+def ledger(quick_ledger):
+    return {r.id: r for r in quick_ledger}          # on the shipped paper-scale results
 
 
 def test_quick_mode_verdicts_are_pinned(ledger):
     """A change that moves any claim's verdict (or a repair's) shows up here; regenerate the file with
     `python3 -m tests.ledger.test_second_pass` after checking the move is intended."""
     got = {cid: {"verdict": r.verdict, "repairs": [x.verdict for x in r.repairs]} for cid, r in ledger.items()}
-    want = json.loads(PINNED.read_text())
-    if not (RESULTS / "results.csv").exists():
-        want = {k: v for k, v in want.items() if not k.startswith(("EXP-", "CONCL-"))}
-        got = {k: v for k, v in got.items() if k in want}
-    assert got == want
+    assert got == json.loads(PINNED.read_text())
 
 
 def _rate(w):
@@ -262,8 +255,6 @@ def test_repaired_tail_e3k_bounds_the_exact_tail(T, x, nu):
 
 
 if __name__ == "__main__":        # regenerate the pinned verdicts
-    mode = Mode()
-    mode.results = str(RESULTS)
-    out = {r.id: {"verdict": r.verdict, "repairs": [x.verdict for x in r.repairs]} for r in run_ledger(mode)}
+    out = {r.id: {"verdict": r.verdict, "repairs": [x.verdict for x in r.repairs]} for r in run_ledger(Mode())}
     PINNED.write_text(json.dumps(out, indent=1) + "\n")
     print(f"wrote {PINNED}")

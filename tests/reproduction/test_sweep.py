@@ -1,14 +1,14 @@
-"""rue_verify.sweep and rue_verify.store: a killed sweep resumes to the same file, the Dask path gives
-the local rows, and a result directory of another definition or version is refused."""
+"""rue_verify.reproduction.sweep and .store: a killed sweep resumes to the same file, the Dask path
+gives the local rows, and a result directory of another definition or version is refused."""
 
 import csv
 import json
 
 import pytest
 
-from rue_verify.experiments import Scale, grid
-from rue_verify.store import ResultStore, read_rows
-from rue_verify.sweep import manifest, run_sweep
+from rue_verify.reproduction.grid import Scale, grid
+from rue_verify.reproduction.store import ResultStore, read_rows
+from rue_verify.reproduction.sweep import manifest, run_sweep
 
 TINY = Scale("tiny", fixed_runs=16, random_instances=3, random_runs=4, arms_runs=4, two_stage_runs=8,
              two_stage_random_runs=2)

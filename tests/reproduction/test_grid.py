@@ -1,4 +1,4 @@
-"""rue_verify.experiments: the grid holds every setting of Section 6 and its appendix, under every
+"""rue_verify.reproduction.grid: the grid holds every setting of Section 6 and its appendix, under every
 reading, and nothing that is not an experiment of the paper; bad definitions are refused."""
 
 import math
@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from rue_verify.experiments import PAPER, QUICK, Scale, execute, fixed_budgets, grid, instance_means
+from rue_verify.reproduction.grid import PAPER, QUICK, Scale, execute, fixed_budgets, grid, instance_means
 from simulate.environments import complexity_H, fixed_means
 
 
@@ -47,7 +47,7 @@ def test_bad_definitions_are_refused(kw, match):
 
 
 def test_a_budget_below_an_algorithms_minimum_is_refused():
-    from rue_verify.experiments import _task
+    from rue_verify.reproduction.grid import _task
     with pytest.raises(ValueError, match="budget: rue needs n >= 40"):
         _task("fixed", "F1", 20, "H", 30, "rue", {}, 1, 10)
 

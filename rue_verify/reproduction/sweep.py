@@ -10,7 +10,7 @@ from typing import Callable
 
 from simulate.runner import package_version
 
-from .experiments import Task, definition_hash, execute
+from .grid import Task, definition_hash, execute
 from .store import ResultStore
 
 

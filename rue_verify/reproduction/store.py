@@ -16,7 +16,7 @@ import json
 import os
 from pathlib import Path
 
-from .experiments import COLUMNS
+from .grid import COLUMNS
 
 
 class ResultStore:
@@ -80,9 +80,12 @@ class ResultStore:
         os.replace(tmp, self.csv)
 
 
-def read_rows(path: str | Path) -> list[dict]:
-    """The rows of a results.csv (or of the results.csv in a directory), values as written."""
-    p = Path(path)
+def read_rows(source) -> list[dict]:
+    """The rows of a results.csv (a path to it or to its directory, or an open text file), values as
+    written."""
+    if hasattr(source, "read"):
+        return list(csv.DictReader(source))
+    p = Path(source)
     p = p / "results.csv" if p.is_dir() else p
     with p.open(newline="") as f:
         return list(csv.DictReader(f))

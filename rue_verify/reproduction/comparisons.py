@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .experiments import failures_of, instance_errors
+from .grid import failures_of, instance_errors
 
 ALPHA = 0.05
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rue_verify import comparisons as C
 from rue_verify.ledger.section6 import _conjunction
+from rue_verify.reproduction import comparisons as C
 
 
 def row(setting, algorithm, failed, instances=1):

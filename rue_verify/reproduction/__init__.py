@@ -1,0 +1,36 @@
+"""Section 6 and its appendix rerun, as data flowing one way:
+
+grid (the paper's experiments as `Task`s, `execute` runs one) -> sweep (runs the tasks not yet
+stored, locally or on Dask) -> store (a resumable result directory) -> results (rows with what
+produced them; the paper-scale run ships inside the package) -> comparisons (paired statistics that
+the ledger's empirical claims use).
+
+Nothing here imports the ledger, the figures or the report.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .grid import SCALES, STUDIES, Scale, Task, grid
+from .results import SHIPPED, Results, load
+from .store import ResultStore, read_rows
+from .sweep import manifest, run_sweep
+
+__all__ = ["SCALES", "STUDIES", "SHIPPED", "Scale", "Task", "Results", "ResultStore", "grid", "load", "manifest",
+           "read_rows", "reproduce", "run_sweep"]
+
+
+def reproduce(scale: str = "quick", out: str | Path | None = None, conventions=("project", "authors"),
+              seed: int = 0, scheduler: str | None = None, studies=None, progress: bool = True, client=None,
+              on_row=None) -> dict:
+    """Run (or resume) the grid at `scale` into the result directory `out`; returns the rows, the
+    directory, the number of tasks and the wall seconds this call spent simulating."""
+    if scale not in SCALES:
+        raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
+    out = Path(out or f"reproduction-{scale}")
+    kw = {"studies": tuple(studies)} if studies else {}
+    tasks = grid(SCALES[scale], conventions=tuple(conventions), **kw)
+    store = ResultStore(out, manifest(tasks, seed, scale, tuple(conventions)))
+    rows, wall = run_sweep(tasks, seed, store, scheduler=scheduler, client=client, progress=progress, on_row=on_row)
+    return {"out": str(out), "rows": rows, "wall_seconds": wall, "tasks": len(tasks), "scale": scale, "seed": seed}

@@ -1,0 +1,67 @@
+"""The results the empirical claims are judged on: the paper-scale results shipped inside the
+package (`data/paper`, read with `importlib.resources`, so a wheel install finds them), or a result
+directory written by `rue-verify reproduce --out DIR`.
+
+Loading never runs anything and never writes: results are an explicit input of the ledger.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from .store import read_rows
+
+#: what the ledger uses when it is given no result directory
+SHIPPED = "shipped"
+
+
+@dataclass(frozen=True)
+class Results:
+    """Result rows (as written in results.csv) and what produced them."""
+
+    rows: tuple[dict, ...]
+    source: str                      # SHIPPED, or the directory they were read from
+    manifest: dict = field(default_factory=dict)
+
+    @property
+    def description(self) -> str:
+        """One phrase naming the results, for the findings that use them."""
+        m = self.manifest
+        where = "shipped with the package" if self.source == SHIPPED else f"in {self.source}"
+        return (f"{m.get('scale', 'unknown')}-scale results {where} (seed {m.get('seed', '?')}, conventions "
+                f"{'/'.join(m.get('conventions', ['?']))}, rue-verify {m.get('version', '?')})")
+
+    @property
+    def studies(self) -> set[str]:
+        return {r["study"] for r in self.rows}
+
+    def require(self, *studies: str) -> list[dict]:
+        """The rows, or a ValueError naming the studies these results lack."""
+        missing = sorted(set(studies) - self.studies)
+        if missing:
+            raise ValueError(f"results: {self.description} hold no rows of the {', '.join(missing)} study; run "
+                             f"'rue-verify reproduce' with every study")
+        return list(self.rows)
+
+
+def _shipped_dir():
+    return resources.files(__package__).joinpath("data", "paper")
+
+
+def load(directory: str | Path | None = None) -> Results:
+    """The shipped results (`directory` None or SHIPPED), or those in `directory`; a ValueError if
+    the directory holds no results.csv."""
+    if directory in (None, SHIPPED):
+        d = _shipped_dir()
+        with d.joinpath("results.csv").open(newline="") as f:
+            rows = read_rows(f)
+        return Results(tuple(rows), SHIPPED, json.loads(d.joinpath("manifest.json").read_text()))
+    p = Path(directory)
+    if not (p / "results.csv").is_file():
+        raise ValueError(f"results: {p} holds no results.csv (run 'rue-verify reproduce --out {p}')")
+    m = p / "manifest.json"
+    manifest = json.loads(m.read_text()) if m.is_file() else {}
+    return Results(tuple(read_rows(p)), str(p), manifest)

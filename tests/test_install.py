@@ -1,0 +1,50 @@
+"""The toolkit as users install it: a wheel built from this tree, installed into a fresh virtualenv
+outside it and run from an empty directory, gives the same ledger as the README's install (the
+session's in-process quick ledger) and writes nothing into the working directory."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]      # the tree the wheel is built from
+
+
+def run(cmd, **kw):
+    r = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=900, **kw)
+    assert r.returncode == 0, (cmd, r.stdout[-2000:], r.stderr[-3000:])
+    return r
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory):
+    d = tmp_path_factory.mktemp("wheel")
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", d / "dist", ROOT])
+    wheel = next((d / "dist").glob("rue_verify-*.whl"))
+    run([sys.executable, "-m", "venv", d / "venv"])
+    py = d / "venv" / "bin" / "python"
+    run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", wheel])
+    return d / "venv"
+
+
+def test_the_wheel_imports_from_the_virtualenv(venv, tmp_path):
+    out = run([venv / "bin" / "python", "-c", "import bounds, simulate, rue_verify; "
+               "print(bounds.__file__, simulate.__file__, rue_verify.__file__)"], cwd=tmp_path).stdout.split()
+    assert all(p.startswith(str(venv)) for p in out), out
+
+
+def test_the_wheel_gives_the_same_ledger_and_writes_nothing_here(venv, tmp_path, quick_ledger):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    r = run([venv / "bin" / "rue-verify", "claims", "--json", "-q"], cwd=tmp_path, env=env)
+    assert list(tmp_path.iterdir()) == []                 # nothing written where the user stands
+    got = json.loads(r.stdout)
+    want = json.loads(json.dumps([c.to_json() for c in quick_ledger]))
+    for claims in (got, want):
+        for c in claims:
+            c.pop("seconds")
+    assert [c["id"] for c in got] == [c["id"] for c in want]
+    assert {c["id"]: c["verdict"] for c in got} == {c["id"]: c["verdict"] for c in want}
+    assert got == want                                     # every finding, witness and repair too
