@@ -25,7 +25,10 @@ from .args import Parser, alias, integer, names, real, reals
 
 F_SETUPS = ("F1", "F2", "F3", "F4", "F5", "F6")
 R_SETUPS = ("R1", "R2", "R3")
-ALGORITHMS = ("rue", "ucbe", "sr", "sh", "ttts", "two-stage", "uniform")     # the registry's (a test checks)
+#: parameters set for every algorithm at once by a flag of their own (--H-convention also sets the budgets)
+SHARED_PARAMS = ("H_convention",)
+#: earlier spellings of generated algorithm flags (still accepted, not shown)
+OLD_FLAGS = {"--q": "two-stage:q", "--sigma0-sq": "rue:sigma0_sq", "--sigma-sq": "rue:sigma_sq"}
 BUDGET_LABELS = ("H/2", "H", "2H")
 MAX_RUNS = 10 ** 7
 MAX_K = 10 ** 4
@@ -306,20 +309,7 @@ def _simulate(args: argparse.Namespace) -> int:
             raise ValueError("--setup custom needs --means or --means-file")
         setup = setup or "F1"
         K = K or 20
-        algs = []
-        for a in (args.algorithms or ALGORITHMS):
-            params: dict[str, Any] = {}
-            if a == "rue":
-                params["variances"] = args.rue_variances
-                if args.rue_variances == "known":
-                    params.update(sigma0_sq=args.sigma0_sq, sigma_sq=args.sigma_sq)
-            if a == "ucbe":
-                params.update(c=args.ucbe_c, a_form=args.ucbe_a_form)
-            if a == "two-stage":
-                params["q"] = args.q
-            if a in ("sh", "two-stage"):
-                params["tie_rule"] = args.tie_rule
-            algs.append((a, params))
+        algs = [(a, _algorithm_params(args, a)) for a in (args.algorithms or list(_registry()))]
         env = Environment(setup, K, args.reward, args.nu_sq, args.normal_scale, args.clip_policy,
                           tuple(means) if means is not None else None)
         res = simulate(env, algs, args.budget, args.runs, args.seed, workers=args.workers, crn=args.crn,
@@ -340,6 +330,62 @@ def _simulate(args: argparse.Namespace) -> int:
               f"[{r.regret_ci_low:.5f}, {r.regret_ci_high:.5f}] {r.wall_seconds:>7.2f}  "
               + ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in r.params.items()))
     return 0
+
+
+def _registry():
+    from simulate.algorithms import REGISTRY
+    return REGISTRY
+
+
+def _flag(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def _param_type(p):
+    """The argparse type of a registry parameter: its choices, or a number in its range."""
+    if p.choices:
+        def choice(text: str) -> str:
+            if text in p.choices:
+                return text
+            raise argparse.ArgumentTypeError(f"expected one of {', '.join(map(str, p.choices))}, got {text!r}")
+        choice.__name__ = "choice"
+        return choice
+    return real(p.low, p.high, p.open_low, p.open_high)
+
+
+def algorithm_flags(parser: argparse.ArgumentParser) -> None:
+    """The algorithms' flags, generated from their registry parameters: --ALG-PARAM sets one
+    algorithm's parameter; --PARAM, for a parameter that several algorithms take, sets it for every
+    selected one that takes it."""
+    owners: dict[str, list] = {}
+    for alg in _registry().values():
+        for p in alg.params:
+            if p.name in SHARED_PARAMS:
+                continue
+            owners.setdefault(p.name, []).append((alg, p))
+            parser.add_argument(f"--{alg.name}-{_flag(p.name)}", dest=f"{alg.name}:{p.name}", type=_param_type(p),
+                                metavar="VALUE", help=f"{alg.name}: {p.help} ({p.allowed()}; default {p.default})")
+    for name, pairs in owners.items():
+        if len(pairs) > 1:
+            parser.add_argument(f"--{_flag(name)}", dest=f"*:{name}", type=_param_type(pairs[0][1]), metavar="VALUE",
+                                help=f"{name} of every selected algorithm that takes it ("
+                                     f"{', '.join(a.name for a, _ in pairs)}); --ALG-{_flag(name)} overrides it")
+    for old, dest in OLD_FLAGS.items():
+        name, param = dest.split(":")
+        p = next(p for p in _registry()[name].params if p.name == param)
+        alias(parser, old, dest, type=_param_type(p))
+
+
+def _algorithm_params(args: argparse.Namespace, name: str) -> dict:
+    """The parameters the command line gives algorithm `name` (the rest keep their defaults)."""
+    given = vars(args)
+    out = {}
+    for p in _registry()[name].params:
+        for key in (f"{name}:{p.name}", f"*:{p.name}"):
+            if given.get(key) is not None:
+                out[p.name] = given[key]
+                break
+    return out
 
 
 # ---------------------------------------------------------------- bench, table, reproduce
@@ -471,8 +517,9 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--K", type=integer(2, MAX_K), help="number of arms (default 20; taken from --means if given)")
     sm.add_argument("--budget", type=_budget, default="H", help="an integer (1e4 works), or H/2, H, 2H (fixed or "
                                                                 "custom means; default H)")
-    sm.add_argument("--algorithms", type=names(ALGORITHMS), help="comma-separated names (default: every algorithm "
-                                                                  "in the registry: " + ", ".join(ALGORITHMS) + ")")
+    sm.add_argument("--algorithms", type=names(tuple(_registry())),
+                    help="comma-separated names (default: every algorithm in the registry: " + ", ".join(_registry())
+                         + ")")
     sm.add_argument("--runs", type=integer(1, MAX_RUNS), default=1000, help="runs per algorithm (default 1000)")
     sm.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     sm.add_argument("--reward", default=None, choices=["bernoulli", "gaussian"],
@@ -486,20 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="Bernoulli means drawn outside [0, 1] (R2): redraw, clip, or stop")
     sm.add_argument("--H-convention", default="suboptimal", choices=["suboptimal", "section2"],
                     help="H for budgets and UCB-E: over suboptimal arms (authors' code) or Section 2's")
-    sm.add_argument("--rue-variances", default="authors", choices=["authors", "unbiased", "known"],
-                    help="RUE's sigma0^2 and sigma^2: the authors' estimates (default), the unbiased ANOVA ones, or "
-                         "known (--sigma0-sq, --sigma-sq)")
-    sm.add_argument("--sigma0-sq", type=real(0, 1e6, open_low=True), default=1.0,
-                    help="RUE's prior variance with --rue-variances known (default 1)")
-    sm.add_argument("--sigma-sq", type=real(0, 1e6, open_low=True), default=1.0,
-                    help="RUE's likelihood variance with --rue-variances known (default 1)")
-    sm.add_argument("--ucbe-c", type=real(0, 1e6, open_low=True), default=2.0, help="UCB-E's a = c n / H (default 2)")
-    sm.add_argument("--ucbe-a-form", default="cn/H", choices=["cn/H", "c"],
-                    help="UCB-E's a: c n / H (Section 6, default) or c itself (Section 6.1's 'a = 2')")
-    sm.add_argument("--q", type=real(0, 1, open_low=True, open_high=True), default=0.5,
-                    help="two-stage algorithm's first-stage fraction, in (0, 1) (default 0.5)")
-    sm.add_argument("--tie-rule", default="random", choices=["random", "lowest-index"],
-                    help="index ties in SH and two-stage: random (default) or the authors' lowest index")
+    algorithm_flags(sm)
     sm.add_argument("--workers", type=integer(1, 1024), help="threads (default: all cores; results do not depend "
                                                              "on it)")
     sm.add_argument("--crn", action="store_true", help="common random numbers: every algorithm sees the same "
@@ -510,7 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
     bn = sub.add_parser("bench", help="throughput of the compiled kernels and the numpy references")
-    bn.add_argument("--algorithms", type=names(("rue", "rue-known") + ALGORITHMS[1:]),
+    bn.add_argument("--algorithms", type=names(("rue", "rue-known") + tuple(_registry())[1:]),
                     help="comma-separated subset (default: all)")
     bn.add_argument("--reference-seconds", type=real(0, 3600), default=3.0, help="time budget per numpy reference")
     bn.add_argument("--repeats", type=integer(1, 100), default=3,

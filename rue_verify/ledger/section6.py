@@ -21,6 +21,8 @@ import math
 import numpy as np
 from scipy import stats
 
+from simulate.algorithms import get
+from simulate.algorithms.spec import TIES
 from simulate.environments import complexity_H, random_means
 
 from ..reproduction import comparisons as C
@@ -66,10 +68,16 @@ def table(rows: list[dict], **match) -> Cells:
 
 
 def _labels(convention: str, ucbe_form: str = "cn/H") -> dict[str, str]:
-    """Algorithm -> row label under a convention (SH's ties) and a UCB-E reading."""
-    return {"rue": "rue", "sr": "sr", "ttts": "ttts",
-            "sh": "sh" if convention == "project" else "sh [lowest-index ties]",
-            "ucbe": "ucbe" if ucbe_form == "cn/H" else "ucbe [a = 2]"}
+    """Algorithm -> row label under a tie convention and a UCB-E reading (the registry's labels)."""
+    out = {}
+    for name in ("rue",) + BASELINES:
+        alg = get(name)
+        takes = {p.name for p in alg.params}
+        params = {k: v for k, v in TIES.variants[convention].items() if k in takes}
+        if "a_form" in takes:
+            params["a_form"] = ucbe_form
+        out[name] = alg.label(params)
+    return out
 
 
 def _conjunction(classes: list[str], what: str) -> tuple[str, str]:

@@ -10,14 +10,9 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..experiments import instance_errors
-from .common import caption
-
-MAIN = ("rue", "ucbe", "sr", "sh", "ttts")
-STYLE = {"rue": ("tab:red", "o", "-"), "ucbe": ("tab:blue", "s", "-"), "ucbe [a = 2]": ("tab:blue", "s", ":"),
-         "sr": ("tab:green", "^", "-"), "sh": ("tab:purple", "v", "-"),
-         "sh [lowest-index ties]": ("tab:purple", "v", "--"), "ttts": ("tab:orange", "D", "-"),
-         "uniform": ("tab:gray", "x", "--")}
+from ..reproduction.grid import ALGORITHMS as MAIN
+from ..reproduction.grid import instance_errors
+from .common import caption, line_style
 
 
 def _describe(rows: list[dict]) -> str:
@@ -49,7 +44,7 @@ def fixed_setups(rows: list[dict], setups=None, K: int | None = None, H_conventi
             if not pts:
                 continue
             x, y, lo, hi = (np.array(v) for v in zip(*pts))
-            color, marker, ls = STYLE.get(lab, ("k", ".", "-"))
+            color, marker, ls = line_style(next(r for r in here if r["label"] == lab))
             ax.errorbar(x, y, yerr=[y - lo, hi - y], color=color, marker=marker, ls=ls, capsize=3, label=lab, ms=4)
         ax.set_xticks(range(3), [f"{b}\nn={ns.get(b, '?')}" for b in budgets], fontsize=8)
         ax.set_title(f"{setup}, K = {k}", fontsize=10)
@@ -89,7 +84,7 @@ def random_setups(rows: list[dict], normal_scale: str = "variance", labels=MAIN,
             x = np.array([i for i, _ in pts])
             m = np.array([e.mean() for _, e in pts])
             se = np.array([e.std(ddof=1) / np.sqrt(e.size) for _, e in pts])
-            color, marker, ls = STYLE.get(lab, ("k", ".", "-"))
+            color, marker, ls = line_style(here[(budgets[pts[0][0]], lab)])
             ax.errorbar(x, m, yerr=se, color=color, marker=marker, ls=ls, capsize=3, label=lab, ms=4)
         ns = {b: here[(b, "rue")]["n"] for b in budgets if (b, "rue") in here}
         ax.set_xticks(range(3), [f"{b}\nn={ns.get(b, '?')}" for b in budgets], fontsize=8)
@@ -105,7 +100,7 @@ def random_setups(rows: list[dict], normal_scale: str = "variance", labels=MAIN,
                 if (b, lab) in here and (b, "rue") in here:
                     data.append(instance_errors(here[(b, lab)]) - instance_errors(here[(b, "rue")]))
                     pos.append(i - 0.4 + width * (q + 0.5))
-                    colors.append(STYLE.get(lab, ("k",))[0])
+                    colors.append(line_style(here[(b, lab)])[0])
         bp = ax.boxplot(data, positions=pos, widths=width * 0.9, patch_artist=True, showfliers=True,
                         flierprops={"markersize": 2})
         for patch, c in zip(bp["boxes"], colors):
@@ -117,7 +112,9 @@ def random_setups(rows: list[dict], normal_scale: str = "variance", labels=MAIN,
         ax.set_ylabel("error difference")
         ax.grid(alpha=0.3)
         if j == 0:
-            ax.legend([plt.Rectangle((0, 0), 1, 1, fc=STYLE[lab][0], alpha=0.5) for lab in base], base, fontsize=7)
+            shown = [lab for lab in base if any(k[1] == lab for k in here)]
+            ax.legend([plt.Rectangle((0, 0), 1, 1, fc=line_style(next(r for k, r in here.items() if k[1] == lab))[0],
+                                     alpha=0.5) for lab in shown], shown, fontsize=7)
     axes[0, 0].legend(fontsize=7)
     r0 = sel[0]
     caption(fig, f"N(0.5, 0.1) read as {normal_scale} 0.1 (R1, R2); {r0['instances']} instances x {r0['runs']} runs; "

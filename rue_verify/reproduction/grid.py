@@ -42,12 +42,13 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from simulate.algorithms import get
+from simulate.algorithms.spec import TIES
 from simulate.environments import Environment, complexity_H, fixed_means, random_means
 from simulate.runner import package_version, run_algorithm, run_seeds
 from simulate.stats import binomial_interval, mean_interval
 
 STUDIES = ("fixed", "random", "arms", "two-stage")
-CONVENTIONS = {"project": "random", "authors": "lowest-index"}      # the tie rule each convention uses
+CONVENTIONS = tuple(TIES.variants)     # 'project' (ties at random), 'authors' (lowest index, in SH and two-stage)
 ALGORITHMS = ("rue", "ucbe", "sr", "sh", "ttts")
 RANDOM_N = {"R1": 5000, "R2": 5000, "R3": 12000}
 K_CAP = 400_000                        # appendix: "N = 400000 as the maximal budget" for K = 80
@@ -106,25 +107,12 @@ class Task:
 
     @property
     def label(self) -> str:
-        return label(self.algorithm, dict(self.params))
+        return get(self.algorithm).label(dict(self.params))
 
     @property
     def cost(self) -> float:
         """Arm-rounds, weighted by the kernel's speed (a progress bar's unit)."""
-        weight = {"ttts": 6.0, "rue": 1.0, "ucbe": 0.6}.get(self.algorithm, 0.05)
-        return weight * self.instances * self.runs * self.n * self.K
-
-
-def label(algorithm: str, params: dict) -> str:
-    """A display name that shows the reading: 'sh', 'sh [lowest-index ties]', 'ucbe [a = 2]', ..."""
-    out = algorithm
-    if params.get("a_form") == "c":
-        out += f" [a = {params['c']:g}]"
-    if params.get("tie_rule") == "lowest-index":
-        out += " [lowest-index ties]"
-    if algorithm == "two-stage":
-        out += f" q={params['q']:g}"
-    return out
+        return get(self.algorithm).cost * self.instances * self.runs * self.n * self.K
 
 
 def _task(study, setup, K, budget, n, algorithm, params, instances, runs, normal_scale="-",
@@ -143,15 +131,6 @@ def fixed_budgets(setup: str, K: int, H_convention: str, cap: int | None = None)
     Hc = math.ceil(complexity_H(fixed_means(setup, K), H_convention))
     out = {"H/2": math.ceil(Hc / 2), "H": Hc, "2H": 2 * Hc}
     return {k: min(v, cap) if cap else v for k, v in out.items()}
-
-
-def _variants(algorithm: str, study: str, conventions: tuple[str, ...]) -> list[dict]:
-    """The parameter sets an algorithm runs with: one per reading that changes it."""
-    if algorithm == "ucbe":
-        return [{}, {"a_form": "c"}] if study == "random" else [{}]
-    if algorithm in ("sh", "two-stage"):
-        return [{"tie_rule": CONVENTIONS[c]} for c in conventions]
-    return [{}]
 
 
 def grid(scale: Scale = PAPER, studies: tuple[str, ...] = STUDIES,
@@ -174,7 +153,7 @@ def grid(scale: Scale = PAPER, studies: tuple[str, ...] = STUDIES,
                 for conv in (("suboptimal", "section2") if study == "fixed" else ("suboptimal",)):
                     for b, n in fixed_budgets(setup, K, conv, K_CAP if study == "arms" else None).items():
                         for a in ALGORITHMS:
-                            for p in _variants(a, study, conventions):
+                            for p in get(a).variants(setup, conventions):
                                 tasks.append(_task(study, setup, K, b, n, a, p, 1, runs, H_convention=conv))
         elif study == "random":
             for setup in ("R1", "R2", "R3"):
@@ -182,21 +161,21 @@ def grid(scale: Scale = PAPER, studies: tuple[str, ...] = STUDIES,
                     N = RANDOM_N[setup]
                     for b, n in (("N/4", N // 4), ("N/2", N // 2), ("N", N)):
                         for a in ALGORITHMS:
-                            for p in _variants(a, study, conventions):
+                            for p in get(a).variants(setup, conventions):
                                 tasks.append(_task(study, setup, 20, b, n, a, p, scale.random_instances,
                                                    scale.random_runs, normal_scale=scale_))
         else:
             for b, n in fixed_budgets("F4", 20, "suboptimal").items():
                 for a, ps in (("rue", [{}]), ("uniform", [{}]),
-                              ("two-stage", [{"q": q, **v} for q in Q_GRID for v in _variants("two-stage", study,
-                                                                                              conventions)])):
+                              ("two-stage", [{"q": q, **v} for q in Q_GRID
+                                             for v in get("two-stage").variants("F4", conventions)])):
                     for p in ps:
                         tasks.append(_task(study, "F4", 20, b, n, a, p, 1, scale.two_stage_runs))
             N = RANDOM_N["R2"]
             for b, n in (("N/4", N // 4), ("N/2", N // 2), ("N", N)):
                 for a, ps in (("rue", [{}]), ("uniform", [{}]),
-                              ("two-stage", [{"q": q, **v} for q in Q_GRID for v in _variants("two-stage", study,
-                                                                                              conventions)])):
+                              ("two-stage", [{"q": q, **v} for q in Q_GRID
+                                             for v in get("two-stage").variants("R2", conventions)])):
                     for p in ps:
                         tasks.append(_task(study, "R2", 20, b, n, a, p, scale.random_instances,
                                            scale.two_stage_random_runs, normal_scale="variance"))

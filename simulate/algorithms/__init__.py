@@ -10,7 +10,7 @@ module below.
 from __future__ import annotations
 
 from . import rue, sequential_halving, successive_rejects, ttts, two_stage, ucbe, uniform
-from .spec import Algorithm, Param
+from .spec import Algorithm, Param, Reading
 
 REGISTRY: dict[str, Algorithm] = {m.ALGORITHM.name: m.ALGORITHM for m in (
     rue, ucbe, successive_rejects, sequential_halving, ttts, two_stage, uniform)}
@@ -23,4 +23,4 @@ def get(name: str) -> Algorithm:
     return REGISTRY[name]
 
 
-__all__ = ["REGISTRY", "Algorithm", "Param", "get"]
+__all__ = ["REGISTRY", "Algorithm", "Param", "Reading", "get"]

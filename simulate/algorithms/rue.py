@@ -217,4 +217,5 @@ ALGORITHM = Algorithm(
                   "estimates, or known (sigma0_sq, sigma_sq)", choices=V.ESTIMATORS),
             Param("sigma0_sq", 1.0, "prior variance of the arm means, with variances='known'", low=0.0, open_low=True),
             Param("sigma_sq", 1.0, "likelihood variance sigma^2 = nu^2 / delta, with variances='known'", low=0.0,
-                  open_low=True)))
+                  open_low=True)),
+    style=("tab:red", "o", "-"), cost=1.0)

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._source import TIE_RULES, argmax_random, live_source, n_arms, replay_source, reward_sum
-from .spec import Algorithm, Param
+from .spec import TIES, Algorithm, Param, tie_tag
 
 
 def rounds(K: int) -> int:
@@ -107,4 +107,5 @@ ALGORITHM = Algorithm(
     min_budget=lambda K, p: K * rounds(K),
     budget_rule="the first round gives every arm floor(n / (K ceil(log2 K))) >= 1 pulls",
     params=(Param("tie_rule", "random", "index ties: at random (this project) or to the lowest index (the authors' "
-                  "code)", choices=TIE_RULES),))
+                  "code)", choices=TIE_RULES, tag=tie_tag),),
+    style=("tab:purple", "v", "-"), cost=0.05, readings=(TIES,))

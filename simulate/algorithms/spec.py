@@ -43,6 +43,7 @@ class Param:
     high: float | None = None
     open_low: bool = False
     open_high: bool = False
+    tag: Callable[[Any, dict], str] | None = None      # (value, all params) -> text for the algorithm's label
 
     def allowed(self) -> str:
         if self.choices:
@@ -71,9 +72,31 @@ class Param:
         return v
 
 
+def tie_tag(value: str, params: dict) -> str:
+    """The label text of the authors' tie convention (shared by the algorithms that take `tie_rule`)."""
+    return " [lowest-index ties]" if value == "lowest-index" else ""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A place where the paper can be read more than one way that changes how an algorithm runs:
+    the variants, by name, as parameter sets. `setups` names the setup families the reading is about
+    (("R",): Section 6.1's random setups); empty means every setup. A reading named "ties" is keyed
+    by the tie conventions ('project', 'authors') that the reproduction runs under."""
+
+    name: str
+    variants: dict
+    setups: tuple = ()
+
+
+#: index ties: this project breaks them at random, the authors' code (SH, two-stage) to the lowest index
+TIES = Reading("ties", {"project": {"tie_rule": "random"}, "authors": {"tie_rule": "lowest-index"}})
+
+
 @dataclass(frozen=True)
 class Algorithm:
-    """One registry entry."""
+    """One registry entry: everything the runner, the reproduction, the figures and the command
+    line need about an algorithm."""
 
     name: str
     title: str                                   # what it is, with its source
@@ -85,6 +108,34 @@ class Algorithm:
     params: tuple[Param, ...] = ()
     kernel_params: Callable[[dict, np.ndarray, int], dict] | None = None
     kernel_rules: tuple[Param, ...] | None = None      # default: the same as `params`
+    style: tuple[str, str, str] = ("k", ".", "-")      # plot colour, marker and line style
+    cost: float = 0.05                           # relative seconds per arm-round (a progress bar's unit)
+    readings: tuple[Reading, ...] = ()           # the paper's ambiguities that change this algorithm
+
+    def label(self, params: dict | None = None) -> str:
+        """A display name that shows the reading: 'sh', 'sh [lowest-index ties]', 'ucbe [a = 2]', ..."""
+        params = {**{p.name: p.default for p in self.params}, **(params or {})}
+        return self.name + "".join(p.tag(params[p.name], params) for p in self.params if p.tag)
+
+    def line(self, params: dict | None = None) -> tuple[str, str, str]:
+        """(colour, marker, line style) of a plot series: a variant reading is dashed (dotted where
+        the default line already is)."""
+        color, marker, ls = self.style
+        if self.label(params) == self.name:
+            return color, marker, ls
+        return color, marker, ":" if ls == "--" else "--"
+
+    def variants(self, setup: str, conventions: tuple[str, ...] = ("project",)) -> list[dict]:
+        """The parameter sets the algorithm runs with on `setup`: one per combination of the variants
+        of its readings that concern the setup (ties: only the given conventions)."""
+        out = [{}]
+        for r in self.readings:
+            if r.setups and not setup.startswith(tuple(r.setups)):
+                continue
+            ties = r.name == "ties"
+            vs = [r.variants[c] for c in conventions if c in r.variants] if ties else list(r.variants.values())
+            out = [{**o, **v} for o in out for v in vs]
+        return out
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "raw_batch", self.batch)

@@ -96,4 +96,5 @@ def reference(source, K: int, n: int, gaussian=False, nu=0.0) -> tuple[int, np.n
 ALGORITHM = Algorithm(
     name="sr", title="Successive rejects (Audibert, Bubeck & Munos 2010)",
     batch=batch, run=run, reference=reference,
-    min_budget=lambda K, p: K + 1, budget_rule="n_1 = ceil((n - K) / (logbar(K) K)) must give every arm a pull")
+    min_budget=lambda K, p: K + 1, budget_rule="n_1 = ceil((n - K) / (logbar(K) K)) must give every arm a pull",
+    style=("tab:green", "^", "-"), cost=0.05)

@@ -170,4 +170,5 @@ def reference(source, K: int, n: int, gaussian: bool = False, nu: float = 0.0) -
 ALGORITHM = Algorithm(
     name="ttts", title="Top-two Thompson sampling (Russo 2020), beta = 1/2, exact posterior draws",
     batch=batch, run=run, reference=reference,
-    min_budget=lambda K, p: 2 * K, budget_rule="two round-robin passes first")
+    min_budget=lambda K, p: 2 * K, budget_rule="two round-robin passes first",
+    style=("tab:orange", "D", "-"), cost=6.0)

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._source import TIE_RULES, argmax_random, live_source, n_arms, replay_source, reward_sum
-from .spec import Algorithm, Param
+from .spec import TIES, Algorithm, Param, tie_tag
 
 
 @njit(cache=True, error_model="numpy")
@@ -193,7 +193,8 @@ ALGORITHM = Algorithm(
     name="two-stage", title="Two-stage algorithm (Komiyama et al. 2023), as their experiment code runs it",
     batch=batch, run=run, reference=reference,
     min_budget=min_budget, budget_rule="stage 1, the rounds t < q n, pulls every arm once",
-    params=(Param("q", 0.5, "fraction of the budget in stage 1 (round robin)", low=0.0, high=1.0, open_low=True,
-                  open_high=True),
-            Param("tie_rule", "random", "index ties: at random (this project) or to the lowest index (the authors' "
-                  "code)", choices=TIE_RULES)))
+    params=(Param("tie_rule", "random", "index ties: at random (this project) or to the lowest index (the authors' "
+                  "code)", choices=TIE_RULES, tag=tie_tag),
+            Param("q", 0.5, "fraction of the budget in stage 1 (round robin)", low=0.0, high=1.0, open_low=True,
+                  open_high=True, tag=lambda q, p: f" q={q:g}")),
+    style=("tab:brown", "P", "-"), cost=0.05, readings=(TIES,))

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._source import FAST, argmax_random, live_source, n_arms, replay_source, reward
-from .spec import Algorithm, Param
+from .spec import Algorithm, Param, Reading
 
 
 @njit(cache=True, error_model="numpy", fastmath=FAST)
@@ -92,8 +92,11 @@ ALGORITHM = Algorithm(
     min_budget=lambda K, p: K, budget_rule="one pull per arm first",
     params=(Param("c", 2.0, "exploration a = c n / H (Section 6: c = 2)", low=0.0, open_low=True),
             Param("a_form", "cn/H", "a = c n / H (Section 6) or a = c (Section 6.1's 'a = 2')",
-                  choices=("cn/H", "c")),
+                  choices=("cn/H", "c"), tag=lambda form, p: f" [a = {p['c']:g}]" if form == "c" else ""),
             Param("H_convention", "suboptimal", "H over the suboptimal arms (the authors' code) or Section 2's "
                   "(plus Delta_min^-2 for the best arm)", choices=("suboptimal", "section2"))),
     kernel_params=exploration,
-    kernel_rules=(Param("a", 2.0, "exploration parameter a", low=0.0, open_low=True),))
+    kernel_rules=(Param("a", 2.0, "exploration parameter a", low=0.0, open_low=True),),
+    style=("tab:blue", "s", "-"), cost=0.6,
+    # Section 6 sets a = 2n/H; Section 6.1 says 'a = 2' for its random setups
+    readings=(Reading("a = 2 (Section 6.1)", {"a = c n / H": {}, "a = c": {"a_form": "c"}}, setups=("R",)),))

@@ -67,4 +67,5 @@ def reference(source, K: int, n: int, gaussian=False, nu=0.0) -> tuple[int, np.n
 ALGORITHM = Algorithm(
     name="uniform", title="Uniform allocation (round robin), the baseline every adaptive rule should beat",
     batch=batch, run=run, reference=reference,
-    min_budget=lambda K, p: K, budget_rule="every arm needs a pull for its empirical mean")
+    min_budget=lambda K, p: K, budget_rule="every arm needs a pull for its empirical mean",
+    style=("tab:gray", "x", "--"), cost=0.05)
