@@ -10,16 +10,13 @@ figures with their captions, then every claim's findings. `--quick` simulates wi
 from __future__ import annotations
 
 import html
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, plots
+from . import __version__, plots, render
+from .files import write_text
 from .reproduction.grid import variance_parts
-
-VERDICT_COLORS = {"refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400",
-                  "conditional": "#b7950b", "vacuous": "#7f8c8d", "inconclusive": "#95a5a6", "holds": "#1e8449"}
 
 
 @dataclass(frozen=True)
@@ -115,56 +112,24 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     seconds = time.perf_counter() - t0
     meta = {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
             "ledger_seed": mode.seed, "results": res.description, "seconds": round(seconds, 1)}
-    (out / "index.html").write_text(_html(results, files, meta))
-    (out / "report.md").write_text(_markdown(results, files, meta))
+    write_text(out / "index.html", _html(results, files, meta))
+    write_text(out / "report.md", _markdown(results, files, meta))
     return {"out": str(out), "figures": [f"figures/{n}.png" for n in files] + [f"figures/{n}.svg" for n in files],
             "claims": len(results), "seconds": seconds, **meta}
 
 
-def _repaired_note(r) -> str:
-    """' Repaired: ...' after a claim's summary when it has repaired statements (their verdicts)."""
-    if not r.repairs:
-        return ""
-    return " <b>Repaired</b> (" + ", ".join(html.escape(f"{x.formula}: {x.verdict}") for x in r.repairs) + ")."
-
-
-def _anchor(cid: str) -> str:
-    return "claim-" + cid.replace("/", "-")
-
-
 def _intro(meta: dict) -> str:
-    src = meta["results"]
     return (f"rue-verify {meta['version']}, {meta['scale']} report: ledger mode {meta['ledger_mode']} (seed "
-            f"{meta['ledger_seed']}), figure simulations with seed {meta['seed']}, Section 6 figures from {src}; "
-            f"built in {meta['seconds']} s. Every verdict and figure below is computed.")
+            f"{meta['ledger_seed']}), figure simulations with seed {meta['seed']}, Section 6 figures and empirical "
+            f"claims from {meta['results']}; built in {meta['seconds']} s. Every verdict and figure below is computed.")
 
 
 def _html(results, files: dict, meta: dict) -> str:
     e = html.escape
-    rows = "\n".join(
-        f'<tr><td><a href="#{_anchor(r.id)}">{e(r.id)}</a></td>'
-        f'<td><span class="v" style="background:{VERDICT_COLORS[r.verdict]}">{e(r.verdict)}</span></td>'
-        f"<td>{e(r.summary)}{_repaired_note(r)}</td></tr>" for r in results)
     figs = "\n".join(
         f'<figure id="fig-{e(n)}"><img src="figures/{e(n)}.png" alt="{e(CAPTIONS.get(n, n))}">'
         f'<figcaption><b>{e(CAPTIONS.get(n, n))}</b><br><small>{e(c)} '
         f'(<a href="figures/{e(n)}.svg">SVG</a>)</small></figcaption></figure>' for n, c in files.items())
-    claims = []
-    for r in results:
-        items = []
-        for f in r.findings:
-            w = f'<pre>{e(json.dumps(f.witness, indent=1))}</pre>' if f.witness else ""
-            kind = f", {f.kind}" if f.kind != "computed" else ""
-            items.append(f'<li><span class="v" style="background:{VERDICT_COLORS[f.verdict]}">{e(f.verdict)}'
-                         f'{", certified" if f.certified else ""}{e(kind)}</span> <i>{e(f.domain)}</i>: '
-                         f'{e(f.detail)}{w}</li>')
-        for x in r.repairs:
-            items.append(f'<li><b>repaired</b> <span class="v" style="background:{VERDICT_COLORS[x.verdict]}">'
-                         f'{e(x.verdict)}</span> (<code>rue-verify bound {e(x.formula or "")}</code>): '
-                         f'{e(x.statement)}<ul>'
-                         + "".join(f"<li>{e(g.verdict)}: {e(g.detail)}</li>" for g in x.findings) + "</ul></li>")
-        claims.append(f'<section id="{_anchor(r.id)}"><h3>{e(r.id)}: {e(r.verdict)}</h3>'
-                      f'<p><i>{e(r.location)}.</i> {e(r.statement)}</p><ul>{"".join(items)}</ul></section>')
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>rue-verify report: Zhu &amp; Qiu (TMLR 2024), RUE</title>
@@ -181,13 +146,11 @@ li {{ margin-bottom: 0.4em; }}
 <h1>Which statements of Zhu &amp; Qiu (TMLR 2024) hold, where, and by how much</h1>
 <p>{e(_intro(meta))}</p>
 <h2>The claims ledger</h2>
-<table><thead><tr><th>claim</th><th>verdict</th><th>summary</th></tr></thead><tbody>
-{rows}
-</tbody></table>
+{render.html_table(results)}
 <h2>Figures</h2>
 {figs}
 <h2>Evidence, claim by claim</h2>
-{"".join(claims)}
+{render.html_evidence(results)}
 <div id="load-status" data-loaded="-1" data-broken="-1"></div>
 <script>
 window.addEventListener("load", function () {{
@@ -204,21 +167,10 @@ window.addEventListener("load", function () {{
 
 def _markdown(results, files: dict, meta: dict) -> str:
     lines = ["# Which statements of Zhu & Qiu (TMLR 2024) hold, where, and by how much", "", _intro(meta), "",
-             "## The claims ledger", "", "| claim | verdict | summary |", "|---|---|---|"]
-    lines += [f"| [{r.id}](#{_anchor(r.id)}) | **{r.verdict}** | {r.summary.replace('|', '/')} |" for r in results]
-    lines += ["", "## Figures", ""]
+             "## The claims ledger", ""] + render.markdown_table(results) + ["## Figures", ""]
     for n, c in files.items():
         lines += [f"![{CAPTIONS.get(n, n)}](figures/{n}.png)", "", f"*{CAPTIONS.get(n, n)}* {c}", ""]
-    lines += ["## Evidence, claim by claim", ""]
-    for r in results:
-        lines += [f'<a id="{_anchor(r.id)}"></a>', f"### {r.id}: {r.verdict}", "", f"*{r.location}.* {r.statement}", ""]
-        for f in r.findings:
-            lines.append(f"- **{f.verdict}{', certified' if f.certified else ''}** ({f.domain}): {f.detail}")
-            if f.witness:
-                lines.append(f"  - witness: `{json.dumps(f.witness)}`")
-        for x in r.repairs:
-            lines.append(f"- **repaired** ({x.verdict}; `rue-verify bound {x.formula}`): {x.statement}")
-        lines.append("")
+    lines += ["## Evidence, claim by claim", ""] + render.markdown_evidence(results, level=3)
     return "\n".join(lines) + "\n"
 
 
@@ -290,12 +242,6 @@ def write_summary(rows: list[dict], out: Path, scale: str, seed: int, wall: floa
     lines += ["## The empirical claims on these results", "",
               "Judged by the ledger (`rue-verify claims --results DIR`): paired comparisons, Holm's correction "
               "over each claim's cells; every reading of the paper's ambiguous statements is a separate finding.",
-              "", "| ID | verdict | summary |", "|---|---|---|"]
-    for r in results:
-        lines.append(f"| {r.id} | **{r.verdict}** | {r.summary.replace('|', '/')} |")
-    lines.append("")
-    for r in results:
-        lines += [f"### {r.id}: {r.verdict}", "", f"*{r.location}.* {r.statement}", ""]
-        lines += [f"- **{f.verdict}** ({f.domain}): {f.detail}" for f in r.findings] + [""]
-    (out / "summary.md").write_text("\n".join(lines) + "\n")
+              ""] + render.markdown_table(results) + render.markdown_evidence(results, level=3)
+    write_text(out / "summary.md", "\n".join(lines) + "\n")
     return str(out / "summary.md")

@@ -54,3 +54,14 @@ def test_a_real_browser_loads_every_image_without_error(built):
     assert int(status.group(2)) == 0 and int(status.group(1)) == len(res["figures"]) // 2
     console = [line for line in r.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     assert not console, console
+
+
+def test_a_reproduction_gets_its_figures_and_its_claims_judged(tmp_path):
+    from rue_verify.report import write_reproduction
+    from rue_verify.reproduction import reproduce
+    res = write_reproduction(reproduce("quick", tmp_path, studies=["two-stage"], progress=False))
+    assert sorted(res["figures"]) == ["figure4-two-stage.png", "figure4-two-stage.svg"]
+    summary = (tmp_path / "summary.md").read_text()
+    assert "## The empirical claims on these results" in summary and "EXP-TWOSTAGE" in summary
+    assert str(tmp_path) in summary                      # the findings name the results they used
+    assert "EXP-F-CLAIMS" not in summary                 # a claim whose study did not run is not judged

@@ -15,6 +15,10 @@ from scipy import optimize
 #: Verdicts from most to least severe (CLAIMS.md). A claim's verdict is its most severe finding.
 SEVERITY = ("refuted", "undefined", "inconsistent", "conditional", "vacuous", "inconclusive", "holds")
 
+#: The one colour of each verdict (the report's badges, the overview figure).
+PALETTE = {"refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400", "conditional": "#b7950b",
+           "vacuous": "#7f8c8d", "inconclusive": "#95a5a6", "holds": "#1e8449"}
+
 #: What a finding rests on: "computed" (a search, an integral, a simulation, a proof), or "reading"
 #: (a reading of the paper's text: a symbol left undefined, two places that say different things).
 #: "charitable" marks the reading that makes a statement true when the literal one does not.

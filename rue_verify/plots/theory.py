@@ -304,16 +304,14 @@ def tau_lemma(K: int = 20, sigma0_sq: float = 1.0, sigma_sq: float = 1.0, n: int
 
 def ledger_overview(results, ax=None):
     """The ledger at a glance: how many claims of each section of the paper got each verdict."""
-    from ..ledger import SEVERITY
+    from ..ledger.core import PALETTE, SEVERITY
     fig, ax = new_axes(ax, (7.5, 4.0))
     sections = list(dict.fromkeys(r.location.split(",")[0].split(" (")[0] for r in results))
     counts = {v: [sum(1 for r in results if r.verdict == v and r.location.startswith(sec)) for sec in sections]
               for v in SEVERITY}
-    colors = {"refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400", "conditional": "#f1c40f",
-              "vacuous": "#95a5a6", "inconclusive": "#bdc3c7", "holds": "#27ae60"}
     left = np.zeros(len(sections))
     for v in SEVERITY:
-        ax.barh(sections, counts[v], left=left, color=colors[v], label=v)
+        ax.barh(sections, counts[v], left=left, color=PALETTE[v], label=v)
         left += counts[v]
     ax.invert_yaxis()
     ax.set_xlabel("claims")

@@ -1,0 +1,30 @@
+"""Writing output files whole or not at all: each file is written to a temporary name in its own
+directory and renamed over the target, so an interrupted command leaves the previous complete file
+(or none), never a half-written one."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_bytes(path: str | Path, data: bytes) -> Path:
+    """Write `data` to `path` atomically (parent directories are created); an OSError names the cause."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=p.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return p
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    return write_bytes(path, text.encode("utf-8"))
