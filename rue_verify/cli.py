@@ -74,23 +74,17 @@ def _dump(obj: Any) -> None:
 
 # ---------------------------------------------------------------- claims
 def _claims(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
     from .ledger import REGISTRY, Mode, run_ledger
+    from .progress import claims_bar
     mode = Mode.thorough() if args.thorough else Mode()
     if args.seed is not None:
         mode.seed = args.seed
     mode.results = args.results
     ids = [i.strip() for tok in (args.id or []) for i in tok.split(",") if i.strip()] or list(REGISTRY)
     t0 = time.perf_counter()
-    bar = tqdm(total=len(ids), desc="claims", file=sys.stderr, disable=True if args.quiet else None, leave=False)
-
-    def progress(cid: str) -> None:      # called before each claim
-        if bar.n or cid != ids[0]:
-            bar.update(1)
-        bar.set_postfix_str(cid)
+    bar, before = claims_bar(ids, "claims", not args.quiet)
     try:
-        results = run_ledger(mode, ids, progress=progress)
+        results = run_ledger(mode, ids, progress=before)
     except ValueError as err:
         bar.close()
         return _fail(f"--id/--results: {err}")

@@ -11,111 +11,56 @@ from __future__ import annotations
 
 import html
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, plots, render
+from . import __version__, render
 from .files import write_text
+from .plots.registry import FAMILIES, SCALES, Inputs, Scale, draw_all
 from .reproduction.grid import variance_parts
-
-
-@dataclass(frozen=True)
-class Scale:
-    name: str
-    mc_draws: int        # Theorem 3.1's Monte Carlo
-    rue_runs: int        # Theorems 5.1, 5.2 and the tau lemma
-    ucbe_runs: int
-    full_info_pairs: int
-
-
-QUICK = Scale("quick", 100_000, 120, 1000, 100_000)
-FULL = Scale("full", 1_000_000, 1000, 10_000, 1_000_000)
-
-CAPTIONS = {
-    "ledger-overview": "The ledger at a glance: the verdicts of every claim, by place in the paper.",
-    "theorem-3-1": "Theorem 3.1: the exact probability that the two best of K Gaussian means are within alpha, its "
-                   "bound c_K alpha / sigma0 (not real for K < 36), and a Monte Carlo check.",
-    "c-K-constant": "c_K and the repaired C_K against the smallest constant that makes Theorem 3.1 true, "
-                    "K = 2 ... 10^4.",
-    "theorem-5-1": "Theorem 5.1's terms and sum against RUE's simulated failure probability.",
-    "theorem-5-2": "Theorem 5.2's terms and sum against RUE's simulated simple regret.",
-    "ucbe-bound": "Section 2: UCB-E's bound against simulated UCB-E.",
-    "full-information": "Section 2.1: the full-information error against Feller's lower bound.",
-    "informative-region": "Where Theorem 5.1 falls below 1, for several K.",
-    "tau-lemma": "Lemma sec:tau on the allocations RUE produces: both sides of the lemma.",
-    "figure3-fixed": "Reproduction of Figure 3: fixed means, K = 20 (H over the suboptimal arms).",
-    "figure2-random": "Reproduction of Figure 2: random means, N(0.5, 0.1) read as standard deviation 0.1 (the reading "
-                      "that matches the paper's median H).",
-    "figure5-more-arms": "Reproduction of the appendix's Figure 5: F4 with K = 40 and 80.",
-    "figure4-two-stage": "Reproduction of the appendix's Figure 4: the two-stage algorithm against q.",
-}
-
-
-def figures(scale: Scale, results, rows, seed: int = 0) -> dict:
-    """name -> a function that draws that figure, in the page's order."""
-    out = {"ledger-overview": lambda: plots.ledger_overview(results),
-           "theorem-3-1": lambda: plots.theorem_3_1(draws=scale.mc_draws, seed=seed),
-           "c-K-constant": plots.c_K_constant,
-           "theorem-5-1": lambda: plots.theorem_5_1(runs=scale.rue_runs, seed=seed),
-           "theorem-5-2": lambda: plots.theorem_5_2(runs=scale.rue_runs, seed=seed),
-           "ucbe-bound": lambda: plots.ucbe_bound(runs=scale.ucbe_runs, seed=seed),
-           "full-information": lambda: plots.full_information(runs=scale.full_info_pairs, seed=seed),
-           "informative-region": plots.informative_region,
-           "tau-lemma": lambda: plots.tau_lemma(runs=scale.rue_runs, seed=seed)}
-    studies = {r["study"] for r in rows}
-    if "fixed" in studies:
-        out["figure3-fixed"] = lambda: plots.fixed_setups(rows, study="fixed")
-    if "random" in studies:
-        out["figure2-random"] = lambda: plots.random_setups(rows, normal_scale="sd")
-    if "arms" in studies:
-        out["figure5-more-arms"] = lambda: plots.fixed_setups(rows, study="arms")
-    if "two-stage" in studies:
-        out["figure4-two-stage"] = lambda: plots.two_stage(rows)
-    return out
 
 
 def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: bool = False, results_dir=None,
            progress: bool = True, seed: int = 0, claims=None) -> dict:
-    """Run the ledger, draw every figure family, write index.html, report.md and figures/."""
-    from .ledger import Mode, run_ledger
+    """Run the ledger, draw every figure family (`plots.FAMILIES`) whose inputs are there, write
+    index.html, report.md and figures/ (PNG, SVG and each figure's table as CSV)."""
+    from .ledger import REGISTRY, Mode, run_ledger
+    from .progress import claims_bar
     from .reproduction import load
     if not isinstance(scale, Scale):
-        if scale not in ("quick", "full"):
-            raise ValueError(f"scale must be 'quick' or 'full', got {scale!r}")
-        scale = QUICK if scale == "quick" else FULL
+        if scale not in SCALES:
+            raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
+        scale = SCALES[scale]
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out: {out} exists and is not a directory")
-    (out / "figures").mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     mode = Mode.thorough() if thorough else Mode()
     mode.results = str(results_dir) if results_dir else None
-    import sys
-
-    from tqdm import tqdm
-    bar = tqdm(desc="report: ledger", unit="step", file=sys.stderr, disable=not progress, leave=False)
-    results = run_ledger(mode, claims, progress=lambda cid: bar.set_postfix_str(cid))
     res = load(mode.results)
-    rows = list(res.rows)
-    draw = figures(scale, results, rows, seed)
-    bar.reset(total=len(draw))
+    ids = list(claims) if claims is not None else list(REGISTRY)
+    bar, before = claims_bar(ids, "report: ledger", progress)
+    results = run_ledger(mode, ids, progress=before)
+    inputs = Inputs(scale, seed, tuple(res.rows), tuple(results))
+    names = [n for n, f in FAMILIES.items() if f.available(inputs)]
+    bar.reset(total=len(names))
+    bar.unit = "figure"
     bar.set_description("report: figures")
-    files = {}
-    for name, make in draw.items():
+    started = []
+
+    def next_figure(name: str) -> None:
+        if started:
+            bar.update(1)
+        started.append(name)
         bar.set_postfix_str(name)
-        fig = make()
-        caption = next((t.get_text() for t in fig.texts), "")
-        plots.save(fig, out / "figures" / name)
-        files[name] = caption
-        bar.update()
+    files = draw_all(inputs, out / "figures", names, progress=next_figure)
     bar.close()
     seconds = time.perf_counter() - t0
     meta = {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
             "ledger_seed": mode.seed, "results": res.description, "seconds": round(seconds, 1)}
     write_text(out / "index.html", _html(results, files, meta))
     write_text(out / "report.md", _markdown(results, files, meta))
-    return {"out": str(out), "figures": [f"figures/{n}.png" for n in files] + [f"figures/{n}.svg" for n in files],
-            "claims": len(results), "seconds": seconds, **meta}
+    return {"out": str(out), "figures": [f"figures/{n}.{e}" for n in files for e in ("png", "svg")],
+            "tables": [f"figures/{n}.csv" for n in files], "claims": len(results), "seconds": seconds, **meta}
 
 
 def _intro(meta: dict) -> str:
@@ -127,8 +72,8 @@ def _intro(meta: dict) -> str:
 def _html(results, files: dict, meta: dict) -> str:
     e = html.escape
     figs = "\n".join(
-        f'<figure id="fig-{e(n)}"><img src="figures/{e(n)}.png" alt="{e(CAPTIONS.get(n, n))}">'
-        f'<figcaption><b>{e(CAPTIONS.get(n, n))}</b><br><small>{e(c)} '
+        f'<figure id="fig-{e(n)}"><img src="figures/{e(n)}.png" alt="{e(FAMILIES[n].caption)}">'
+        f'<figcaption><b>{e(FAMILIES[n].caption)}</b><br><small>{e(c)} '
         f'(<a href="figures/{e(n)}.svg">SVG</a>)</small></figcaption></figure>' for n, c in files.items())
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -169,7 +114,7 @@ def _markdown(results, files: dict, meta: dict) -> str:
     lines = ["# Which statements of Zhu & Qiu (TMLR 2024) hold, where, and by how much", "", _intro(meta), "",
              "## The claims ledger", ""] + render.markdown_table(results) + ["## Figures", ""]
     for n, c in files.items():
-        lines += [f"![{CAPTIONS.get(n, n)}](figures/{n}.png)", "", f"*{CAPTIONS.get(n, n)}* {c}", ""]
+        lines += [f"![{FAMILIES[n].caption}](figures/{n}.png)", "", f"*{FAMILIES[n].caption}* {c}", ""]
     lines += ["## Evidence, claim by claim", ""] + render.markdown_evidence(results, level=3)
     return "\n".join(lines) + "\n"
 
@@ -185,19 +130,11 @@ def write_reproduction(res: dict) -> dict:
 
 
 def draw(rows: list[dict], out: Path) -> list[str]:
-    studies = {r["study"] for r in rows}
-    made = []
-    if "fixed" in studies:
-        for h in sorted({r["H_convention"] for r in rows if r["study"] == "fixed"}):
-            made += plots.save(plots.fixed_setups(rows, study="fixed", H_convention=h), out / f"figure3-fixed-H-{h}")
-    if "arms" in studies:
-        made += plots.save(plots.fixed_setups(rows, study="arms"), out / "figure5-more-arms")
-    if "random" in studies:
-        for ns in ("variance", "sd"):
-            made += plots.save(plots.random_setups(rows, normal_scale=ns), out / f"figure2-random-{ns}")
-    if "two-stage" in studies:
-        made += plots.save(plots.two_stage(rows), out / "figure4-two-stage")
-    return [str(Path(p).name) for p in made]
+    """The figure families drawn from a reproduction's rows alone (PNG, SVG and CSV in `out`)."""
+    inputs = Inputs(rows=tuple(rows))
+    names = [n for n, f in FAMILIES.items() if f.needs and "ledger" not in f.needs and f.available(inputs)]
+    drawn = draw_all(inputs, out, names)
+    return [f"{n}.{e}" for n in drawn for e in ("png", "svg", "csv")]
 
 
 def _cell(r: dict) -> str:

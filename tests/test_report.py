@@ -9,7 +9,8 @@ import subprocess
 
 import pytest
 
-from rue_verify.report import CAPTIONS, Scale, report
+from rue_verify.plots.registry import FAMILIES, Scale
+from rue_verify.report import report
 
 TINY = Scale("test", mc_draws=2000, rue_runs=6, ucbe_runs=40, full_info_pairs=2000)
 CLAIMS = ["SEC2-THR-0223", "THM-GAP", "LEM-TAU-LOWER", "EXP-K80", "DISC-MK"]
@@ -27,7 +28,9 @@ def test_the_report_writes_every_file_it_promises(built):
     assert res["figures"] and all((out / f).stat().st_size > 1000 for f in res["figures"])
     names = {f.split("/")[1].rsplit(".", 1)[0] for f in res["figures"]}
     assert {"ledger-overview", "theorem-3-1", "c-K-constant", "theorem-5-1", "theorem-5-2", "ucbe-bound",
-            "full-information", "informative-region", "tau-lemma"} <= names <= set(CAPTIONS)
+            "full-information", "informative-region", "tau-lemma"} <= names <= set(FAMILIES)
+    assert {t.split("/")[1][:-4] for t in res["tables"]} == names        # each figure's data beside it
+    assert all((out / t).read_text().startswith("# {") for t in res["tables"])
     page = (out / "index.html").read_text()
     assert page.index("The claims ledger") < page.index("Figures") < page.index("Evidence, claim by claim")
     for cid in CLAIMS:                              # a row per claim, linked to its evidence
@@ -60,7 +63,7 @@ def test_a_reproduction_gets_its_figures_and_its_claims_judged(tmp_path):
     from rue_verify.report import write_reproduction
     from rue_verify.reproduction import reproduce
     res = write_reproduction(reproduce("quick", tmp_path, studies=["two-stage"], progress=False))
-    assert sorted(res["figures"]) == ["figure4-two-stage.png", "figure4-two-stage.svg"]
+    assert sorted(res["figures"]) == ["figure4-two-stage.csv", "figure4-two-stage.png", "figure4-two-stage.svg"]
     summary = (tmp_path / "summary.md").read_text()
     assert "## The empirical claims on these results" in summary and "EXP-TWOSTAGE" in summary
     assert str(tmp_path) in summary                      # the findings name the results they used

@@ -29,14 +29,3 @@ def new_axes(ax, size=(6.0, 4.2)):
         return ax.figure, ax
     fig = plt.figure(figsize=size)
     return fig, fig.add_subplot(1, 1, 1)
-
-
-def save(fig, path_stem) -> list[str]:
-    """PNG and SVG beside each other; returns the paths."""
-    out = []
-    for ext in ("png", "svg"):
-        p = f"{path_stem}.{ext}"
-        fig.savefig(p, dpi=130)
-        out.append(p)
-    plt.close(fig)
-    return out

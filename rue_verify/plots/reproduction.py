@@ -13,6 +13,16 @@ import numpy as np
 from ..reproduction.grid import ALGORITHMS as MAIN
 from ..reproduction.grid import instance_errors
 from .common import caption, line_style
+from .table import Table, figure
+
+#: the result columns a reproduction figure's table keeps
+COLUMNS = ("study", "setup", "K", "budget", "n", "normal_scale", "H_convention", "algorithm", "label", "params",
+           "instances", "runs", "total_runs", "error_rate", "ci_low", "ci_high", "per_instance_failures", "seed",
+           "version")
+
+
+def _table(family: str, sel: list[dict], **meta) -> Table:
+    return Table([{c: r[c] for c in COLUMNS} for r in sel], {"family": family, **meta})
 
 
 def _describe(rows: list[dict]) -> str:
@@ -20,15 +30,22 @@ def _describe(rows: list[dict]) -> str:
     return f"seed {r['seed']}, rue-verify {r['version']}"
 
 
-def fixed_setups(rows: list[dict], setups=None, K: int | None = None, H_convention: str = "suboptimal",
-                 labels=MAIN + ("sh [lowest-index ties]",), study: str | None = None, fig=None):
-    """Error probability against budget (ceil(H/2), ceil(H), 2 ceil(H)), one panel per setup and K,
-    exact 95% binomial intervals as error bars."""
+def fixed_setups_table(rows: list[dict], setups=None, K: int | None = None, H_convention: str = "suboptimal",
+                       labels=MAIN + ("sh [lowest-index ties]",), study: str | None = None) -> Table:
+    """The result rows of fixed-mean settings (Figure 3; the appendix's K = 40, 80): error probability
+    against budget (ceil(H/2), ceil(H), 2 ceil(H)) with exact 95% intervals."""
     sel = [r for r in rows if r["setup"].startswith("F") and r["H_convention"] == H_convention
            and (study is None or r["study"] == study) and (K is None or int(r["K"]) == K)
            and (setups is None or r["setup"] in setups) and r["label"] in labels]
     if not sel:
         raise ValueError("fixed_setups: no rows match (setups, K, H convention, labels)")
+    return _table("fixed-setups", sel, H_convention=H_convention, labels=list(labels))
+
+
+def draw_fixed_setups(t: Table, ax=None):
+    """One panel per setup and K; `ax` may be the Figure to draw into."""
+    sel, labels, H_convention = t.rows, t.meta["labels"], t.meta["H_convention"]
+    fig = ax
     panels = sorted({(r["setup"], int(r["K"])) for r in sel}, key=lambda x: (x[1], x[0]))
     cols = min(3, len(panels))
     nrows = -(-len(panels) // cols)
@@ -62,13 +79,20 @@ def fixed_setups(rows: list[dict], setups=None, K: int | None = None, H_conventi
     return fig
 
 
-def random_setups(rows: list[dict], normal_scale: str = "variance", labels=MAIN, fig=None):
-    """Figure 2: upper row, the mean error over the instances with its standard error, per setup;
-    lower row, box plots over the instances of each baseline's error minus RUE's."""
+def random_setups_table(rows: list[dict], normal_scale: str = "variance", labels=MAIN) -> Table:
+    """Figure 2's result rows (random means, one reading of N(0.5, 0.1)), with per-instance failures."""
     sel = [r for r in rows if r["study"] == "random" and r["normal_scale"] in (normal_scale, "-")
            and r["label"] in labels]
     if not sel:
         raise ValueError("random_setups: no rows match")
+    return _table("random-setups", sel, normal_scale=normal_scale, labels=list(labels))
+
+
+def draw_random_setups(t: Table, ax=None):
+    """Upper row, the mean error over the instances with its standard error, per setup; lower row,
+    box plots over the instances of each baseline's error minus RUE's."""
+    sel, labels, normal_scale = t.rows, t.meta["labels"], t.meta["normal_scale"]
+    fig = ax
     setups = sorted({r["setup"] for r in sel})
     fig = fig or plt.figure(figsize=(4.4 * len(setups), 7.2))
     axes = fig.subplots(2, len(setups), squeeze=False)
@@ -123,12 +147,19 @@ def random_setups(rows: list[dict], normal_scale: str = "variance", labels=MAIN,
     return fig
 
 
-def two_stage(rows: list[dict], tie_rule: str = "random", fig=None):
-    """Appendix Figure 4: the two-stage algorithm's error against q, one line per budget, with
-    RUE's error at the same budget as a dashed line."""
+def two_stage_table(rows: list[dict], tie_rule: str = "random") -> Table:
+    """Appendix Figure 4's result rows: the two-stage algorithm over q, RUE and uniform allocation."""
     sel = [r for r in rows if r["study"] == "two-stage"]
     if not sel:
         raise ValueError("two_stage: no rows")
+    return _table("two-stage", sel, tie_rule=tie_rule)
+
+
+def draw_two_stage(t: Table, ax=None):
+    """The two-stage algorithm's error against q, one line per budget, with RUE's error at the same
+    budget as a dashed line."""
+    sel, tie_rule = t.rows, t.meta["tie_rule"]
+    fig = ax
     setups = sorted({r["setup"] for r in sel})
     fig = fig or plt.figure(figsize=(5.2 * len(setups), 3.8))
     axes = fig.subplots(1, len(setups), squeeze=False)[0]
@@ -159,3 +190,8 @@ def two_stage(rows: list[dict], tie_rule: str = "random", fig=None):
 def q_of(row: dict) -> float:
     import json
     return json.loads(row["params"])["q"]
+
+
+fixed_setups = figure(fixed_setups_table, draw_fixed_setups)
+random_setups = figure(random_setups_table, draw_random_setups)
+two_stage = figure(two_stage_table, draw_two_stage)

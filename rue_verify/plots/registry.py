@@ -1,0 +1,155 @@
+"""Every figure family, declared once: its name, caption, the claims it bears on, what it needs, a
+`compute(inputs)` that returns its tidy table and a `draw(table, ax=None)` that only draws. The
+report and the reproduction both draw from here; `save` writes the PNG, the SVG and the table's CSV
+side by side, and `redraw` draws a figure again from its CSV alone (restyling never simulates).
+
+Adding a figure family is one `Family(...)` in FAMILIES.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from ..files import write_bytes, write_text
+from . import reproduction as rep
+from . import theory as th
+from .table import Table
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How much the figures' own simulations run."""
+
+    name: str
+    mc_draws: int        # Theorem 3.1's Monte Carlo
+    rue_runs: int        # Theorems 5.1, 5.2 and the tau lemma
+    ucbe_runs: int
+    full_info_pairs: int
+
+
+QUICK = Scale("quick", 100_000, 120, 1000, 100_000)
+FULL = Scale("full", 1_000_000, 1000, 10_000, 1_000_000)
+SCALES = {"quick": QUICK, "full": FULL}
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a family may compute from: the simulation scale and seed, the reproduction's result rows,
+    the ledger's results."""
+
+    scale: Scale = QUICK
+    seed: int = 0
+    rows: tuple = ()
+    ledger: tuple = ()
+
+    @property
+    def studies(self) -> set[str]:
+        return {r["study"] for r in self.rows}
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    caption: str
+    compute: Callable[[Inputs], Table]
+    draw: Callable[..., Any]
+    claims: tuple[str, ...] = ()         # the claims it bears on
+    needs: tuple[str, ...] = ()          # 'ledger', or the reproduction's studies
+
+    def available(self, inputs: Inputs) -> bool:
+        have = inputs.studies | ({"ledger"} if inputs.ledger else set())
+        return set(self.needs) <= have
+
+
+FAMILIES: dict[str, Family] = {f.name: f for f in (
+    Family("ledger-overview", "The ledger at a glance: the verdicts of every claim, by place in the paper.",
+           lambda i: th.ledger_overview_table(list(i.ledger)), th.draw_ledger_overview, needs=("ledger",)),
+    Family("theorem-3-1", "Theorem 3.1: the exact probability that the two best of K Gaussian means are within "
+                          "alpha, its bound c_K alpha / sigma0 (not real for K < 36), and a Monte Carlo check.",
+           lambda i: th.theorem_3_1_table(draws=i.scale.mc_draws, seed=i.seed), th.draw_theorem_3_1,
+           claims=("THM-GAP",)),
+    Family("c-K-constant", "c_K and the repaired C_K against the smallest constant that makes Theorem 3.1 true, "
+                           "K = 2 ... 10^4.",
+           lambda i: th.c_K_constant_table(), th.draw_c_K_constant, claims=("THM-GAP", "LEM-A1")),
+    Family("theorem-5-1", "Theorem 5.1's terms and sum against RUE's simulated failure probability.",
+           lambda i: th.theorem_5_1_table(runs=i.scale.rue_runs, seed=i.seed), th.draw_theorem_5,
+           claims=("THM-FAIL",)),
+    Family("theorem-5-2", "Theorem 5.2's terms and sum against RUE's simulated simple regret.",
+           lambda i: th.theorem_5_2_table(runs=i.scale.rue_runs, seed=i.seed), th.draw_theorem_5,
+           claims=("THM-REGRET",)),
+    Family("ucbe-bound", "Section 2: UCB-E's bound against simulated UCB-E.",
+           lambda i: th.ucbe_bound_table(runs=i.scale.ucbe_runs, seed=i.seed), th.draw_ucbe_bound,
+           claims=("SEC2-UCBE-UPPER",)),
+    Family("full-information", "Section 2.1: the full-information error against Feller's lower bound.",
+           lambda i: th.full_information_table(runs=i.scale.full_info_pairs, seed=i.seed), th.draw_full_information,
+           claims=("SEC2-FULL-E", "SEC2-FELLER", "SEC2-FULL-ALPHA")),
+    Family("informative-region", "Where Theorem 5.1 falls below 1, for several K.",
+           lambda i: th.informative_region_table(), th.draw_informative_region, claims=("THM-FAIL", "DISC-ORDER")),
+    Family("tau-lemma", "Lemma sec:tau on the allocations RUE produces: both sides of the lemma.",
+           lambda i: th.tau_lemma_table(runs=i.scale.rue_runs, seed=i.seed), th.draw_tau_lemma,
+           claims=("LEM-TAU-LOWER", "LEM-TAU-UPPER")),
+    Family("figure3-fixed-H-suboptimal", "Reproduction of Figure 3: fixed means, K = 20 (H over the suboptimal "
+                                         "arms, as the authors' code).",
+           lambda i: rep.fixed_setups_table(list(i.rows), study="fixed", H_convention="suboptimal"),
+           rep.draw_fixed_setups, claims=("EXP-F-CLAIMS", "EXP-SE"), needs=("fixed",)),
+    Family("figure3-fixed-H-section2", "Reproduction of Figure 3 with H as Section 2 defines it (the best arm's "
+                                       "term included).",
+           lambda i: rep.fixed_setups_table(list(i.rows), study="fixed", H_convention="section2"),
+           rep.draw_fixed_setups, claims=("EXP-F-CLAIMS",), needs=("fixed",)),
+    Family("figure2-random-sd", "Reproduction of Figure 2: random means, N(0.5, 0.1) read as standard deviation 0.1 "
+                                "(the reading that matches the paper's median H).",
+           lambda i: rep.random_setups_table(list(i.rows), normal_scale="sd"), rep.draw_random_setups,
+           claims=("EXP-R-CLAIMS", "EXP-SETUP-R", "CONCL-DIST"), needs=("random",)),
+    Family("figure2-random-variance", "Reproduction of Figure 2 with N(0.5, 0.1) read as variance 0.1.",
+           lambda i: rep.random_setups_table(list(i.rows), normal_scale="variance"), rep.draw_random_setups,
+           claims=("EXP-R-CLAIMS", "EXP-UCBE-PARAM"), needs=("random",)),
+    Family("figure5-more-arms", "Reproduction of the appendix's Figure 5: F4 with K = 40 and 80.",
+           lambda i: rep.fixed_setups_table(list(i.rows), study="arms"), rep.draw_fixed_setups,
+           claims=("EXP-K-SCALING", "EXP-K80"), needs=("arms",)),
+    Family("figure4-two-stage", "Reproduction of the appendix's Figure 4: the two-stage algorithm against q.",
+           lambda i: rep.two_stage_table(list(i.rows)), rep.draw_two_stage, claims=("EXP-TWOSTAGE",),
+           needs=("two-stage",)),
+)}
+
+
+def save(family: Family, table: Table, stem: str | Path) -> tuple[list[str], str]:
+    """Draw `table`, write STEM.png, STEM.svg and STEM.csv (each whole or not at all); returns the
+    paths and the figure's caption line."""
+    import io
+
+    import matplotlib.pyplot as plt
+    table = Table(table.rows, {**table.meta, "family": family.name})
+    fig = family.draw(table)
+    line = next((t.get_text() for t in fig.texts), "")
+    paths = []
+    for ext in ("png", "svg"):
+        buf = io.BytesIO()
+        fig.savefig(buf, format=ext, dpi=130)
+        paths.append(str(write_bytes(f"{stem}.{ext}", buf.getvalue())))
+    plt.close(fig)
+    paths.append(str(write_text(f"{stem}.csv", table.to_csv())))
+    return paths, line
+
+
+def redraw(csv_path: str | Path, stem: str | Path | None = None) -> list[str]:
+    """Draw a figure again from its table alone (its family is named in the table's parameters)."""
+    table = Table.from_csv(Path(csv_path))
+    family = FAMILIES.get(table.meta.get("family"))
+    if family is None:
+        raise ValueError(f"redraw: {csv_path} is not the table of a figure family ({', '.join(FAMILIES)})")
+    return save(family, table, stem or Path(csv_path).with_suffix(""))[0]
+
+
+def draw_all(inputs: Inputs, directory: str | Path, names=None,
+             progress: Callable[[str], None] | None = None) -> dict[str, str]:
+    """Compute and save every available family (or `names`) into `directory`; name -> caption line."""
+    out = {}
+    for name, fam in FAMILIES.items():
+        if (names is not None and name not in names) or not fam.available(inputs):
+            continue
+        if progress:
+            progress(name)
+        out[name] = save(fam, fam.compute(inputs), Path(directory) / name)[1]
+    return out
