@@ -124,10 +124,29 @@ def _key(k: str | int) -> int:
 
 @dataclass
 class Claim:
+    """One claim of the paper, declared once: what it says and where, the check that judges it, the
+    reproduction studies the check reads (`needs`), how to recompute the two sides of its witnesses
+    (`recompute`: a witness's params -> (lhs, rhs) from `bounds` or a rerun; seed-keyed Monte Carlo
+    witnesses are rerun by `proof_search.recompute`), its repaired statements (`repair`, declared
+    beside it), and, where a refuted, undefined or inconsistent claim has none, why (`no_repair`)."""
+
     id: str
     location: str
     statement: str
     check: Callable[[Mode], tuple[str, list[Finding]]]
+    needs: tuple[str, ...] = ()
+    recompute: Callable[[dict], tuple[float, float]] | None = None
+    no_repair: str | None = None
+    repairs: list = field(default_factory=list)
+
+    def recompute_witness(self, w: dict) -> tuple[float, float]:
+        """Both sides of a witness (`core.witness`) computed again from scratch."""
+        if "seed_key" in w["params"]:
+            from .proof_search import recompute
+            return recompute(w)
+        if self.recompute is None:
+            raise ValueError(f"{self.id}: no recomputation is declared for its witness {w}")
+        return self.recompute(w["params"])
 
 
 @dataclass
@@ -185,24 +204,26 @@ def auto_summary(findings: list[Finding]) -> str:
 
 
 REGISTRY: dict[str, Claim] = {}
-#: claim id -> the checks of its repaired statements, each Mode -> Repair (registered by `repair`)
-REPAIRS: dict[str, list[Callable[[Mode], Repair]]] = {}
 
 
-def claim(id: str, location: str, statement: str):
-    """Register a check: a function Mode -> (summary, findings)."""
+def claim(id: str, location: str, statement: str, *, needs: tuple[str, ...] = (),
+          recompute: Callable[[dict], tuple[float, float]] | None = None, no_repair: str | None = None):
+    """Declare a claim whose check is the decorated function Mode -> (summary, findings)."""
     def deco(fn: Callable[[Mode], tuple[str, list[Finding]]]):
         if id in REGISTRY:
             raise ValueError(f"claim {id} registered twice")
-        REGISTRY[id] = Claim(id, location, statement, fn)
+        REGISTRY[id] = Claim(id, location, statement, fn, tuple(needs), recompute, no_repair)
         return fn
     return deco
 
 
 def repair(claim_id: str):
-    """Register the check of a repaired statement of `claim_id`: a function Mode -> Repair."""
+    """Declare the check of a repaired statement of `claim_id` (declared above it): a function
+    Mode -> Repair."""
     def deco(fn: Callable[[Mode], Repair]):
-        REPAIRS.setdefault(claim_id, []).append(fn)
+        if claim_id not in REGISTRY:
+            raise ValueError(f"repair of {claim_id}: declare the claim before its repairs")
+        REGISTRY[claim_id].repairs.append(fn)
         return fn
     return deco
 
@@ -220,7 +241,7 @@ def run_claim(c: Claim, mode: Mode) -> ClaimResult:
     verdict = overall(findings)
     if isinstance(summary, Expect) and summary.verdict != verdict:
         summary = auto_summary(findings)
-    repairs = [fn(mode) for fn in REPAIRS.get(c.id, [])]
+    repairs = [fn(mode) for fn in c.repairs]
     return ClaimResult(c.id, c.location, c.statement, verdict, str(summary), findings,
                        round(time.perf_counter() - t0, 3), mode.name, repairs)
 
@@ -252,6 +273,19 @@ def _jsonable(x: Any) -> Any:
         except (TypeError, ValueError):
             return str(x)
     return x
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters at the last sentence or clause boundary (else the last
+    word boundary), with an ellipsis; never mid-word."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    for sep in (". ", "; ", ": ", ", ", " "):
+        i = cut.rfind(sep)
+        if i > limit // 3:
+            return cut[:i + (1 if sep == ". " else 0)].rstrip(" ,;:(") + " ..."
+    return cut.rstrip() + " ..."
 
 
 def fmt(x: float, digits: int = 4) -> str:

@@ -193,3 +193,25 @@ def tail_search(which: str, mode: Mode) -> Search:
                       bound=e3k_bound, candidates=8)
     return search("tail-e31", POOLED, e31_point, rate_score, mode,
                   bound=e31_bound, candidates=8)
+
+
+def recompute(w: dict) -> tuple[float, float]:
+    """Both sides of a seed-keyed Monte Carlo witness, by rerunning its simulation from the key: for a
+    run of Lemma TwoBoundOnC, the two sides of eq. Tk_lowv2 in that run; for a rate, the lower end of
+    the exact interval of the observed events and the bound (the event count must come out the same)."""
+    from simulate.stats import binomial_interval
+
+    from .core import Mode
+    p, key = w["params"], w["params"]["seed_key"]
+    rng = Mode(seed=key[0]).rng(*key[1:])
+    if "run" in p:
+        params = {k: v for k, v in p.items() if k not in ("runs", "seed_key", "run", "round")}
+        r = tracked(params, p["runs"], rng)
+        return float(r.tk_low_worst[p["run"], 1]), float(r.tk_low_worst[p["run"], 2])
+    point, bound = {"tail-e3k": (e3k_point, e3k_bound), "tail-e31": (e31_point, e31_bound),
+                    "tracked": (not_E_point, ebar_bound), "theorem-5.1": (failure_point, theorem_bound)}[key[1]]
+    params = {k: v for k, v in p.items() if k not in ("runs", "seed_key")}
+    pt = point(params, p["runs"], rng)
+    if pt.events != w["events"]:
+        raise AssertionError(f"rerun of {key} gave {pt.events} events, the witness says {w['events']}")
+    return binomial_interval(pt.events, p["runs"], w["level"]).low, bound(params)

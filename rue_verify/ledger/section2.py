@@ -8,11 +8,25 @@ import mpmath
 import numpy as np
 import sympy
 
+from bounds import repaired as rp
 from bounds import section2 as s2
 from simulate.environments import F_SETUPS, fixed_means
 from simulate.stats import binomial_interval
 
-from .core import Dim, Expect, Finding, Mode, claim, fmt, minimize_margin, witness
+from .core import (
+    Dim,
+    Expect,
+    Finding,
+    Mode,
+    Repair,
+    claim,
+    fmt,
+    from_margin,
+    from_proof,
+    minimize_margin,
+    repair,
+    witness,
+)
 from .proof_runs import ucbe_runs
 
 
@@ -40,8 +54,16 @@ def check_h_def(mode: Mode):
     return Expect(f"H >= 2 Delta_min^-2 (tightest ratio - 1 = {fmt(worst)})", "holds"), [f]
 
 
+def _ucbe_sides(p: dict) -> tuple[float, float]:
+    """A SEC2-UCBE-UPPER witness: UCB-E's bound on the named setup, against 1."""
+    from simulate.environments import fixed_means
+    mu = fixed_means(p["setup"], p["K"])
+    return float(s2.ucbe_upper_bound(p["n"], p["K"], s2.H_complexity(mu))), 1.0
+
+
 @claim("SEC2-UCBE-UPPER", "Section 2",
-       "UCB-E: e_n <= 2nK exp(-(n-K)/(18H)) for a <= 25(n-K)/(36H); also empirically.")
+       "UCB-E: e_n <= 2nK exp(-(n-K)/(18H)) for a <= 25(n-K)/(36H); also empirically.",
+       recompute=_ucbe_sides)
 def check_ucbe_upper(mode: Mode):
     n, K, H = sympy.symbols("n K H", positive=True)
     a_max = s2.ucbe_parameter_limit(n, K, H)
@@ -150,7 +172,14 @@ def check_thr_0147(mode: Mode):
     return _threshold_check(v, "0.0147", "((32 n)^-1 log n)^(1/2) at n = 1000")
 
 
-@claim("SEC2-LOWER-H2", "Section 2", "H <= H_2 <= log(2K) H, with H_2 = max_i i Delta_(i)^-2.")
+def _h_sides(p: dict) -> tuple[float, float]:
+    """A SEC2-LOWER-H2 witness: H and H_2 of the gaps it names (best arm at 1)."""
+    mu = np.r_[1.0, 1.0 - np.delete(np.asarray(p["Delta"]), 0)]
+    return s2.H_complexity(mu), s2.H_2(mu)
+
+
+@claim("SEC2-LOWER-H2", "Section 2", "H <= H_2 <= log(2K) H, with H_2 = max_i i Delta_(i)^-2.",
+       recompute=_h_sides)
 def check_lower_h2(mode: Mode):
     rng = mode.rng(4)
     viol_left, viol_right, worst = 0, 0, None
@@ -181,6 +210,47 @@ def check_lower_h2(mode: Mode):
                             f"H_2 <= log(2K) H violated in {viol_right} instances."))
     return Expect(f"'H <= H_2' fails in {viol_left}/{N} random instances (H_2 <= H instead); "
                   "the right inequality holds", "refuted" if viol_right == 0 else "-"), findings
+
+
+# ---------------------------------------------------------------- Section 2
+def _instances(mode: Mode, key: str, n_range=(10, 1e7), K_range=(2, 40), threshold=None):
+    """Random instances (best arm 1, gaps log-uniform in [1e-3, 1], optionally Delta_min at a fraction
+    of a threshold), the sampler shared by the Section 2 repairs."""
+    rng = mode.rng("repair", key)
+    for _ in range(mode.random_samples // 2):
+        n = int(np.exp(rng.uniform(np.log(n_range[0]), np.log(n_range[1]))))
+        K = int(rng.integers(K_range[0], K_range[1]))
+        g = np.exp(rng.uniform(np.log(1e-3), 0.0, K - 1))
+        if threshold is not None:
+            d = float(threshold(n, K)) * rng.uniform(1e-3, 1.0)
+            g = np.maximum(g, d)
+            g[rng.integers(K - 1)] = d
+        yield n, K, np.r_[1.0, 1.0 - g]
+
+
+@repair("SEC2-LOWER-H2")
+def repair_lower_h2(mode: Mode) -> Repair:
+    Ks = np.arange(2, mode.K_max + 1)
+    harm = 0.5 + np.cumsum(1.0 / Ks) - 1.0
+    factor_ok = bool(np.all(harm <= np.log(2 * Ks)))
+    proof = from_proof([("i Delta_(i)^-2 <= sum_{j <= i} Delta_(j)^-2 <= H (gaps sorted increasingly), so H_2 <= H",
+                         None),
+                        ("Delta_(i)^-2 <= H_2/i, and the best arm's term equals Delta_(2)^-2 <= H_2/2, so "
+                         "H <= (1/2 + sum_{i=2}^K 1/i) H_2", None),
+                        (f"1/2 + sum_{{i=2}}^K 1/i <= log(2K) for K in 2-{mode.K_max} (exact sums: {factor_ok}); for "
+                         "larger K, sum_{i=2}^K 1/i <= ln K and 1/2 <= ln 2",
+                         factor_ok and bool(sympy.log(2) > sympy.Rational(1, 2)))],
+                       "every instance", "H_2 <= H <= log(2K) H_2")
+    worst = math.inf
+    count = 0
+    for _, K, mu in _instances(mode, "lower-h2"):
+        H, H2 = s2.H_complexity(mu), s2.H_2(mu)
+        worst = min(worst, (H - H2) / H, (rp.harmonic_log_bound_repaired(K) * H2 - H) / H)
+        count += 1
+    search = from_margin(worst, f"{count} random instances, K in [2, 39]", holds="both inequalities held",
+                         fails="an inequality failed", tol=1e-12, tol_reason="relative rounding")
+    return Repair("H_2 <= H <= (1/2 + sum_{i=2}^K 1/i) H_2 <= log(2K) H_2 (the paper's first inequality reversed)",
+                  "harmonic_log_bound_repaired", [proof, search])
 
 
 @claim("SEC2-LOWER-CHAIN", "Section 2",
@@ -219,6 +289,31 @@ def check_lower_chain(mode: Mode):
                             f"exp(-32n/H) >= n^-1/2 violated in {v2} instances (follows from H >= 2 Delta_min^-2)."))
     return Expect(f"first inequality fails in {v1}/{N} instances; the second holds",
                   "refuted" if v2 == 0 else "-"), findings
+
+
+@repair("SEC2-LOWER-CHAIN")
+def repair_lower_chain(mode: Mode) -> Repair:
+    p = 0.2
+    n, K, H, H2, P = sympy.symbols("n K H H_2 p", positive=True)
+    thr = rp.ucbe_lower_chain_threshold_repaired(n, K, P)
+    at_thr = sympy.simplify(5 * sympy.log(2 * K) * n / (P * (1 - P) * (2 * thr ** -2)) - sympy.log(n) / 2) == 0
+    proof = from_proof([("H_2 >= H/log(2K) (SEC2-LOWER-H2's repair), so exp(-5n/(p(1-p) H_2)) >= "
+                         "exp(-5 log(2K) n/(p(1-p) H))", None),
+                        ("H >= 2 Delta_min^-2 (SEC2-H-DEF), and at Delta_min = the threshold 5 log(2K) n/(p(1-p) "
+                         "2 Delta_min^-2) = (log n)/2 exactly; below it the exponent is smaller", at_thr)],
+                       "every instance with Delta_min below the repaired threshold", "the chain holds")
+    worst, count = math.inf, 0
+    for nn, Kk, mu in _instances(mode, "lower-chain",
+                                 threshold=lambda a, b: rp.ucbe_lower_chain_threshold_repaired(a, b, p)):
+        Hh, H2h = s2.H_complexity(mu), s2.H_2(mu)
+        l0, l1 = -5 * nn / (p * (1 - p) * H2h), -5 * math.log(2 * Kk) * nn / (p * (1 - p) * Hh)
+        worst = min(worst, (l0 - l1) / abs(l1), (l1 + 0.5 * math.log(nn)) / (0.5 * math.log(nn)))
+        count += 1
+    search = from_margin(worst, f"{count} random instances: n in [10, 1e7], K in [2, 39], Delta_min below the "
+                                "repaired threshold", holds="both inequalities held", fails="an inequality failed",
+                         tol=1e-12, tol_reason="relative rounding")
+    return Repair("p = 0.2, Delta_min <= (p(1-p) log n/(5 log(2K) n))^(1/2) => exp(-5n/(p(1-p)H_2)) >= "
+                  "exp(-5 log(2K) n/(p(1-p) H)) >= n^(-1/2)", "ucbe_lower_chain_threshold_repaired", [proof, search])
 
 
 @claim("SEC2-EXPL-LOGN", "Section 2", "In the small-gap regime the UCB-E parameter bound 25(n-K)/(36H) is of order "
@@ -313,7 +408,9 @@ def check_full_subst(mode: Mode):
 
 
 @claim("SEC2-FULL-ALPHA", "Section 2.1",
-       "If sigma^2 alpha log n > 1 and alpha >= sigma^2: ebar >= (2 pi)^-1/2 [1/sqrt(log n) - 1/(log n)^(3/2)] n^-1/2.")
+       "If sigma^2 alpha log n > 1 and alpha >= sigma^2: ebar >= (2 pi)^-1/2 [1/sqrt(log n) - 1/(log n)^(3/2)] n^-1/2.",
+       recompute=lambda p: (float(s2.feller_small_gap_form(p["n"], p["alpha"], p["sigma_sq"])),
+                                  float(s2.full_alpha_rhs(p["n"]))))
 def check_full_alpha(mode: Mode):
     def sides(p: dict, mp: bool = False):
         cast = mpmath.mpf if mp else float
@@ -345,3 +442,28 @@ def check_full_alpha(mode: Mode):
         witness(rc.params, *[float(v) for v in sides(rc.params)], ">=") if rc.margin < 0 else None))
     return Expect(f"refuted under its stated conditions ({r.violations}/{r.evaluated} points); "
                   "the exponent requires alpha <= sigma^2, not >=", "refuted"), findings
+
+
+@repair("SEC2-FULL-ALPHA")
+def repair_full_alpha(mode: Mode) -> Repair:
+    y = sympy.symbols("y", positive=True)
+    F = (y ** sympy.Rational(-1, 2) - y ** sympy.Rational(-3, 2)) * sympy.exp(-y / 2)
+    dF = sympy.simplify(sympy.diff(F, y) - sympy.exp(-y / 2) * (3 - y ** 2) / (2 * y ** sympy.Rational(5, 2)))
+    proof = from_proof([("with y = alpha log n/sigma^2 and L = log n, the left side is (2 pi)^-1/2 F(y) and the right "
+                         "side (2 pi)^-1/2 F(L), F(y) = (y^-1/2 - y^-3/2) e^(-y/2)", None),
+                        ("F'(y) = e^(-y/2) (3 - y^2)/(2 y^(5/2)) < 0 for y > sqrt(3)", dF == 0),
+                        ("alpha <= sigma^2 gives y <= L, so F(y) >= F(L) whenever sqrt(3) <= y", None)],
+                       "sqrt(3) <= alpha log n/sigma^2 and alpha <= sigma^2", "the inequality holds")
+
+    def margin(p: dict) -> float:
+        lhs, rhs = s2.feller_small_gap_form(p["n"], p["alpha"], p["sigma_sq"]), s2.full_alpha_rhs(p["n"])
+        return (lhs - rhs) / abs(rhs)
+    space = {"n": Dim(3, 1e8, integer=True), "alpha": Dim(1e-3, 1e2), "sigma_sq": Dim(1e-3, 1e2)}
+    cond = lambda p: p["alpha"] <= p["sigma_sq"] and p["alpha"] * math.log(p["n"]) / p["sigma_sq"] >= math.sqrt(3)  # noqa
+    r = minimize_margin(margin, space, mode, "repair-full-alpha", random=mode.random_samples // 4, constraint=cond)
+    search = from_margin(r.margin, r.domain + "; the repaired conditions",
+                         holds=f"{r.evaluated} admissible points, no violation", fails="violated",
+                         tol=1e-10, tol_reason="relative rounding (equality at alpha = sigma^2)")
+    return Repair("if sqrt(3) <= alpha log n/sigma^2 and alpha <= sigma^2 (not >=): (2 pi)^-1/2 [y^-1/2 - y^-3/2] "
+                  "n^(-alpha/(2 sigma^2)) >= (2 pi)^-1/2 [1/sqrt(log n) - 1/(log n)^(3/2)] n^(-1/2)",
+                  "feller_small_gap", [proof, search])

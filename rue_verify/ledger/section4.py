@@ -6,9 +6,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import sympy
 from scipy import optimize, special
 
 from bounds import certify, theorems
+from bounds import repaired as rp
 from bounds.estimation import (
     exact_gaussian_posterior,
     posterior,
@@ -19,7 +21,18 @@ from bounds.estimation import (
     var_lemma_rhs,
 )
 
-from .core import Expect, Finding, Mode, claim, fmt, from_margin, from_proof, witness
+from .core import (
+    Expect,
+    Finding,
+    Mode,
+    Repair,
+    claim,
+    fmt,
+    from_margin,
+    from_proof,
+    repair,
+    witness,
+)
 
 
 def _random_T(rng: np.random.Generator, min_pulls: int, K_max: int = 30, T_max: float = 1e4) -> np.ndarray:
@@ -98,8 +111,17 @@ def _simplest_tau_witness(side: str):
     return None
 
 
+def _post_sides(p: dict) -> tuple[float, float]:
+    """A PROP-POST witness: the paper's tau_k^2 and the exact posterior variance with mu0 known."""
+    T = np.asarray(p["T"])
+    known = exact_gaussian_posterior(T, np.zeros(T.size), p["sigma0_sq"], p["sigma_sq"], mu0=p["mu0"])
+    return float(posterior_variance_formula(T.astype(float), p["sigma0_sq"], p["sigma_sq"])[p["k"]]), \
+        float(known.var[p["k"]])
+
+
 @claim("PROP-POST", "Section 4.1 (eqs. posterior-mu, blup, MSE)",
-       "The posterior of mu_k given the history is N(muhat_k, tau_k^2) with the paper's formulas.")
+       "The posterior of mu_k given the history is N(muhat_k, tau_k^2) with the paper's formulas.",
+       recompute=_post_sides)
 def check_prop_post(mode: Mode):
     rng = mode.rng(20)
     flat, known, worst_known = 0.0, 0.0, None
@@ -151,8 +173,22 @@ def _freq_prob(T, s0, s, mu, k: int, best: int) -> float:
     return float(special.ndtr(mean / sd))
 
 
+def _prop41_sides(p: dict) -> tuple[float, float]:
+    """A PROP-41 witness: the event's indicator (given reward sums) or its exact probability (given
+    the means), against the proposition's right side."""
+    if "reward_sums" in p:
+        q = posterior(np.asarray(p["T"]), np.asarray(p["reward_sums"], float), p["sigma0_sq"], p["sigma_sq"])
+        return float(q.mean[1] >= q.mean[0]), float(var_lemma_rhs(p["Delta_k"], q.var[1], q.var[0]))
+    tau = np.asarray(posterior_variance_formula(np.asarray(p["T"], float), p["sigma0_sq"], p["sigma_sq"]))
+    return (_freq_prob(p["T"], p["sigma0_sq"], p["sigma_sq"], np.asarray(p["mu"]), 1, 0),
+            float(var_lemma_rhs(p["Delta_k"], tau[1], tau[0])))
+
+
 @claim("PROP-41", "Proposition 4.1 (var-lemma)",
-       "Pr(muhat_k >= muhat_{i*} | Delta_k, H_n) <= exp(-Delta_k^2/(8 tau_k^2)) + exp(-Delta_k^2/(8 tau_{i*}^2)).")
+       "Pr(muhat_k >= muhat_{i*} | Delta_k, H_n) <= exp(-Delta_k^2/(8 tau_k^2)) + exp(-Delta_k^2/(8 tau_{i*}^2)).",
+       recompute=_prop41_sides,
+       no_repair="the statement is ill-posed as written; the reading its proof uses (centred Gaussian estimation "
+                 "errors) is judged as a finding of its own and holds")
 def check_prop41(mode: Mode):
     findings = []
     # literal reading: given H_n the event is determined, the left side is 0 or 1
@@ -208,6 +244,13 @@ def check_prop41(mode: Mode):
                   "refuted" if [f.verdict for f in findings] == ["undefined", "refuted", "holds"] else "-"), findings
 
 
+def tau_sides(p: dict) -> tuple[float, float]:
+    """A witness on Lemma sec:tau's lower side: that side and tau_k^2 at the allocation T."""
+    T = np.asarray(p["T"], float)
+    tau = np.asarray(posterior_variance_formula(T, p["sigma0_sq"], p["sigma_sq"]))[p["k"]]
+    return float(tau_sq_lower(T, p["K"], p["sigma0_sq"], p["sigma_sq"])[p["k"]]), float(tau)
+
+
 @claim("LEM-TAU-UPPER", "Lemma sec:tau (right side)",
        "tau_k^2 <= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2) (1 + sigma^2/(K sigma0^2)).")
 def check_tau_upper(mode: Mode):
@@ -227,7 +270,8 @@ def check_tau_upper(mode: Mode):
 
 
 @claim("LEM-TAU-LOWER", "Lemma sec:tau (left side)",
-       "tau_k^2 >= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2) (1 + sigma0^2/(K (sigma0^2 + sigma^2))).")
+       "tau_k^2 >= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2) (1 + sigma0^2/(K (sigma0^2 + sigma^2))).",
+       recompute=tau_sides)
 def check_tau_lower(mode: Mode):
     (m, w), n, b = _search_tau(mode, "lower", 2, 32)
     findings = []
@@ -249,6 +293,39 @@ def check_tau_lower(mode: Mode):
     sp = (simple or _tau_witness(*w, "lower"))["params"]
     return (f"false: fails in {b}/{n} sampled pull vectors with T_j >= 2; smallest witness K = {sp['K']}, "
             f"T = {sp['T']}, sigma0^2 = {sp['sigma0_sq']:g}, sigma^2 = {sp['sigma_sq']:g}"), findings
+
+
+# ---------------------------------------------------------------- Lemma sec:tau, lower side
+@repair("LEM-TAU-LOWER")
+def repair_tau_lower(mode: Mode) -> Repair:
+    s0, s, T, K, D = sympy.symbols("sigma0_sq sigma_sq T_k K D", positive=True)
+    A = T * s0 + s
+    tau = s0 * s / A + (s / A) ** 2 * s / D
+    ident = sympy.simplify(tau - rp.tau_sq_lower_repaired(T, K, s0, s) - s ** 2 / A ** 2 * (s / D - s0 / K)) == 0
+    t = sympy.symbols("t", positive=True)
+    term = sympy.simplify(s / s0 - t * s / (t * s0 + s) - s ** 2 / (s0 * (t * s0 + s))) == 0
+    proof = from_proof([("tau_k^2 - right side = sigma^4/A^2 (sigma^2/D - sigma0^2/K), A = T_k sigma0^2 + sigma^2, "
+                         "D = sum_j T_j sigma^2/(T_j sigma0^2 + sigma^2)", ident),
+                        ("each term of D is sigma^2/sigma0^2 - sigma^4/(sigma0^2 (T_j sigma0^2 + sigma^2)) <= "
+                         "sigma^2/sigma0^2, so D <= K sigma^2/sigma0^2 and the bracket is >= 0", term)],
+                       "every pull vector with some T_j >= 1, all K, sigma0^2, sigma^2 > 0",
+                       "tau_k^2 >= ttau_k^2 (1 + sigma^2/(K (T_k sigma0^2 + sigma^2)))")
+    rng = mode.rng("repair", "tau-lower")
+    worst, tight = math.inf, math.inf
+    for _ in range(mode.random_samples):
+        Kk = int(rng.integers(2, 31))
+        Tv = np.round(np.exp(rng.uniform(0, np.log(1e4), Kk)))
+        a, b = np.exp(rng.uniform(np.log(1e-3), np.log(1e3), 2))
+        tau_v = np.asarray(posterior_variance_formula(Tv, a, b), float)
+        low = rp.tau_sq_lower_repaired(Tv, Kk, a, b)
+        worst = min(worst, float(np.min((tau_v - low) / tau_v)))
+        if np.all(Tv == Tv[0]):
+            tight = min(tight, float(np.max((tau_v - low) / tau_v)))
+    search = from_margin(worst, f"{mode.random_samples} random pull vectors (T_j in [1, 1e4], K in [2, 30], "
+                                "variances in [1e-3, 1e3])",
+                         holds="no violation", fails="violated", tol=1e-12, tol_reason="relative rounding")
+    return Repair("tau_k^2 >= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2) (1 + sigma^2/(K (T_k sigma0^2 + sigma^2)))",
+                  "tau_sq_lower_repaired", [proof, search])
 
 
 @claim("PF-TOTILDE", "Proof of Theorem 5.1 (eq. toTilde)", "c_{k,n} <= sqrt(beta) ctilde_{k,n}.")

@@ -22,3 +22,14 @@ def test_summary_prose_cannot_contradict_the_computed_verdict():
     assert kept.summary == "it holds"
     replaced = run_claim(Claim("X", "loc", "stmt", lambda m: (Expect("it holds", "holds"), fs)), SMALL)
     assert "it holds" not in replaced.summary and "refuted (K = 3)" in replaced.summary
+
+
+def test_shorten_cuts_at_a_boundary_never_mid_word():
+    from rue_verify.ledger.core import shorten
+    text = "grew significantly in 2, shrank in 1 of 4 cells. sr: advantage (baseline - RUE error) K=20 0.078"
+    assert shorten(text, 500) == text
+    out = shorten(text, 70)
+    assert len(out) <= 74 and out.endswith(" ...") and text.startswith(out[:-4])
+    assert out[:-4].endswith(".")                      # the sentence boundary wins
+    words = shorten("a" * 10 + " bbbbbbbbbb cccccccccc", 15)
+    assert words == "aaaaaaaaaa ..."

@@ -15,12 +15,10 @@ from bounds import gap
 from bounds import repaired as rp
 from bounds import section2 as s2
 from bounds import theorems as th
-from bounds.estimation import exact_gaussian_posterior, posterior, posterior_variance_formula, tau_sq_lower
-from rue_verify.ledger import Mode, run_ledger
-from rue_verify.ledger import proof_search as ps
+from bounds.estimation import posterior_variance_formula
+from rue_verify.ledger import REGISTRY, Mode, run_ledger
 from rue_verify.ledger.core import Dim, minimize_margin
 from rue_verify.ledger.montecarlo import Point, rate_score, search
-from simulate.stats import binomial_interval
 
 PINNED = Path(__file__).with_name("verdicts.json")
 
@@ -37,99 +35,16 @@ def test_quick_mode_verdicts_are_pinned(ledger):
     assert got == json.loads(PINNED.read_text())
 
 
-def _rate(w):
-    p, key = w["params"], w["params"]["seed_key"]
-    sim = {"tail-e3k": (ps.e3k_point, ps.e3k_bound), "tail-e31": (ps.e31_point, ps.e31_bound),
-           "tracked": (ps.not_E_point, ps.ebar_bound), "theorem-5.1": (ps.failure_point, ps.theorem_bound)}[key[1]]
-    params = {k: v for k, v in p.items() if k not in ("runs", "seed_key")}
-    pt = sim[0](params, p["runs"], Mode(seed=key[0]).rng(*key[1:]))
-    assert pt.events == w["events"]
-    return binomial_interval(pt.events, p["runs"], w["level"]).low, sim[1](params)
-
-
-def _tau(p):
-    T = np.asarray(p["T"], float)
-    tau = np.asarray(posterior_variance_formula(T, p["sigma0_sq"], p["sigma_sq"]))[p["k"]]
-    return float(tau_sq_lower(T, p["K"], p["sigma0_sq"], p["sigma_sq"])[p["k"]]), float(tau)
-
-
-def _recompute(cid, w):
-    """Both sides of a witness from `bounds` (or by rerunning its simulation from its seed key)."""
-    p = w["params"]
-    if "seed_key" in p and "run" in p:           # Lemma TwoBoundOnC on one simulated run
-        params = {k: v for k, v in p.items() if k not in ("runs", "seed_key", "run", "round")}
-        r = ps.tracked(params, p["runs"], Mode(seed=p["seed_key"][0]).rng(*p["seed_key"][1:]))
-        return float(r.tk_low_worst[p["run"], 1]), float(r.tk_low_worst[p["run"], 2])
-    if "seed_key" in p:
-        return _rate(w)
-    if cid in ("LEM-TAU-LOWER", "LEM-TK-LOW", "PF-EBAR-DECOMP"):
-        return _tau(p)
-    if cid == "THM-GAP":
-        return float(gap.e_star_mp(p["alpha"], p["K"], p["sigma0_sq"])), float(gap.c_K(p["K"])) * p["alpha"]
-    if cid == "SEC2-LOWER-H2":
-        mu = np.r_[1.0, 1.0 - np.delete(np.asarray(p["Delta"]), 0)]
-        return s2.H_complexity(mu), s2.H_2(mu)
-    if cid == "SEC2-FULL-ALPHA":
-        return float(s2.feller_small_gap_form(p["n"], p["alpha"], p["sigma_sq"])), float(s2.full_alpha_rhs(p["n"]))
-    if cid == "PF-ETA-COND":
-        return float(th.eta_condition(p["K"], p["sigma0_sq"], p["sigma_sq"])), 0.0
-    if cid == "PF-NU-T":
-        return (float(th.nu_t([float(t) for t in p["T"]], p["sigma0_sq"], p["sigma_sq"], p["nu_sq"])),
-                float(th.nu_t_claimed_lower(p["K"], p["sigma0_sq"], p["nu_sq"])))
-    if cid == "PROP-41":
-        if "reward_sums" in p:
-            q = posterior(np.asarray(p["T"]), np.asarray(p["reward_sums"], float), p["sigma0_sq"], p["sigma_sq"])
-            return float(q.mean[1] >= q.mean[0]), float(gap_rhs(p, q.var[1], q.var[0]))
-        from rue_verify.ledger.section4 import _freq_prob
-        tau = np.asarray(posterior_variance_formula(np.asarray(p["T"], float), p["sigma0_sq"], p["sigma_sq"]))
-        return (_freq_prob(p["T"], p["sigma0_sq"], p["sigma_sq"], np.asarray(p["mu"]), 1, 0),
-                float(gap_rhs(p, tau[1], tau[0])))
-    if cid == "THM-FAIL":
-        K, n, d = p["K"], p["n"], p["delta"]
-        return (float(th.theorem_5_1_bound(K, n, p["scale_1"]["sigma0_sq"], p["scale_1"]["sigma_sq"], d)),
-                float(th.theorem_5_1_bound(K, n, p["scale_2"]["sigma0_sq"], p["scale_2"]["sigma_sq"], d)))
-    if cid == "DISC-RHO":
-        return float(th.rho(p["K"], p["sigma0_sq"], p["sigma_sq"])), 1.0
-    if cid == "DISC-HB":
-        return float(th.H_b(p["K"], p["sigma0_sq"], p["sigma_sq"])), 2.0 * p["K"]
-    if cid == "DISC-ORDER":
-        from bounds import orders
-        ex = orders.n_exponents()["noise_term"].subs({orders.K: p["K"], orders.s0: p["sigma0_sq"],
-                                                      orders.s: p["sigma_sq"], orders.d: p["delta"]})
-        return float(ex), -0.5
-    if cid == "SEC2-UCBE-UPPER":
-        from simulate.environments import fixed_means
-        mu = fixed_means(p["setup"], p["K"])
-        return float(s2.ucbe_upper_bound(p["n"], p["K"], s2.H_complexity(mu))), 1.0
-    if cid == "FACT-1-3":
-        from scipy import special
-        return float(special.ndtr(-p["t"])), float(gap.mills_upper(p["t"]))
-    raise AssertionError(f"{cid}: no recomputation for its witness {w}")
-
-
-def gap_rhs(p, tk, ti):
-    from bounds.estimation import var_lemma_rhs
-    return var_lemma_rhs(p["Delta_k"], tk, ti)
-
-
 def test_every_witness_recomputes(ledger):
+    """Both sides of every witness with numeric sides, computed again from scratch by the recomputation
+    its claim declares (from `bounds`, or by rerunning its simulation from its seed key)."""
     seen = set()
     for cid, r in ledger.items():
         for f in r.findings + [e for x in r.repairs for e in x.findings]:
             w = f.witness
             if not w or not all(isinstance(w.get(s), (int, float)) for s in ("lhs", "rhs")):
                 continue
-            if cid == "PROP-POST":        # the known-mu0 posterior, recomputed below
-                T, k = np.asarray(w["params"]["T"]), w["params"]["k"]
-                assert w["lhs"] == pytest.approx(float(posterior_variance_formula(
-                    T.astype(float), w["params"]["sigma0_sq"], w["params"]["sigma_sq"])[k]), rel=1e-9)
-                S = np.zeros(T.size)
-                known = exact_gaussian_posterior(T, S, w["params"]["sigma0_sq"], w["params"]["sigma_sq"],
-                                                 mu0=w["params"]["mu0"])
-                assert w["rhs"] == pytest.approx(float(known.var[k]), rel=1e-9)
-                seen.add(cid)
-                continue
-            lhs, rhs = _recompute(cid, w)
+            lhs, rhs = REGISTRY[cid].recompute_witness(w)
             assert lhs == pytest.approx(w["lhs"], rel=1e-6, abs=1e-300), (cid, w)
             assert rhs == pytest.approx(w["rhs"], rel=1e-6, abs=1e-300), (cid, w)
             if f.verdict in ("refuted", "conditional") and w["relation"] == "<=":
@@ -140,11 +55,13 @@ def test_every_witness_recomputes(ledger):
     assert len(seen) >= 18      # a guard against this test silently skipping every witness
 
 
-def test_every_refuted_undefined_or_inconsistent_theory_claim_has_a_repair_or_says_why(ledger):
-    missing = [cid for cid, r in ledger.items() if r.verdict in ("refuted", "undefined", "inconsistent")
-               and not r.repairs and not cid.startswith(("EXP-", "CONCL-"))]
-    # claims about the text itself (a symbol left undefined, two places that disagree) have nothing to repair
-    assert set(missing) <= {"PROP-41", "THM-COND", "PF-E1", "PF-DK-V2", "DISC-SIGMA0-1/K", "LEM-TK-LOW"}, missing
+def test_every_refuted_undefined_or_inconsistent_claim_has_a_repair_or_says_why(ledger):
+    """What a claim's declaration says: repairs, or a reason for having none (and never both)."""
+    for cid, r in ledger.items():
+        c = REGISTRY[cid]
+        assert not (c.repairs and c.no_repair), cid
+        if r.verdict in ("refuted", "undefined", "inconsistent"):
+            assert r.repairs or c.no_repair, cid
 
 
 def test_repairs_hold_in_quick_mode(ledger):
