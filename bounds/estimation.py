@@ -35,15 +35,34 @@ def _check_T(T: Any) -> np.ndarray:
     return T
 
 
+def shrinkage(T: Any, sigma0_sq: Any, sigma_sq: Any) -> Any:
+    """1 - w_k = sigma^2 / (T_k sigma0^2 + sigma^2) (eq. `blup`): the weight of the pooled mean in arm
+    k's posterior mean; numbers, numpy arrays, mpmath or sympy alike."""
+    return sigma_sq / (T * sigma0_sq + sigma_sq)
+
+
 def shrinkage_terms(T: Any, sigma0_sq: Any, sigma_sq: Any) -> tuple[Any, Any, Any]:
     """(1 - w_k, w_k sigma^2 / T_k, sum_j T_j (1 - w_j)) written over any namespace.
 
     These are the three pieces of eqs. `blup` and `MSE`, in the forms that extend to T_k = 0.
     """
-    one_minus_w = [sigma_sq / (t * sigma0_sq + sigma_sq) for t in T]
-    s = [sigma0_sq * sigma_sq / (t * sigma0_sq + sigma_sq) for t in T]
+    one_minus_w = [shrinkage(t, sigma0_sq, sigma_sq) for t in T]
+    s = [tau_sq_tilde(t, sigma0_sq, sigma_sq) for t in T]
     denom = sum(t * omw for t, omw in zip(T, one_minus_w))
     return one_minus_w, s, denom
+
+
+def posterior_arrays(T: np.ndarray, S: np.ndarray, sigma0_sq: Any, sigma_sq: Any) -> tuple[np.ndarray, ...]:
+    """Eqs. `blup` and `MSE` on arrays, unchecked: T and S of shape (K,) or (R, K) (one history a
+    row), sigma0_sq and sigma_sq numbers or (R, 1). Returns (mean, var, sum_j T_j (1 - w_j)), the last
+    with a trailing axis of length 1."""
+    omw = shrinkage(T, sigma0_sq, sigma_sq)
+    denom = (T * omw).sum(axis=-1, keepdims=True)
+    rbar0 = (omw * S).sum(axis=-1, keepdims=True) / denom
+    rbar = np.divide(S, T, out=np.zeros_like(S), where=T > 0)
+    mean = omw * rbar0 + (1 - omw) * rbar
+    var = tau_sq_tilde(T, sigma0_sq, sigma_sq) + omw ** 2 * sigma_sq / denom
+    return mean, var, denom
 
 
 def posterior_variance_formula(T: Any, sigma0_sq: Any, sigma_sq: Any) -> list:
@@ -76,15 +95,9 @@ def posterior(T: Any, reward_sums: Any, sigma0_sq: float, sigma_sq: float) -> Po
         raise ValueError("reward_sums must be 0 for arms with T_k = 0")
     check_positive("sigma0_sq", sigma0_sq)
     check_positive("sigma_sq", sigma_sq)
-    one_minus_w = sigma_sq / (T * sigma0_sq + sigma_sq)
-    denom = float(np.sum(T * one_minus_w))
-    if denom <= 0:
+    if not np.any(T > 0):
         raise UndefinedError("no arm has been pulled: sum_k T_k (1 - w_k) = 0", {"T": T.tolist()})
-    rbar0 = float(np.sum(one_minus_w * S)) / denom
-    w = 1 - one_minus_w
-    rbar = np.divide(S, T, out=np.zeros_like(S), where=T > 0)
-    mean = one_minus_w * rbar0 + w * rbar
-    var = sigma0_sq * sigma_sq / (T * sigma0_sq + sigma_sq) + one_minus_w ** 2 * sigma_sq / denom
+    mean, var, _ = posterior_arrays(T, S, sigma0_sq, sigma_sq)
     return Posterior(mean, var)
 
 

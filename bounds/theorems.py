@@ -203,18 +203,6 @@ def Tk_upper(Delta_k: Any, K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> Any
     return 2 + 2 * (1 + eta(K, s0, s)) ** 2 * beta(K, s0, s) * s * m.log(n) / Delta_k ** 2
 
 
-def Tk_lower_sides(T_k: Any, T_1: Any, Delta_k: Any, K: Any, n: Any, sigma0_sq: Any,
-                   sigma_sq: Any) -> tuple[Any, Any]:
-    """Eq. `Tk_lowv2`: (lhs, rhs) = ((1-eta) sqrt(beta_1) ctilde_k, (1+eta) sqrt(beta) ctilde_1 + Delta_k)."""
-    from .estimation import c_tilde
-    K, s0, s = _prep(K, sigma0_sq, sigma_sq)
-    m = namespace_for(as_numeric(T_k), as_numeric(T_1), K, s0, s)
-    e = eta(K, s0, s)
-    lhs = (1 - e) * m.sqrt(beta_1(K, s0, s)) * c_tilde(T_k, n, s0, s)
-    rhs = (1 + e) * m.sqrt(beta(K, s0, s)) * c_tilde(T_1, n, s0, s) + Delta_k
-    return lhs, rhs
-
-
 def T1_lower(Delta_min: Any, K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> Any:
     """Right side of eq. `eqn:T1n`: n - 2(K-1)(1+eta)^2 Delta_min^-2 beta sigma^2 log n - 2(K-1)."""
     K, s0, s = _prep(K, sigma0_sq, sigma_sq)

@@ -411,7 +411,7 @@ def _reproduce(args: argparse.Namespace) -> int:
     scale = "paper" if args.paper else "quick"
     try:
         res = write_reproduction(reproduce(scale, args.out, args.conventions, args.seed, args.scheduler, args.studies,
-                                           progress=not args.quiet))
+                                           progress=not args.quiet, algorithms=args.algorithms))
     except ValueError as err:
         return _fail(str(err))
     except OSError as err:
@@ -579,6 +579,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "two-stage, as the authors' code); default both")
     rp.add_argument("--studies", type=names(("fixed", "random", "arms", "two-stage")),
                     help="comma-separated subset of fixed, random, arms, two-stage (default all)")
+    rp.add_argument("--algorithms", type=names(tuple(_registry())),
+                    help="comma-separated registry names run on the fixed, random and arms studies (default the "
+                         "paper's: rue, ucbe, sr, sh, ttts)")
     rp.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler address (tcp://host:8786): run the tasks "
                                                         "on that cluster; results are identical to a local run")
     rp.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")

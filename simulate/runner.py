@@ -13,13 +13,13 @@ seed and package version.
 from __future__ import annotations
 
 import time
-import zlib
 from dataclasses import asdict, dataclass, field
 from typing import Iterable
 
 import numba
 import numpy as np
 
+from . import seeds as named_streams
 from .algorithms import REGISTRY, get, rue
 from .environments import Environment, parse_budget
 from .stats import Interval, binomial_interval, mean_interval
@@ -35,10 +35,7 @@ def package_version() -> str:
         return "unknown"
 
 
-def run_seeds(seed: int, key: str, runs: int) -> np.ndarray:
-    """`runs` 64-bit seeds from `SeedSequence(seed)` spawned under `key` (a stable name)."""
-    ss = np.random.SeedSequence(seed, spawn_key=(zlib.crc32(key.encode()),))
-    return ss.generate_state(runs, dtype=np.uint64)
+run_seeds = named_streams.run_seeds        # `runs` 64-bit seeds named `key` under `seed`
 
 
 @dataclass
@@ -118,6 +115,15 @@ def run_algorithm(name: str, params: dict, means: np.ndarray, n: int, seeds: np.
     return rec, pulls, shown, time.perf_counter() - t0
 
 
+def rue_under_the_model(means: np.ndarray, n: int, sigma0_sq: float, sigma_sq: float, nu: float,
+                        seeds: np.ndarray, reward_seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """RUE as Theorems 5.1 and 5.2 run it, told the variances (sigma0_sq, sigma_sq), on Gaussian rewards
+    of standard deviation nu: (recommended arms, pulls) of the runs on `means` `(R, K)`."""
+    rec, pulls, _, _ = run_algorithm("rue", {"variances": "known", "sigma0_sq": sigma0_sq, "sigma_sq": sigma_sq},
+                                     means, n, seeds, reward_seeds, True, nu)
+    return rec, pulls
+
+
 def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], budget: int | str, runs: int = 1000,
              seed: int = 0, *, workers: int | None = None, crn: bool = False, level: float = 0.95,
              H_convention: str = "suboptimal", progress: bool = True, chunks: int = 20) -> SimulationResult:
@@ -151,7 +157,7 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
         plan.append((alg, params))
     old = numba.get_num_threads()
     numba.set_num_threads(workers or numba.config.NUMBA_NUM_THREADS)
-    means, clipped = env.means_for_runs(runs, np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0,))))
+    means, clipped = env.means_for_runs(runs, named_streams.stream(seed, 0))
     best = means.argmax(axis=1)
     gaussian = env.reward == "gaussian"
     nu = float(np.sqrt(env.nu_sq)) if gaussian else 0.0

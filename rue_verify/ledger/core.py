@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import math
 import time
-import zlib
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable
 
 import numpy as np
 from scipy import optimize
+
+from simulate.seeds import stream
 
 #: Verdicts from most to least severe (CLAIMS.md). A claim's verdict is its most severe finding.
 SEVERITY = ("refuted", "undefined", "inconsistent", "conditional", "vacuous", "inconclusive", "holds")
@@ -115,11 +116,7 @@ class Mode:
     def rng(self, *key: str | int) -> np.random.Generator:
         """A generator for one search, spawned from the mode's seed under a name (numpy SeedSequence):
         searches do not share streams, and a search's stream does not depend on which others ran."""
-        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=tuple(_key(k) for k in key)))
-
-
-def _key(k: str | int) -> int:
-    return zlib.crc32(k.encode()) if isinstance(k, str) else int(k)
+        return stream(self.seed, *key)
 
 
 @dataclass

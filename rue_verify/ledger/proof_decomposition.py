@@ -11,6 +11,7 @@ import sympy
 from bounds import certify
 from bounds import repaired as rp
 from bounds import theorems as th
+from bounds.estimation import tau_sq_tilde
 
 from . import proof_search as ps
 from .core import (
@@ -134,7 +135,7 @@ def repair_eta(mode: Mode) -> Repair:
 def tk_up_proof() -> list[tuple[str, bool]]:
     """Eq. Tk_up1 from RUE's index rule, on E (the steps sympy can check)."""
     T, s0, s, L, e, b, D = sympy.symbols("T sigma0_sq sigma_sq L eta beta Delta", positive=True)
-    tilde = s0 * s / (T * s0 + s)
+    tilde = tau_sq_tilde(T, s0, s)
     step1 = sympy.simplify(s / T - tilde - s ** 2 / (T * (T * s0 + s))) == 0
     # Delta^2 <= (1+eta)^2 2 beta sigma^2 L/(T-1)  <=>  T - 1 <= 2 (1+eta)^2 beta sigma^2 L / Delta^2
     lhs = (1 + e) ** 2 * 2 * b * s * L / (T - 1)

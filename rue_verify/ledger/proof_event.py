@@ -11,6 +11,7 @@ import sympy
 
 from bounds import repaired as rp
 from bounds import theorems as th
+from bounds.estimation import shrinkage
 
 from . import proof_search as ps
 from .core import (
@@ -43,7 +44,7 @@ def check_ebar_decomp(mode: Mode):
         mu = rng.normal(0, 1, K)
         from bounds.estimation import posterior as post
         p = post(T, S, s0, s)
-        omw = s / (T * s0 + s)
+        omw = shrinkage(T, s0, s)
         rbar0 = np.sum(omw * S) / np.sum(omw * T)
         err = max(err, float(np.max(np.abs((p.mean - mu) - (omw * (rbar0 - mu) + (1 - omw) * (S / T - mu))))))
     w = _simplest_tau_witness("lower")
@@ -230,7 +231,7 @@ def not_E_proof() -> list[tuple[str, bool | None]]:
     ct2 = 2 * s0 * s * L / (T * s0 + s)
     expo = sympy.simplify((e ** 2 * ct2 / 9) * T / (2 * d * s) - e ** 2 * s0 * T * L / (9 * d * (T * s0 + s))) == 0
     incr = sympy.simplify(sympy.diff(T / (T * s0 + s), T) - s / (T * s0 + s) ** 2) == 0
-    w = s / (T * s0 + s)
+    w = shrinkage(T, s0, s)
     pool = sympy.simplify(w * sympy.sqrt(2 * s0 * s * L / (2 * s0 + s)) - sympy.sqrt(2 * s0 * s * L / (T * s0 + s))
                           * s / sympy.sqrt((T * s0 + s) * (2 * s0 + s))) == 0
     return [("muhat_k - mu_k = w_k (rbar_0 - sum_j a_j mu_j) + w_k (sum_j a_j mu_j - mu_k) + (1 - w_k)(rbar_k - mu_k) "

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bounds import theorems
-from bounds.estimation import c_tilde
+from bounds.estimation import c_tilde, posterior_arrays
 from simulate.algorithms.variances import estimate
 
 
@@ -37,13 +37,8 @@ def draw_rewards(means: np.ndarray, arms: np.ndarray, rng: np.random.Generator, 
 
 
 def posterior_rows(T: np.ndarray, S: np.ndarray, sigma0_sq, sigma_sq) -> tuple[np.ndarray, np.ndarray]:
-    """Eqs. `blup` and `MSE` for every run at once; sigma0_sq, sigma_sq scalars or `(R, 1)`."""
-    omw = sigma_sq / (T * sigma0_sq + sigma_sq)
-    denom = (T * omw).sum(axis=1, keepdims=True)
-    rbar0 = (omw * S).sum(axis=1, keepdims=True) / denom
-    rbar = np.divide(S, T, out=np.zeros_like(S), where=T > 0)
-    mean = omw * rbar0 + (1 - omw) * rbar
-    var = sigma0_sq * sigma_sq / (T * sigma0_sq + sigma_sq) + omw ** 2 * sigma_sq / denom
+    """Eqs. `blup` and `MSE` for every run at once (`bounds.estimation.posterior_arrays`)."""
+    mean, var, _ = posterior_arrays(T, S, sigma0_sq, sigma_sq)
     return mean, var
 
 

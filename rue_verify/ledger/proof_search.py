@@ -17,7 +17,8 @@ import numpy as np
 from scipy import special
 
 from bounds import theorems as th
-from simulate.algorithms import REGISTRY as ALGORITHMS
+from bounds.estimation import shrinkage
+from simulate.runner import rue_under_the_model
 
 from .core import Dim, Mode
 from .montecarlo import Point, Search, rate_score, search
@@ -43,7 +44,7 @@ def _key(rng: np.random.Generator) -> tuple:
 
 @lru_cache(maxsize=512)
 def _tracked(K: int, n: int, s0: float, s: float, nu: float, runs: int, key: tuple) -> RUEResult:
-    rng = np.random.default_rng(np.random.SeedSequence(key[0], spawn_key=key[1]))
+    rng = np.random.default_rng(np.random.SeedSequence(key[0], spawn_key=key[1]))     # the stream `_key` named
     means = rng.normal(0.0, math.sqrt(s0), (runs, K))
     return tracked_rue_runs(means, n, rng, sigma0_sq=s0, sigma_sq=s, reward="gaussian", nu_sq=nu,
                             track_proof=True)
@@ -107,11 +108,9 @@ def rue_batch(K: int, n: int, s0: float, s: float, nu: float, runs: int, rng: np
               ) -> tuple[np.ndarray, np.ndarray]:
     """(means, recommended arms) of `runs` compiled RUE runs with known variances, means drawn from the
     prior N(0, sigma0^2), Gaussian rewards of variance nu^2, every stream drawn from `rng`."""
-    rue = ALGORITHMS["rue"]
     means = rng.normal(0.0, math.sqrt(s0), (runs, K))
     seeds = rng.integers(0, 2 ** 63, (2, runs), dtype=np.uint64)
-    kw = rue.kernel_kwargs(rue.resolve({"variances": "known", "sigma0_sq": s0, "sigma_sq": s}), means, n)
-    return means, rue.batch(means, n, seeds[0], seeds[1], gaussian=True, nu=math.sqrt(nu), **kw)[0]
+    return means, rue_under_the_model(means, n, s0, s, math.sqrt(nu), seeds[0], seeds[1])[0]
 
 
 def failure_point(p: dict, runs: int, rng: np.random.Generator) -> Point:
@@ -182,7 +181,7 @@ def e31_point(p: dict, runs: int, rng: np.random.Generator) -> Point:
     T = np.array([p["T"]] + [p["T_other"]] * (K - 1), float)
     mu = rng.normal(0.0, math.sqrt(s0), (runs, K))
     rbar = mu + rng.standard_normal((runs, K)) * np.sqrt(nu / T)     # the mean of T_j rewards, exactly
-    omw = s / (T * s0 + s)
+    omw = shrinkage(T, s0, s)
     a = omw * T / np.sum(omw * T)
     return Point(p, runs, int((np.abs(rbar @ a) >= e31_threshold(p)).sum()))
 

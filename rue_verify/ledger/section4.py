@@ -15,6 +15,7 @@ from bounds.estimation import (
     exact_gaussian_posterior,
     posterior,
     posterior_variance_formula,
+    shrinkage,
     tau_sq_lower,
     tau_sq_tilde,
     tau_sq_upper,
@@ -163,7 +164,7 @@ def _freq_prob(T, s0, s, mu, k: int, best: int) -> float:
     """Pr(muhat_k >= muhat_best) for fixed means mu and pull counts T, Gaussian rewards of
     variance sigma^2 (the likelihood's), by the exact Gaussian law of the linear estimator."""
     T = np.asarray(T, float)
-    omw = s / (T * s0 + s)
+    omw = shrinkage(T, s0, s)
     a = omw * T / np.sum(omw * T)
     c = (omw[k] - omw[best]) * a
     c[k] += 1 - omw[k]

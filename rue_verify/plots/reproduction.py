@@ -30,13 +30,23 @@ def _describe(rows: list[dict]) -> str:
     return f"seed {r['seed']}, rue-verify {r['version']}"
 
 
+def _default_labels(rows: list[dict], extra: tuple = ()) -> tuple:
+    """Each algorithm's default reading present in the rows (the paper's first), and `extra` labels."""
+    have = list(dict.fromkeys(r["label"] for r in rows))
+    plain = [lab for lab in MAIN if lab in have] + [lab for lab in have if lab not in MAIN and
+                                                   any(r["label"] == lab == r["algorithm"] for r in rows)]
+    return tuple(plain) + tuple(lab for lab in extra if lab in have)
+
+
 def fixed_setups_table(rows: list[dict], setups=None, K: int | None = None, H_convention: str = "suboptimal",
-                       labels=MAIN + ("sh [lowest-index ties]",), study: str | None = None) -> Table:
+                       labels=None, study: str | None = None) -> Table:
     """The result rows of fixed-mean settings (Figure 3; the appendix's K = 40, 80): error probability
     against budget (ceil(H/2), ceil(H), 2 ceil(H)) with exact 95% intervals."""
     sel = [r for r in rows if r["setup"].startswith("F") and r["H_convention"] == H_convention
            and (study is None or r["study"] == study) and (K is None or int(r["K"]) == K)
-           and (setups is None or r["setup"] in setups) and r["label"] in labels]
+           and (setups is None or r["setup"] in setups)]
+    labels = labels or _default_labels(sel, ("sh [lowest-index ties]",))
+    sel = [r for r in sel if r["label"] in labels]
     if not sel:
         raise ValueError("fixed_setups: no rows match (setups, K, H convention, labels)")
     return _table("fixed-setups", sel, H_convention=H_convention, labels=list(labels))
@@ -79,10 +89,11 @@ def draw_fixed_setups(t: Table, ax=None):
     return fig
 
 
-def random_setups_table(rows: list[dict], normal_scale: str = "variance", labels=MAIN) -> Table:
+def random_setups_table(rows: list[dict], normal_scale: str = "variance", labels=None) -> Table:
     """Figure 2's result rows (random means, one reading of N(0.5, 0.1)), with per-instance failures."""
-    sel = [r for r in rows if r["study"] == "random" and r["normal_scale"] in (normal_scale, "-")
-           and r["label"] in labels]
+    sel = [r for r in rows if r["study"] == "random" and r["normal_scale"] in (normal_scale, "-")]
+    labels = labels or _default_labels(sel)
+    sel = [r for r in sel if r["label"] in labels]
     if not sel:
         raise ValueError("random_setups: no rows match")
     return _table("random-setups", sel, normal_scale=normal_scale, labels=list(labels))

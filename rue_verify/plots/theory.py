@@ -13,14 +13,15 @@ does both. `plots.registry` declares the families the report and the reproductio
 from __future__ import annotations
 
 import math
-import zlib
 
 import numpy as np
 
 from bounds import UndefinedError, gap, repaired, section2, theorems
 from bounds.estimation import posterior_variance_formula, tau_sq_lower, tau_sq_tilde, tau_sq_upper
 from bounds.vacuity import smallest_informative_n
+from simulate import runner
 from simulate.runner import run_algorithm, run_seeds
+from simulate.seeds import stream
 from simulate.stats import binomial_interval, mean_interval
 
 from .common import caption, new_axes
@@ -29,17 +30,15 @@ from .table import Table, figure
 COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
 
 
-def _rng(seed: int, key: str) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(zlib.crc32(key.encode()),)))
+_rng = stream        # the named stream `key` under `seed`
 
 
 def rue_under_the_model(K: int, n: int, sigma0_sq: float, sigma_sq: float, delta: float, runs: int, seed: int):
     """(failed, regret, pulls) of `runs` RUE runs on means ~ N(0, sigma0^2), rewards N(mu, delta sigma^2)."""
     means = _rng(seed, f"means:{K}:{sigma0_sq}").normal(0.0, math.sqrt(sigma0_sq), (runs, K))
     key = f"{K}:{n}:{sigma0_sq}:{sigma_sq}:{delta}"
-    rec, pulls, _, _ = run_algorithm("rue", {"variances": "known", "sigma0_sq": sigma0_sq, "sigma_sq": sigma_sq},
-                                     means, n, run_seeds(seed, "rue:" + key, runs), run_seeds(seed, "rw:" + key, runs),
-                                     True, math.sqrt(delta * sigma_sq))
+    rec, pulls = runner.rue_under_the_model(means, n, sigma0_sq, sigma_sq, math.sqrt(delta * sigma_sq),
+                                            run_seeds(seed, "rue:" + key, runs), run_seeds(seed, "rw:" + key, runs))
     best = means.argmax(axis=1)
     idx = np.arange(runs)
     return rec != best, means[idx, best] - means[idx, rec], pulls

@@ -45,11 +45,12 @@ from simulate.algorithms import get
 from simulate.algorithms.spec import TIES
 from simulate.environments import Environment, complexity_H, fixed_means, random_means
 from simulate.runner import package_version, run_algorithm, run_seeds
+from simulate.seeds import stream
 from simulate.stats import binomial_interval, mean_interval
 
 STUDIES = ("fixed", "random", "arms", "two-stage")
 CONVENTIONS = tuple(TIES.variants)     # 'project' (ties at random), 'authors' (lowest index, in SH and two-stage)
-ALGORITHMS = ("rue", "ucbe", "sr", "sh", "ttts")
+ALGORITHMS = ("rue", "ucbe", "sr", "sh", "ttts")     # the paper's; `grid(algorithms=...)` runs others beside them
 RANDOM_N = {"R1": 5000, "R2": 5000, "R3": 12000}
 K_CAP = 400_000                        # appendix: "N = 400000 as the maximal budget" for K = 80
 Q_GRID = tuple(round(0.1 * i, 1) for i in range(1, 10))
@@ -134,8 +135,12 @@ def fixed_budgets(setup: str, K: int, H_convention: str, cap: int | None = None)
 
 
 def grid(scale: Scale = PAPER, studies: tuple[str, ...] = STUDIES,
-         conventions: tuple[str, ...] = ("project", "authors")) -> list[Task]:
-    """Every task of the reproduction at `scale`, in a fixed order."""
+         conventions: tuple[str, ...] = ("project", "authors"), algorithms: tuple[str, ...] = ALGORITHMS) -> list[Task]:
+    """Every task of the reproduction at `scale`, in a fixed order: `algorithms` (registry names;
+    default the paper's five) on every setting of the fixed, random and arms studies, under every
+    reading that changes them."""
+    for a in algorithms:
+        get(a)                         # a ValueError that lists the registry's names
     unknown = sorted(set(studies) - set(STUDIES))
     if unknown or not studies:
         raise ValueError(f"studies must be a non-empty subset of {', '.join(STUDIES)}, got {', '.join(studies)}")
@@ -152,7 +157,7 @@ def grid(scale: Scale = PAPER, studies: tuple[str, ...] = STUDIES,
             for setup, K in settings:
                 for conv in (("suboptimal", "section2") if study == "fixed" else ("suboptimal",)):
                     for b, n in fixed_budgets(setup, K, conv, K_CAP if study == "arms" else None).items():
-                        for a in ALGORITHMS:
+                        for a in algorithms:
                             for p in get(a).variants(setup, conventions):
                                 tasks.append(_task(study, setup, K, b, n, a, p, 1, runs, H_convention=conv))
         elif study == "random":
@@ -160,7 +165,7 @@ def grid(scale: Scale = PAPER, studies: tuple[str, ...] = STUDIES,
                 for scale_ in (("variance", "sd") if setup != "R3" else ("-",)):
                     N = RANDOM_N[setup]
                     for b, n in (("N/4", N // 4), ("N/2", N // 2), ("N", N)):
-                        for a in ALGORITHMS:
+                        for a in algorithms:
                             for p in get(a).variants(setup, conventions):
                                 tasks.append(_task(study, setup, 20, b, n, a, p, scale.random_instances,
                                                    scale.random_runs, normal_scale=scale_))
@@ -195,9 +200,9 @@ def instance_means(task: Task, seed: int) -> np.ndarray:
     so every budget and algorithm of a reading sees the same instances; F-setups' fixed means."""
     if task.setup.startswith("F"):
         return fixed_means(task.setup, task.K)[None]
-    ss = np.random.SeedSequence(seed, spawn_key=(zlib.crc32(("instances:" + task.instance_key).encode()),))
     normal_scale = task.normal_scale if task.normal_scale != "-" else "variance"
-    means, _ = random_means(task.setup, task.K, np.random.default_rng(ss), task.instances, normal_scale, "redraw")
+    means, _ = random_means(task.setup, task.K, stream(seed, "instances:" + task.instance_key), task.instances,
+                            normal_scale, "redraw")
     return means
 
 

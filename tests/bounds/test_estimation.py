@@ -71,3 +71,30 @@ def test_posterior_extends_to_unpulled_arms_and_rejects_empty():
 def test_posterior_bad_input(args, name):
     with pytest.raises(ValueError, match=name):
         bounds.posterior(*args)
+
+
+@settings(max_examples=50)
+@given(hs=st.lists(S.history(), min_size=2, max_size=4), s0=st.floats(1e-2, 1e2), s=st.floats(1e-2, 1e2))
+def test_posterior_arrays_on_many_histories_equal_one_at_a_time(hs, s0, s):
+    """The row-wise form (RUE's tracked runs use it) gives each row's posterior exactly."""
+    from bounds.estimation import posterior_arrays
+    K = min(len(T) for T, _ in hs)
+    T = np.array([h[0][:K] for h in hs], float)
+    S_ = np.array([h[1][:K] for h in hs], float)
+    keep = T.sum(axis=1) > 0
+    if not keep.any():
+        return
+    mean, var, _ = posterior_arrays(T[keep], S_[keep], s0, s)
+    for i, (t, x) in enumerate(zip(T[keep], S_[keep])):
+        one = bounds.posterior(t, x, s0, s)
+        assert np.array_equal(mean[i], one.mean) and np.array_equal(var[i], one.var)
+
+
+def test_shrinkage_is_one_formula_for_numbers_arrays_and_symbols():
+    import sympy
+
+    from bounds.estimation import shrinkage, tau_sq_tilde
+    T, s0, s = sympy.symbols("T sigma0_sq sigma_sq", positive=True)
+    assert sympy.simplify(shrinkage(T, s0, s) - (1 - s0 / (s0 + s / T))) == 0        # 1 - w_k, w_k of eq. blup
+    assert sympy.simplify(tau_sq_tilde(T, s0, s) - s0 * shrinkage(T, s0, s)) == 0
+    assert np.allclose(shrinkage(np.array([0.0, 1.0, 4.0]), 2.0, 1.0), [1.0, 1 / 3, 1 / 9])
