@@ -6,13 +6,13 @@ again from the CSV). Every figure has labelled axes, a legend, intervals whereve
 paper is undefined, the axes say so.
 
 The families' code: the paper's bounds against the exact truth and simulation (`theory`), the
-reproduction of Section 6 (`reproduction`). `theorem_3_1(...)` and its siblings compute and draw in
+reproduction of Section 6 from its results (`empirical`). `theorem_3_1(...)` and its siblings compute and draw in
 one call.
 """
 
 from .common import caption
+from .empirical import fixed_setups, random_setups, two_stage
 from .registry import FAMILIES, Family, Inputs, draw_all, redraw, save
-from .reproduction import fixed_setups, random_setups, two_stage
 from .table import Table
 from .theory import (
     c_K_constant,

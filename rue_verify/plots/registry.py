@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..files import write_bytes, write_text
-from . import reproduction as rep
+from . import empirical as rep
 from . import theory as th
 from .table import Table
 

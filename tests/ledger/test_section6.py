@@ -37,3 +37,11 @@ def test_every_empirical_claim_is_judged_on_the_shipped_results():
         assert r.findings
         if REGISTRY[r.id].needs:                 # a claim that reads results names them
             assert any("paper-scale results shipped with the package" in f.domain for f in r.findings), r.id
+
+
+def test_the_claims_meet_the_contract():
+    from tests.ledger.contract import check_module
+    results = {r.id: r for r in check_module("section6")}
+    for cid in ("EXP-F-CLAIMS", "EXP-R-CLAIMS"):                 # literal reading first, the rest charitable
+        kinds = [f.kind for f in results[cid].findings]
+        assert kinds[0] == "computed" and "charitable" in kinds and kinds.index("charitable") > 0

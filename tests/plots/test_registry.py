@@ -45,12 +45,3 @@ def test_a_figure_redraws_from_its_csv_alone(tmp_path):
         assert len(got) == len(want) and all(np.allclose(a, b, equal_nan=True) for a, b in zip(got, want))
         again = redraw(tmp_path / f"{name}.csv", tmp_path / f"{name}-again")
         assert [p.rsplit(".", 1)[1] for p in again] == ["png", "svg", "csv"]
-
-
-def test_table_csv_round_trip_keeps_types_and_parameters():
-    t = Table([{"K": 3, "x": 0.5, "label": "sh [lowest-index ties]", "c_K": None}, {"K": 4, "x": 1e-300}],
-              {"family": "c-K-constant", "seed": 7, "means": [0.5, 0.4]})
-    back = Table.from_csv(t.to_csv())
-    assert back.meta == t.meta
-    assert back.rows == [{"K": 3, "x": 0.5, "label": "sh [lowest-index ties]", "c_K": None},
-                         {"K": 4, "x": 1e-300, "label": None, "c_K": None}]

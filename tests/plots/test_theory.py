@@ -4,7 +4,7 @@ where a bound is undefined, and names its parameters and seed."""
 import numpy as np
 
 from rue_verify import plots
-from tests.plots.test_reproduction import series
+from tests.plots.test_empirical import series
 
 
 def lines(ax):

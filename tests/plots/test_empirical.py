@@ -1,4 +1,4 @@
-"""rue_verify.plots.reproduction: each figure has the panels, series, labels and caption it promises,
+"""rue_verify.plots.empirical: each figure has the panels, series, labels and caption it promises,
 and draws the numbers of the result rows (read back from the matplotlib objects)."""
 
 import numpy as np

@@ -1,9 +1,10 @@
-"""The claims ledger: schema, verdict logic, and every witness recomputed from scratch."""
+"""rue_verify.ledger.core: findings and verdicts, summaries that cannot contradict them, the margin
+search, and text shortened at boundaries."""
 
 import pytest
 
 from rue_verify.ledger import Finding, Mode
-from rue_verify.ledger.core import overall
+from rue_verify.ledger.core import Dim, minimize_margin, overall
 
 SMALL = Mode("test", K_max=400, random_samples=300, sim_runs=60, seed=3)
 
@@ -33,3 +34,10 @@ def test_shorten_cuts_at_a_boundary_never_mid_word():
     assert out[:-4].endswith(".")                      # the sentence boundary wins
     words = shorten("a" * 10 + " bbbbbbbbbb cccccccccc", 15)
     assert words == "aaaaaaaaaa ..."
+
+
+def test_margin_search_finds_a_planted_corner():
+    space = {"a": Dim(1e-3, 1e3), "b": Dim(1e-3, 1e3)}
+    r = minimize_margin(lambda p: -1.0 if p["a"] > 700 and p["b"] < 2e-3 else 1.0, space, Mode(seed=9), "planted",
+                        random=3000)
+    assert r.margin < 0 and r.params["a"] > 700

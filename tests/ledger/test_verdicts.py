@@ -1,0 +1,65 @@
+"""The whole quick ledger (the session's `quick_ledger`): each claim's verdict and its repairs'
+verdicts pinned, every witness recomputed by the recomputation its claim declares, and every refuted,
+undefined or inconsistent claim repaired or saying why not (its declaration)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rue_verify.ledger import REGISTRY, Mode, run_ledger
+
+PINNED = Path(__file__).with_name("verdicts.json")
+
+
+@pytest.fixture(scope="module")
+def ledger(quick_ledger):
+    return {r.id: r for r in quick_ledger}          # on the shipped paper-scale results
+
+
+def test_quick_mode_verdicts_are_pinned(ledger):
+    """A change that moves any claim's verdict (or a repair's) shows up here; regenerate the file with
+    `python3 -m tests.ledger.test_verdicts` after checking the move is intended."""
+    got = {cid: {"verdict": r.verdict, "repairs": [x.verdict for x in r.repairs]} for cid, r in ledger.items()}
+    assert got == json.loads(PINNED.read_text())
+
+
+def test_every_witness_recomputes(ledger):
+    """Both sides of every witness with numeric sides, computed again from scratch by the recomputation
+    its claim declares (from `bounds`, or by rerunning its simulation from its seed key)."""
+    seen = set()
+    for cid, r in ledger.items():
+        for f in r.findings + [e for x in r.repairs for e in x.findings]:
+            w = f.witness
+            if not w or not all(isinstance(w.get(s), (int, float)) for s in ("lhs", "rhs")):
+                continue
+            lhs, rhs = REGISTRY[cid].recompute_witness(w)
+            assert lhs == pytest.approx(w["lhs"], rel=1e-6, abs=1e-300), (cid, w)
+            assert rhs == pytest.approx(w["rhs"], rel=1e-6, abs=1e-300), (cid, w)
+            if f.verdict in ("refuted", "conditional") and w["relation"] == "<=":
+                assert lhs > rhs, (cid, w)
+            elif f.verdict in ("refuted", "conditional") and w["relation"] == ">=":
+                assert lhs < rhs, (cid, w)
+            seen.add(cid)
+    assert len(seen) >= 18      # a guard against this test silently skipping every witness
+
+
+def test_every_refuted_undefined_or_inconsistent_claim_has_a_repair_or_says_why(ledger):
+    """What a claim's declaration says: repairs, or a reason for having none (and never both)."""
+    for cid, r in ledger.items():
+        c = REGISTRY[cid]
+        assert not (c.repairs and c.no_repair), cid
+        if r.verdict in ("refuted", "undefined", "inconsistent"):
+            assert r.repairs or c.no_repair, cid
+
+
+def test_repairs_hold_in_quick_mode(ledger):
+    for cid, r in ledger.items():
+        for x in r.repairs:
+            assert x.verdict == "holds", (cid, x.statement, [f.detail for f in x.findings])
+
+
+if __name__ == "__main__":        # regenerate the pinned verdicts
+    out = {r.id: {"verdict": r.verdict, "repairs": [x.verdict for x in r.repairs]} for r in run_ledger(Mode())}
+    PINNED.write_text(json.dumps(out, indent=1) + "\n")
+    print(f"wrote {PINNED}")
