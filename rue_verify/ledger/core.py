@@ -58,6 +58,79 @@ def from_margin(margin: float, domain: str, *, holds: str, fails: str, tol: floa
     return Finding("holds" if ok else fail, domain, (holds if ok else fails) + tail, w, certified and ok, kind)
 
 
+def from_value(value: float, domain: str, detail: str | None = None, *, holds: str | None = None,
+               fails: str | None = None, at_most: float | None = None,
+               at_least: float | None = None, tol: float = 0.0, strict: bool = False, fail: str = "refuted",
+               witness: Callable[[], dict] | dict | None = None, certified: bool = False,
+               kind: str = "computed") -> Finding:
+    """A finding whose verdict is computed from a quantity against the claim's threshold: it holds when
+    `value <= at_most + tol` (or `value >= at_least - tol`; with `strict`, < and >), else `fail`; the
+    witness (a function is called only on failure) follows the same test. `certified` says the
+    quantity is rigorous (arb, exact), so the verdict is certified whichever way it goes. `detail`
+    states the value; or `holds` and `fails`, the text for each outcome, chosen by the same test."""
+    if (at_most is None) == (at_least is None):
+        raise ValueError("from_value: give exactly one of at_most, at_least")
+    if (detail is None) == (holds is None or fails is None):
+        raise ValueError("from_value: give detail, or both holds and fails")
+    margin = (at_most - value) if at_most is not None else (value - at_least)
+    ok = bool(margin > -tol) if strict else bool(margin >= -tol)
+    w = None if ok else (witness() if callable(witness) else witness)
+    text = detail if detail is not None else (holds if ok else fails)
+    return Finding("holds" if ok else fail, domain, text, w, bool(certified), kind)
+
+
+def from_count(violations: int, domain: str, detail: str | None = None, *, holds: str | None = None,
+               fails: str | None = None, fail: str = "refuted", witness: Callable[[], dict] | dict | None = None,
+               kind: str = "computed") -> Finding:
+    """A finding from a count of violations found (a search, a simulation): holds when there is none."""
+    return from_value(violations, domain, detail, holds=holds, fails=fails, at_most=0, fail=fail, witness=witness,
+                      kind=kind)
+
+
+def from_intervals(lhs: tuple[float, float], rhs: tuple[float, float], domain: str, detail: str, *,
+                   witness: Callable[[], dict] | dict | None = None, kind: str = "computed") -> Finding:
+    """A finding on `lhs <= rhs` when both sides are only known to lie in intervals (simulations):
+    refuted when lhs's interval lies wholly above rhs's, holds when wholly below, else inconclusive."""
+    if lhs[0] > rhs[1]:
+        return Finding("refuted", domain, detail, witness() if callable(witness) else witness, False, kind)
+    return Finding("holds" if lhs[1] < rhs[0] else "inconclusive", domain, detail, None, False, kind)
+
+
+def from_classes(classes: list[str], domain: str, detail: str, *, want: str = "better",
+                 kind: str = "computed") -> Finding:
+    """A finding on 'every cell goes the stated way' from paired comparisons classified with Holm's
+    correction ('better', 'worse', 'undecided'): holds when every cell is significant in the direction
+    `want`, refuted when any is significant the other way, else inconclusive."""
+    other = "worse" if want == "better" else "better"
+    verdict = "refuted" if other in classes else ("holds" if classes and set(classes) == {want} else "inconclusive")
+    return Finding(verdict, domain, detail, None, False, kind)
+
+
+def from_majority(classes: list[str], domain: str, detail: str, *, want: str = "better",
+                  kind: str = "computed") -> Finding:
+    """'In most cases': holds when more than half the cells are significant in the direction `want`,
+    refuted when at least half are significant the other way, else inconclusive."""
+    other = "worse" if want == "better" else "better"
+    n = len(classes)
+    verdict = ("holds" if classes.count(want) > n / 2 else "refuted" if classes.count(other) >= n / 2
+               else "inconclusive")
+    return Finding(verdict, domain, detail, None, False, kind)
+
+
+def from_parts(verdicts: list[str], domain: str, detail: str, kind: str = "computed") -> Finding:
+    """A finding over several parts judged one by one (each verdict computed by the caller's stated
+    rule): the most severe part's verdict."""
+    return Finding(overall(Finding(v, domain, "") for v in verdicts), domain, detail, None, False, kind)
+
+
+def from_exact(ok: bool, domain: str, detail: str, *, fail: str = "refuted", certified: bool = True,
+               witness: Callable[[], dict] | dict | None = None, kind: str = "computed") -> Finding:
+    """A finding from an exact check, a sympy identity or simplification, an exact comparison of
+    rationals or integers (`ok` is its outcome): `fail` when it fails, certified when it holds."""
+    w = None if ok else (witness() if callable(witness) else witness)
+    return Finding("holds" if ok else fail, domain, detail, w, bool(certified and ok), kind)
+
+
 def from_certificate(ok: bool, domain: str, *, proved: str, failed: str, fail: str = "inconclusive",
                      kind: str = "computed") -> Finding:
     """A finding from a rigorous check (interval arithmetic, exact arithmetic): certified 'holds'

@@ -14,13 +14,14 @@ from bounds import theorems as th
 from .core import (
     Dim,
     Expect,
-    Finding,
     Mode,
     Repair,
     claim,
     fmt,
+    from_exact,
     from_margin,
     from_proof,
+    from_value,
     minimize_margin,
     repair,
     witness,
@@ -38,12 +39,13 @@ def check_disc_delta(mode: Mode):
     space = {"K": Dim(2, 1e4, integer=True), "sigma0_sq": Dim(1e-3, 1e3), "sigma_sq": Dim(1e-3, 1e3)}
     res = minimize_margin(lambda p: -float(th.delta_threshold(p["K"], p["sigma0_sq"], p["sigma_sq"])), space, mode, 57)
     dmax = -res.margin
-    f = [Finding("holds" if expo == 2 else "refuted", "symbolic",
-                 f"at the threshold the exponent sigma^2 m/(delta(2 sigma0^2 + sigma^2)) equals {expo}, so the last "
-                 "term is 2K n^-1.", certified=expo == 2),
-         Finding("holds", res.domain,
-                 f"the threshold is positive but small: its largest value found is {fmt(dmax)} at {res.params}, so the "
-                 f"condition asks for a likelihood variance sigma^2 >= {fmt(1 / dmax)} nu^2.")]
+    f = [from_exact(expo == 2, "symbolic",
+                    f"at the threshold the exponent sigma^2 m/(delta(2 sigma0^2 + sigma^2)) equals {expo}, so the last "
+                    "term is 2K n^-1."),
+         from_value(dmax, res.domain,
+                    f"the threshold is positive but small: its largest value found is {fmt(dmax)} at {res.params}, so "
+                    f"the condition asks for a likelihood variance sigma^2 >= {fmt(1 / dmax)} nu^2.",
+                    at_least=0.0, strict=True)]
     return f"satisfiable, but only with sigma^2 >= {fmt(1 / dmax, 3)} times the true noise proxy", f
 
 
@@ -52,8 +54,7 @@ def check_disc_mk(mode: Mode):
     a = sympy.symbols("a", positive=True)    # a = mK
     expr = sympy.simplify(K_ * n_ ** (1 - a) / (K_ / n_))
     ok = sympy.simplify(expr - n_ ** (2 - a)) == 0
-    f = Finding("holds" if ok else "refuted", "symbolic, n >= 1",
-                f"K n^(1-mK) / (K/n) = n^(2-mK) <= 1 when mK >= 2 (sympy: {ok}).", certified=ok)
+    f = from_exact(bool(ok), "symbolic, n >= 1", f"K n^(1-mK) / (K/n) = n^(2-mK) <= 1 when mK >= 2 (sympy: {ok}).")
     return Expect("holds", "holds"), [f]
 
 
@@ -73,11 +74,10 @@ def check_disc_rho(mode: Mode):
                 need.append(int(Ks[0]))
             else:
                 need.append(int(Ks[far[-1] + 1]) if far[-1] + 1 < Ks.size else None)
-    charitable = Finding("holds" if ok else "refuted", "K -> infinity at fixed sigma0^2, sigma^2 (sympy limits)",
-                         f"lim rho = {rl}, lim m = {ml}. For rho within 5% of 1 over sigma0^2, sigma^2 in "
+    charitable = from_exact(bool(ok), "K -> infinity at fixed sigma0^2, sigma^2 (sympy limits)",
+                            f"lim rho = {rl}, lim m = {ml}. For rho within 5% of 1 over sigma0^2, sigma^2 in "
                          f"{{0.01, 1, 100}} K must reach {max(x for x in need if x is not None)} (worst case), since "
-                         "rho^2 -> 1 only once K(sigma0^2 + sigma^2) >> sigma^2/sigma0^2.", certified=ok,
-                         kind="charitable")
+                            "rho^2 -> 1 only once K(sigma0^2 + sigma^2) >> sigma^2/sigma0^2.", kind="charitable")
     # literal: 'K >> sigma0^2, sigma^2' must give rho ~ 1 uniformly; search K = c max(sigma0^2, sigma^2)
     space = {"c": Dim(1e3, 1e4), "sigma0_sq": Dim(1e-8, 1e2), "sigma_sq": Dim(1e-4, 1e2)}
 
@@ -125,15 +125,15 @@ def check_disc_sigma0(mode: Mode):
         c_need[s] = brentq(g, 1e-6, 1e9)
     thm = orders.K_exponent_of_gap_terms("theorem", "1/K")
     out = orders.K_exponent_of_gap_terms("outline", "1/K")
-    f = [Finding("holds", "sigma0^2 = c/K, K -> infinity",
-                 f"lim mK = {lim}; mK >= 2 needs c >= "
-                 + ", ".join(f"{v:.4g} (sigma^2 = {k:g})" for k, v in c_need.items())
-                 + ": sigma0^2 = O(1/K) is permitted with a large enough constant."),
-         Finding("inconsistent" if max(out.values()) > sympy.Rational(1, 2) else "holds",
+    f = [from_value(max(c_need.values()), "sigma0^2 = c/K, K -> infinity",
+                    f"lim mK = {lim}; mK >= 2 needs c >= "
+                    + ", ".join(f"{v:.4g} (sigma^2 = {k:g})" for k, v in c_need.items())
+                    + ": sigma0^2 = O(1/K) is permitted with a large enough constant.", at_most=math.inf, strict=True),
+         from_value(max(out.values()),
                  "sigma0^2 = c/K, fixed n, K -> infinity",
                  f"order in K of the gap terms: theorem as printed {thm}; with Theorem 3.1's 1/sigma0 kept (main-text "
                  f"outline) {out}. The O~(sqrt(K/n)) claim for sigma0^2 = O(1/K) relies on the dropped 1/sigma0; "
-                 "with it the bound is O~(K/sqrt(n)).")]
+                 "with it the bound is O~(K/sqrt(n)).", at_most=sympy.Rational(1, 2), fail="inconsistent")]
     return Expect("mK >= 2 does permit sigma0^2 = c/K, but then the corrected bound is O~(K/sqrt(n)), "
                   "not O~(sqrt(K/n))",
                   "inconsistent"), f
@@ -147,20 +147,19 @@ def check_disc_hb(mode: Mode):
     der = orders.H_b_derivatives()
     signs = {k: (v.is_positive, v.is_negative) for k, v in der.items()}
     ok = e1 == 1 and e2 == 1 and signs["K"][0] and signs["sigma_sq"][0] and signs["sigma0_sq"][1]
-    charitable = Finding("holds" if ok else "refuted",
-                         "sigma0^2 = Theta(1) or Theta(1/K), sigma^2 = Theta(1) (symbolic)",
+    charitable = from_exact(bool(ok), "sigma0^2 = Theta(1) or Theta(1/K), sigma^2 = Theta(1) (symbolic)",
                          f"order in K: {e1} (sigma0^2 constant), {e2} (sigma0^2 = c/K). dH_b/dK = {der['K']}, "
                          f"dH_b/dsigma^2 = {der['sigma_sq']}, dH_b/dsigma0^2 = {der['sigma0_sq']}: H_b grows with K "
                          "and "
                          "sigma^2 and falls as sigma0^2 grows (the text's 'the variability of the arms' means sigma^2 "
-                         "decreases' means sigma0^2).", certified=bool(ok), kind="charitable")
+                         "decreases' means sigma0^2).", kind="charitable")
     # literal: O(1) and O(1/K) admit everything smaller, e.g. sigma0^2 = K^-2
     e3 = orders.growth_exponent(th.H_b(K_, 1 / K_ ** 2, s_), K_)
-    literal = Finding("refuted" if e3 > 1 else "holds", "sigma0^2 = O(1/K) read literally (any sigma0^2 <= c/K)",
+    literal = from_value(e3, "sigma0^2 = O(1/K) read literally (any sigma0^2 <= c/K)",
                       f"sigma0^2 = K^-2 is O(1) and O(1/K), and then H_b = (K + sigma^2 K^2) sigma^2 has order K^{e3}"
                       + (", not O(K)." if e3 > 1 else "."),
-                      witness({"K": 1000, "sigma0_sq": 1e-6, "sigma_sq": 1.0}, float(th.H_b(1000, 1e-6, 1.0)),
-                              1000.0 * 2, "<=", what="H_b against 2K") if e3 > 1 else None)
+                      witness=witness({"K": 1000, "sigma0_sq": 1e-6, "sigma_sq": 1.0}, float(th.H_b(1000, 1e-6, 1.0)),
+                              1000.0 * 2, "<=", what="H_b against 2K") if e3 > 1 else None, at_most=1)
     return Expect("false as written (O(1/K) admits sigma0^2 = K^-2, where H_b ~ K^2); true when sigma0^2 >= c/K",
                   "refuted"), [literal, charitable]
 
@@ -193,13 +192,17 @@ def check_disc_order(mode: Mode):
     K, s0, s = 100, 1.0, 1.0
     e_noise = float(ex["noise_term"].subs({K_: K, s0_: s0, s_: s, d_: 1.0}))
     e_mean = float(ex["mean_term"].subs({K_: K, s0_: s0, s_: s, d_: 1.0}))
-    f = [Finding("holds", "symbolic, fixed K, sigma's, delta",
-                 f"order in n: gap terms {ex['gap_term_E2']}, {ex['gap_term_E1']}; order in K for fixed n: {kx}."),
-         Finding("conditional", "symbolic",
-                 "the last two terms are n^(1 - mK) and n^(1 - sigma^2 m/(delta(2 sigma0^2 + sigma^2))); the whole "
-                 "bound is "
-                 f"O~(n^-1/2) only if {cond}, which the abstract does not state. At K = {K}, sigma0^2 = sigma^2 = 1, "
-                 f"delta = 1 the exponents are {fmt(e_mean)} and {fmt(e_noise)}: the last term grows with n.",
-                 witness({"K": K, "sigma0_sq": s0, "sigma_sq": s, "delta": 1.0}, e_noise, -0.5, "<=",
-                         what="exponent of n in the last term"))]
+    f = [from_exact(ex["gap_term_E2"] == ex["gap_term_E1"] == sympy.Rational(-1, 2),
+                    "symbolic, fixed K, sigma's, delta",
+                    f"order in n: gap terms {ex['gap_term_E2']}, {ex['gap_term_E1']}; order in K for fixed n: {kx}."),
+         from_value(e_noise, "symbolic", at_most=-0.5, fail="conditional",
+                    holds=f"the last two terms are n^(1 - mK) and n^(1 - sigma^2 m/(delta(2 sigma0^2 + sigma^2))); at "
+                          f"K = {K}, sigma0^2 = sigma^2 = 1, delta = 1 their exponents are {fmt(e_mean)} and "
+                          f"{fmt(e_noise)}, at most -1/2.",
+                    fails="the last two terms are n^(1 - mK) and n^(1 - sigma^2 m/(delta(2 sigma0^2 + sigma^2))); the "
+                          f"whole bound is O~(n^-1/2) only if {cond}, which the abstract does not state. At K = {K}, "
+                          f"sigma0^2 = sigma^2 = 1, delta = 1 the exponents are {fmt(e_mean)} and {fmt(e_noise)}: the "
+                          "last term grows with n.",
+                 witness=witness({"K": K, "sigma0_sq": s0, "sigma_sq": s, "delta": 1.0}, e_noise, -0.5, "<=",
+                                 what="exponent of n in the last term"))]
     return f"O~(sqrt(K/n)) only under {cond}; with delta = 1 the bound grows with n", f

@@ -22,8 +22,11 @@ from .core import (
     Repair,
     claim,
     fmt,
+    from_count,
+    from_exact,
     from_margin,
     from_proof,
+    from_value,
     minimize_margin,
     reading,
     repair,
@@ -67,13 +70,15 @@ def _inclusion_finding(s: Search, premise: str, conclusion: str, proven: bool, m
             i = int(np.flatnonzero(r.event_E & viol)[0])
             w = witness({**p.params, "runs": p.runs, "seed_key": list(p.key), "run": i, "round": int(worst[i, 3])},
                         float(worst[i, 1]), float(worst[i, 2]))
-        return Finding("refuted", s.covered(), f"{conclusion} failed in {sum(q.events for q in bad)} runs where "
-                                              f"{premise} held ({seen} such runs of {runs}).", w)
-    verdict = "holds" if seen or proven else "inconclusive"
-    return Finding(verdict, s.covered(),
-                   f"{premise} held in {seen} of {runs} simulated runs and {conclusion} held in every one"
-                   + ("" if seen else " (the premise never occurred, so the simulation is no evidence; the verdict "
-                                      "rests on the proof)" if proven else ""))
+        return from_count(sum(q.events for q in bad), s.covered(),
+                          f"{conclusion} failed in {sum(q.events for q in bad)} runs where {premise} held ({seen} such "
+                          f"runs of {runs}).", witness=w)
+    # evidence: runs where the premise occurred, or a proof
+    return from_value(seen + int(proven), s.covered(), at_least=1, fail="inconclusive",
+                      holds=f"{premise} held in {seen} of {runs} simulated runs and {conclusion} held in every one"
+                      + ("" if seen else " (the premise never occurred, so the simulation is no evidence; the verdict "
+                                         "rests on the proof)"),
+                      fails=f"{premise} never held in {runs} simulated runs and there is no proof: no evidence")
 
 
 @claim("PF-DECOMP", "Proof of Theorem 5.1 (eq. regret-decomV)",
@@ -99,16 +104,16 @@ def check_eta_cond(mode: Mode):
     gap_sq = sympy.factor(sympy.together(th.rho(K_, s0_, s_) ** 2 - th.beta(K_, s0_, s_) / th.beta_1(K_, s0_, s_)))
     space = {"K": Dim(2, 1e4, integer=True), "sigma0_sq": Dim(1e-3, 1e3), "sigma_sq": Dim(1e-3, 1e3)}
     res = minimize_margin(lambda p: -float(th.eta_condition(p["K"], p["sigma0_sq"], p["sigma_sq"])), space, mode, 52)
-    findings = [Finding("holds" if ideal else "inconsistent", "symbolic, rho := sqrt(beta/beta_1)",
-                        "with rho = sqrt(beta/beta_1) the expression equals -8 rho^2/(1+4 rho)^2 <= 0 (sympy: "
-                        f"{ideal}). "
-                        f"But rho^2 - beta/beta_1 = {gap_sq}, zero only when sigma0^2 + sigma^2 = 1.", certified=ideal)]
+    findings = [from_exact(bool(ideal), "symbolic, rho := sqrt(beta/beta_1)",
+                           "with rho = sqrt(beta/beta_1) the expression equals -8 rho^2/(1+4 rho)^2 <= 0 (sympy: "
+                           f"{ideal}). But rho^2 - beta/beta_1 = {gap_sq}, zero only when sigma0^2 + sigma^2 = 1.",
+                           fail="inconsistent")]
     p = res.params
-    findings.append(Finding(
-        "refuted" if res.margin < 0 else "holds", res.domain,
+    findings.append(from_value(
+        res.margin, res.domain,
         f"with the paper's rho the condition fails at {res.violations} of {res.evaluated} points; worst value "
         f"{fmt(-res.margin)} (> 0 violates).",
-        witness(p, float(th.eta_condition(p["K"], p["sigma0_sq"], p["sigma_sq"])), 0.0) if res.margin < 0 else None))
+        witness=lambda: witness(p, float(th.eta_condition(p["K"], p["sigma0_sq"], p["sigma_sq"])), 0.0), at_least=0))
     return Expect("holds for rho = sqrt(beta/beta_1); with the paper's rho it fails (the two agree only when "
                   "sigma0^2 + sigma^2 = 1)", "refuted" if ideal else "-"), findings
 
@@ -179,11 +184,11 @@ def check_tk_low(mode: Mode):
     s = ps.inclusion_search("low", mode)
     f = [_inclusion_finding(s, "E", "eq. Tk_lowv2 at every round", False, mode, "low")]
     w = _simplest_tau_witness("lower")
-    f.append(Finding("conditional" if w else "holds", "the proof",
-                     "the induction uses c_{k,t} >= sqrt(beta_1) ctilde_{k,t}, i.e. Lemma sec:tau's lower side, "
-                     + ("which is false (LEM-TAU-LOWER; the witness is a pull vector where it fails), and derives "
-                        "the inequality at round t after pulling arm 1 at t+1" if w else "which holds on the search"),
-                     w))
+    step = "the induction uses c_{k,t} >= sqrt(beta_1) ctilde_{k,t}, i.e. Lemma sec:tau's lower side, "
+    f.append(from_count(int(w is not None), "the proof", fail="conditional", witness=w,
+                        holds=step + "which holds on the search",
+                        fails=step + "which is false (LEM-TAU-LOWER; the witness is a pull vector where it fails), and "
+                                     "derives the inequality at round t after pulling arm 1 at t+1"))
     return Expect("the search found runs on E where it fails, and its proof rests on the refuted lower side of "
                   "Lemma sec:tau", "refuted"), f
 
@@ -205,11 +210,11 @@ def check_pf_e1(mode: Mode):
         step = all(abs(f_id(int(k), mpmath.mpf(a), mpmath.mpf(c))) < mpmath.mpf(10) ** -30
                    for k, a, c in zip(rng.integers(2, 10 ** 4, 200), np.exp(rng.uniform(-7, 7, 200)),
                                       np.exp(rng.uniform(-7, 7, 200))))
-    findings = [Finding("inconsistent" if ratio != 1 else "holds", "symbolic",
-                        f"not-E_1 = {{Delta_min < (1+eta) sqrt(beta) ctilde_1}} but eq. prob-dk-v1 prints the "
-                        "threshold "
-                        f"without the 2 of ctilde: ratio defined/printed = {ratio}; eq. prob-dk-v2 restores it."),
-                Finding("holds" if step else "refuted", "symbolic",
+    findings = [from_exact(ratio == 1, "symbolic",
+                           f"not-E_1 = {{Delta_min < (1+eta) sqrt(beta) ctilde_1}} but eq. prob-dk-v1 prints the "
+                           f"threshold without the 2 of ctilde: ratio defined/printed = {ratio}; eq. prob-dk-v2 "
+                           "restores it.", fail="inconsistent"),
+                from_exact(bool(step), "symbolic", certified=False, detail=
                         "(1-eta) sqrt(beta_1)/2 - eta(1+eta) sqrt(beta) = -(sqrt(beta_1)/2) x (the eta-condition), "
                         "zero to "
                         f"1e-30 at 200 random points (mpmath, 40 digits): {step}; the step is valid where PF-ETA-COND "
@@ -227,10 +232,10 @@ def check_t1n(mode: Mode):
     kk = sympy.symbols("k", positive=True)       # K = 1 + k, k > 0; log n > 0 for n > 1
     mono = sympy.simplify((sympy.diff(lower, Dm) / sympy.log(n_)).subs(K_, 1 + kk)).is_positive
     ok = ok1 and at_E2 and bool(mono)
-    f = Finding("holds" if ok else "refuted", "symbolic, all parameters",
+    f = from_exact(bool(ok), "symbolic, all parameters", detail=
                 f"summing eq. Tk_up1 over k != 1 with Delta_k >= Delta_min gives eqn:T1n exactly ({ok1}); at the E_2 "
                 f"threshold the bound equals n/2 - 2(K-1) ({at_E2}); it increases in Delta_min for n > 1 ({mono}). So "
-                "sigma0^2 T_1 + sigma^2 >= sigma0^2 n/2 - 2 sigma0^2 (K-1) + sigma^2 on E and E_2.", certified=ok)
+                "sigma0^2 T_1 + sigma^2 >= sigma0^2 n/2 - 2 sigma0^2 (K-1) + sigma^2 on E and E_2.")
     return Expect("follows from Tk_up1 (symbolic)", "holds"), [f]
 
 
@@ -249,13 +254,13 @@ def check_dk_v2(mode: Mode):
     relax_ok = bool(np.all(relax(k, 4 * (k - 1) + 1 + np.exp(rng.uniform(0, 12, 200)),
                                  np.exp(rng.uniform(-5, 5, 200)), np.exp(rng.uniform(-5, 5, 200))) >= 0))
     findings = [
-        Finding("inconsistent" if (r1 != 1 or r2 != 1) else "holds", "symbolic",
+        from_exact(r1 == 1 and r2 == 1, "symbolic", fail="inconsistent", detail=
                 f"main text / appendix: first term {r1}, second term {r2}. The main text applies Theorem 3.1 with its "
                 "1/sigma0; the appendix applies Lemma A.1 (sigma0 = 1), and Theorem 5.1 follows the appendix."),
-        Finding("holds" if same2 == 1 and relax_ok else "refuted", "symbolic and 200 random points",
+        from_exact(same2 == 1 and relax_ok, "symbolic and 200 random points", certified=False, detail=
                 f"Theorem 5.1's terms relax the appendix's: second terms equal ({same2}); first term larger at every "
                 f"sampled point ({relax_ok})."),
-        Finding("inconsistent", "text",
+        reading("inconsistent", "text",
                 "eq. prob-dk-v2 writes Pr(not E_2 | E) = Pr(Delta_min < (1+eta) sqrt(2a(K-1) beta sigma^2 log n/n)) "
                 "with "
                 "an undefined symbol a (a = 2 matches the event E_2) and drops the conditioning on E, which depends "

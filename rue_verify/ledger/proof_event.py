@@ -21,8 +21,12 @@ from .core import (
     Repair,
     claim,
     fmt,
+    from_count,
+    from_exact,
     from_margin,
     from_proof,
+    from_value,
+    reading,
     repair,
     witness,
 )
@@ -48,13 +52,15 @@ def check_ebar_decomp(mode: Mode):
         rbar0 = np.sum(omw * S) / np.sum(omw * T)
         err = max(err, float(np.max(np.abs((p.mean - mu) - (omw * (rbar0 - mu) + (1 - omw) * (S / T - mu))))))
     w = _simplest_tau_witness("lower")
-    findings = [Finding("holds" if err < 1e-10 else "refuted", "200 random histories",
+    findings = [from_value(err, "200 random histories",
                         "muhat - mu = (1-w)(rbar_0 - mu_k) + w(rbar_k - mu_k) with 1 - w = sigma^2/(T sigma0^2 + "
-                        f"sigma^2): max error {fmt(err)}."),
-                Finding("conditional", "the last inequality",
-                        "it replaces eta c_{k,t} by eta sqrt(beta_1) ctilde_{k,t}, which needs c_{k,t} >= "
-                        "sqrt(beta_1) ctilde_{k,t}: "
-                        "Lemma sec:tau's lower side, false (the witness is a pull vector where it fails).", w)]
+                        f"sigma^2): max error {fmt(err)}.", at_most=1e-10, strict=True),
+                from_count(int(w is not None), "the last inequality", fail="conditional", witness=w,
+                           holds="it replaces eta c_{k,t} by eta sqrt(beta_1) ctilde_{k,t}, which needs c_{k,t} >= "
+                                 "sqrt(beta_1) ctilde_{k,t}: Lemma sec:tau's lower side, which held on its search.",
+                           fails="it replaces eta c_{k,t} by eta sqrt(beta_1) ctilde_{k,t}, which needs c_{k,t} >= "
+                                 "sqrt(beta_1) ctilde_{k,t}: Lemma sec:tau's lower side, false (the witness is a pull "
+                                 "vector where it fails).")]
     return Expect("the identity holds; the last step needs the refuted lower side of Lemma sec:tau",
                   "conditional" if findings[0].verdict == "holds" and w else "-"), findings
 
@@ -80,13 +86,12 @@ def check_nu_t(mode: Mode):
         if key < worst[0]:
             worst = (key, (K, T, s0, s, nu, v, c))
     K, T, s0, s, nu, v, c = worst[1]
-    findings = [Finding("refuted" if bad else "holds", "T_k >= 2, K in [2, 29], sigma^2 >= nu^2",
-                        f"nu_t < K^-1 (sigma0^2 + nu^2/2) at {bad} of {count} points: Cauchy-Schwarz gives "
-                        "nu_t >= 1/sum_k (sigma0^2 + nu^2/T_k)^-1, which is at most, not at least, the claimed value.",
-                        witness({"K": K, "T": T.astype(int).tolist(), "sigma0_sq": s0, "sigma_sq": s, "nu_sq": nu},
-                                v, c, ">=")
-                        if bad else None),
-                Finding("inconsistent", "its use in eq. e31",
+    findings = [from_count(bad, "T_k >= 2, K in [2, 29], sigma^2 >= nu^2",
+                           f"nu_t < K^-1 (sigma0^2 + nu^2/2) at {bad} of {count} points: Cauchy-Schwarz gives "
+                           "nu_t >= 1/sum_k (sigma0^2 + nu^2/T_k)^-1, which is at most, not at least, the claimed "
+                           "value.", witness=lambda: witness({"K": K, "T": T.astype(int).tolist(), "sigma0_sq": s0,
+                                                              "sigma_sq": s, "nu_sq": nu}, v, c, ">=")),
+                reading("inconsistent", "its use in eq. e31",
                         "a sub-Gaussian tail bound needs an upper bound on the variance proxy; eq. e31 puts a lower "
                         "bound "
                         "in the denominator of the exponent. The event also concerns rbar_0 - mu_k, not rbar_0 - mu0.")]
@@ -149,9 +154,10 @@ def _searched(f: Finding) -> str:
 @claim("PF-E31", "Proof of Theorem 5.1 (eq. e31)", "eq. e31.")
 def check_e31(mode: Mode):
     ratio, ok = _exponent_check("e31", mode)
-    f = [Finding("inconsistent" if ratio != 1 else "holds", "symbolic",
-                 f"the paper's first exponent is {ratio} times x^2/(2V) for its own threshold x and proxy V (Fact 1's "
-                 "tail)" + (": the bound is the square of what the argument gives." if ratio != 1 else ".")),
+    f = [from_exact(ratio == 1, "symbolic", fail="inconsistent",
+                    detail=f"the paper's first exponent is {ratio} times x^2/(2V) for its own threshold x and proxy V "
+                           "(Fact 1's tail)" + (": the bound is the square of what the argument gives."
+                                                if ratio == 2 else ".")),
          from_margin(ok, "random points with T >= 2, sigma^2 >= nu^2",
                      holds="first exponent >= final exponent at every point",
                      fails="the final exponent exceeds the first somewhere", tol=1e-12, tol_reason="relative rounding"),
@@ -189,9 +195,9 @@ def check_e3k(mode: Mode):
     ratio, ok = _exponent_check("e3k", mode)
     s = ps.tail_search("e3k", mode)
     exact = max((abs(ps.e3k_exact(p.params) - p.rate) for p in s.confirmed), default=0.0)
-    f = [Finding("inconsistent" if ratio != 1 else "holds", "symbolic",
-                 f"the paper's first exponent is {ratio} times x^2/(2 nu^2/T) for x = eta sqrt(beta_1) ctilde/2 (Fact "
-                 "1)."),
+    f = [from_exact(ratio == 1, "symbolic", fail="inconsistent",
+                    detail=f"the paper's first exponent is {ratio} times x^2/(2 nu^2/T) for x = eta sqrt(beta_1) "
+                           "ctilde/2 (Fact 1)."),
          from_margin(ok, "random points with T >= 2", holds="first exponent >= final exponent (T = 2 is the worst "
                      "case) at every point", fails="the final exponent exceeds the first somewhere", tol=1e-12,
                      tol_reason="relative rounding"),
@@ -216,9 +222,9 @@ def check_ebar_final(mode: Mode):
     eb = th.ebar_terms(K_, n_, s0_, s_, d_)
     alg = (sym_ratio(K_ * n_ * 2 * sympy.exp(-e31), eb["mean_term"]) == 1 and
            sym_ratio(K_ * n_ * 2 * sympy.exp(-e3k), eb["noise_term"]) == 1)
-    findings = [Finding("holds" if alg else "inconsistent", "symbolic",
-                        f"summing eq. e31 and the E_3k bound over k and t gives exactly eq. decomk-v3: {alg}.",
-                        certified=alg)]
+    findings = [from_exact(bool(alg), "symbolic", fail="inconsistent",
+                           detail="summing eq. e31 and the E_3k bound over k and t gives exactly eq. decomk-v3: "
+                                  f"{alg}.")]
     s = ps.not_E_search(mode)
     findings.append(rate_finding(s, "Pr(not E)", "eq. decomk-v3"))
     findings[-1].detail += (" RUE with known variances on means from the prior, Gaussian rewards of variance "

@@ -5,13 +5,7 @@ from __future__ import annotations
 from bounds import gap
 from simulate.stats import binomial_interval, mean_interval
 
-from .core import (
-    Expect,
-    Finding,
-    Mode,
-    claim,
-    fmt,
-)
+from .core import Expect, Mode, claim, fmt, from_intervals, reading
 from .model_points import POINTS, point_params, sim_summary
 
 
@@ -25,16 +19,11 @@ def check_regret_step(mode: Mode):
         sr = mean_interval(r.simple_regret, 0.999)
         en = binomial_interval(int(r.errors.sum()), info["runs"], 0.999)
         dom = f"{name} point {point_params(name)}"
-        if sr.low > en.high * rng_:
-            v = "refuted"
-        elif sr.high < en.low * rng_:
-            v = "holds"
-        else:
-            v = "inconclusive"
-        findings.append(Finding(v, dom, f"sr_n in [{fmt(sr.low)}, {fmt(sr.high)}] vs e_n E[range] in "
-                                        f"[{fmt(en.low * rng_)}, {fmt(en.high * rng_)}] "
-                                        f"(E[range] = {fmt(rng_)} exact)."))
-    findings.append(Finding("conditional", "the proof",
+        findings.append(from_intervals((sr.low, sr.high), (en.low * rng_, en.high * rng_), dom,
+                                       f"sr_n in [{fmt(sr.low)}, {fmt(sr.high)}] vs e_n E[range] in "
+                                       f"[{fmt(en.low * rng_)}, {fmt(en.high * rng_)}] (E[range] = {fmt(rng_)} "
+                                       "exact)."))
+    findings.append(reading("conditional", "the proof",
                             "it bounds E[mu_* - mu_J | J = k] by the unconditional E[mu_(1) - mu_(K)]; true in the "
                             "simulations (errors happen when gaps are small) but not implied in general."))
     return Expect("holds in simulation; the proof's step replaces a conditional expectation by an unconditional one",

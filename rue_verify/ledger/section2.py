@@ -16,13 +16,15 @@ from simulate.stats import binomial_interval
 from .core import (
     Dim,
     Expect,
-    Finding,
     Mode,
     Repair,
     claim,
     fmt,
+    from_certificate,
+    from_count,
     from_margin,
     from_proof,
+    from_value,
     minimize_margin,
     repair,
     witness,
@@ -47,10 +49,10 @@ def check_h_def(mode: Mode):
         mu = _random_means(rng, int(rng.integers(2, 60)))
         d = s2.gaps(mu)
         worst = min(worst, s2.H_complexity(mu) / (2 * d.min() ** -2.0) - 1)
-    f = Finding("holds" if worst >= -1e-12 else "refuted",
-                f"{mode.random_samples} random instances, K in [2, 59], gaps in [1e-3, 1]",
-                f"min of H / (2 Delta_min^-2) - 1 = {fmt(worst)}; H counts Delta_min^-2 twice "
-                "(the best arm and the closest competitor), so the inequality is exact algebra.")
+    f = from_value(worst, f"{mode.random_samples} random instances, K in [2, 59], gaps in [1e-3, 1]",
+                   f"min of H / (2 Delta_min^-2) - 1 = {fmt(worst)}; H counts Delta_min^-2 twice "
+                   "(the best arm and the closest competitor), so the inequality is exact algebra.",
+                   at_least=0.0, tol=1e-12)
     return Expect(f"H >= 2 Delta_min^-2 (tightest ratio - 1 = {fmt(worst)})", "holds"), [f]
 
 
@@ -68,10 +70,11 @@ def check_ucbe_upper(mode: Mode):
     n, K, H = sympy.symbols("n K H", positive=True)
     a_max = s2.ucbe_parameter_limit(n, K, H)
     same = sympy.simplify(s2.ucbe_bound_at_parameter(n, K, a_max) - s2.ucbe_upper_bound(n, K, H)) == 0
-    findings = [Finding("holds" if same else "inconsistent", "symbolic",
-                        "Audibert et al.'s 2nK exp(-2a/25) at a = 25(n-K)/(36H) "
-                        + ("equals" if same else "differs from") + " the quoted bound (sympy).",
-                        certified=bool(same))]
+    findings = [from_certificate(bool(same), "symbolic",
+                                 proved="Audibert et al.'s 2nK exp(-2a/25) at a = 25(n-K)/(36H) equals the quoted "
+                                        "bound (sympy).",
+                                 failed="Audibert et al.'s 2nK exp(-2a/25) at a = 25(n-K)/(36H) differs from the "
+                                        "quoted bound (sympy).", fail="inconsistent")]
     # the paper's regimes: F1-F6, K = 20, n in {H/2, H, 2H}
     vals = []
     for s in F_SETUPS:
@@ -85,15 +88,14 @@ def check_ucbe_upper(mode: Mode):
     Hf1 = s2.H_complexity(fixed_means("F1", 20))
     ratio = next(r for r in np.arange(1, 5000, 0.5)
                  if s2.ucbe_upper_bound(math.ceil(r * Hf1), 20, Hf1) < 1)
-    findings.append(Finding(
-        "vacuous" if vmin[0] >= 1 else "holds",
-        "F1-F6 (Section 6.2), K = 20, n in {ceil(H/2), ceil(H), 2 ceil(H)}",
-        f"the bound is >= 1 in all 18 cases (smallest {fmt(vmin[0])} at {vmin[1]}, n = {vmin[2]}); "
-        f"on F1 it first drops below 1 near n = {ratio:g} H.",
-        witness({"setup": vmin[1], "K": 20, "n": vmin[2]}, vmin[0], 1.0, "<", note="bound >= 1")))
+    findings.append(from_value(
+        vmin[0], "F1-F6 (Section 6.2), K = 20, n in {ceil(H/2), ceil(H), 2 ceil(H)}",
+        f"the smallest of the 18 bounds is {fmt(vmin[0])} (at {vmin[1]}, n = {vmin[2]}); "
+        f"on F1 it first drops below 1 near n = {ratio:g} H.", at_most=1.0, strict=True, fail="vacuous",
+        witness=witness({"setup": vmin[1], "K": 20, "n": vmin[2]}, vmin[0], 1.0, "<", note="bound >= 1")))
     # empirical, where the bound is informative
     rng = mode.rng(2)
-    rows, worst = [], None
+    rows, worst, bad = [], None, 0
     for mu in (np.array([0.9, 0.1]), np.array([0.9, 0.5, 0.5]), np.array([0.8, 0.4, 0.3, 0.2])):
         Kk, Hh = mu.size, s2.H_complexity(mu)
         nn = next(m for m in range(Kk + 1, 10 ** 6) if s2.ucbe_upper_bound(m, Kk, Hh) < 1)
@@ -105,12 +107,11 @@ def check_ucbe_upper(mode: Mode):
         rows.append(f"means {mu.tolist()} n={nn}: e_n = {fmt(ci.estimate)} "
                     f"[{fmt(ci.low)}, {fmt(ci.high)}] vs bound {fmt(b)}")
         if ci.low > b:
+            bad += 1
             worst = witness({"means": mu.tolist(), "n": nn, "a": a, "runs": runs}, ci.low, b)
-    findings.append(Finding(
-        "refuted" if worst else "holds",
-        "Bernoulli instances at the smallest n where the bound is < 1; a = 25(n-K)/(36H)",
-        "; ".join(rows) + " (exact binomial intervals at level 1 - 1e-6, reference UCB-E).",
-        worst))
+    findings.append(from_count(
+        bad, "Bernoulli instances at the smallest n where the bound is < 1; a = 25(n-K)/(36H)",
+        "; ".join(rows) + " (exact binomial intervals at level 1 - 1e-6, reference UCB-E).", witness=worst))
     return Expect("the quoted bound is Audibert et al.'s at the largest admissible a; it is >= 1 "
                   f"in every setting of the paper's experiments (needs n ~ {ratio:g} H on F1)", "vacuous"), findings
 
@@ -137,24 +138,23 @@ def check_smallgap_upper(mode: Mode):
             if m < worst_b:
                 worst_b = m
                 worst_w = {"n": nn, "K": K, "Delta_min": dmin}
-    ok = eq and worst_h >= -1e-12 and worst_b >= -1e-12
-    f = Finding("holds" if ok else "refuted",
-                f"{mode.random_samples // 4} random instances: n in [10, 1e7], K in [2, 59], Delta_min below the "
-                "threshold",
-                f"2 (threshold)^-2 = n/(27 log n) symbolically: {eq}; min H/(n/(27 log n)) - 1 = {fmt(worst_h)}; "
-                f"min log(2nK e^(-(n-K)/(18H)) / (2K n^-1/2)) = {fmt(worst_b)} (both the exact and the "
-                "approximated exponent).", None if ok else witness(worst_w, None, None, ">="),
-                certified=False)
+    f = from_value(min(worst_h, worst_b) if eq else -math.inf,
+                   f"{mode.random_samples // 4} random instances: n in [10, 1e7], K in [2, 59], Delta_min below the "
+                   "threshold",
+                   f"2 (threshold)^-2 = n/(27 log n) symbolically: {eq}; min H/(n/(27 log n)) - 1 = {fmt(worst_h)}; "
+                   f"min log(2nK e^(-(n-K)/(18H)) / (2K n^-1/2)) = {fmt(worst_b)} (both the exact and the "
+                   "approximated exponent).", at_least=0.0, tol=1e-12,
+                   witness=lambda: witness(worst_w, None, None, ">="))
     return Expect(f"holds on the whole sampled small-gap regime (margin >= {fmt(worst_b)} in log)", "holds"), [f]
 
 
 def _threshold_check(value: float, stated: str, what: str):
     digits = len(stated.split(".")[1])
     rounded = round(value, digits)
-    ok = math.isclose(rounded, float(stated), abs_tol=10 ** -(digits + 3))
-    f = Finding("holds" if ok else "refuted", what,
-                f"computed {value:.6g}, which rounds to {rounded:.{digits}f} against the stated {stated}.",
-                None if ok else witness({}, value, float(stated), "=="), certified=True)
+    f = from_value(abs(rounded - float(stated)), what,
+                   f"computed {value:.6g}, which rounds to {rounded:.{digits}f} against the stated {stated}.",
+                   at_most=10 ** -(digits + 3), witness=witness({}, value, float(stated), "=="), certified=True)
+    ok = f.verdict == "holds"
     return f"{what}: {value:.6g} ({'matches' if ok else 'does not match'} {stated})", [f]
 
 
@@ -200,14 +200,14 @@ def check_lower_h2(mode: Mode):
     if worst:
         _, mu, H, H2 = worst
         g = s2.gaps(mu)
-        findings.append(Finding(
-            "refuted", f"{N} random instances, K in [2, 39]",
+        findings.append(from_count(
+            viol_left, f"{N} random instances, K in [2, 39]",
             f"H > H_2 in {viol_left} of {N} instances; H_2 <= H always holds (the partial sums "
             "of the sorted Delta^-2 dominate i Delta_(i)^-2). The reversed chain H_2 <= H <= log(2K) H_2 "
             f"held in every instance: {rev_ok}.",
-            witness({"K": int(mu.size), "Delta": g.tolist()}, H, H2)))
-    findings.append(Finding("holds" if viol_right == 0 else "refuted", f"{N} random instances",
-                            f"H_2 <= log(2K) H violated in {viol_right} instances."))
+            witness=witness({"K": int(mu.size), "Delta": g.tolist()}, H, H2)))
+    findings.append(from_count(viol_right, f"{N} random instances",
+                               f"H_2 <= log(2K) H violated in {viol_right} instances."))
     return Expect(f"'H <= H_2' fails in {viol_left}/{N} random instances (H_2 <= H instead); "
                   "the right inequality holds", "refuted" if viol_right == 0 else "-"), findings
 
@@ -279,14 +279,14 @@ def check_lower_chain(mode: Mode):
         with mpmath.workdps(30):
             lhs = s2.ucbe_lower_bound(mpmath.mpf(nn), mpmath.mpf(p), mpmath.mpf(H2))
             rhs = s2.lower_chain_middle(mpmath.mpf(nn), mpmath.mpf(H))
-        findings.append(Finding(
-            "refuted", f"{N} random instances: n in [10, 1e7], K in [2, 39], Delta_min below the threshold",
+        findings.append(from_count(
+            v1, f"{N} random instances: n in [10, 1e7], K in [2, 39], Delta_min below the threshold",
             f"the first inequality fails in {v1}/{N} instances: it needs H_2 >= (5/(32 p (1-p))) H = "
             f"{5 / (32 * p * (1 - p)):.4g} H, but H_2 <= H and can be far smaller.",
-            witness({"n": nn, "p": p, "K": int(mu.size), "Delta": s2.gaps(mu).tolist(),
-                     "H": H, "H_2": H2}, str(lhs), str(rhs), ">=")))
-    findings.append(Finding("holds" if v2 == 0 else "refuted", f"{N} random instances",
-                            f"exp(-32n/H) >= n^-1/2 violated in {v2} instances (follows from H >= 2 Delta_min^-2)."))
+            witness=witness({"n": nn, "p": p, "K": int(mu.size), "Delta": s2.gaps(mu).tolist(),
+                             "H": H, "H_2": H2}, str(lhs), str(rhs), ">=")))
+    findings.append(from_count(v2, f"{N} random instances",
+                               f"exp(-32n/H) >= n^-1/2 violated in {v2} instances (follows from H >= 2 Delta_min^-2)."))
     return Expect(f"first inequality fails in {v1}/{N} instances; the second holds",
                   "refuted" if v2 == 0 else "-"), findings
 
@@ -331,20 +331,18 @@ def check_expl_logn(mode: Mode):
     n = sympy.symbols("n", positive=True)
     H_min = 2 * s2.smallgap_upper_threshold(n) ** -2          # H >= 2 Delta_min^-2 at the threshold
     cap = sympy.simplify(s2.ucbe_parameter_limit(n, 0, H_min) / sympy.log(n))   # K = 0: the largest value
-    f = Finding("holds" if ratios.max() <= float(cap) else "refuted",
-                "small-gap regime, n in [100, 1e7], K in [2, 39]",
-                f"H >= n/(27 log n) gives 25(n-K)/(36H) <= {cap} log n; sampled ratio to log n lies in "
-                f"[{fmt(ratios.min())}, {fmt(ratios.max())}]: O(log n) from above, and it can be far smaller.")
-    f.kind = "charitable"
-    f.domain = "'of order log n' read as O(log n): " + f.domain
+    f = from_value(float(ratios.max()), "'of order log n' read as O(log n): small-gap regime, n in [100, 1e7], K in "
+                   "[2, 39]", f"H >= n/(27 log n) gives 25(n-K)/(36H) <= {cap} log n; sampled ratio to log n lies in "
+                   f"[{fmt(ratios.min())}, {fmt(ratios.max())}]: O(log n) from above, and it can be far smaller.",
+                   at_most=float(cap), kind="charitable")
     # literal: 'of order log n' is Theta(log n): bounded below too, uniformly over the regime
     low = float(ratios.min())
-    lit = Finding("conditional" if low < 0.01 else "holds", "'of order log n' read literally as Theta(log n), same "
-                                                            "regime",
-                  f"the ratio to log n falls to {fmt(low)} in the sample: the limit is of order log n only when H is "
-                  "within a constant of n/(27 log n), i.e. when Delta_min is within a constant factor of the threshold "
-                  "and the other gaps are not much smaller (a condition the text does not state)." if low < 0.01 else
-                  f"the ratio to log n stays above {fmt(low)}.")
+    lit = from_value(low, "'of order log n' read literally as Theta(log n), same regime", at_least=0.01,
+                     fail="conditional", holds=f"the ratio to log n stays above {fmt(low)}.",
+                     fails=f"the ratio to log n falls to {fmt(low)} in the sample: the limit is of order log n only "
+                           "when H is within a constant of n/(27 log n), i.e. when Delta_min is within a constant "
+                           "factor of the threshold and the other gaps are not much smaller (a condition the text does "
+                           "not state).")
     return Expect(f"at most {cap} log n, but of order log n only when H is of order n/log n (observed ratios "
                   f"{fmt(ratios.min())}-{fmt(ratios.max())})", "conditional"), [lit, f]
 
@@ -353,7 +351,7 @@ def check_expl_logn(mode: Mode):
        "Two arms, full information: e_n* = Pr(mean_1 <= mean_2) = Pr(delta >= Delta), delta ~ N(0, 2 sigma^2/n).")
 def check_full_e(mode: Mode):
     rng = mode.rng(7)
-    rows, bad = [], None
+    rows, bad, outside = [], None, 0
     for n, Delta, s in ((10, 0.3, 1.0), (100, 0.1, 0.5), (1000, 0.05, 2.0)):
         R = mode.sim_runs * 25
         m1 = 0.0 + rng.standard_normal(R) * np.sqrt(s / n)
@@ -362,10 +360,11 @@ def check_full_e(mode: Mode):
         exact = float(s2.full_info_error(n, Delta, s))
         rows.append(f"n={n}, Delta={Delta}, sigma^2={s}: exact {fmt(exact)}, simulated [{fmt(ci.low)}, {fmt(ci.high)}]")
         if not ci.low <= exact <= ci.high:
+            outside += 1
             bad = witness({"n": n, "Delta": Delta, "sigma_sq": s}, ci.estimate, exact, "==")
-    f = Finding("refuted" if bad else "holds", "three (n, Delta, sigma^2) settings",
-                "; ".join(rows) + ". delta = (mean_2 - mu_2) - (mean_1 - mu_1) has variance 2 sigma^2/n and "
-                "mean_1 <= mean_2 iff delta >= Delta.", bad)
+    f = from_count(outside, "three (n, Delta, sigma^2) settings",
+                   "; ".join(rows) + ". delta = (mean_2 - mu_2) - (mean_1 - mu_1) has variance 2 sigma^2/n and "
+                   "mean_1 <= mean_2 iff delta >= Delta.", witness=bad)
     return Expect("the identity holds (exact value inside every exact binomial interval)", "holds"), [f]
 
 
@@ -379,11 +378,11 @@ def check_feller(mode: Mode):
             return float((e - b) / e)         # relative margin; e > 0 always
     space = {"n": Dim(1, 1e6, integer=True), "Delta": Dim(1e-4, 2.0), "sigma_sq": Dim(1e-2, 1e2)}
     r = minimize_margin(margin, space, mode, 8, random=mode.random_samples // 8)
-    f = Finding("holds" if r.margin >= 0 else "refuted", r.domain,
-                f"{r.evaluated} points (mpmath, 40 digits); smallest relative margin (e* - ebar)/e* = "
-                f"{fmt(r.margin)} at {r.params}. This is Feller's classical bound "
-                "1 - Phi(t) >= (1/t - 1/t^3) phi(t) with t = sqrt(x).",
-                None if r.margin >= 0 else witness(r.params, None, None, ">="))
+    f = from_value(r.margin, r.domain,
+                   f"{r.evaluated} points (mpmath, 40 digits); smallest relative margin (e* - ebar)/e* = "
+                   f"{fmt(r.margin)} at {r.params}. This is Feller's classical bound "
+                   "1 - Phi(t) >= (1/t - 1/t^3) phi(t) with t = sqrt(x).", at_least=0.0,
+                   witness=lambda: witness(r.params, None, None, ">="))
     return Expect(f"holds over {r.domain} (min relative margin {fmt(r.margin)})", "holds"), [f]
 
 
@@ -401,9 +400,11 @@ def check_full_subst(mode: Mode):
         vals = [abs(float((lhs - rhs).subs({n: float(np.exp(rng.uniform(1, 15))), a: rng.uniform(.1, 5),
                                               s: rng.uniform(.1, 5)}).evalf(30))) for _ in range(50)]
         ok = max(vals) < 1e-20
-    f = Finding("holds" if ok else "refuted", "symbolic, all n > 1, alpha, sigma^2 > 0",
-                "sympy: the two expressions agree" + (" identically" if diff == 0 else " to 1e-20 at 50 random points"),
-                certified=diff == 0)
+    f = from_certificate(bool(ok), "symbolic, all n > 1, alpha, sigma^2 > 0",
+                         proved="sympy: the two expressions agree"
+                         + (" identically" if diff == 0 else " to 1e-20 at 50 random points"),
+                         failed="the two expressions differ (sympy, and by 1e-20 at 50 random points)", fail="refuted")
+    f.certified = f.certified and diff == 0
     return Expect("the substitution is algebraically exact", "holds"), [f]
 
 
@@ -426,20 +427,19 @@ def check_full_alpha(mode: Mode):
     findings = []
     with mpmath.workdps(30):
         lhs, rr = sides(r.params, mp=True)
-    findings.append(Finding(
-        "refuted" if r.margin < 0 else "holds", r.domain + "; alpha >= sigma^2 and sigma^2 alpha log n > 1 (as stated)",
+    findings.append(from_value(
+        r.margin, r.domain + "; alpha >= sigma^2 and sigma^2 alpha log n > 1 (as stated)",
         f"{r.violations} of {r.evaluated} admissible points violate it; n^(-alpha/(2 sigma^2)) <= n^-1/2 "
-        "when alpha >= sigma^2, so the inequality runs the wrong way.",
-        witness(r.params, float(lhs), float(rr), ">=") if r.margin < 0 else None))
+        "when alpha >= sigma^2, so the inequality runs the wrong way.", at_least=0.0,
+        witness=lambda: witness(r.params, float(lhs), float(rr), ">=")))
     corrected = lambda p: p["alpha"] <= p["sigma_sq"] and p["alpha"] * math.log(p["n"]) / p["sigma_sq"] > 1  # noqa
     rc = minimize_margin(margin, space, mode, 11, random=mode.random_samples // 4, constraint=corrected)
-    findings.append(Finding(
-        "conditional" if rc.margin < 0 else "holds",
-        "alpha <= sigma^2 and alpha log n / sigma^2 > 1 (the reading with the inequality reversed)",
+    findings.append(from_value(
+        rc.margin, "alpha <= sigma^2 and alpha log n / sigma^2 > 1 (the reading with the inequality reversed)",
         f"{rc.violations} of {rc.evaluated} points violate it even so; worst relative margin {fmt(rc.margin)} at "
         f"{rc.params}: near alpha log n/sigma^2 = 1 the bracket vanishes, so it also needs alpha log n/sigma^2 "
-        "bounded away from 1.",
-        witness(rc.params, *[float(v) for v in sides(rc.params)], ">=") if rc.margin < 0 else None))
+        "bounded away from 1.", at_least=0.0, fail="conditional",
+        witness=lambda: witness(rc.params, *[float(v) for v in sides(rc.params)], ">=")))
     return Expect(f"refuted under its stated conditions ({r.violations}/{r.evaluated} points); "
                   "the exponent requires alpha <= sigma^2, not >=", "refuted"), findings
 

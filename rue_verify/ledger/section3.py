@@ -16,14 +16,16 @@ from bounds._core import UndefinedError
 
 from .core import (
     Expect,
-    Finding,
     Mode,
     Repair,
     claim,
     fmt,
     from_certificate,
+    from_count,
+    from_exact,
     from_margin,
     from_proof,
+    from_value,
     repair,
     witness,
 )
@@ -76,33 +78,35 @@ def check_thm_gap(mode: Mode):
     und_cert = all(certify.c_K_certainly_undefined(int(K)) for K in undefined)
     if undefined.size:
         K0 = int(undefined[0])
-        findings.append(Finding(
-            "undefined", f"K in {_ranges(undefined)}",
+        findings.append(from_value(
+            max(float(gap.c_K_radicand(float(K))) for K in undefined), f"K in {_ranges(undefined)}", at_least=0.0,
+            fail="undefined", certified=und_cert, detail=
             f"c_K takes the square root of ln(K/(4 sqrt(2 pi) ln K)) < 0 (arb-certified: {und_cert}); "
             "the theorem says nothing for these K" + (", which include the paper's K = 20."
                                                        if 20 in undefined else "."),
-            witness({"K": K0}, None, None, note=f"radicand = {float(gap.c_K_radicand(float(K0))):.6g}"),
-            certified=und_cert))
+            witness=witness({"K": K0}, None, None, note=f"radicand = {float(gap.c_K_radicand(float(K0))):.6g}")))
     defined = ~np.isnan(cK)
     bad = Ks[defined & (cK < p0)]
     if bad.size:
-        findings.append(Finding(
-            "refuted", f"K in {_ranges(bad)}",
+        lacking = defined & (cK < p0)
+        findings.append(from_value(
+            float(np.min(cK[lacking] - p0[lacking])), f"K in {_ranges(bad)}",
             "c_K is real but smaller than sup_alpha e_*(alpha)/alpha = p_K(0) (the top-gap density at 0), "
-            "so the bound fails for small alpha.", _violation_witness(int(bad[0]))))
+            "so the bound fails for small alpha.", at_least=0.0, witness=lambda: _violation_witness(int(bad[0]))))
     good = Ks[defined & (cK >= p0)]
     certs = [certify.certify_theorem_3_1(int(K)) for K in good]
     all_cert = all(c.certified for c in certs)
     ratio = cK[defined & (cK >= p0)] / p0[defined & (cK >= p0)]
     K_proof = next(int(K) for K in Ks if gap.lemma_a1_proof_terms(int(K))["needs"][
         "cK/lnK >= sqrt(e) (gives a_K > 1)"])
-    findings.append(Finding(
-        "holds", f"K in {_ranges(good)}, all alpha > 0",
+    enough = defined & (cK >= p0)
+    findings.append(from_value(
+        float(np.min(cK[enough] - p0[enough])), f"K in {_ranges(good)}, all alpha > 0", at_least=0.0,
+        certified=all_cert, detail=
         f"c_K >= p_K(0) for every such K, proven with arb balls (upper Riemann sum of p_K(0) plus tail "
         f"bounds; certified for {sum(c.certified for c in certs)}/{len(certs)} K). Tightness: c_K / p_K(0) "
         f"ranges over [{fmt(ratio.min())}, {fmt(ratio.max())}] (at K = {mode.K_max}: {fmt(ratio[-1])}). "
-        f"The proof of Lemma A.1 needs cK/ln K >= sqrt(e) with c = 1/(4 sqrt(2 pi)), i.e. K >= {K_proof}.",
-        certified=all_cert))
+        f"The proof of Lemma A.1 needs cK/ln K >= sqrt(e) with c = 1/(4 sqrt(2 pi)), i.e. K >= {K_proof}."))
     summary = (f"c_K is not real for K in {_ranges(undefined)}; the bound fails for K in {_ranges(bad)}; "
                f"it holds (certified) for K in {_ranges(good)}, loose by a factor "
                f"{fmt(ratio.min(), 3)}-{fmt(ratio.max(), 3)}")
@@ -200,8 +204,9 @@ def check_lem_a1_formula(mode: Mode):
             d1 = float(gap.eta_prime_paper_form_mp(a, K, 30))
             d2 = float(gap.gap_density(a, K))
             worst_der = max(worst_der, abs(d1 - d2) / d2)
-    ok = worst_eta < 1e-18 and worst_der < 1e-8
-    f = Finding("holds" if ok else "refuted", "K in {2, 10, 1000, 10000}, alpha in {1e-4, 0.7, 2}",
+    # each error against its own tolerance (30-digit mpmath; independent quadrature)
+    f = from_value(max(worst_eta / 1e-18, worst_der / 1e-8), "K in {2, 10, 1000, 10000}, alpha in {1e-4, 0.7, 2}",
+                   at_most=1.0, strict=True, detail=
                 f"the paper's last form agrees with the order-statistics integral to {fmt(worst_eta)} "
                 f"(mpmath, 30 digits); eta' agrees with the top-gap density (independent quadrature) to "
                 f"relative {fmt(worst_der)}.")
@@ -216,8 +221,9 @@ def check_lem_a1_steps(mode: Mode):
     findings = []
     for key in terms[0]["needs"]:
         ok = np.array([t["needs"][key] for t in terms])
-        findings.append(Finding("holds", f"K in {_ranges(Ks[ok])}",
-                                f"side condition '{key}' holds exactly for these K (fails for {_ranges(Ks[~ok])})."))
+        findings.append(from_exact(bool(ok.any()), f"K in {_ranges(Ks[ok])}",
+                                   f"side condition '{key}' holds exactly for these K (fails for {_ranges(Ks[~ok])}).",
+                                   fail="inconclusive", certified=False))
     # T_1, T_2 against their bounds, in mpmath at a few K and alpha
     worst = -math.inf
     for K in (40, 100, 1000, 10000):
@@ -230,20 +236,22 @@ def check_lem_a1_steps(mode: Mode):
                 T2 = -K * mpmath.quad(lambda x: Phi(x) ** (K - 1) * fp(x + a), [-mpmath.inf, -5, 0, aK])
             t = gap.lemma_a1_proof_terms(K)
             worst = max(worst, float(T1) - t["T1_bound"], abs(float(T2)) - t["T2_bound"])
-    findings.append(Finding("holds" if worst <= 0 else "refuted",
-                            "K in {40, 100, 1000, 10000}, alpha in {1e-3, 0.3, 1.5}",
-                            f"T_1 <= K f(a_K) and |T_2| <= 2K/sqrt(2 pi) Phi(a_K)^(K-1): largest excess {fmt(worst)}."))
+    findings.append(from_value(worst, "K in {40, 100, 1000, 10000}, alpha in {1e-3, 0.3, 1.5}",
+                               f"T_1 <= K f(a_K) and |T_2| <= 2K/sqrt(2 pi) Phi(a_K)^(K-1): largest excess "
+                               f"{fmt(worst)}.", at_most=0))
     t = np.linspace(0, 40, 4001)
     mills = special.ndtr(t) - (1 - t / (t * t + 1) * np.exp(-t * t / 2) / np.sqrt(2 * np.pi))
-    findings.append(Finding("holds" if mills.max() <= 1e-15 else "refuted", "t in [0, 40]",
-                            f"the classical estimate Phi(t) <= 1 - phi(t) t/(t^2+1): max excess {fmt(mills.max())}."))
+    findings.append(from_value(mills.max(), "t in [0, 40]",
+                               f"the classical estimate Phi(t) <= 1 - phi(t) t/(t^2+1): max excess {fmt(mills.max())}.",
+                               at_most=1e-15))
     x = np.array([t["x_exponent"] for t in terms])
-    e_ok = np.all((1 - 1 / x) ** x <= np.exp(-1) + 1e-15)
-    findings.append(Finding("holds" if e_ok else "refuted", f"K in 2-{mode.K_max}",
+    findings.append(from_value(float(np.max((1 - 1 / x) ** x - np.exp(-1))), f"K in 2-{mode.K_max}", at_most=1e-15,
+                               detail=
                             f"(1 - 1/x)^x <= 1/e at x = K/(2 ln K) (the proof's x), min x = {fmt(x.min())} > 1."))
     K1 = int(Ks[np.array([t["needs"]["a_K >= 1"] for t in terms])][0])
     final_ok = np.array([isinstance(t["final_bound"], float) for t in terms])
-    findings.append(Finding("holds", f"K in {_ranges(Ks[final_ok])}",
+    findings.append(from_exact(bool(final_ok.any()), f"K in {_ranges(Ks[final_ok])}", fail="inconclusive",
+                               certified=False, detail=
                             "the final constant ln K/(c sqrt(pi)) sqrt(ln(cK/ln K)) + 2/sqrt(2 pi) equals c_K and is "
                             "real only for these K; the chain of inequalities is claimed 'for K large enough', which "
                             f"the a_K >= 1 step makes K >= {K1}."))
@@ -258,46 +266,48 @@ def check_facts(mode: Mode):
     findings = []
     a = np.geomspace(1e-6, 40, 2000)
     tail = special.ndtr(-a) - np.exp(-a * a / 2)
-    findings.append(Finding("holds" if tail.max() <= 0 else "refuted", "alpha in [1e-6, 40], sigma = 1 (scale-free)",
-                            f"Fact 1: max of Pr(X >= alpha) - exp(-alpha^2/2) = {fmt(tail.max())}."))
+    findings.append(from_value(tail.max(), "alpha in [1e-6, 40], sigma = 1 (scale-free)",
+                            f"Fact 1: max of Pr(X >= alpha) - exp(-alpha^2/2) = {fmt(tail.max())}.", at_most=0))
     K = 5
     tot, _ = integrate.dblquad(lambda x1, x2: gap.top_two_density(x2, x1, K), -9, 9, lambda x2: x2, lambda x2: 9)
     marg = [integrate.quad(lambda x2: gap.top_two_density(x2, x1, K), -12, x1)[0] for x1 in (-0.5, 0.8, 2.0)]
     want = [K * special.ndtr(x1) ** (K - 1) * np.exp(-x1 * x1 / 2) / np.sqrt(2 * np.pi) for x1 in (-0.5, 0.8, 2.0)]
     err = max(abs(tot - 1), max(abs(m - w) for m, w in zip(marg, want)))
-    findings.append(Finding("holds" if err < 1e-7 else "refuted", "K = 5",
+    findings.append(from_value(err, "K = 5",
                             f"Fact 2 (with n read as K): integrates to 1 and its x_1-marginal is K Phi^(K-1) f; "
-                            f"largest error {fmt(err)}."))
+                            f"largest error {fmt(err)}.", at_most=1e-7, strict=True))
     t = np.linspace(-5, 40, 4501)
     lo_bad = np.max(gap.mills_lower(t) - special.ndtr(-t))
-    findings.append(Finding("holds" if lo_bad <= 1e-16 else "refuted", "t in [-5, 40]",
-                            f"Fact 3, left Mills bound: max excess {fmt(lo_bad)}."))
+    findings.append(from_value(lo_bad, "t in [-5, 40]",
+                            f"Fact 3, left Mills bound: max excess {fmt(lo_bad)}.", at_most=1e-16))
     try:
         gap.mills_upper(0.0)
         und = None
     except UndefinedError as err_:
         und = err_.reason
     if und:
-        findings.append(Finding("undefined", "t = 0", f"Fact 3, right bound: {und}; Fact 3 states no range for t.",
-                                witness({"t": 0.0}, float(special.ndtr(0.0)), "undefined")))
+        findings.append(from_exact(und is None, "t = 0", f"Fact 3, right bound: {und}; Fact 3 states no range for t.",
+                                   fail="undefined",
+                                   witness=witness({"t": 0.0}, float(special.ndtr(0.0)), "undefined")))
     tn = np.linspace(-5, -1e-3, 500)
     upper_bad = special.ndtr(-tn) > gap.mills_upper(tn)
     tp = np.geomspace(1e-3, 38, 2000)
     upper_pos = np.max(special.ndtr(-tp) - gap.mills_upper(tp))
-    findings.append(Finding(
-        "refuted" if upper_bad.any() else "holds", "t in [-5, 0) (Fact 3 states no range for t, so every real t)",
-        "Fact 3, right bound: " + (f"fails at every t < 0 sampled ({int(upper_bad.sum())} of {tn.size}): the bound is "
-                                   "negative there." if upper_bad.any() else "holds for t < 0."),
-        witness({"t": -1.0}, float(special.ndtr(1.0)), float(gap.mills_upper(-1.0))) if upper_bad.any() else None))
-    findings.append(Finding("holds" if upper_pos <= 0 else "refuted", "t in (0, 38]",
+    findings.append(from_count(
+        int(upper_bad.sum()), "t in [-5, 0) (Fact 3 states no range for t, so every real t)",
+        holds="Fact 3, right bound: holds for t < 0.",
+        fails=f"Fact 3, right bound: fails at {int(upper_bad.sum())} of the {tn.size} t < 0 sampled: the bound is "
+              "negative there.", witness=lambda: witness({"t": -1.0}, float(special.ndtr(1.0)),
+                                                         float(gap.mills_upper(-1.0)))))
+    findings.append(from_value(upper_pos, "t in (0, 38]",
                             f"Fact 3, right bound, for t > 0 (the charitable reading): max excess {fmt(upper_pos)}.",
-                            kind="charitable"))
+                            kind="charitable", at_most=0))
     ts = np.linspace(-4, 5, 200)
     errs = [np.max(np.abs(gap.second_order_cdf(ts, K) - stats.binom.sf(K - 2, K, special.ndtr(ts))))
             for K in (2, 3, 10, 100)]
-    findings.append(Finding("holds" if max(errs) < 1e-12 else "refuted", "K in {2, 3, 10, 100}, t in [-4, 5]",
+    findings.append(from_value(max(errs), "K in {2, 3, 10, 100}, t in [-4, 5]",
                             "Pr(X_(2) < t) = Pr(at least K-1 of K below t) (binomial tail): max error "
-                            f"{fmt(max(errs))}."))
+                            f"{fmt(max(errs))}.", at_most=1e-12, strict=True))
     return Expect("Facts 1, 2 and the Pr(X_(2) < t) formula hold; Fact 3's upper Mills bound is false for t < 0 and "
                   "undefined at t = 0; it holds for t > 0", "refuted"), findings
 
@@ -312,8 +322,8 @@ def repair_fact3(mode: Mode) -> Repair:
     return Repair("1 - Phi(t) <= exp(-t^2/2)/(t sqrt(2 pi)) for t > 0", "mills_upper",
                   [from_proof([("for t > 0, 1 - Phi(t) = int_t^oo phi(x) dx <= int_t^oo (x/t) phi(x) dx, and the "
                                 "last integral equals phi(t)/t (sympy)", ident)], "t > 0", "the bound holds"),
-                   Finding("holds" if exc <= 1e-15 else "refuted", "4000 points in [1e-3, 38]",
-                           f"largest excess {fmt(exc)}.")])
+                   from_value(exc, "4000 points in [1e-3, 38]",
+                           f"largest excess {fmt(exc)}.", at_most=1e-15)])
 
 
 @claim("FACT-RANGE", "Proof of Theorem 5.2", "E[mu_(1) - mu_(K)] <= 2 sigma0 sqrt(2 log K).")
@@ -323,8 +333,8 @@ def check_fact_range(mode: Mode):
     rb = np.asarray(gap.range_bound(Ks.astype(float)))
     r = er / rb
     spot = max(abs(float(gap.expected_range_mp(K)) - gap.expected_range(K)) for K in (2, 50, 5000))
-    f = Finding("holds" if r.max() <= 1 else "refuted", f"K in 2-{mode.K_max} (scale-free in sigma0)",
+    f = from_value(r.max(), f"K in 2-{mode.K_max} (scale-free in sigma0)",
                 f"exact E[range]/bound in [{fmt(r.min())}, {fmt(r.max())}] (max at K = {int(Ks[r.argmax()])}); "
-                f"quadrature checked against mpmath to {fmt(spot)}.")
+                f"quadrature checked against mpmath to {fmt(spot)}.", at_most=1)
     return Expect(f"holds for every K <= {mode.K_max}; the bound is loose by at most a factor {fmt(1 / r.min(), 3)}",
                   "holds"), [f]

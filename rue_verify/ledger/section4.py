@@ -22,18 +22,7 @@ from bounds.estimation import (
     var_lemma_rhs,
 )
 
-from .core import (
-    Expect,
-    Finding,
-    Mode,
-    Repair,
-    claim,
-    fmt,
-    from_margin,
-    from_proof,
-    repair,
-    witness,
-)
+from .core import Expect, Mode, Repair, claim, fmt, from_margin, from_proof, from_value, repair, witness
 
 
 def _random_T(rng: np.random.Generator, min_pulls: int, K_max: int = 30, T_max: float = 1e4) -> np.ndarray:
@@ -151,11 +140,12 @@ def check_prop_post(mode: Mode):
                           "with Gaussian rewards of known variance",
                     fails="eqs. blup and MSE differ from exact Gaussian conditioning even under a flat prior on mu0",
                     tol=1e-9, tol_reason="floating-point solve of a K x K system", fail="refuted"),
-        Finding("conditional" if known > 1e-6 else "holds", "same histories, mu0 known",
-                "with mu0 known (a prior N(mu0, sigma0^2) taken literally) the exact posterior "
-                + (f"differs: relative variance difference up to {fmt(known)}. The formulas are exact only under a "
-                   "flat prior on mu0 and a Gaussian likelihood; the text does not say so." if known > 1e-6 else
-                   f"agrees to {fmt(known)}."), worst_known if known > 1e-6 else None)]
+        from_value(known, "same histories, mu0 known", at_most=1e-6, fail="conditional", witness=worst_known,
+                   holds=f"with mu0 known (a prior N(mu0, sigma0^2) taken literally) the exact posterior agrees to "
+                         f"{fmt(known)}.",
+                   fails=f"with mu0 known (a prior N(mu0, sigma0^2) taken literally) the exact posterior differs: "
+                         f"relative variance difference up to {fmt(known)}. The formulas are exact only under a flat "
+                         "prior on mu0 and a Gaussian likelihood; the text does not say so.")]
     return Expect("exact under a flat prior on mu0 (unstated); not the posterior when mu0 is known",
                   "conditional"), findings
 
@@ -199,12 +189,12 @@ def check_prop41(mode: Mode):
     p = posterior(T, S, s0, s)
     rhs = float(var_lemma_rhs(1.0, p.var[1], p.var[0]))
     lhs = float(p.mean[1] >= p.mean[0])
-    findings.append(Finding(
-        "undefined" if lhs > rhs else "holds", "the statement as written",
+    findings.append(from_value(
+        lhs, "the statement as written",
         "given H_n the estimates are determined, so the conditional probability is an indicator (0 or 1); "
         "a history with muhat_k >= muhat_{i*} makes the left side 1 while the right side is tiny: ill-posed.",
-        witness({"K": 2, "T": T.tolist(), "reward_sums": S.tolist(), "mu": mu.tolist(), "Delta_k": 1.0,
-                 "sigma0_sq": s0, "sigma_sq": s, "k": 1}, lhs, rhs)))
+        witness=witness({"K": 2, "T": T.tolist(), "reward_sums": S.tolist(), "mu": mu.tolist(), "Delta_k": 1.0,
+                 "sigma0_sq": s0, "sigma_sq": s, "k": 1}, lhs, rhs), at_most=rhs, fail="undefined"))
     # reading 2: fixed means, fixed pull counts, Gaussian rewards (a frequentist probability)
     rng = mode.rng(21)
     worst, bad, count = (math.inf, None), 0, 0
@@ -224,22 +214,22 @@ def check_prop41(mode: Mode):
         if key < worst[0]:
             worst = (key, (K, T, s0, s, mu, Delta, lhs, r))
     K, T, s0, s, mu, Delta, lhs, r = worst[1]
-    findings.append(Finding(
-        "refuted" if worst[0] < 0 else "holds",
+    findings.append(from_value(
+        worst[0],
         "fixed means (best arm ahead by Delta_k, others equal), fixed T_k in [1, 200], Gaussian rewards, K in [2, 11]",
         f"the shrinkage estimator is biased for fixed means, so its error is not centred; the bound fails in "
         f"{bad} of {count} sampled configurations.",
-        witness({"K": K, "T": T.tolist(), "mu": mu.tolist(), "Delta_k": Delta, "k": 1, "sigma0_sq": s0,
-                 "sigma_sq": s}, lhs, r) if worst[0] < 0 else None))
+        witness=witness({"K": K, "T": T.tolist(), "mu": mu.tolist(), "Delta_k": Delta, "k": 1, "sigma0_sq": s0,
+                 "sigma_sq": s}, lhs, r) if worst[0] < 0 else None, at_least=0))
     # reading 3 (the proof's): muhat_j - mu_j ~ N(0, tau_j^2), any dependence between arms
     g = np.geomspace(1e-3, 1e3, 60)
     D, tk, ti = np.meshgrid(np.geomspace(1e-3, 30, 60), g, g, indexing="ij")
     worst_case = special.ndtr(-D / (np.sqrt(tk) + np.sqrt(ti)))     # sup over correlations
     margin = float(np.min(var_lemma_rhs(D, tk, ti) - worst_case))
-    findings.append(Finding("holds" if margin >= 0 else "refuted",
+    findings.append(from_value(margin,
                             "the proof's reading: muhat_j - mu_j ~ N(0, tau_j^2) for j = k, i*, any correlation",
                             "the worst case over correlations, 1 - Phi(Delta/(tau_k + tau_i*)), never exceeds the "
-                            f"bound (smallest margin {fmt(margin)} on a 60^3 grid).", certified=False))
+                            f"bound (smallest margin {fmt(margin)} on a 60^3 grid).", certified=False, at_least=0))
     return Expect("ill-posed as written; false for fixed means (shrinkage bias); true if the estimation errors "
                   "are centred Gaussians with variances tau^2",
                   "refuted" if [f.verdict for f in findings] == ["undefined", "refuted", "holds"] else "-"), findings
@@ -278,17 +268,16 @@ def check_tau_lower(mode: Mode):
     findings = []
     simple = _simplest_tau_witness("lower") if m < 0 else None
     if m < 0:
-        findings.append(Finding(
-            "refuted", "T_j >= 2 (as after RUE's initialisation), K in [2, 30], T_j <= 1e4, variances in [1e-3, 1e3]",
+        findings.append(from_value(
+            m, "T_j >= 2 (as after RUE's initialisation), K in [2, 30], T_j <= 1e4, variances in [1e-3, 1e3]",
             f"violated in {b} of {n} sampled pull vectors; worst relative margin {fmt(m)}. With all T_j = T the "
             "exact ratio is tau^2/tilde = 1 + sigma^2/(K T sigma0^2), below the claimed 1 + "
-            "sigma0^2/(K(sigma0^2+sigma^2)) "
-            "as soon as T sigma0^4 > sigma^2 (sigma0^2 + sigma^2).",
-            simple or _tau_witness(*w, "lower")))
-        findings.append(Finding("refuted", "the worst point found", "the largest violation found",
-                                _tau_witness(*w, "lower")))
+            "sigma0^2/(K(sigma0^2+sigma^2)) as soon as T sigma0^4 > sigma^2 (sigma0^2 + sigma^2).", at_least=0.0,
+            witness=simple or _tau_witness(*w, "lower")))
+        findings.append(from_value(m, "the worst point found", "the largest violation found", at_least=0.0,
+                                   witness=_tau_witness(*w, "lower")))
     else:
-        findings.append(Finding("holds", "T_j >= 2", f"{n} pull vectors, min relative margin {fmt(m)}"))
+        findings.append(from_value(m, "T_j >= 2", f"{n} pull vectors, min relative margin {fmt(m)}", at_least=0.0))
     if m >= 0:
         return "holds on the sample", findings
     sp = (simple or _tau_witness(*w, "lower"))["params"]
@@ -342,8 +331,8 @@ def check_totilde(mode: Mode):
         ct = np.sqrt(float(theorems.beta(K, s0, s)) * 2 * tau_sq_tilde(T, s0, s) * math.log(n))
         worst = min(worst, float(np.min((ct - c) / ct)))
     proof_ok = all(ok for _, ok in certify.prove_tau_upper())
-    f = Finding("holds" if worst >= -1e-12 else "refuted", "T_j >= 2, K in [2, 30], n up to 1e8",
+    f = from_value(worst, "T_j >= 2, K in [2, 30], n up to 1e8",
                 "c^2 = 2 tau^2 log n and beta ctilde^2 = 2 (upper side of Lemma sec:tau) log n, so this is "
                 f"LEM-TAU-UPPER restated (sympy proof: {proof_ok}); random search min relative margin {fmt(worst)}.",
-                certified=proof_ok)
+                certified=proof_ok, at_least=-1e-12)
     return Expect("holds: it is Lemma sec:tau's upper side", "holds"), [f]

@@ -28,7 +28,25 @@ from simulate.environments import complexity_H, random_means
 from ..reproduction import comparisons as C
 from ..reproduction.grid import K_CAP, RANDOM_N, fixed_budgets
 from ..reproduction.results import load
-from .core import REGISTRY, Expect, Finding, Mode, Repair, claim, fmt, overall, repair, shorten
+from .core import (
+    REGISTRY,
+    Expect,
+    Finding,
+    Mode,
+    Repair,
+    claim,
+    fmt,
+    from_classes,
+    from_count,
+    from_exact,
+    from_majority,
+    from_parts,
+    from_value,
+    overall,
+    reading,
+    repair,
+    shorten,
+)
 
 BASELINES = ("sr", "sh", "ucbe", "ttts")
 
@@ -76,13 +94,12 @@ def _labels(convention: str, ucbe_form: str = "cn/H") -> dict[str, str]:
     return out
 
 
-def _conjunction(classes: list[str], what: str) -> tuple[str, str]:
-    """The verdict of 'RUE beats the baseline in every cell' from per-cell classes."""
+def _conjunction(classes: list[str], what: str) -> str:
+    """The counts behind 'RUE beats the baseline in every cell' (judged by `core.from_classes`)."""
     better, worse = classes.count("better"), classes.count("worse")
     und = len(classes) - better - worse
-    verdict = "refuted" if worse else ("holds" if better == len(classes) else "inconclusive")
-    return verdict, f"{what}: RUE significantly better in {better}, worse in {worse}, undecided in {und} of " \
-                    f"{len(classes)} cells (Holm, family-wise 0.05)"
+    return f"{what}: RUE significantly better in {better}, worse in {worse}, undecided in {und} of " \
+           f"{len(classes)} cells (Holm, family-wise 0.05)"
 
 
 def summarize(findings: list[Finding]) -> Expect:
@@ -95,17 +112,17 @@ def summarize(findings: list[Finding]) -> Expect:
                   f"({v}, {worst.domain.split(';')[0]}): {shorten(head, 260)}", v)
 
 
-def _stated_reductions(cases: list, seed: int) -> tuple[str, str]:
+def _stated_reductions(cases: list, seed: int) -> tuple[int, str]:
     """Stated relative reductions ('RUE's error is 23% smaller') against paired bootstrap intervals
     of 1 - e_RUE / e_X at Bonferroni level 1 - 0.05/len(cases): cases are (name, RUE's row, X's row,
-    the stated fraction). Holds when every stated value lies in its interval, else refuted."""
+    the stated fraction). Returns how many stated values lie outside their intervals, and the text."""
     parts, bad = [], 0
     for name, rue_row, base_row, want in cases:
         est, lo, hi = C.relative_reduction(rue_row, base_row, level=1 - 0.05 / len(cases), seed=seed)
         ok = lo <= want <= hi
         bad += not ok
         parts.append(f"{name}: stated {want:.0%}, found {est:.1%} [{lo:.1%}, {hi:.1%}]{'' if ok else ' (outside)'}")
-    return ("refuted" if bad else "holds"), "; ".join(parts)
+    return bad, "; ".join(parts)
 
 
 def _cells_text(cells, comps, classes, limit=6) -> str:
@@ -161,7 +178,7 @@ def ordering_repair(what: str, groups: dict, dom: str, unit: str = "RUE's error 
                  + "; every other cell is undecided at family-wise 0.05.")
     detail = (f"generated from the results ({unit}, 95% intervals, Holm per baseline); each listed cell's paired "
               f"difference has the stated sign and a raw p-value below {C.ALPHA}")
-    return Repair(statement, None, [Finding("holds" if consistent else "inconclusive", dom, detail)])
+    return Repair(statement, None, [from_exact(bool(consistent), dom, detail, fail="inconclusive", certified=False)])
 
 
 # ---------------------------------------------------------------- Figure 3 (fixed means)
@@ -188,21 +205,20 @@ def check_f_claims(mode: Mode):
                  if not (s == "F1" and b in ("H/2", "H") and base == "sr")]
         comps = [comp(*c) for c in cells]
         cls = C.classify(comps)
-        v, text = _conjunction(cls, "RUE against SH and SR in the 34 claimed cells")
-        findings.append(Finding(v, dom, text + _cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
-                kind=kind))
+        text = _conjunction(cls, "RUE against SH and SR in the 34 claimed cells")
+        findings.append(from_classes(cls, dom, text + _cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
+                                     kind=kind))
         exc = [comp("F1", b, "sr") for b in ("H/2", "H")]
         ecls = C.classify(exc)
-        ev = "holds" if ecls == ["worse", "worse"] else ("refuted" if "better" in ecls else "inconclusive")
-        findings.append(Finding(ev, dom, "the exception, RUE slightly worse than SR in F1 at H/2 and H: " + "; ".join(
-            f"{b}: {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}] ({k})"
-            for b, c, k in zip(("H/2", "H"), exc, ecls)), kind=kind))
+        findings.append(from_classes(ecls, dom, "the exception, RUE slightly worse than SR in F1 at H/2 and H: "
+                                     + "; ".join(f"{b}: {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}] ({k})"
+                                                 for b, c, k in zip(("H/2", "H"), exc, ecls)), want="worse", kind=kind))
         # 2. F2 reductions against SH
-        v, parts = _stated_reductions([(b, T[("F2", 20, b, "rue")], T[("F2", 20, b, lab["sh"])], want)
-                                       for b, want in {"H/2": 0.10, "H": 0.20, "2H": 0.66}.items()], mode.seed)
-        findings.append(Finding(v, dom, "F2, RUE's error relative to SH's, 1 - e_RUE/e_SH with paired bootstrap "
-                                        "intervals at 1 - 0.05/3 (Bonferroni over the three budgets): " + parts,
-                                                kind=kind))
+        outside, parts = _stated_reductions([(b, T[("F2", 20, b, "rue")], T[("F2", 20, b, lab["sh"])], want)
+                                             for b, want in {"H/2": 0.10, "H": 0.20, "2H": 0.66}.items()], mode.seed)
+        findings.append(from_count(outside, dom, "F2, RUE's error relative to SH's, 1 - e_RUE/e_SH with paired "
+                                                 "bootstrap intervals at 1 - 0.05/3 (Bonferroni over the three "
+                                                 "budgets): " + parts, kind=kind))
         # 3. UCB-E by setup
         claimed = {"F1": "worse", "F2": "worse", "F3": "better", "F4": "similar", "F5": "better", "F6": "better"}
         ucells = [(s, b) for s in setups for b in budgets]
@@ -218,7 +234,7 @@ def check_f_claims(mode: Mode):
                             ("inconclusive" if found == "similar" or (want == "similar" and found == "mixed") else
                              "refuted"))
             parts.append(f"{s}: claimed {want}, found {found} ({', '.join(k)})")
-        findings.append(Finding(min(verdicts, key=("refuted", "inconclusive", "holds").index), dom,
+        findings.append(from_parts(verdicts, dom,
                                 "RUE against UCB-E per setup (a setup is 'better' when RUE wins a budget and loses "
                                 "none, 'similar' when no budget is significant; Holm over 18 cells): "
                                 + "; ".join(parts), kind=kind))
@@ -226,16 +242,14 @@ def check_f_claims(mode: Mode):
         tcomps = [comp(s, b, "ttts") for s, b in ucells]
         tcls = C.classify(tcomps)
         better, worse = tcls.count("better"), tcls.count("worse")
-        tv = "holds" if better > len(tcls) / 2 else ("refuted" if worse >= len(tcls) / 2 else "inconclusive")
-        findings.append(Finding(tv, dom, f"RUE against TTTS 'in most cases' (holds if significantly better in more "
-                                         f"than half the cells, refuted if worse in at least half): better in "
-                                         f"{better}, worse in {worse} of 18 cells (Holm)", kind=kind))
+        findings.append(from_majority(tcls, dom, "RUE against TTTS 'in most cases' (holds if significantly better "
+                                                 "in more than half the cells, refuted if worse in at least half): "
+                                                 f"better in {better}, worse in {worse} of 18 cells (Holm)", kind=kind))
         spec = {c: k for c, k in zip(ucells, tcls)}
         sw = [spec[("F4", "2H")], spec[("F6", "2H")]]
-        sv = "holds" if sw == ["worse", "worse"] else ("refuted" if "better" in sw else "inconclusive")
-        findings.append(Finding(sv, dom, "RUE slightly worse than TTTS at 2H in F4 and F6: " + ", ".join(
+        findings.append(from_classes(sw, dom, "RUE slightly worse than TTTS at 2H in F4 and F6: " + ", ".join(
             f"{s} 2H {fmt(tcomps[ucells.index((s, '2H'))].diff, 3)} ({k})" for s, k in zip(("F4", "F6"), sw)),
-                    kind=kind))
+            want="worse", kind=kind))
     return summarize(findings), findings
 
 
@@ -279,22 +293,23 @@ def check_r_claims(mode: Mode):
         cells = [(s, b, base) for s in ("R1", "R2", "R3") for b in ("N/4", "N/2", "N") for base in ("sr", "sh", "ucbe")]
         comps = [C.compare(T[(s, 20, b, "rue")], T[(s, 20, b, lab[base])]) for s, b, base in cells]
         cls = C.classify(comps)
-        v, text = _conjunction(cls, "RUE against SR, SH and UCB-E (paired over instances)")
-        findings.append(Finding(v, dom, text + _cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
-                kind=kind))
+        text = _conjunction(cls, "RUE against SR, SH and UCB-E (paired over instances)")
+        findings.append(from_classes(cls, dom, text + _cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
+                                     kind=kind))
         tcells = [(s, b) for s in ("R1", "R2") for b in ("N/4", "N/2", "N")]
         tcomps = [C.compare(T[(s, 20, b, "rue")], T[(s, 20, b, "ttts")]) for s, b in tcells]
         tcls = C.classify(tcomps)
-        tv, ttext = _conjunction(tcls, "RUE against TTTS in R1 and R2 (where 'RUE dominates' includes TTTS)")
+        ttext = _conjunction(tcls, "RUE against TTTS in R1 and R2 (where 'RUE dominates' includes TTTS)")
         r3 = [C.compare(T[("R3", 20, b, "rue")], T[("R3", 20, b, "ttts")]) for b in ("N/4", "N/2", "N")]
-        findings.append(Finding(tv, dom, ttext + _cells_text([f"{s} {b}" for s, b in tcells], tcomps, tcls)
+        findings.append(from_classes(tcls, dom, ttext + _cells_text([f"{s} {b}" for s, b in tcells], tcomps, tcls)
                                 + "; R3 (better or worse, no claim): " + ", ".join(
                                     f"{b} {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}]"
                                     for b, c in zip(("N/4", "N/2", "N"), r3)), kind=kind))
-        v, parts = _stated_reductions([(base, T[("R3", 20, "N/2", "rue")], T[("R3", 20, "N/2", lab[base])], want)
-                                       for base, want in {"ucbe": 0.23, "sh": 0.24, "sr": 0.31}.items()], mode.seed)
-        findings.append(Finding(v, dom, "R3, n = N/2: 1 - e_RUE/e_X over the instances, paired bootstrap over "
-                                        "instances at 1 - 0.05/3: " + parts, kind=kind))
+        outside, parts = _stated_reductions([(base, T[("R3", 20, "N/2", "rue")], T[("R3", 20, "N/2", lab[base])],
+                                              want) for base, want in {"ucbe": 0.23, "sh": 0.24, "sr": 0.31}.items()],
+                                            mode.seed)
+        findings.append(from_count(outside, dom, "R3, n = N/2: 1 - e_RUE/e_X over the instances, paired bootstrap over "
+                                                 "instances at 1 - 0.05/3: " + parts, kind=kind))
     return summarize(findings), findings
 
 
@@ -331,17 +346,17 @@ def check_setup_r(mode: Mode):
                     [draws / 2 - 1.96 * math.sqrt(draws) / 2, draws / 2 + 1.96 * math.sqrt(draws) / 2])))
                 Hs = np.sort(H)
                 cases.append((setup, ns, conv, med, Hs[max(lo_i, 0)], Hs[min(hi_i, draws - 1)],
-                              abs(med / stated[setup] - 1) <= tol))
+                              abs(med / stated[setup] - 1)))
     findings = []
     for setup in ("R1", "R2", "R3"):
         mine = [c for c in cases if c[0] == setup]
-        any_ok = any(c[-1] for c in mine)
-        for s, ns, conv, med, lo, hi, ok in mine:
-            v = "holds" if ok else ("conditional" if any_ok else "refuted")
-            findings.append(Finding(v, f"{s}, N(0.5, 0.1) as {ns}, H {conv}; {draws} instances",
-                                    kind=_kind(normal_scale=ns if ns != "-" else "variance", H_convention=conv),
-                                    detail=f"median H = {med:.0f} (95% interval {lo:.0f}-{hi:.0f}) against the "
-                                           f"stated ~{stated[s]} (within {tol:.0%}: {ok})"))
+        any_ok = any(c[-1] <= tol for c in mine)       # another reading matches: a failure is conditional
+        for s, ns, conv, med, lo, hi, off in mine:
+            findings.append(from_value(off, f"{s}, N(0.5, 0.1) as {ns}, H {conv}; {draws} instances", at_most=tol,
+                                       fail="conditional" if any_ok else "refuted",
+                                       kind=_kind(normal_scale=ns if ns != "-" else "variance", H_convention=conv),
+                                       detail=f"median H = {med:.0f} (95% interval {lo:.0f}-{hi:.0f}) against the "
+                                              f"stated ~{stated[s]} (within {tol:.0%}: {off <= tol})"))
     return summarize(findings), findings
 
 
@@ -372,10 +387,10 @@ def check_k_scaling(mode: Mode):
             parts.append(f"{base}: advantage (baseline - RUE error, mean over budgets) K=20 {fmt(adv[20][0], 3)}, "
                          f"K=40 {fmt(adv[40][0], 3)}, K=80 {fmt(adv[80][0], 3)}")
         cls = C.classify(comps)        # 'better' = the advantage grew from K = 20 to 80
-        v, text = _conjunction(cls, "growth of RUE's advantage from K = 20 to K = 80, per baseline")
-        findings.append(Finding(v, dom, text.replace("RUE significantly better", "grew significantly")
-                                .replace("worse in", "shrank in") + ". " + "; ".join(parts),
-                                kind=_kind(H_convention=h, ties=conv)))
+        text = _conjunction(cls, "growth of RUE's advantage from K = 20 to K = 80, per baseline")
+        findings.append(from_classes(cls, dom, text.replace("RUE significantly better", "grew significantly")
+                                     .replace("worse in", "shrank in") + ". " + "; ".join(parts),
+                                     kind=_kind(H_convention=h, ties=conv)))
     return summarize(findings), findings
 
 
@@ -416,8 +431,8 @@ def check_two_stage(mode: Mode):
                         unif.append(C.compare(r, T[(setup, 20, b, "uniform")]).diff)
             cls = C.classify(comps)
             worse = cls.count("worse")     # two-stage errs more than RUE
-            v = "holds" if worse == len(cls) else ("refuted" if "better" in cls else "inconclusive")
-            findings.append(Finding(v, f"{setup}, {conv}'s ties; {where}", kind=_kind(ties=conv), detail=(
+            findings.append(from_classes(cls, f"{setup}, {conv}'s ties; {where}", want="worse", kind=_kind(ties=conv),
+                                         detail=(
                                     f"'bad' read as: significantly worse than RUE (Holm over {len(cls)} cells). "
                                     f"Worse in {worse}, better in {cls.count('better')}; two-stage minus RUE error "
                                     f"ranges {fmt(min(c.diff for c in comps), 3)} to "
@@ -435,13 +450,15 @@ def check_ucbe_param(mode: Mode):
     T = _R(rows, "variance")
     d = [C.compare(T[(s, 20, b, "ucbe [a = 2]")], T[(s, 20, b, "ucbe")])
          for s in ("R1", "R2", "R3") for b in ("N/4", "N/2", "N")]
-    findings = [Finding("inconsistent", "the text",
+    findings = [reading("inconsistent", "the text",
                         "Section 6 sets a = 2n/H for UCB-E ('this parameter works the best overall'); Section 6.1 says "
                         "'we also set a = 2 through three random setups'. Read literally these are different "
                         "parameters (a = 2 is a near-greedy exploration); read as 'c = 2 in a = c n/H' they agree."),
-                Finding("holds", f"R1-R3, 9 cells, N(0.5, 0.1) as variance; {where}",
-                        "UCB-E with a = 2 minus UCB-E with a = 2n/H, error difference per cell: " + ", ".join(
-                            fmt(c.diff, 3) for c in d) + "; EXP-R-CLAIMS is judged under both.")]
+                from_value(len(d), f"R1-R3, 9 cells, N(0.5, 0.1) as variance; {where}", at_least=1,
+                           fail="inconclusive",
+                           detail="both readings ran; UCB-E with a = 2 minus UCB-E with a = 2n/H, error difference per "
+                                  "cell: " + ", ".join(fmt(c.diff, 3) for c in d) + "; EXP-R-CLAIMS is judged under "
+                                  "both.")]
     return Expect("the two statements differ; both readings are run", "inconsistent"), findings
 
 
@@ -453,11 +470,12 @@ def check_se(mode: Mode):
     se = [math.sqrt(float(r["error_rate"]) * (1 - float(r["error_rate"])) / 1000) for r in fixed]
     bound = math.sqrt(0.25 / 1000)
     return Expect("holds for any error rate at 1000 runs", "holds"), [
-        Finding("holds" if bound < 0.016 else "refuted", "any error rate p, 1000 runs",
+        from_value(bound, "any error rate p, 1000 runs",
                 f"sqrt(p(1-p)/1000) <= sqrt(1/4000) = {bound:.5f} < 0.016: the statement holds whatever the rates.",
-                certified=True),
-        Finding("holds" if max(se) < 0.016 else "refuted", f"{len(fixed)} fixed-mean cells; {where}",
-                f"the largest standard error at 1000 runs of the reproduced rates is {max(se):.5f}.")]
+                certified=True, at_most=0.016, strict=True),
+        from_value(max(se), f"{len(fixed)} fixed-mean cells; {where}",
+                   f"the largest standard error at 1000 runs of the reproduced rates is {max(se):.5f}.",
+                   at_most=0.016, strict=True)]
 
 
 @claim("EXP-K80", "Figure 5 caption",
@@ -468,10 +486,9 @@ def check_k80(mode: Mode):
         for K in (40, 80):
             b = fixed_budgets("F4", K, conv)
             capped = {k: v for k, v in b.items() if v > K_CAP}
-            findings.append(Finding("holds" if (K == 80) == bool(capped) else "inconsistent",
-                                    f"F4, K = {K}, H {conv}",
-                                    f"ceil(H/2), ceil(H), 2 ceil(H) = {b['H/2']}, {b['H']}, {b['2H']}; above 400000: "
-                                    f"{', '.join(capped) or 'none'}", certified=True))
+            findings.append(from_exact((K == 80) == bool(capped), f"F4, K = {K}, H {conv}", fail="inconsistent",
+                                       detail=f"ceil(H/2), ceil(H), 2 ceil(H) = {b['H/2']}, {b['H']}, {b['2H']}; above "
+                                              f"400000: {', '.join(capped) or 'none'}"))
     return Expect("the cap binds at K = 80 (2H only) and not at K = 40", "holds"), findings
 
 
@@ -483,14 +500,14 @@ def check_concl_dist(mode: Mode):
     r3 = [C.compare(T[("R3", 20, b, "rue")], T[("R3", 20, b, base)]) for b in ("N/4", "N/2", "N") for base in BASELINES]
     cls = C.classify(r3)
     return Expect("the text contradicts the model it analyses", "inconsistent"), [
-        Finding("inconsistent", "the text",
+        reading("inconsistent", "the text",
                 "Section 3 (eq. payoff-M1) assumes delta_k ~ N(0, sigma0^2) and Theorem 3.1 and the analysis use the "
                 "Gaussian prior; Section 4 designs RUE from a Gaussian likelihood; Section 8 says eq. payoff-M1 'does "
                 "not assume any particular distribution'. The algorithm needs no distributional form to run; its "
                 "guarantees are derived only for the Gaussian prior."),
-        Finding("holds" if "worse" not in cls else "conditional", f"R3 (uniform prior, Bernoulli rewards); {where}",
-                f"where the Gaussian prior is violated RUE is significantly better in {cls.count('better')}, worse in "
-                f"{cls.count('worse')} of {len(cls)} comparisons with SR, SH, UCB-E, TTTS (Holm).")]
+        from_count(cls.count("worse"), f"R3 (uniform prior, Bernoulli rewards); {where}", fail="conditional",
+                   detail=f"where the Gaussian prior is violated RUE is significantly better in {cls.count('better')}, "
+                          f"worse in {cls.count('worse')} of {len(cls)} comparisons with SR, SH, UCB-E, TTTS (Holm).")]
 
 
 __all__ = ["results", "table", "RANDOM_N"]

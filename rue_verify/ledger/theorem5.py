@@ -18,13 +18,15 @@ from . import proof_search as ps
 from .core import (
     Dim,
     Expect,
-    Finding,
     Mode,
     Repair,
     claim,
     fmt,
+    from_count,
+    from_exact,
     from_margin,
     from_proof,
+    from_value,
     repair,
     witness,
 )
@@ -48,19 +50,21 @@ def check_thm_fail(mode: Mode):
     findings = []
     Ks = np.arange(2, 200)
     und = Ks[~gap.c_K_is_defined(Ks)]
-    findings.append(Finding("undefined", f"K in {und.min()}-{und.max()} (every n, sigma's, delta)",
-                            "gamma contains c_K, which is not real there"
-                            + ("; the paper's experiments use K = 20." if 20 in und else "."),
-                            witness({"K": 20, "n": 7601, "sigma0_sq": 1.0, "sigma_sq": 1.0, "delta": 1.0},
-                                    None, None, note="c_K(20) is the square root of a negative number")))
+    findings.append(from_value(max(float(gap.c_K_radicand(float(K))) for K in und),
+                               f"K in {und.min()}-{und.max()} (every n, sigma's, delta)",
+                               "gamma contains c_K, which is not real there"
+                               + ("; the paper's experiments use K = 20." if 20 in und else "."), at_least=0.0,
+                               fail="undefined",
+                               witness=witness({"K": 20, "n": 7601, "sigma0_sq": 1.0, "sigma_sq": 1.0, "delta": 1.0},
+                                               None, None, note="c_K(20) is the square root of a negative number")))
     try:
         th.theorem_5_1_bound(40, 4 * 39, 1.0, 1.0, 1.0)
         at_eq = None
     except UndefinedError as e:
         at_eq = e.reason
     if at_eq:
-        findings.append(Finding("undefined", "n = 4(K-1), allowed by the hypothesis n >= 4(K-1)", at_eq,
-                                witness({"K": 40, "n": 156}, None, None)))
+        findings.append(from_exact(at_eq is None, "n = 4(K-1), allowed by the hypothesis n >= 4(K-1)", at_eq,
+                                   fail="undefined", witness=witness({"K": 40, "n": 156}, None, None)))
     # units: e_n is invariant under rescaling the rewards; a bound on it should be too
     b1 = float(th.theorem_5_1_bound(40, 10 ** 5, 1.0, 1.0, 0.01))
     b2 = float(th.theorem_5_1_bound(40, 10 ** 5, 100.0, 100.0, 0.01))
@@ -69,21 +73,21 @@ def check_thm_fail(mode: Mode):
     r2 = tracked_rue_runs(10 * mu, 300, mode.rng("rescaling", "runs"), sigma0_sq=100.0, sigma_sq=100.0, nu_sq=100.0)
     same = float(np.mean(r1.recommended == r2.recommended))
     change = abs(b2 / b1 - 1)
-    findings.append(Finding(
-        "inconsistent" if change > 1e-9 and same == 1 else "holds",
-        "rescaling the rewards by 10 (sigma0^2, sigma^2, nu^2 by 100; delta unchanged)",
+    findings.append(from_value(
+        change if same == 1 else 0.0, "rescaling the rewards by 10 (sigma0^2, sigma^2, nu^2 by 100; delta unchanged)",
+        at_most=1e-9, fail="inconsistent", detail=
         f"RUE's decisions are scale-free (same streams, 200 runs, K = 10: identical recommendations in "
         f"{same:.0%} of runs) and the bound changes from {fmt(b1)} to {fmt(b2)} (relative change {fmt(change)})"
         + (": H_b carries units of variance and rho mixes sigma0^-2 sigma^2 with K(sigma0^2 + sigma^2)."
            if change > 1e-9 else "."),
-        {"params": {"K": 40, "n": 100000, "delta": 0.01, "scale_1": {"sigma0_sq": 1, "sigma_sq": 1},
-                    "scale_2": {"sigma0_sq": 100, "sigma_sq": 100}}, "lhs": b1, "rhs": b2, "relation": "=="}
-        if change > 1e-9 else None))
+        witness={"params": {"K": 40, "n": 100000, "delta": 0.01, "scale_1": {"sigma0_sq": 1, "sigma_sq": 1},
+                            "scale_2": {"sigma0_sq": 100, "sigma_sq": 100}}, "lhs": b1, "rhs": b2, "relation": "=="}))
     ratio = sym_ratio(orders.theorem_5_1_symbolic()["gap_term_E2"],
                       orders.theorem_5_1_symbolic("outline")["gap_term_E2"])
-    findings.append(Finding("inconsistent" if ratio != 1 else "holds", "symbolic",
-                            f"the theorem's first term divided by the main-text proof outline's equals {ratio}"
-                            + (": the theorem drops Theorem 3.1's 1/sigma0 (see PF-DK-V2)." if ratio != 1 else ".")))
+    findings.append(from_exact(ratio == 1, "symbolic", fail="inconsistent",
+                               detail=f"the theorem's first term divided by the main-text proof outline's "
+                               f"equals {ratio}" + (": the theorem drops Theorem 3.1's 1/sigma0 (see PF-DK-V2)."
+                                                    if ratio != 1 else ".")))
     # vacuity in the natural case delta = 1 and at the paper's scales
     cells, informative = [], 0
     for K in (40, 80, 200):
@@ -92,13 +96,11 @@ def check_thm_fail(mode: Mode):
                 r = vacuity.smallest_informative_n(K, s0, s, 1.0, n_max=10 ** 12, grid_points=400)
                 cells.append(r)
                 informative += r.n_first is not None
-    findings.append(Finding("vacuous" if informative == 0 else "holds",
-                            "delta = 1, K in {40, 80, 200}, sigma0^2 in {0.01, 0.1, 1}, sigma^2 in {0.25, 1}, "
-                            "n <= 1e12",
-                            f"the bound is below 1 in {informative} of {len(cells)} cases"
-                            + (": with delta = 1 the last term 2K n^(1 - sigma^2 m/(2 sigma0^2 + sigma^2)) grows "
-                               "with n."
-                               if informative == 0 else ".")))
+    findings.append(from_value(informative, "delta = 1, K in {40, 80, 200}, sigma0^2 in {0.01, 0.1, 1}, sigma^2 in "
+                               "{0.25, 1}, n <= 1e12", at_least=1, fail="vacuous",
+                               holds=f"the bound is below 1 in {informative} of {len(cells)} cases.",
+                               fails=f"the bound is below 1 in {informative} of {len(cells)} cases: with delta = 1 the "
+                                     "last term 2K n^(1 - sigma^2 m/(2 sigma0^2 + sigma^2)) grows with n."))
     # adversarial: RUE's simulated e_n where the bound is below 1
     findings.append(rate_finding(ps.failure_search(mode), "RUE's failure rate e_n", "Theorem 5.1's bound"))
     findings[-1].detail += (" (compiled RUE, known variances, means from the prior, Gaussian rewards nu^2 = "
@@ -155,14 +157,17 @@ def check_thm_regret(mode: Mode):
     r_gap = sym_ratio(t2["gap_term_E2"], scale * proof["gap_term_E2"])
     r_gap1 = sym_ratio(t2["gap_term_E1"], scale * proof["gap_term_E1"])
     r_last = sym_ratio(t2["mean_term"] + t2["noise_term"], scale * (proof["mean_term"] + proof["noise_term"]))
-    findings.append(Finding("inconsistent" if (r_gap != 1 or r_gap1 != 1) else "holds", "symbolic",
-                            "against its own proof (2 sigma0 sqrt(2 log K) times Theorem 5.1): first terms ratio "
-                            f"{r_gap}, second {r_gap1}, last terms {r_last} (sympy). kappa lacks the factor sigma0."))
+    findings.append(from_exact(r_gap == 1 and r_gap1 == 1, "symbolic", fail="inconsistent",
+                               detail="against its own proof (2 sigma0 sqrt(2 log K) times Theorem 5.1): first terms "
+                                      f"ratio {r_gap}, second {r_gap1}, last terms {r_last} (sympy). kappa lacks the "
+                                      "factor sigma0."))
     Ks = np.arange(2, 200)
     kmax = int(Ks[~gap.c_K_is_defined(Ks)].max())
-    findings.append(Finding("undefined", f"K <= {kmax}", "kappa contains c_K, which is not real there (see THM-GAP)."))
+    findings.append(from_value(max(float(gap.c_K_radicand(float(K))) for K in Ks[~gap.c_K_is_defined(Ks)]),
+                               f"K <= {kmax}", "kappa contains c_K, which is not real there (see THM-GAP).",
+                               at_least=0.0, fail="undefined"))
     rng = mode.rng(51)
-    rows, bad = [], None
+    rows, bad, over = [], None, 0
     checked = 0
     for (K, s0, s, d) in ((40, 1.0, 1e-2, 1e-2), (40, 1.0, 1e-4, 1e-3), (60, 1.0, 1e-5, 1e-3)):
         r = vacuity.smallest_informative_n(K, s0, s, d, "theorem_5_2", n_max=10 ** 7, grid_points=400)
@@ -178,10 +183,12 @@ def check_thm_regret(mode: Mode):
         rows.append(f"K={K}, sigma^2={s:g}, delta={d:g}, n={n}: sr_n in [{fmt(ci.low)}, {fmt(ci.high)}] vs bound "
                     f"{fmt(b)}")
         if ci.low > b:
+            over += 1
             bad = witness({"K": K, "n": n, "sigma0_sq": s0, "sigma_sq": s, "delta": d, "runs": runs}, ci.low, b)
-    findings.append(Finding("refuted" if bad else ("holds" if checked else "inconclusive"),
-                            "Bayesian instances at the smallest n where the bound is < 1",
-                            "; ".join(rows) + " (99.9% t-intervals).", bad))
+    where = "Bayesian instances at the smallest n where the bound is < 1"
+    findings.append(from_count(over, where, "; ".join(rows) + " (99.9% t-intervals).", witness=bad) if checked else
+                    from_value(checked, where, "; ".join(rows) + ": no instance to check.", at_least=1,
+                               fail="inconclusive"))
     return Expect("misses sigma0 in its first two terms relative to its own proof; undefined for K <= "
                   f"{kmax}; no violation where informative",
                   "undefined" if findings[0].verdict == "inconsistent" and findings[-1].verdict == "holds"
@@ -198,7 +205,7 @@ def repair_thm_regret(mode: Mode) -> Repair:
                         ("e_n <= the repaired Theorem 5.1", None)],
                        "as the repaired Theorem 5.1", "sr_n <= sqrt(E[range^2] x repaired Theorem 5.1)")
     rng = mode.rng("repair", "regret")
-    rows, bad = [], None
+    rows, bad, over = [], None, 0
     for (K, n, ratio, d) in ((10, 2000, 1e-3, 1e-3), (40, 5000, 1e-3, 1e-3), (20, 1000, 1e-4, 1e-3)):
         b = float(rp.theorem_5_2_repaired(K, n, 1.0, ratio, d))
         runs = mode.confirm_runs
@@ -208,9 +215,10 @@ def repair_thm_regret(mode: Mode) -> Repair:
         rows.append(f"K={K}, n={n}, sigma^2/sigma0^2={ratio:g}, delta={d:g}: sr_n in [{fmt(ci.low)}, {fmt(ci.high)}] "
                     f"vs {fmt(b)}")
         if ci.low > b:
+            over += 1
             bad = witness({"K": K, "n": n, "sigma0_sq": 1.0, "sigma_sq": ratio, "delta": d, "runs": runs}, ci.low, b)
-    sim = Finding("refuted" if bad else "holds", "three Bayesian instances where the repaired bound is informative",
-                  "; ".join(rows) + " (t-intervals at level 1 - 1e-6).", bad)
+    sim = from_count(over, "three Bayesian instances where the repaired bound is informative",
+                     "; ".join(rows) + " (t-intervals at level 1 - 1e-6).", witness=bad)
     return Repair("sr_n <= 2 sigma0 sqrt(4 ln K + 2 ln 2) sqrt(repaired Theorem 5.1) (replaces kappa and the "
                   "proof's unconditional E[range])", "theorem_5_2_repaired", [proof, sim])
 
@@ -223,11 +231,13 @@ def check_thm_cond(mode: Mode):
     K = 40
     try:
         th.theorem_5_1_terms(K, 4 * (K - 1), 1.0, 1.0, 1.0)
-        findings.append(Finding("holds", "n = 4(K-1)", "Theorem 5.1 is defined at n = 4(K-1)."))
+        reason = None
     except UndefinedError as e:
-        findings.append(Finding("undefined", "n = 4(K-1), wherever c_K is real", "Theorem 5.1 admits n = 4(K-1) but "
-                                                                                 f"{e.reason}.",
-                                witness({"K": K, "n": 4 * (K - 1)}, None, None)))
+        reason = e.reason
+    findings.append(from_exact(reason is None, "n = 4(K-1), wherever c_K is real", fail="undefined",
+                               detail="Theorem 5.1 is defined at n = 4(K-1)." if reason is None else
+                               f"Theorem 5.1 admits n = 4(K-1) but {reason}.",
+                               witness=witness({"K": K, "n": 4 * (K - 1)}, None, None)))
     ok = True
     for Kk in (36, 40, 100, 1000):
         for n in (4 * (Kk - 1) + 1, 4 * (Kk - 1) + 7, 10 ** 6):
@@ -236,7 +246,8 @@ def check_thm_cond(mode: Mode):
                 ok &= math.isfinite(float(v))
             except UndefinedError:
                 ok = False
-    findings.append(Finding("holds" if ok else "undefined", "n > 4(K-1), K in {36, 40, 100, 1000}",
+    findings.append(from_exact(bool(ok), "n > 4(K-1), K in {36, 40, 100, 1000}", fail="undefined", certified=False,
+                               detail=
                             "Theorem 5.2's terms are finite just above 4(K-1); the proof's sigma0^2 n/2 - 2 sigma0^2 "
                             "(K-1) + sigma^2 > 0 needs no more."))
     return Expect("Theorem 5.1's closed condition admits n = 4(K-1), where its second term divides by zero; Theorem "

@@ -41,3 +41,37 @@ def test_margin_search_finds_a_planted_corner():
     r = minimize_margin(lambda p: -1.0 if p["a"] > 700 and p["b"] < 2e-3 else 1.0, space, Mode(seed=9), "planted",
                         random=3000)
     assert r.margin < 0 and r.params["a"] > 700
+
+
+def test_every_ledger_verdict_goes_through_a_constructor():
+    """No module of the ledger builds a Finding itself: every verdict comes from a constructor that
+    computes it from its quantity (`core.from_*`, `core.reading` for the paper's text, and
+    `montecarlo.rate_finding` for an adversarial search)."""
+    import ast
+    import pathlib
+
+    import rue_verify.ledger as L
+    offenders = []
+    for path in pathlib.Path(L.__file__).parent.glob("*.py"):
+        if path.name in ("core.py", "montecarlo.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "Finding":
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert not offenders, offenders
+
+
+def test_constructors_follow_their_quantity():
+    from rue_verify.ledger.core import from_classes, from_count, from_exact, from_majority, from_value
+    assert from_value(0.5, "d", "t", at_most=1).verdict == "holds"
+    assert from_value(1.0, "d", "t", at_most=1, strict=True, fail="vacuous").verdict == "vacuous"
+    f = from_value(2.0, "d", at_least=3, holds="fine", fails="short", witness=lambda: {"w": 1})
+    assert (f.verdict, f.detail, f.witness) == ("refuted", "short", {"w": 1})
+    assert from_count(0, "d", "t", witness={"w": 1}).witness is None
+    assert from_exact(False, "d", "t", fail="inconsistent").verdict == "inconsistent"
+    assert from_exact(True, "d", "t").certified
+    assert from_classes(["better", "undecided"], "d", "t").verdict == "inconclusive"
+    assert from_classes(["worse", "better"], "d", "t", want="worse").verdict == "refuted"
+    assert from_majority(["better", "better", "undecided"], "d", "t").verdict == "holds"
+    with pytest.raises(ValueError):
+        from_value(1.0, "d", "t")
