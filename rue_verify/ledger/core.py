@@ -139,17 +139,25 @@ def from_certificate(ok: bool, domain: str, *, proved: str, failed: str, fail: s
     return Finding("holds" if ok else fail, domain, proved if ok else failed, certified=bool(ok), kind=kind)
 
 
-def from_proof(steps: list[tuple[str, bool | None]], domain: str, conclusion: str, fail: str = "inconclusive"
-               ) -> Finding:
+def from_proof(steps: list[tuple[str, "bool | None | Finding"]], domain: str, conclusion: str,
+               fail: str = "inconclusive") -> Finding:
     """A finding from a proof, step by step: True = the step was machine-checked (sympy, exact
     arithmetic), False = the check failed, None = a stated argument that no machine checked (an
-    inequality read off a definition). 'holds' when no step failed; certified only when every step
-    was machine-checked."""
-    failed = any(ok is False for _, ok in steps)
-    tag = {True: "verified", False: "NOT verified", None: "argument"}
-    body = "; ".join(f"({i}) {text} [{tag[ok]}]" for i, (text, ok) in enumerate(steps, 1))
+    inequality read off a definition), or a Finding = an adversarial search of that argument step.
+    'holds' when no step failed; a step whose search refutes it refutes the proof (a repair can then
+    not hold); certified only when every step was machine-checked."""
+    def tag(ok) -> str:
+        if isinstance(ok, Finding):
+            return (f"argument, searched ({ok.domain}): no counterexample" if ok.verdict == "holds" else
+                    f"argument, searched ({ok.domain}): {ok.verdict}: {ok.detail}")
+        return {True: "verified", False: "NOT verified", None: "argument"}[ok]
+    searched = [ok for _, ok in steps if isinstance(ok, Finding)]
+    refuted = any(f.verdict == "refuted" for f in searched)
+    failed = refuted or any(ok is False for _, ok in steps) or any(f.verdict != "holds" for f in searched)
+    body = "; ".join(f"({i}) {text} [{tag(ok)}]" for i, (text, ok) in enumerate(steps, 1))
     head = f"proof incomplete, so no conclusion ({conclusion} is not established)" if failed else conclusion
-    return Finding(fail if failed else "holds", domain, f"{head}: {body}.",
+    witness = next((f.witness for f in searched if f.verdict == "refuted"), None)
+    return Finding("refuted" if refuted else (fail if failed else "holds"), domain, f"{head}: {body}.", witness,
                    certified=not failed and all(ok is True for _, ok in steps))
 
 

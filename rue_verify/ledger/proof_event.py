@@ -103,21 +103,28 @@ def check_nu_t(mode: Mode):
 @repair("PF-NU-T")
 def repair_nu_t(mode: Mode) -> Repair:
     rng = mode.rng("repair", "nu-t")
-    worst, count = math.inf, 0
+    worst, weights, count = math.inf, 0.0, 0
     for _ in range(mode.random_samples // 2):
         K = int(rng.integers(2, 30))
         T = np.round(np.exp(rng.uniform(np.log(2), np.log(1e4), K)))
         s0, s = np.exp(rng.uniform(np.log(1e-3), np.log(1e3), 2))
         nu = s * rng.uniform(1e-3, 1)
         v = float(th.nu_t(list(T), s0, s, nu))
+        a = shrinkage(T, s0, s) * T / np.sum(shrinkage(T, s0, s) * T)
+        # step 1's claims at this point: the weights a_k, and nu_t written with them
+        weights = max(weights, abs(float(a.sum()) - 1), float(-a.min()),
+                      abs(float(np.sum(a ** 2 * (s0 + nu / T))) - v) / v)
         worst = min(worst, (float(rp.nu_t_upper_repaired(s0, nu)) - v) / v)
         count += 1
+    where = f"{count} random pull vectors, K in [2, 29]"
+    search = from_margin(worst, where, holds="no violation", fails="violated", tol=1e-12,
+                         tol_reason="relative rounding")
     proof = from_proof([("nu_t = sum_k a_k^2 (sigma0^2 + nu^2/T_k) with a_k = (1-w_k) T_k / sum_j (1-w_j) T_j >= 0, "
-                         "sum_k a_k = 1", None),
-                        ("so nu_t <= (sum a_k^2) max_k (sigma0^2 + nu^2/T_k) <= sigma0^2 + nu^2/2 for T_k >= 2", None)],
+                         "sum_k a_k = 1",
+                         from_value(weights, where, f"largest deviation {fmt(weights)}", at_most=1e-12)),
+                        ("so nu_t <= (sum a_k^2) max_k (sigma0^2 + nu^2/T_k) <= sigma0^2 + nu^2/2 for T_k >= 2",
+                         search)],
                        "every pull vector with T_k >= 2", "nu_t <= sigma0^2 + nu^2/2")
-    search = from_margin(worst, f"{count} random pull vectors, K in [2, 29]", holds="no violation", fails="violated",
-                         tol=1e-12, tol_reason="relative rounding")
     return Repair("nu_t <= sigma0^2 + nu^2/2 (an upper bound, the direction a tail bound needs; no factor 1/K)",
                   "nu_t_upper_repaired", [proof, search])
 

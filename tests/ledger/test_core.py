@@ -75,3 +75,14 @@ def test_constructors_follow_their_quantity():
     assert from_majority(["better", "better", "undecided"], "d", "t").verdict == "holds"
     with pytest.raises(ValueError):
         from_value(1.0, "d", "t")
+
+
+def test_a_proof_with_a_refuted_step_cannot_hold():
+    from rue_verify.ledger.core import Finding, Repair, from_proof, from_value
+    ok = from_value(0.0, "grid", "fine", at_most=1)
+    bad = from_value(2.0, "grid", "too big", at_most=1, witness={"x": 2})
+    held = from_proof([("a", True), ("b", ok)], "d", "it holds")
+    assert held.verdict == "holds" and not held.certified and "searched (grid): no counterexample" in held.detail
+    broken = from_proof([("a", True), ("b", bad)], "d", "it holds")
+    assert broken.verdict == "refuted" and broken.witness == {"x": 2} and "not established" in broken.detail
+    assert Repair("s", None, [broken, Finding("holds", "d", "search")]).verdict == "refuted"
