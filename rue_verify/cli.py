@@ -357,6 +357,8 @@ def algorithm_flags(parser: argparse.ArgumentParser) -> None:
                                 help=f"{name} of every selected algorithm that takes it ("
                                      f"{', '.join(a.name for a, _ in pairs)}); --ALG-{_flag(name)} overrides it")
     for old, dest in OLD_FLAGS.items():
+        if old[2:].replace("-", "_") in owners and len(owners[old[2:].replace("-", "_")]) > 1:
+            continue                    # a parameter several algorithms now share: --PARAM is generated above
         name, param = dest.split(":")
         p = next(p for p in _registry()[name].params if p.name == param)
         alias(parser, old, dest, type=_param_type(p))
@@ -406,18 +408,27 @@ def _table(args: argparse.Namespace) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from .report import write_reproduction
+    from .report import redraw_reproduction, write_reproduction
     from .reproduction import reproduce
     scale = "paper" if args.paper else "quick"
     try:
-        res = write_reproduction(reproduce(scale, args.out, args.conventions, args.seed, args.scheduler, args.studies,
-                                           progress=not args.quiet, algorithms=args.algorithms))
+        if args.redraw:
+            if not args.out and not args.results:
+                return _fail("--redraw needs --out DIR (its results.csv) or --results DIR|shipped")
+            res = redraw_reproduction(args.out or args.results, args.results)
+        else:
+            res = write_reproduction(reproduce(scale, args.out, args.conventions, args.seed, args.scheduler,
+                                               args.studies, progress=not args.quiet, algorithms=args.algorithms))
     except ValueError as err:
         return _fail(str(err))
     except OSError as err:
         return _fail(f"--scheduler {args.scheduler}: {err}" if args.scheduler else str(err))
     if args.json:
         _dump({k: res[k] for k in ("out", "tasks", "wall_seconds", "figures", "summary")})
+        return 0
+    if args.redraw:
+        print(f"rue-verify {__version__} reproduce --redraw: {res['tasks']} rows ({res['scale']} scale, seed "
+              f"{res['seed']}); wrote {res['summary']} and {len(res['figures'])} figure files.")
         return 0
     print(f"rue-verify {__version__} reproduce: {res['tasks']} tasks at {scale} scale, seed {args.seed}, conventions "
           f"{','.join(args.conventions)}; simulation {res['wall_seconds']:.0f} s. Wrote {res['out']}/results.csv, "
@@ -582,6 +593,11 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--algorithms", type=names(tuple(_registry())),
                     help="comma-separated registry names run on the fixed, random and arms studies (default the "
                          "paper's: rue, ucbe, sr, sh, ttts)")
+    rp.add_argument("--redraw", action="store_true",
+                    help="draw the figures and write summary.md from stored results without simulating (the results "
+                         "in --out, or --results DIR, or --results shipped for the paper-scale run in the package)")
+    rp.add_argument("--results", metavar="DIR", help="with --redraw: where the results are ('shipped' for the "
+                                                     "package's)")
     rp.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler address (tcp://host:8786): run the tasks "
                                                         "on that cluster; results are identical to a local run")
     rp.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")

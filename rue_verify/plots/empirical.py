@@ -32,9 +32,11 @@ def _describe(rows: list[dict]) -> str:
 
 def _default_labels(rows: list[dict], extra: tuple = ()) -> tuple:
     """Each algorithm's default reading present in the rows (the paper's first), and `extra` labels."""
+    from simulate.algorithms import REGISTRY
     have = list(dict.fromkeys(r["label"] for r in rows))
-    plain = [lab for lab in MAIN if lab in have] + [lab for lab in have if lab not in MAIN and
-                                                   any(r["label"] == lab == r["algorithm"] for r in rows)]
+    default = {r["label"] for r in rows
+               if r["algorithm"] in REGISTRY and r["label"] == REGISTRY[r["algorithm"]].label()}
+    plain = [lab for lab in MAIN if lab in have] + [lab for lab in have if lab not in MAIN and lab in default]
     return tuple(plain) + tuple(lab for lab in extra if lab in have)
 
 

@@ -121,7 +121,7 @@ class Algorithm:
         """(colour, marker, line style) of a plot series: a variant reading is dashed (dotted where
         the default line already is)."""
         color, marker, ls = self.style
-        if self.label(params) == self.name:
+        if self.label(params) == self.label():
             return color, marker, ls
         return color, marker, ":" if ls == "--" else "--"
 
