@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rue_verify.ledger.core import from_classes
 from rue_verify.ledger.section6 import _conjunction
 from rue_verify.reproduction import comparisons as C
 
@@ -39,10 +40,11 @@ def test_a_conjunction_over_cells_follows_its_worst_cell():
     wins = [C.compare(*pair(0.10, 0.30, seed=s)) for s in range(6)]
     half = wins[:3] + [C.compare(*pair(0.2, 0.2, seed=10 + s)) for s in range(3)]
     lost = wins[:5] + [C.compare(*pair(0.4, 0.2, seed=20))]
-    assert _conjunction(C.classify(wins), "x")[0] == "holds"
-    v, text = _conjunction(C.classify(half), "x")
-    assert v == "inconclusive" and "better in 3, worse in 0, undecided in 3 of 6" in text
-    assert _conjunction(C.classify(lost), "x")[0] == "refuted"
+    assert from_classes(C.classify(wins), "d", "x").verdict == "holds"
+    cls = C.classify(half)
+    assert from_classes(cls, "d", "x").verdict == "inconclusive"
+    assert "better in 3, worse in 0, undecided in 3 of 6" in _conjunction(cls, "x")
+    assert from_classes(C.classify(lost), "d", "x").verdict == "refuted"
 
 
 def test_holm_is_the_step_down_correction():
