@@ -24,7 +24,7 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     """Run the ledger, draw every figure family (`plots.FAMILIES`) whose inputs are there, write
     index.html, report.md and figures/ (PNG, SVG and each figure's table as CSV)."""
     from .ledger import REGISTRY, Mode, run_ledger
-    from .progress import claims_bar
+    from .progress import claims_bar, stepper
     from .reproduction import load
     if not isinstance(scale, Scale):
         if scale not in SCALES:
@@ -45,14 +45,7 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     bar.reset(total=len(names))
     bar.unit = "figure"
     bar.set_description("report: figures")
-    started = []
-
-    def next_figure(name: str) -> None:
-        if started:
-            bar.update(1)
-        started.append(name)
-        bar.set_postfix_str(name)
-    files = draw_all(inputs, out / "figures", names, progress=next_figure)
+    files = draw_all(inputs, out / "figures", names, progress=stepper(bar))
     bar.close()
     seconds = time.perf_counter() - t0
     meta = {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
