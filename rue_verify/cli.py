@@ -22,6 +22,7 @@ from typing import Any, Sequence
 from . import __version__
 from .args import Parser, alias, integer, names, real, reals
 from .files import write_text
+from .parallel import cores
 
 F_SETUPS = ("F1", "F2", "F3", "F4", "F5", "F6")
 R_SETUPS = ("R1", "R2", "R3")
@@ -38,6 +39,16 @@ MAX_BUDGET = 10 ** 9
 def _fail(message: str) -> int:
     print(f"error: {message}", file=sys.stderr)
     return 2
+
+
+def _say_if_compiling(quiet: bool = False) -> None:
+    """One line on stderr when the simulator's kernels are not compiled yet (the first run after an
+    install), saying where numba keeps them."""
+    from simulate.kernels import status
+    ready, where = status()
+    if not ready and not quiet:
+        print(f"rue-verify: compiling the simulator's kernels (once per installation; numba keeps them in {where})",
+              file=sys.stderr)
 
 
 def _setup(text: str) -> str:
@@ -75,20 +86,23 @@ def _dump(obj: Any) -> None:
 # ---------------------------------------------------------------- claims
 def _claims(args: argparse.Namespace) -> int:
     from .ledger import REGISTRY, Mode, run_ledger
-    from .progress import claims_bar
+    from .progress import bar, counter
     mode = Mode.thorough() if args.thorough else Mode()
     if args.seed is not None:
         mode.seed = args.seed
     mode.results = args.results
     ids = [i.strip() for tok in (args.id or []) for i in tok.split(",") if i.strip()] or list(REGISTRY)
     t0 = time.perf_counter()
-    bar, before = claims_bar(ids, "claims", not args.quiet)
+    unknown = [i for i in ids if i not in REGISTRY]
+    if unknown:
+        return _fail(f"--id: unknown claim id(s) {unknown}; known: {', '.join(REGISTRY)}")
+    shown = bar(len(ids), "claims", "claim", not args.quiet)
     try:
-        results = run_ledger(mode, ids, progress=before)
+        results = run_ledger(mode, ids, progress=counter(shown), workers=args.workers or cores())
     except ValueError as err:
-        bar.close()
-        return _fail(f"--id/--results: {err}")
-    bar.close()
+        shown.close()
+        return _fail(f"--results: {err}")
+    shown.close()
     total = time.perf_counter() - t0
     from . import render
     if args.markdown:
@@ -378,6 +392,13 @@ def _algorithm_params(args: argparse.Namespace, name: str) -> dict:
 
 # ---------------------------------------------------------------- bench, table, reproduce
 def _bench(args: argparse.Namespace) -> int:
+    if args.commands:
+        from .timing import COMMANDS, time_commands
+        names = [n for n in COMMANDS if n != "claims-thorough" or args.thorough]
+        rows = time_commands(names, out=(lambda line: print(line, file=sys.stderr)) if args.json else print)
+        if args.json:
+            _dump(rows)
+        return 0
     from simulate.bench import NAMES, bench
     try:
         rows = bench(args.algorithms or NAMES, reference_seconds=args.reference_seconds, repeats=args.repeats,
@@ -440,7 +461,7 @@ def _report(args: argparse.Namespace) -> int:
     from .report import report
     try:
         res = report("full" if args.full else "quick", args.out, thorough=args.thorough, results_dir=args.results,
-                     seed=args.seed, progress=not args.quiet)
+                     seed=args.seed, progress=not args.quiet, workers=args.workers or cores())
     except ValueError as err:
         return _fail(str(err))
     if args.json:
@@ -476,6 +497,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--results", metavar="DIR", help="a reproduction's result directory for the empirical claims "
                                                     "(default: the paper-scale results shipped with the package)")
     c.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
+    c.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core; the "
+                                                           "results do not depend on it)")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("--markdown", metavar="PATH", help="also write a Markdown report (e.g. docs/claims.md)")
 
@@ -549,6 +572,10 @@ def build_parser() -> argparse.ArgumentParser:
                          "slowest in brackets (default 3)")
     bn.add_argument("--json", action="store_true", help="every row (timings, host checks) as JSON on stdout; the "
                                                         "table goes to stderr")
+    bn.add_argument("--commands", action="store_true",
+                    help="time the README's commands instead (claims, report --quick; cold and warm numba cache; wall "
+                         "time and CPU utilisation), each in a fresh process")
+    bn.add_argument("--thorough", action="store_true", help="with --commands: also time claims --thorough")
     bn.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
     tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")
@@ -575,6 +602,8 @@ def build_parser() -> argparse.ArgumentParser:
     rr.add_argument("--results", metavar="DIR", help="a reproduction's result directory (default: the paper-scale "
                                                      "results shipped with the package)")
     rr.add_argument("--seed", type=seed, default=0, help="seed of the figures' simulations (default 0)")
+    rr.add_argument("--workers", type=integer(1, 256), help="processes the claims and figures run in (default: every "
+                                                            "core; the results do not depend on it)")
     rr.add_argument("--json", action="store_true", help="print what was written as JSON")
     rr.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     rp = sub.add_parser("reproduce", help="rerun Section 6 and its appendix; figures, tables and the empirical claims",
@@ -625,6 +654,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"unrecognized arguments: {' '.join(extra)} (see 'rue-verify {args.cmd} --help')")
     handler = {"claims": _claims, "simulate": _simulate, "bench": _bench, "table": _table,
                "reproduce": _reproduce, "vacuity": _vacuity, "report": _report}
+    if args.cmd in ("claims", "simulate", "bench", "table", "reproduce", "report"):
+        _say_if_compiling(getattr(args, "quiet", False) or getattr(args, "json", False))
     if args.cmd == "bound":
         return _bound(args, extra)
     return handler[args.cmd](args)

@@ -6,22 +6,14 @@ import sys
 from typing import Callable
 
 
-def stepper(bar) -> Callable[[str], None]:
-    """The callback to call before each step (a claim, a figure): the bar counts finished steps and
-    shows the one running."""
-    started = []
-
-    def before(name: str) -> None:
-        if started:
-            bar.update(1)
-        started.append(name)
-        bar.set_postfix_str(name)
-    return before
+def counter(bar) -> Callable[[str], None]:
+    """The callback to call as each step (a claim, a figure) finishes: the bar counts it and names it."""
+    def after(name) -> None:
+        bar.update(1)
+        bar.set_postfix_str(name if isinstance(name, str) else " ".join(map(str, name)))
+    return after
 
 
-def claims_bar(ids: list[str], desc: str = "claims", enabled: bool = True) -> tuple[object, Callable[[str], None]]:
-    """A bar over the ledger's claims and the callback `run_ledger` calls before each claim."""
+def bar(total: int, desc: str, unit: str, enabled: bool = True):
     from tqdm import tqdm
-    bar = tqdm(total=len(ids), desc=desc, unit="claim", file=sys.stderr, disable=None if enabled else True,
-               leave=False)
-    return bar, stepper(bar)
+    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=None if enabled else True, leave=False)

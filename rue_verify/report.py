@@ -20,11 +20,14 @@ from .reproduction.grid import variance_parts
 
 
 def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: bool = False, results_dir=None,
-           progress: bool = True, seed: int = 0, claims=None) -> dict:
-    """Run the ledger, draw every figure family (`plots.FAMILIES`) whose inputs are there, write
-    index.html, report.md and figures/ (PNG, SVG and each figure's table as CSV)."""
-    from .ledger import REGISTRY, Mode, run_ledger
-    from .progress import claims_bar, stepper
+           progress: bool = True, seed: int = 0, claims=None, workers: int = 1) -> dict:
+    """Run the ledger and draw every figure family (`plots.FAMILIES`) whose inputs are there, the claims
+    and the figures together on `workers` processes; write index.html, report.md and figures/ (PNG, SVG
+    and each figure's table as CSV). The output is the same whatever the number of workers."""
+    from . import parallel
+    from .ledger import REGISTRY, Mode, check
+    from .plots.registry import make
+    from .progress import bar, counter
     from .reproduction import load
     if not isinstance(scale, Scale):
         if scale not in SCALES:
@@ -38,22 +41,31 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     mode.results = str(results_dir) if results_dir else None
     res = load(mode.results)
     ids = list(claims) if claims is not None else list(REGISTRY)
-    bar, before = claims_bar(ids, "report: ledger", progress)
-    results = run_ledger(mode, ids, progress=before)
-    inputs = Inputs(scale, seed, tuple(res.rows), tuple(results))
-    names = [n for n, f in FAMILIES.items() if f.available(inputs)]
-    bar.reset(total=len(names))
-    bar.unit = "figure"
-    bar.set_description("report: figures")
-    files = draw_all(inputs, out / "figures", names, progress=stepper(bar))
-    bar.close()
+    unknown = [i for i in ids if i not in REGISTRY]
+    if unknown:
+        raise ValueError(f"unknown claim id(s) {unknown}")
+    inputs = Inputs(scale, seed, tuple(res.rows))
+    names = [n for n, f in FAMILIES.items() if f.available(Inputs(scale, seed, tuple(res.rows), ("ledger",)))]
+    drawn_here = [n for n in names if "ledger" in FAMILIES[n].needs]        # they need the ledger's results
+    tasks = [(("claim", cid), check, (cid, mode)) for cid in ids]
+    tasks += [(("figure", n), make, (n, inputs, out / "figures")) for n in names if n not in drawn_here]
+    shown = bar(len(tasks) + len(drawn_here), "report", "task", progress)
+    done = parallel.run(tasks, workers, counter(shown))
+    results = [done[("claim", cid)] for cid in ids]
+    full = Inputs(scale, seed, tuple(res.rows), tuple(results))
+    for n in drawn_here:
+        done[("figure", n)] = make(n, full, out / "figures")
+        counter(shown)(("figure", n))
+    shown.close()
+    files = {n: done[("figure", n)] for n in names}
     seconds = time.perf_counter() - t0
     meta = {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
             "ledger_seed": mode.seed, "results": res.description, "seconds": round(seconds, 1)}
     write_text(out / "index.html", _html(results, files, meta))
     write_text(out / "report.md", _markdown(results, files, meta))
     return {"out": str(out), "figures": [f"figures/{n}.{e}" for n in files for e in ("png", "svg")],
-            "tables": [f"figures/{n}.csv" for n in files], "claims": len(results), "seconds": seconds, **meta}
+            "tables": [f"figures/{n}.csv" for n in files], "claims": len(results), "seconds": seconds,
+            "workers": workers, **meta}
 
 
 def _intro(meta: dict) -> str:

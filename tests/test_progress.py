@@ -1,6 +1,6 @@
-"""rue_verify.progress: the bar counts finished steps (not started ones) and names the one running."""
+"""rue_verify.progress: the bar counts finished steps and names the last one."""
 
-from rue_verify.progress import stepper
+from rue_verify.progress import counter
 
 
 class Bar:
@@ -14,10 +14,10 @@ class Bar:
         self.post = s
 
 
-def test_the_bar_counts_steps_finished_and_shows_the_running_one():
-    bar = Bar()
-    before = stepper(bar)
-    before("THM-GAP")
-    assert (bar.n, bar.post) == (0, "THM-GAP")
-    before("LEM-A1")
-    assert (bar.n, bar.post) == (1, "LEM-A1")
+def test_the_bar_counts_finished_steps_and_names_them():
+    b = Bar()
+    after = counter(b)
+    after("THM-GAP")
+    assert (b.n, b.post) == (1, "THM-GAP")
+    after(("figure", "c-K-constant"))
+    assert (b.n, b.post) == (2, "figure c-K-constant")

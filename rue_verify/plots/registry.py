@@ -142,14 +142,22 @@ def redraw(csv_path: str | Path, stem: str | Path | None = None) -> list[str]:
     return save(family, table, stem or Path(csv_path).with_suffix(""))[0]
 
 
+def make(name: str, inputs: Inputs, directory: str | Path) -> str:
+    """Compute, draw and save family `name` into `directory`; its caption line (a module-level
+    function, so a worker process can run it)."""
+    fam = FAMILIES[name]
+    return save(fam, fam.compute(inputs), Path(directory) / name)[1]
+
+
 def draw_all(inputs: Inputs, directory: str | Path, names=None,
              progress: Callable[[str], None] | None = None) -> dict[str, str]:
-    """Compute and save every available family (or `names`) into `directory`; name -> caption line."""
+    """Compute and save every available family (or `names`) into `directory`, in this process;
+    name -> caption line. `progress(name)` is called as each finishes."""
     out = {}
     for name, fam in FAMILIES.items():
         if (names is not None and name not in names) or not fam.available(inputs):
             continue
+        out[name] = make(name, inputs, directory)
         if progress:
             progress(name)
-        out[name] = save(fam, fam.compute(inputs), Path(directory) / name)[1]
     return out

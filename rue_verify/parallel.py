@@ -1,0 +1,48 @@
+"""Independent work (the ledger's claims, the figure families) on every core: a pool of worker
+processes, each with its numba kernels' threads sized so that workers x threads = the cores, neither
+idle nor oversubscribed. Every task seeds itself by name, so results are identical whatever the
+number of workers or the order they finish in (tested)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, Callable, Iterable
+
+
+def cores() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _init(threads: int) -> None:
+    import numba
+    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+
+
+def run(tasks: Iterable[tuple[Any, Callable, tuple]], workers: int | None = None,
+        before: Callable[[Any], None] | None = None) -> dict:
+    """Run each task (key, function, args) and return key -> result. With one worker the tasks run in
+    this process, in order; otherwise in a pool of `workers` processes (spawned, so no thread state
+    is inherited), each with cores() // workers numba threads. `before(key)` is called as each task
+    finishes (a progress bar's hook). A task's exception propagates."""
+    tasks = list(tasks)
+    workers = max(1, min(workers or cores(), len(tasks) or 1))
+    if workers == 1:
+        out = {}
+        for key, fn, args in tasks:
+            out[key] = fn(*args)
+            if before:
+                before(key)
+        return out
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
+                             initargs=(max(1, cores() // workers),)) as pool:
+        futures = {pool.submit(fn, *args): key for key, fn, args in tasks}
+        out = {}
+        for fut in as_completed(futures):
+            out[futures[fut]] = fut.result()
+            if before:
+                before(futures[fut])
+    return out

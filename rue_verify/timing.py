@@ -1,0 +1,50 @@
+"""`rue-verify bench --commands`: the wall time and CPU use of the README's commands, each run in a
+fresh process from an empty directory, cold (an empty numba cache, so the kernels compile) and warm
+(the same cache again). A benchmark to read, not a test: the numbers depend on the machine."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+from .parallel import cores
+
+COMMANDS = {"claims": ["claims", "-q"], "report": ["report", "--quick", "-q", "--out", "report"],
+            "claims-thorough": ["claims", "--thorough", "-q"]}
+
+
+def run_once(args: list[str], cache: str) -> dict:
+    """One run of `rue-verify ARGS` in a scratch directory with numba's cache in `cache`."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryDirectory() as where:
+        t0 = time.perf_counter()
+        r = subprocess.run([sys.executable, "-m", "rue_verify.cli", *args], cwd=where, env=env,
+                           capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        raise RuntimeError(f"rue-verify {' '.join(args)} failed: {r.stderr[-500:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
+            "utilisation": round(cpu / (wall * cores()), 2)}
+
+
+def time_commands(names=("claims", "report"), out=print) -> list[dict]:
+    """Cold then warm runs of each command; prints a line per run and returns the rows."""
+    rows = []
+    out(f"rue-verify bench --commands: {cores()} cores; cold = empty numba cache (kernels compile), warm = the "
+        "same cache again; utilisation = CPU seconds / (wall seconds x cores)")
+    for name in names:
+        with tempfile.TemporaryDirectory() as cache:
+            for state in ("cold", "warm"):
+                r = {"command": "rue-verify " + " ".join(COMMANDS[name]), "state": state,
+                     **run_once(COMMANDS[name], cache)}
+                rows.append(r)
+                out(f"{r['command']:<34} {state:<5} {r['wall_seconds']:>7.1f} s wall  {r['cpu_seconds']:>7.1f} s CPU  "
+                    f"utilisation {r['utilisation']:.0%}")
+    return rows
