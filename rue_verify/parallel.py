@@ -16,6 +16,15 @@ def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def _context():
+    """fork while this process has not started numba's threads (the workers then inherit the imported
+    modules instead of importing them again), else spawn (forking running threads is unsafe)."""
+    import numba.np.ufunc.parallel as numba_threads
+    if "fork" in multiprocessing.get_all_start_methods() and not numba_threads._is_initialized:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
 def _init(threads: int) -> None:
     import numba
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
@@ -24,8 +33,8 @@ def _init(threads: int) -> None:
 def run(tasks: Iterable[tuple[Any, Callable, tuple]], workers: int | None = None,
         before: Callable[[Any], None] | None = None) -> dict:
     """Run each task (key, function, args) and return key -> result. With one worker the tasks run in
-    this process, in order; otherwise in a pool of `workers` processes (spawned, so no thread state
-    is inherited), each with cores() // workers numba threads. `before(key)` is called as each task
+    this process, in order; otherwise in a pool of `workers` processes (forked while no numba thread
+    has started here, else spawned), each with cores() // workers numba threads. `before(key)` is called as each task
     finishes (a progress bar's hook). A task's exception propagates."""
     tasks = list(tasks)
     workers = max(1, min(workers or cores(), len(tasks) or 1))
@@ -36,8 +45,7 @@ def run(tasks: Iterable[tuple[Any, Callable, tuple]], workers: int | None = None
             if before:
                 before(key)
         return out
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
+    with ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init,
                              initargs=(max(1, cores() // workers),)) as pool:
         futures = {pool.submit(fn, *args): key for key, fn, args in tasks}
         out = {}

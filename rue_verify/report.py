@@ -25,7 +25,7 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     and the figures together on `workers` processes; write index.html, report.md and figures/ (PNG, SVG
     and each figure's table as CSV). The output is the same whatever the number of workers."""
     from . import parallel
-    from .ledger import REGISTRY, Mode, check
+    from .ledger import REGISTRY, Mode, batches, check
     from .plots.registry import make
     from .progress import bar, counter
     from .reproduction import load
@@ -47,11 +47,13 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     inputs = Inputs(scale, seed, tuple(res.rows))
     names = [n for n, f in FAMILIES.items() if f.available(Inputs(scale, seed, tuple(res.rows), ("ledger",)))]
     drawn_here = [n for n in names if "ledger" in FAMILIES[n].needs]        # they need the ledger's results
-    tasks = [(("claim", cid), check, (cid, mode)) for cid in ids]
+    tasks = [(("claims",) + unit, check, (unit, mode)) for unit in batches(ids)]
     tasks += [(("figure", n), make, (n, inputs, out / "figures")) for n in names if n not in drawn_here]
-    shown = bar(len(tasks) + len(drawn_here), "report", "task", progress)
-    done = parallel.run(tasks, workers, counter(shown))
-    results = [done[("claim", cid)] for cid in ids]
+    shown = bar(len(ids) + len(tasks) - len(batches(ids)) + len(drawn_here), "report", "task", progress)
+    step = counter(shown)
+    done = parallel.run(tasks, workers, lambda key: [step(k) for k in (key[1:] if key[0] == "claims" else [key])])
+    by_id = {r.id: r for key, out in done.items() if key[0] == "claims" for r in out}
+    results = [by_id[cid] for cid in ids]
     full = Inputs(scale, seed, tuple(res.rows), tuple(results))
     for n in drawn_here:
         done[("figure", n)] = make(n, full, out / "figures")

@@ -23,9 +23,21 @@ for _m in MODULES:
     importlib.import_module(f"{__name__}.{_m}")
 
 
-def check(cid: str, mode: Mode) -> ClaimResult:
-    """One claim's result (a module-level function, so a worker process can run it)."""
-    return run_claim(REGISTRY[cid], mode)
+def check(cids: tuple[str, ...], mode: Mode) -> list[ClaimResult]:
+    """The results of claims run one after another in one process (a module-level function, so a
+    worker process can run it): claims that share a cached simulation go together."""
+    return [run_claim(REGISTRY[cid], mode) for cid in cids]
+
+
+def batches(ids: list[str]) -> list[tuple[str, ...]]:
+    """The claims as units of work: those that share a cached simulation in one unit (first, as the
+    largest), every other claim alone."""
+    groups: dict[str, list[str]] = {}
+    singles = []
+    for cid in ids:
+        key = REGISTRY[cid].shares
+        (groups.setdefault(key, []) if key else singles).append(cid)
+    return [tuple(g) for g in groups.values()] + [(cid,) for cid in singles]
 
 
 def run_ledger(mode: Mode | None = None, ids: Iterable[str] | None = None,
@@ -39,5 +51,8 @@ def run_ledger(mode: Mode | None = None, ids: Iterable[str] | None = None,
     unknown = [i for i in wanted if i not in REGISTRY]
     if unknown:
         raise ValueError(f"unknown claim id(s) {unknown}; known: {', '.join(REGISTRY)}")
-    done = run([(cid, check, (cid, mode)) for cid in wanted], workers, progress)
-    return [done[cid] for cid in wanted]
+    results = {}
+    after = (lambda unit: [progress(cid) for cid in unit]) if progress else None
+    for unit, out in run([(unit, check, (unit, mode)) for unit in batches(wanted)], workers, after).items():
+        results.update({r.id: r for r in out})
+    return [results[cid] for cid in wanted]

@@ -206,7 +206,9 @@ class Claim:
     reproduction studies the check reads (`needs`), how to recompute the two sides of its witnesses
     (`recompute`: a witness's params -> (lhs, rhs) from `bounds` or a rerun; seed-keyed Monte Carlo
     witnesses are rerun by `proof_search.recompute`), its repaired statements (`repair`, declared
-    beside it), and, where a refuted, undefined or inconsistent claim has none, why (`no_repair`)."""
+    beside it), where a refuted, undefined or inconsistent claim has none, why (`no_repair`), and the
+    cached simulations it shares with other claims (`shares`: claims that share run in one worker
+    process, so the cache is computed once)."""
 
     id: str
     location: str
@@ -216,6 +218,7 @@ class Claim:
     recompute: Callable[[dict], tuple[float, float]] | None = None
     no_repair: str | None = None
     repairs: list = field(default_factory=list)
+    shares: str | None = None
 
     def recompute_witness(self, w: dict) -> tuple[float, float]:
         """Both sides of a witness (`core.witness`) computed again from scratch."""
@@ -285,12 +288,13 @@ REGISTRY: dict[str, Claim] = {}
 
 
 def claim(id: str, location: str, statement: str, *, needs: tuple[str, ...] = (),
-          recompute: Callable[[dict], tuple[float, float]] | None = None, no_repair: str | None = None):
+          recompute: Callable[[dict], tuple[float, float]] | None = None, no_repair: str | None = None,
+          shares: str | None = None):
     """Declare a claim whose check is the decorated function Mode -> (summary, findings)."""
     def deco(fn: Callable[[Mode], tuple[str, list[Finding]]]):
         if id in REGISTRY:
             raise ValueError(f"claim {id} registered twice")
-        REGISTRY[id] = Claim(id, location, statement, fn, tuple(needs), recompute, no_repair)
+        REGISTRY[id] = Claim(id, location, statement, fn, tuple(needs), recompute, no_repair, shares=shares)
         return fn
     return deco
 

@@ -82,7 +82,8 @@ def _inclusion_finding(s: Search, premise: str, conclusion: str, proven: bool, m
 
 
 @claim("PF-DECOMP", "Proof of Theorem 5.1 (eq. regret-decomV)",
-       "e_n <= Pr(Delta_{J_n} < eta (c_{1,n} + c_{J_n,n}) | E) + Pr(not E).")
+       "e_n <= Pr(Delta_{J_n} < eta (c_{1,n} + c_{J_n,n}) | E) + Pr(not E).",
+       shares="tracked-runs")
 def check_decomp(mode: Mode):
     proof = from_proof(decomp_proof(), "every history (algebra on the event E)",
                        "e_n <= Pr(Delta_J <= eta(c_1 + c_J), E) + Pr(not E) <= Pr(. | E) + Pr(not E)")
@@ -162,7 +163,8 @@ def tk_up_proof() -> list[tuple[str, bool]]:
 
 
 @claim("LEM-TK-UP", "Lemma TwoBoundOnC (eq. Tk_up1)", "On E, for k != 1: T_{k,t} <= 2 + 2 Delta_k^-2 (1+eta)^2 beta "
-                                                      "sigma^2 log n.")
+                                                      "sigma^2 log n.",
+       shares="tracked-runs")
 def check_tk_up(mode: Mode):
     proof = from_proof(tk_up_proof(), "every history on E, any K, sigma0^2, sigma^2, eta in (0, 1)",
                        "T_k <= 1 + 2(1+eta)^2 beta sigma^2 log n / Delta_k^2 on E")
@@ -179,7 +181,8 @@ def check_tk_up(mode: Mode):
 @claim("LEM-TK-LOW", "Lemma TwoBoundOnC (eq. Tk_lowv2)",
        "On E, for k != 1: (1-eta) sqrt(beta_1) ctilde_{k,t} <= (1+eta) sqrt(beta) ctilde_{1,t} + Delta_k.",
        recompute=tau_sides,
-       no_repair="its repair (beta_1 = 1) is a step of the repaired Theorem 5.1's argument, not searched on its own")
+       no_repair="its repair (beta_1 = 1) is a step of the repaired Theorem 5.1's argument, not searched on its own",
+       shares="tracked-runs")
 def check_tk_low(mode: Mode):
     s = ps.inclusion_search("low", mode)
     f = [_inclusion_finding(s, "E", "eq. Tk_lowv2 at every round", False, mode, "low")]

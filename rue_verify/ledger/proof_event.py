@@ -220,7 +220,8 @@ def repair_e3k(mode: Mode) -> Repair:
 
 
 @claim("PF-EBAR-FINAL", "Proof of Theorem 5.1 (eq. decomk-v3)",
-       "Pr(not E) <= 2K n^(-mK+1) + 2K n^(-sigma^2 m/(delta (2 sigma0^2 + sigma^2)) + 1), checked by simulation.")
+       "Pr(not E) <= 2K n^(-mK+1) + 2K n^(-sigma^2 m/(delta (2 sigma0^2 + sigma^2)) + 1), checked by simulation.",
+       shares="tracked-runs")
 def check_ebar_final(mode: Mode):
     T = sympy.symbols("T_k", positive=True)
     nu = sympy.symbols("nu_sq", positive=True)
