@@ -439,7 +439,8 @@ def _reproduce(args: argparse.Namespace) -> int:
             res = redraw_reproduction(args.out or args.results, args.results)
         else:
             res = write_reproduction(reproduce(scale, args.out, args.conventions, args.seed, args.scheduler,
-                                               args.studies, progress=not args.quiet, algorithms=args.algorithms))
+                                               args.studies, progress=not args.quiet, algorithms=args.algorithms,
+                                               wait=args.wait))
     except ValueError as err:
         return _fail(str(err))
     except OSError as err:
@@ -622,6 +623,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--algorithms", type=names(tuple(_registry())),
                     help="comma-separated registry names run on the fixed, random and arms studies (default the "
                          "paper's: rue, ucbe, sr, sh, ttts)")
+    rp.add_argument("--wait", action="store_true", help="if another run is writing the same --out directory, wait "
+                                                        "for it to end and then run what is left (default: refuse)")
     rp.add_argument("--redraw", action="store_true",
                     help="draw the figures and write summary.md from stored results without simulating (the results "
                          "in --out, or --results DIR, or --results shipped for the paper-scale run in the package)")

@@ -23,7 +23,7 @@ __all__ = ["SCALES", "STUDIES", "SHIPPED", "Scale", "Task", "Results", "ResultSt
 
 def reproduce(scale: str = "quick", out: str | Path | None = None, conventions=("project", "authors"),
               seed: int = 0, scheduler: str | None = None, studies=None, progress: bool = True, client=None,
-              on_row=None, algorithms=None) -> dict:
+              on_row=None, algorithms=None, wait: bool = False) -> dict:
     """Run (or resume) the grid at `scale` into the result directory `out`; returns the rows, the
     directory, the number of tasks and the wall seconds this call spent simulating."""
     if scale not in SCALES:
@@ -34,5 +34,6 @@ def reproduce(scale: str = "quick", out: str | Path | None = None, conventions=(
         kw["algorithms"] = tuple(algorithms)
     tasks = grid(SCALES[scale], conventions=tuple(conventions), **kw)
     store = ResultStore(out, manifest(tasks, seed, scale, tuple(conventions)))
-    rows, wall = run_sweep(tasks, seed, store, scheduler=scheduler, client=client, progress=progress, on_row=on_row)
+    rows, wall = run_sweep(tasks, seed, store, scheduler=scheduler, client=client, progress=progress, on_row=on_row,
+                           wait=wait)
     return {"out": str(out), "rows": rows, "wall_seconds": wall, "tasks": len(tasks), "scale": scale, "seed": seed}

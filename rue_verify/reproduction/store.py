@@ -11,9 +11,12 @@ resumed sweep ends with the same file as an uninterrupted one (wall seconds asid
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
+import socket
+import time
 from pathlib import Path
 
 from .grid import COLUMNS
@@ -41,6 +44,31 @@ class ResultStore:
         else:
             mpath.write_text(json.dumps(manifest, indent=1) + "\n")
         self.manifest = manifest
+
+    @contextlib.contextmanager
+    def writer(self, wait: bool = False):
+        """Hold the directory's write lock (an OS file lock, released by the OS if the holder dies):
+        a second writer is refused with a ValueError naming the holder, or, with `wait`, waits."""
+        from filelock import FileLock, Timeout
+        lock = FileLock(self.dir / ".lock")
+        owner = self.dir / ".lock.owner"
+        try:
+            lock.acquire(timeout=-1 if wait else 0)
+        except Timeout:
+            try:
+                who = json.loads(owner.read_text())
+                holder = f"pid {who['pid']} on {who['host']}, since {who['since']}"
+            except (OSError, ValueError, KeyError):
+                holder = "another process"
+            raise ValueError(f"--out: {self.dir} is being written by another run ({holder}); wait for it to end or "
+                             "pass --wait") from None
+        try:
+            owner.write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                         "since": time.strftime("%Y-%m-%d %H:%M:%S")}))
+            yield self
+        finally:
+            owner.unlink(missing_ok=True)
+            lock.release()
 
     def done(self) -> dict[str, dict]:
         """The rows on disk, by task key; a truncated last line (a killed write) is dropped."""

@@ -20,12 +20,19 @@ def manifest(tasks: list[Task], seed: int, scale: str, conventions: tuple[str, .
 
 
 def run_sweep(tasks: list[Task], seed: int, store: ResultStore, *, scheduler: str | None = None, client=None,
-              progress: bool = True, on_row: Callable[[dict], None] | None = None) -> tuple[list[dict], float]:
+              progress: bool = True, on_row: Callable[[dict], None] | None = None,
+              wait: bool = False) -> tuple[list[dict], float]:
     """Run the tasks not yet in `store`; returns every row in grid order and the wall seconds spent.
 
     scheduler: a Dask scheduler address ('tcp://host:8786'); client: a `distributed.Client` (tests).
     on_row: called after each row is stored (a hook for progress reporting, or for tests that stop a
-    sweep part-way)."""
+    sweep part-way). One sweep writes a directory at a time: a second one is refused (or, with
+    `wait`, waits for the first and then runs only what is left)."""
+    with store.writer(wait):
+        return _sweep(tasks, seed, store, scheduler, client, progress, on_row)
+
+
+def _sweep(tasks, seed, store, scheduler, client, progress, on_row):
     from tqdm import tqdm
     done = store.done()
     todo = [t for t in tasks if t.key not in done]

@@ -35,3 +35,32 @@ def test_a_directory_of_another_definition_is_refused(tmp_path):
     (tmp_path / "manifest.json").write_text("{not json")
     with pytest.raises(ValueError, match="not a manifest"):
         ResultStore(tmp_path, MANIFEST)
+
+
+HOLD = """
+import sys, time
+from rue_verify.reproduction.store import ResultStore
+st = ResultStore(sys.argv[1], {"tool": "test", "version": "0.1.0", "definition": "abcd1234"})
+with st.writer():
+    print("holding", flush=True)
+    time.sleep(float(sys.argv[2]))
+"""
+
+
+def test_a_second_writer_is_refused_with_the_holder_named_and_the_os_frees_a_dead_holder(tmp_path):
+    import subprocess
+    import sys
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(tmp_path), "60"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        st = ResultStore(tmp_path, MANIFEST)
+        with pytest.raises(ValueError, match=rf"being written by another run \(pid {holder.pid} on .*--wait"):
+            with st.writer():
+                pass
+        holder.kill()                                     # a dead holder: the OS releases its lock
+        holder.wait(timeout=30)
+        with st.writer():
+            st.append(row("after"))
+        assert "after" in st.done()
+    finally:
+        holder.kill()

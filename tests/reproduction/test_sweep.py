@@ -94,3 +94,33 @@ def test_rows_say_what_produced_them(uninterrupted):
     r = rows[0]
     assert 0 <= float(r["ci_low"]) <= float(r["error_rate"]) <= float(r["ci_high"]) <= 1
     assert int(r["failures"]) == sum(map(int, r["per_instance_failures"].split(";")))
+
+
+SWEEP = """
+import sys
+from rue_verify.reproduction.store import ResultStore
+from rue_verify.reproduction.sweep import manifest, run_sweep
+from tests.reproduction.test_sweep import tiny_tasks
+tasks = tiny_tasks()
+run_sweep(tasks, 5, ResultStore(sys.argv[1], manifest(tasks, 5, "tiny", ("project",))), progress=False,
+          wait=sys.argv[2] == "wait")
+print("done", flush=True)
+"""
+
+
+def test_two_real_sweeps_on_one_directory_lose_and_duplicate_nothing(uninterrupted, tmp_path):
+    """Two processes started together on the same directory with --wait: the second runs after the
+    first and finds nothing left. The file holds every row once, as an uninterrupted run writes it
+    (a second writer without --wait is refused: test_store)."""
+    import pathlib
+    import subprocess
+    import sys
+    tasks, full, _ = uninterrupted
+    root = pathlib.Path(__file__).resolve().parents[2]
+    procs = [subprocess.Popen([sys.executable, "-c", SWEEP, str(tmp_path), "wait"], cwd=root, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1][-800:] for o in outs]
+    rows = read_rows(tmp_path)
+    assert sorted(r["key"] for r in rows) == sorted(t.key for t in tasks)        # each once
+    assert comparable(rows) == comparable(full)
