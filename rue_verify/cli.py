@@ -465,6 +465,8 @@ def _report(args: argparse.Namespace) -> int:
                      seed=args.seed, progress=not args.quiet, workers=args.workers or cores())
     except ValueError as err:
         return _fail(str(err))
+    except OSError as err:
+        return _fail(f"--out {args.out}: cannot write {err.filename or args.out} ({err.strerror or err})")
     if args.json:
         _dump(res)
         return 0
@@ -638,13 +640,41 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+_SIGINT = []
+
+
+def _on_sigint(signum, frame) -> None:
+    _SIGINT.append(signum)
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    import signal
+    import threading
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, _on_sigint)
     try:
         return _main(argv)
     except BrokenPipeError:                 # e.g. `rue-verify bound --list | head`
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:
+        return _interrupted()
+    except SystemError:                     # Ctrl-C inside a compiled kernel reaches Python as a SystemError
+        if _SIGINT:
+            return _interrupted()
+        raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _interrupted() -> int:
+    """Ctrl-C: what was stored stays consistent (rows are appended whole, outputs renamed into place)."""
+    print("interrupted; finished results are kept (a rerun of the same command resumes)", file=sys.stderr)
+    return 130
 
 
 def _main(argv: Sequence[str] | None = None) -> int:

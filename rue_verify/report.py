@@ -10,6 +10,7 @@ figures with their captions, then every claim's findings. `--quick` simulates wi
 from __future__ import annotations
 
 import html
+import json
 import time
 from pathlib import Path
 
@@ -65,6 +66,9 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
             "ledger_seed": mode.seed, "results": res.description, "seconds": round(seconds, 1)}
     write_text(out / "index.html", _html(results, files, meta))
     write_text(out / "report.md", _markdown(results, files, meta))
+    # written last: a report directory without it (or with an older one) was interrupted
+    write_text(out / "COMPLETE.json", json.dumps({**meta, "claims": len(results), "figures": sorted(files),
+                                                  "finished": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=1) + "\n")
     return {"out": str(out), "figures": [f"figures/{n}.{e}" for n in files for e in ("png", "svg")],
             "tables": [f"figures/{n}.csv" for n in files], "claims": len(results), "seconds": seconds,
             "workers": workers, **meta}

@@ -2,6 +2,7 @@
 Chromium, Debian's package) loads the page with every image and no error. CI installs chromium
 (.ci/run); elsewhere the browser test is skipped when it is missing."""
 
+import json
 import os
 import re
 import shutil
@@ -31,6 +32,8 @@ def test_the_report_writes_every_file_it_promises(built):
             "full-information", "informative-region", "tau-lemma"} <= names <= set(FAMILIES)
     assert {t.split("/")[1][:-4] for t in res["tables"]} == names        # each figure's data beside it
     assert all((out / t).read_text().startswith("# {") for t in res["tables"])
+    done = json.loads((out / "COMPLETE.json").read_text())        # written last: the run was not cut short
+    assert done["claims"] == len(CLAIMS) and sorted(done["figures"]) == sorted(names)
     page = (out / "index.html").read_text()
     assert page.index("The claims ledger") < page.index("Figures") < page.index("Evidence, claim by claim")
     for cid in CLAIMS:                              # a row per claim, linked to its evidence
