@@ -124,3 +124,25 @@ def test_two_real_sweeps_on_one_directory_lose_and_duplicate_nothing(uninterrupt
     rows = read_rows(tmp_path)
     assert sorted(r["key"] for r in rows) == sorted(t.key for t in tasks)        # each once
     assert comparable(rows) == comparable(full)
+
+
+def test_a_dask_worker_killed_mid_sweep_ends_with_the_same_rows(uninterrupted, tmp_path):
+    """A LocalCluster of two worker processes; after the first row one worker is killed (SIGKILL). The
+    scheduler gives its tasks to the other, and the sweep ends with the uninterrupted run's rows."""
+    import os
+    import signal
+    distributed = pytest.importorskip("distributed")
+    tasks, full, _ = uninterrupted
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc, \
+            distributed.Client(lc) as client:
+        killed = []
+
+        def kill_one(row):
+            if not killed:
+                pid = next(iter(client.run(os.getpid).values()))
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+        rows, _ = run_sweep(tasks, 5, ResultStore(tmp_path, manifest(tasks, 5, "tiny", ("project",))), client=client,
+                            progress=False, on_row=kill_one)
+    assert killed and comparable(rows) == comparable(full)
+    assert comparable(read_rows(tmp_path)) == comparable(full)
