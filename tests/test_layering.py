@@ -22,3 +22,18 @@ def test_lower_layers_do_not_import_higher_ones(package, forbidden):
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "[]", (package, out.stdout)
+
+
+@pytest.mark.parametrize("package,forbidden", [
+    ("rue_verify.reproduction", ("rue_verify.ledger", "rue_verify.plots", "rue_verify.report", "rue_verify.render")),
+    ("rue_verify.ledger", ("rue_verify.plots", "rue_verify.report", "rue_verify.render"))])
+def test_the_toolkit_flows_one_way(package, forbidden):
+    """reproduction -> results -> ledger -> figures and report: no module reaches upwards."""
+    code = ("import importlib, pkgutil, sys\n"
+            f"pkg = importlib.import_module({package!r})\n"
+            "for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
+            "    importlib.import_module(m.name)\n"
+            f"print(sorted(k for k in sys.modules if k.startswith({forbidden!r})))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]", (package, out.stdout)
