@@ -96,10 +96,15 @@ def _claims(args: argparse.Namespace) -> int:
     unknown = [i for i in ids if i not in REGISTRY]
     if unknown:
         return _fail(f"--id: unknown claim id(s) {unknown}; known: {', '.join(REGISTRY)}")
+    try:
+        from .reproduction import load
+        load(mode.results)                  # a bad --results is refused before any claim runs
+    except ValueError as err:
+        return _fail(f"--results: {err}")
     shown = bar(len(ids), "claims", "claim", not args.quiet)
     try:
         results = run_ledger(mode, ids, progress=counter(shown), workers=args.workers or cores())
-    except ValueError as err:
+    except ValueError as err:               # results lacking a study a claim needs
         shown.close()
         return _fail(f"--results: {err}")
     shown.close()
@@ -477,7 +482,14 @@ def _report(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- the parser
-def build_parser() -> argparse.ArgumentParser:
+#: the subcommands whose flags come from the algorithm registry (importing it loads numba, so the
+#: other commands, --help and --version do not build them)
+REGISTRY_COMMANDS = ("simulate", "bench", "reproduce")
+
+
+def build_parser(full: bool = True) -> argparse.ArgumentParser:
+    """The parser; with `full` False the registry-derived flags of REGISTRY_COMMANDS are left out."""
+    algs = tuple(_registry()) if full else ()
     p = Parser(prog="rue-verify",
                description="Check the quantitative claims of Zhu & Qiu (TMLR 2024), 'UCB Exploration for "
                            "Fixed-Budget Bayesian Best Arm Identification' (RUE).",
@@ -540,9 +552,8 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--K", type=integer(2, MAX_K), help="number of arms (default 20; taken from --means if given)")
     sm.add_argument("--budget", type=_budget, default="H", help="an integer (1e4 works), or H/2, H, 2H (fixed or "
                                                                 "custom means; default H)")
-    sm.add_argument("--algorithms", type=names(tuple(_registry())),
-                    help="comma-separated names (default: every algorithm in the registry: " + ", ".join(_registry())
-                         + ")")
+    sm.add_argument("--algorithms", type=names(algs),
+                    help="comma-separated names (default: every algorithm in the registry: " + ", ".join(algs) + ")")
     sm.add_argument("--runs", type=integer(1, MAX_RUNS), default=1000, help="runs per algorithm (default 1000)")
     sm.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     sm.add_argument("--reward", default=None, choices=["bernoulli", "gaussian"],
@@ -556,7 +567,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="Bernoulli means drawn outside [0, 1] (R2): redraw, clip, or stop")
     sm.add_argument("--H-convention", default="suboptimal", choices=["suboptimal", "section2"],
                     help="H for budgets and UCB-E: over suboptimal arms (authors' code) or Section 2's")
-    algorithm_flags(sm)
+    if full:
+        algorithm_flags(sm)
     sm.add_argument("--workers", type=integer(1, 1024), help="threads (default: all cores; results do not depend "
                                                              "on it)")
     sm.add_argument("--crn", action="store_true", help="common random numbers: every algorithm sees the same "
@@ -567,7 +579,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
     bn = sub.add_parser("bench", help="throughput of the compiled kernels and the numpy references")
-    bn.add_argument("--algorithms", type=names(("rue", "rue-known") + tuple(_registry())[1:]),
+    bn.add_argument("--algorithms", type=names(("rue", "rue-known") + algs[1:]),
                     help="comma-separated subset (default: all)")
     bn.add_argument("--reference-seconds", type=real(0, 3600), default=3.0, help="time budget per numpy reference")
     bn.add_argument("--repeats", type=integer(1, 100), default=3,
@@ -622,7 +634,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "two-stage, as the authors' code); default both")
     rp.add_argument("--studies", type=names(("fixed", "random", "arms", "two-stage")),
                     help="comma-separated subset of fixed, random, arms, two-stage (default all)")
-    rp.add_argument("--algorithms", type=names(tuple(_registry())),
+    rp.add_argument("--algorithms", type=names(algs),
                     help="comma-separated registry names run on the fixed, random and arms studies (default the "
                          "paper's: rue, ucbe, sr, sh, ttts)")
     rp.add_argument("--wait", action="store_true", help="if another run is writing the same --out directory, wait "
@@ -678,7 +690,8 @@ def _interrupted() -> int:
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(full=any(w in REGISTRY_COMMANDS for w in words))
     try:
         args, extra = parser.parse_known_args(argv)
     except SystemExit as exc:               # --help, --version (0) or a parse error (2, one line printed)

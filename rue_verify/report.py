@@ -1,10 +1,11 @@
 """`rue-verify report`: the ledger and every figure family in one static page.
 
 Writes into a directory: `index.html` (no server needed; the figures are files beside it),
-`report.md` (the same content in Markdown) and `figures/` (PNG and SVG). The page leads with the
-ledger's table (verdict, one-line summary, a link to each claim's evidence and witness), then the
-figures with their captions, then every claim's findings. `--quick` simulates with fewer runs;
-`--full` with many more, and takes the reproduction's figures from its stored paper-scale results.
+`report.md` (the same content in Markdown), `figures/` (PNG, SVG and each figure's table as CSV) and,
+last, `COMPLETE.json`. The page leads with the ledger's table (verdict, one-line summary, a link to
+each claim's evidence and witness), then the figures with their captions, then every claim's
+findings. `--quick` simulates with fewer runs, `--full` with many more; the Section 6 figures and
+empirical claims read the shipped paper-scale results unless `--results DIR` names others.
 """
 
 from __future__ import annotations
@@ -46,19 +47,19 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     if unknown:
         raise ValueError(f"unknown claim id(s) {unknown}")
     inputs = Inputs(scale, seed, tuple(res.rows))
-    names = [n for n, f in FAMILIES.items() if f.available(Inputs(scale, seed, tuple(res.rows), ("ledger",)))]
+    names = [n for n, f in FAMILIES.items() if f.available(inputs, ledger=True)]
     drawn_here = [n for n in names if "ledger" in FAMILIES[n].needs]        # they need the ledger's results
     tasks = [(("claims",) + unit, check, (unit, mode)) for unit in batches(ids)]
     tasks += [(("figure", n), make, (n, inputs, out / "figures")) for n in names if n not in drawn_here]
-    shown = bar(len(ids) + len(tasks) - len(batches(ids)) + len(drawn_here), "report", "task", progress)
+    shown = bar(len(ids) + len(names), "report", "task", progress)       # one step per claim and per figure
     step = counter(shown)
     done = parallel.run(tasks, workers, lambda key: [step(k) for k in (key[1:] if key[0] == "claims" else [key])])
-    by_id = {r.id: r for key, out in done.items() if key[0] == "claims" for r in out}
+    by_id = {r.id: r for key, part in done.items() if key[0] == "claims" for r in part}
     results = [by_id[cid] for cid in ids]
-    full = Inputs(scale, seed, tuple(res.rows), tuple(results))
+    with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results))
     for n in drawn_here:
-        done[("figure", n)] = make(n, full, out / "figures")
-        counter(shown)(("figure", n))
+        done[("figure", n)] = make(n, with_ledger, out / "figures")
+        step(("figure", n))
     shown.close()
     files = {n: done[("figure", n)] for n in names}
     seconds = time.perf_counter() - t0

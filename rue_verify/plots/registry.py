@@ -58,9 +58,11 @@ class Family:
     claims: tuple[str, ...] = ()         # the claims it bears on
     needs: tuple[str, ...] = ()          # 'ledger', or the reproduction's studies
 
-    def available(self, inputs: Inputs) -> bool:
-        have = inputs.studies | ({"ledger"} if inputs.ledger else set())
-        return set(self.needs) <= have
+    def available(self, inputs: Inputs, ledger: bool | None = None) -> bool:
+        """Whether `inputs` hold what the family needs (`ledger`: count the ledger's results as there
+        or not, whatever `inputs.ledger` says)."""
+        has_ledger = bool(inputs.ledger) if ledger is None else ledger
+        return set(self.needs) <= inputs.studies | ({"ledger"} if has_ledger else set())
 
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (
