@@ -100,13 +100,13 @@ def _claims(args: argparse.Namespace) -> int:
         from .reproduction import load
         load(mode.results)                  # a bad --results is refused before any claim runs
     except ValueError as err:
-        return _fail(f"--results: {err}")
+        return _fail(str(err).replace("results:", "--results:", 1))
     shown = bar(len(ids), "claims", "claim", not args.quiet)
     try:
         results = run_ledger(mode, ids, progress=counter(shown), workers=args.workers or cores())
     except ValueError as err:               # results lacking a study a claim needs
         shown.close()
-        return _fail(f"--results: {err}")
+        return _fail(str(err).replace("results:", "--results:", 1))
     shown.close()
     total = time.perf_counter() - t0
     from . import render
