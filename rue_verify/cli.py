@@ -41,6 +41,12 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _cannot_write(flag: str, value, err: OSError) -> int:
+    """One line for a write that failed (read-only or full disk, a missing permission): the option,
+    the file, and the system's reason."""
+    return _fail(f"{flag} {value}: cannot write {err.filename or value} ({err.strerror or err})")
+
+
 def _say_if_compiling(quiet: bool = False) -> None:
     """One line on stderr when the simulator's kernels are not compiled yet (the first run after an
     install), saying where numba keeps them."""
@@ -115,7 +121,7 @@ def _claims(args: argparse.Namespace) -> int:
         try:
             write_text(args.markdown, document)
         except OSError as err:
-            return _fail(f"--markdown {args.markdown}: {err.strerror or err}")
+            return _cannot_write("--markdown", args.markdown, err)
         print(f"wrote {args.markdown}", file=sys.stderr)
     if args.json:
         _dump([r.to_json() for r in results])
@@ -422,6 +428,8 @@ def _table(args: argparse.Namespace) -> int:
                                 progress=not args.quiet)
     except ValueError as err:
         return _fail(str(err))
+    except OSError as err:
+        return _cannot_write("--out", args.out, err)
     if args.json:
         _dump(out)
         return 0
@@ -449,7 +457,9 @@ def _reproduce(args: argparse.Namespace) -> int:
     except ValueError as err:
         return _fail(str(err))
     except OSError as err:
-        return _fail(f"--scheduler {args.scheduler}: {err}" if args.scheduler else str(err))
+        if args.scheduler and not err.filename:
+            return _fail(f"--scheduler {args.scheduler}: {err}")
+        return _cannot_write("--out", args.out or f"reproduction-{scale}", err)
     if args.json:
         _dump({k: res[k] for k in ("out", "tasks", "wall_seconds", "figures", "summary")})
         return 0
@@ -471,7 +481,7 @@ def _report(args: argparse.Namespace) -> int:
     except ValueError as err:
         return _fail(str(err))
     except OSError as err:
-        return _fail(f"--out {args.out}: cannot write {err.filename or args.out} ({err.strerror or err})")
+        return _cannot_write("--out", args.out, err)
     if args.json:
         _dump(res)
         return 0
@@ -673,19 +683,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
-        return _interrupted()
+        return _interrupted(argv)
     except SystemError:                     # Ctrl-C inside a compiled kernel reaches Python as a SystemError
         if _SIGINT:
-            return _interrupted()
+            return _interrupted(argv)
         raise
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
 
 
-def _interrupted() -> int:
-    """Ctrl-C: what was stored stays consistent (rows are appended whole, outputs renamed into place)."""
-    print("interrupted; finished results are kept (a rerun of the same command resumes)", file=sys.stderr)
+_KEPT = {"reproduce": "finished rows are kept (a rerun of the same command resumes)",
+         "report": "the previous report, if there was one, is unchanged",
+         "claims": "nothing was written", "table": "nothing was written"}
+
+
+def _interrupted(argv) -> int:
+    """Ctrl-C: one line saying what is on disk. Rows are appended whole, files and the report's
+    directory renamed into place only when complete."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    cmd = next((w for w in words if not w.startswith("-")), "")
+    print(f"interrupted; {_KEPT.get(cmd, 'nothing was written')}", file=sys.stderr)
     return 130
 
 

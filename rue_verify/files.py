@@ -12,16 +12,21 @@ from pathlib import Path
 def write_bytes(path: str | Path, data: bytes) -> Path:
     """Write `data` to `path` atomically (parent directories are created); an OSError names the cause."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=p.parent)
+    tmp = None
     try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=p.parent)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+    except BaseException as err:
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError) and (not err.filename or str(err.filename).endswith(".part")):
+            # a full disk names no file, a refused temporary names itself: name the target instead
+            raise OSError(err.errno, err.strerror or str(err), str(p)) from None
         raise
     return p
 

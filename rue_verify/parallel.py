@@ -26,7 +26,10 @@ def _context():
 
 
 def _init(threads: int) -> None:
+    import signal
+
     import numba
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle: it stops the pool
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
 
 
@@ -45,12 +48,22 @@ def run(tasks: Iterable[tuple[Any, Callable, tuple]], workers: int | None = None
             if before:
                 before(key)
         return out
-    with ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init,
-                             initargs=(max(1, cores() // workers),)) as pool:
+    pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init,
+                               initargs=(max(1, cores() // workers),))
+    try:
         futures = {pool.submit(fn, *args): key for key, fn, args in tasks}
         out = {}
         for fut in as_completed(futures):
             out[futures[fut]] = fut.result()
             if before:
                 before(futures[fut])
+    except BaseException:                   # Ctrl-C or a failed task: stop the workers now, not after their tasks
+        workers_now = list(getattr(pool, "_processes", {}).values())   # no public API before Python 3.14
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in workers_now:
+            proc.terminate()
+        for proc in workers_now:
+            proc.join(timeout=10)
+        raise
+    pool.shutdown()
     return out

@@ -1,17 +1,23 @@
 """`rue-verify report`: the ledger and every figure family in one static page.
 
 Writes into a directory: `index.html` (no server needed; the figures are files beside it),
-`report.md` (the same content in Markdown), `figures/` (PNG, SVG and each figure's table as CSV) and,
-last, `COMPLETE.json`. The page leads with the ledger's table (verdict, one-line summary, a link to
-each claim's evidence and witness), then the figures with their captions, then every claim's
-findings. `--quick` simulates with fewer runs, `--full` with many more; the Section 6 figures and
-empirical claims read the shipped paper-scale results unless `--results DIR` names others.
+`report.md` (the same content in Markdown), `figures/` (PNG, SVG and each figure's table as CSV) and
+`COMPLETE.json` (what the run was and when it finished; the page shows the same). Everything is
+written into a hidden sibling directory that replaces `out` only when complete, so an interrupted
+report leaves the previous complete report (or none), never a mixture. The page leads with the
+ledger's table (verdict, one-line summary, a link to each claim's evidence and witness), then the
+figures with their captions, then every claim's findings. `--quick` simulates with fewer runs,
+`--full` with many more; the Section 6 figures and empirical claims read the shipped paper-scale
+results unless `--results DIR` names others.
 """
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
+import os
+import shutil
 import time
 from pathlib import Path
 
@@ -26,18 +32,46 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     """Run the ledger and draw every figure family (`plots.FAMILIES`) whose inputs are there, the claims
     and the figures together on `workers` processes; write index.html, report.md and figures/ (PNG, SVG
     and each figure's table as CSV). The output is the same whatever the number of workers."""
+    if not isinstance(scale, Scale):
+        if scale not in SCALES:
+            raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
+        scale = SCALES[scale]
+    final = Path(out)
+    if final.exists() and not final.is_dir():
+        raise ValueError(f"--out: {final} exists and is not a directory")
+    with staged(final) as out:
+        return _report(scale, out, final, thorough, results_dir, progress, seed, claims, workers)
+
+
+@contextlib.contextmanager
+def staged(final: Path):
+    """A fresh hidden directory beside `final` that replaces it when the block ends normally, and is
+    removed if the block raises; stale ones of dead runs are removed first."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    for old in final.parent.glob(f".{final.name}.partial-*"):
+        pid = old.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(old, ignore_errors=True)
+    stage = final.parent / f".{final.name}.partial-{os.getpid()}"
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir()
+    try:
+        yield stage
+        previous = final.parent / f".{final.name}.previous-{os.getpid()}"
+        if final.exists():
+            os.replace(final, previous)
+        os.replace(stage, final)
+        shutil.rmtree(previous, ignore_errors=True)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, claims, workers) -> dict:
     from . import parallel
     from .ledger import REGISTRY, Mode, batches, check
     from .plots.registry import make
     from .progress import bar, counter
     from .reproduction import load
-    if not isinstance(scale, Scale):
-        if scale not in SCALES:
-            raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
-        scale = SCALES[scale]
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out: {out} exists and is not a directory")
     t0 = time.perf_counter()
     mode = Mode.thorough() if thorough else Mode()
     mode.results = str(results_dir) if results_dir else None
@@ -64,21 +98,22 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     files = {n: done[("figure", n)] for n in names}
     seconds = time.perf_counter() - t0
     meta = {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
-            "ledger_seed": mode.seed, "results": res.description, "seconds": round(seconds, 1)}
+            "ledger_seed": mode.seed, "results": res.description, "seconds": round(seconds, 1),
+            "claims": len(results), "figures": sorted(files), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
     write_text(out / "index.html", _html(results, files, meta))
     write_text(out / "report.md", _markdown(results, files, meta))
-    # written last: a report directory without it (or with an older one) was interrupted
-    write_text(out / "COMPLETE.json", json.dumps({**meta, "claims": len(results), "figures": sorted(files),
-                                                  "finished": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=1) + "\n")
-    return {"out": str(out), "figures": [f"figures/{n}.{e}" for n in files for e in ("png", "svg")],
+    write_text(out / "COMPLETE.json", json.dumps(meta, indent=1) + "\n")
+    return {"out": str(final), "figures": [f"figures/{n}.{e}" for n in files for e in ("png", "svg")],
             "tables": [f"figures/{n}.csv" for n in files], "claims": len(results), "seconds": seconds,
-            "workers": workers, **meta}
+            "workers": workers, **{k: v for k, v in meta.items() if k not in ("claims", "figures")}}
 
 
 def _intro(meta: dict) -> str:
     return (f"rue-verify {meta['version']}, {meta['scale']} report: ledger mode {meta['ledger_mode']} (seed "
             f"{meta['ledger_seed']}), figure simulations with seed {meta['seed']}, Section 6 figures and empirical "
-            f"claims from {meta['results']}; built in {meta['seconds']} s. Every verdict and figure below is computed.")
+            f"claims from {meta['results']}. Complete: {meta['claims']} claims and {len(meta['figures'])} figures, "
+            f"finished {meta['finished']} after {meta['seconds']} s (the same record is in COMPLETE.json). Every "
+            "verdict and figure below is computed.")
 
 
 def _html(results, files: dict, meta: dict) -> str:
@@ -169,6 +204,7 @@ def _cell(r: dict) -> str:
 def write_summary(rows: list[dict], out: Path, scale: str, seed: int, wall: float, figures: list[str],
                   results: str | None = None) -> str:
     from .ledger import REGISTRY, Mode, run_ledger
+    from .reproduction import load
     held = "the paper-scale results shipped with the package" if results == "shipped" else "results.csv"
     lines = [f"# Section 6 reproduced ({scale} scale)", "",
              f"Generated by `rue-verify reproduce --{scale}` (seed {seed}, rue-verify {rows[0]['version']}); "
@@ -201,12 +237,15 @@ def write_summary(rows: list[dict], out: Path, scale: str, seed: int, wall: floa
                       f"{share[0]:.1%}-{share[-1]:.1%} of the variance (median {share[len(share) // 2]:.1%}); "
                       "the rest is between instances, which more runs per instance cannot reduce.", ""]
     lines += ["## Figures", ""] + [f"![{f}]({f})" for f in figures if f.endswith(".png")] + [""]
-    have = {r["study"] for r in rows}
-    judged = [c.id for c in REGISTRY.values() if c.needs and set(c.needs) <= have]
+    stored = load(results if results == "shipped" else (results or str(out)))
+    judged = [c.id for c in REGISTRY.values() if c.needs and not stored.lacks(*c.needs)]
+    unjudged = [f"{c.id} (these results {stored.lacks(*c.needs)})" for c in REGISTRY.values()
+                if c.needs and stored.lacks(*c.needs)]
     results = run_ledger(Mode(results=None if results == "shipped" else (results or str(out))), judged)
     lines += ["## The empirical claims on these results", "",
               "Judged by the ledger (`rue-verify claims --results DIR`): paired comparisons, Holm's correction "
               "over each claim's cells; every reading of the paper's ambiguous statements is a separate finding.",
-              ""] + render.markdown_table(results) + render.markdown_evidence(results, level=3)
+              ""] + (["Not judged here: " + "; ".join(unjudged) + ".", ""] if unjudged else []) \
+        + render.markdown_table(results) + render.markdown_evidence(results, level=3)
     write_text(out / "summary.md", "\n".join(lines) + "\n")
     return str(out / "summary.md")

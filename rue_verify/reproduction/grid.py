@@ -51,6 +51,12 @@ from simulate.stats import binomial_interval, mean_interval
 STUDIES = ("fixed", "random", "arms", "two-stage")
 CONVENTIONS = tuple(TIES.variants)     # 'project' (ties at random), 'authors' (lowest index, in SH and two-stage)
 ALGORITHMS = ("rue", "ucbe", "sr", "sh", "ttts")     # the paper's; `grid(algorithms=...)` runs others beside them
+TWO_STAGE_ALGORITHMS = ("rue", "uniform", "two-stage")   # Figure 4's
+
+
+def paper_algorithms(study: str) -> tuple[str, ...]:
+    """The algorithms the paper runs in `study` (what its claims on that study compare)."""
+    return TWO_STAGE_ALGORITHMS if study == "two-stage" else ALGORITHMS
 RANDOM_N = {"R1": 5000, "R2": 5000, "R3": 12000}
 K_CAP = 400_000                        # appendix: "N = 400000 as the maximal budget" for K = 80
 Q_GRID = tuple(round(0.1 * i, 1) for i in range(1, 10))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from .grid import paper_algorithms
 from .store import read_rows
 
 #: what the ledger uses when it is given no result directory
@@ -38,12 +39,25 @@ class Results:
     def studies(self) -> set[str]:
         return {r["study"] for r in self.rows}
 
-    def require(self, *studies: str) -> list[dict]:
-        """The rows, or a ValueError naming the studies these results lack."""
+    def lacks(self, *studies: str) -> str:
+        """What these results lack for judging claims on `studies` (the studies, or the paper's
+        algorithms in them), as a phrase; '' if nothing."""
         missing = sorted(set(studies) - self.studies)
         if missing:
-            raise ValueError(f"results: {self.description} hold no rows of the {', '.join(missing)} study; run "
-                             f"'rue-verify reproduce' with every study")
+            return f"hold no rows of the {', '.join(missing)} study"
+        for study in studies:
+            have = {r["algorithm"] for r in self.rows if r["study"] == study}
+            algs = [a for a in paper_algorithms(study) if a not in have]
+            if algs:
+                return f"hold no rows of {', '.join(algs)} in the {study} study"
+        return ""
+
+    def require(self, *studies: str) -> list[dict]:
+        """The rows, or a ValueError naming the studies (or the paper's algorithms) these results lack."""
+        lack = self.lacks(*studies)
+        if lack:
+            raise ValueError(f"results: {self.description} {lack}; run 'rue-verify reproduce' with every study and "
+                             "the paper's algorithms")
         return list(self.rows)
 
 

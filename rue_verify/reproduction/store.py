@@ -4,21 +4,25 @@ grid and seed that the rows belong to).
 
 A directory belongs to one definition: opening it with another version or another grid is refused
 before any work starts, so results are never mixed. A sweep that is killed loses at most the task
-that was running (a half-written last line is dropped on reopening); rerunning the same command
-skips every task already in the file. `finalize` rewrites the file in the grid's order, so a
-resumed sweep ends with the same file as an uninterrupted one (wall seconds aside).
+that was running (a last line without its newline is dropped on reopening); an append that fails
+(a full disk) is cut back to the last whole row before the error propagates; rerunning the same
+command skips every task already in the file. `finalize` rewrites the file in the grid's order
+(atomically, like the manifest), so a resumed sweep ends with the same file as an uninterrupted one
+(wall seconds aside).
 """
 
 from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import json
 import os
 import socket
 import time
 from pathlib import Path
 
+from ..files import write_text
 from .grid import COLUMNS
 
 
@@ -42,7 +46,7 @@ class ResultStore:
         elif self.csv.exists():
             raise ValueError(f"--out: {self.csv} exists without a manifest; choose another directory")
         else:
-            mpath.write_text(json.dumps(manifest, indent=1) + "\n")
+            write_text(mpath, json.dumps(manifest, indent=1) + "\n")
         self.manifest = manifest
 
     @contextlib.contextmanager
@@ -71,26 +75,41 @@ class ResultStore:
             lock.release()
 
     def done(self) -> dict[str, dict]:
-        """The rows on disk, by task key; a truncated last line (a killed write) is dropped."""
+        """The rows on disk, by task key; a last line without its newline (a killed write) is dropped."""
         if not self.csv.exists():
             return {}
-        with self.csv.open(newline="") as f:
-            rows = [r for r in csv.DictReader(f)]
+        text = self.csv.read_text()
+        whole = text[:text.rfind("\n") + 1]
+        rows = list(csv.DictReader(io.StringIO(whole, newline="")))
         good = [r for r in rows if None not in r.values() and None not in r and len(r) == len(COLUMNS)
                 and r.get("wall_seconds") not in (None, "")]
-        if len(good) != len(rows):
+        if len(good) != len(rows) or whole != text:
             self._write(good)
         return {r["key"]: r for r in good}
 
     def append(self, row: dict) -> None:
-        new = not self.csv.exists()
-        with self.csv.open("a", newline="") as f:
-            w = csv.DictWriter(f, COLUMNS)
-            if new:
-                w.writeheader()
-            w.writerow(row)
-            f.flush()
-            os.fsync(f.fileno())
+        """Add one row, flushed to disk; if the write fails (a full disk), the file is cut back to its
+        last whole row and the OSError, naming the file, propagates."""
+        buf = io.StringIO(newline="")
+        w = csv.DictWriter(buf, COLUMNS)
+        if not self.csv.exists():
+            w.writeheader()
+        w.writerow(row)
+        data = buf.getvalue().encode()
+        fd = os.open(self.csv, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            size = os.fstat(fd).st_size
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            except OSError as err:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, size)
+                raise OSError(err.errno, err.strerror, str(self.csv)) from None
+        finally:
+            os.close(fd)
 
     def finalize(self, order: list[str]) -> list[dict]:
         """Rewrite the file in the grid's order; returns the rows in that order."""
@@ -100,12 +119,11 @@ class ResultStore:
         return rows
 
     def _write(self, rows: list[dict]) -> None:
-        tmp = self.csv.with_suffix(".tmp")
-        with tmp.open("w", newline="") as f:
-            w = csv.DictWriter(f, COLUMNS)
-            w.writeheader()
-            w.writerows(rows)
-        os.replace(tmp, self.csv)
+        buf = io.StringIO(newline="")
+        w = csv.DictWriter(buf, COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
+        write_text(self.csv, buf.getvalue())
 
 
 def read_rows(source) -> list[dict]:

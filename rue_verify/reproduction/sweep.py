@@ -4,8 +4,10 @@ itself (`experiments`), so both backends, any worker and any order give the same
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
+from concurrent.futures import CancelledError
 from typing import Callable
 
 from simulate.runner import package_version
@@ -27,7 +29,8 @@ def run_sweep(tasks: list[Task], seed: int, store: ResultStore, *, scheduler: st
     scheduler: a Dask scheduler address ('tcp://host:8786'); client: a `distributed.Client` (tests).
     on_row: called after each row is stored (a hook for progress reporting, or for tests that stop a
     sweep part-way). One sweep writes a directory at a time: a second one is refused (or, with
-    `wait`, waits for the first and then runs only what is left)."""
+    `wait`, waits for the first and then runs only what is left). A scheduler that goes away ends the
+    sweep with a ConnectionError saying how many rows were stored; rerunning resumes."""
     with store.writer(wait):
         return _sweep(tasks, seed, store, scheduler, client, progress, on_row)
 
@@ -55,17 +58,31 @@ def _sweep(tasks, seed, store, scheduler, client, progress, on_row):
         if scheduler or client:
             own = client is None
             if own:
+                import logging
+
                 from distributed import Client
+                for name in ["distributed", *[n for n in logging.root.manager.loggerDict
+                                              if n.startswith("distributed.")]]:
+                    logging.getLogger(name).setLevel(logging.CRITICAL)     # our one line says what happened
                 client = Client(scheduler)
+            stored = 0
             try:
                 from distributed import as_completed
                 futures = [client.submit(execute, t, seed, key=f"rue-{abs(hash(t.key))}-{seed}", pure=False)
                            for t in todo]
                 for fut in as_completed(futures):
                     record(fut.result())
+                    stored += 1
+            except (CancelledError, OSError) as err:         # cancelled, or a closed comm (an OSError)
+                if isinstance(err, OSError) and err.filename:     # a write failure is not the scheduler's
+                    raise
+                raise ConnectionError(
+                    f"the scheduler went away after {stored} of {len(todo)} "
+                    f"tasks; their rows are stored (rerun the same command to resume)") from None
             finally:
                 if own:
-                    client.close()
+                    with contextlib.suppress(Exception):
+                        client.close(timeout=5)
         else:
             for t in todo:
                 record(execute(t, seed))
