@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import threading
 import time
 from typing import Any, Sequence
 
@@ -324,7 +326,8 @@ def _simulate(args: argparse.Namespace) -> int:
         env = Environment(setup, K, args.reward, args.nu_sq, args.normal_scale, args.clip_policy,
                           tuple(means) if means is not None else None)
         res = simulate(env, algs, args.budget, args.runs, args.seed, workers=args.workers, crn=args.crn,
-                       level=args.level, H_convention=args.H_convention, progress=not args.quiet)
+                       level=args.level, H_convention=args.H_convention, progress=not args.quiet,
+                       announce=_announce)
     except ValueError as err:
         return _fail(str(err))
     if args.json:
@@ -341,6 +344,12 @@ def _simulate(args: argparse.Namespace) -> int:
               f"[{r.regret_ci_low:.5f}, {r.regret_ci_high:.5f}] {r.wall_seconds:>7.2f}  "
               + ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in r.params.items()))
     return 0
+
+
+def _announce(cost) -> None:
+    """Before a long request (over a minute at the throughput measured now): its size and duration."""
+    if cost.seconds is not None and cost.seconds > 60:
+        print(f"rue-verify: {cost.sentence()}.", file=sys.stderr)
 
 
 def _registry():
@@ -704,6 +713,14 @@ def _interrupted(argv) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     cmd = next((w for w in words if not w.startswith("-")), "")
     print(f"interrupted; {_KEPT.get(cmd, 'nothing was written')}", file=sys.stderr)
+    runner = sys.modules.get("simulate.runner")
+    if runner is not None and runner.kernel_running() and threading.current_thread() is threading.main_thread() \
+            and argv is None:
+        # a compiled kernel is still busy in its helper thread: leave now (its result is not wanted and
+        # everything kept is already on disk) instead of waiting for it at interpreter exit
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     return 130
 
 

@@ -12,15 +12,17 @@ seed and package version.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numba
 import numpy as np
 
 from . import seeds as named_streams
 from .algorithms import REGISTRY, get, rue
+from .cost import Cost, check_memory, estimate
 from .environments import Environment, parse_budget
 from .stats import Interval, binomial_interval, mean_interval
 
@@ -102,10 +104,15 @@ def run_algorithm(name: str, params: dict, means: np.ndarray, n: int, seeds: np.
     edges = _chunk_edges(runs, chunks, numba.get_num_threads())
     t0 = time.perf_counter()
     bar = tqdm(total=runs, desc=f"{name} n={n}", disable=not progress, leave=False, unit="run")
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    threads = numba.get_num_threads()
+
+    def chunk(lo, hi):
+        numba.set_num_threads(threads)          # numba's thread count is per calling thread
         part = {k: v[lo:hi] if isinstance(v, np.ndarray) and v.shape[:1] == (runs,) else v for k, v in kw.items()}
-        rec[lo:hi], pulls[lo:hi] = alg.batch(np.ascontiguousarray(means[lo:hi]), n, seeds[lo:hi], reward_seeds[lo:hi],
-                                             gaussian=gaussian, nu=nu, **part)
+        return alg.batch(np.ascontiguousarray(means[lo:hi]), n, seeds[lo:hi], reward_seeds[lo:hi], gaussian=gaussian,
+                         nu=nu, **part)
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        rec[lo:hi], pulls[lo:hi] = interruptible(chunk, lo, hi)
         bar.update(hi - lo)
     bar.close()
     shown = dict(params)
@@ -113,6 +120,38 @@ def run_algorithm(name: str, params: dict, means: np.ndarray, n: int, seeds: np.
         if k not in shown and np.unique(v).size == 1:
             shown[k] = float(np.ravel(v)[0])
     return rec, pulls, shown, time.perf_counter() - t0
+
+
+_RUNNING: set[threading.Thread] = set()
+
+
+def interruptible(fn, *args):
+    """fn(*args) in a helper thread while this one waits, so that Ctrl-C (delivered to the main
+    thread) interrupts a compiled kernel that runs for hours (the kernels release the GIL). On an
+    interrupt the helper is left running; `kernel_running()` tells a caller that exits whether one is."""
+    box: dict = {}
+
+    def target():
+        try:
+            box["value"] = fn(*args)
+        except BaseException as err:    # noqa: BLE001 -- handed to the waiting thread
+            box["error"] = err
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    t = threading.Thread(target=target, name="rue-verify kernel", daemon=True)
+    _RUNNING.add(t)
+    t.start()
+    while t.is_alive():
+        t.join(0.2)
+    _RUNNING.discard(t)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def kernel_running() -> bool:
+    """Whether a kernel started by `interruptible` is still running (after an interrupt)."""
+    return any(t.is_alive() for t in _RUNNING)
 
 
 def rue_under_the_model(means: np.ndarray, n: int, sigma0_sq: float, sigma_sq: float, nu: float,
@@ -126,7 +165,8 @@ def rue_under_the_model(means: np.ndarray, n: int, sigma0_sq: float, sigma_sq: f
 
 def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], budget: int | str, runs: int = 1000,
              seed: int = 0, *, workers: int | None = None, crn: bool = False, level: float = 0.95,
-             H_convention: str = "suboptimal", progress: bool = True, chunks: int = 20) -> SimulationResult:
+             H_convention: str = "suboptimal", progress: bool = True, chunks: int = 20,
+             announce: Callable[[Cost], None] | None = None) -> SimulationResult:
     """Run every algorithm `runs` times on `env` with budget `budget` (an integer or 'H/2', 'H', '2H').
 
     Args:
@@ -135,6 +175,8 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
         workers: threads for the compiled kernels (default: every core). Results do not depend on it.
         crn: common random numbers: the same reward seeds for every algorithm.
         H_convention: the H of relative budgets, and of UCB-E's a unless its parameters say.
+        announce: called before any run with the request's `cost.Cost` (its wall time measured by a
+            pilot when the request is large); runs whose arrays would not fit in memory are refused.
     """
     _check_int("runs", runs, 1, 10 ** 8)
     _check_int("seed", seed, 0, 2 ** 63 - 1)
@@ -155,8 +197,15 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
         params = alg.resolve(params)
         alg.check_budget(n, env.K, params)
         plan.append((alg, params))
+    check_memory(runs, env.K)
     old = numba.get_num_threads()
     numba.set_num_threads(workers or numba.config.NUMBA_NUM_THREADS)
+    if announce:
+        try:
+            announce(estimate([(alg.name, params, env.K, n, runs) for alg, params in plan]))
+        except BaseException:
+            numba.set_num_threads(old)
+            raise
     means, clipped = env.means_for_runs(runs, named_streams.stream(seed, 0))
     best = means.argmax(axis=1)
     gaussian = env.reward == "gaussian"

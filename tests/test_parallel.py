@@ -37,3 +37,23 @@ def test_tasks_come_back_by_key_and_errors_propagate():
         pass
     else:
         raise AssertionError("a task's exception must reach the caller")
+
+
+def test_the_ledger_is_the_same_with_one_numba_thread_or_two():
+    """The Monte Carlo searches' kernels split runs over threads; the findings must not depend on how
+    many (here one thread in a fresh process against this process's two)."""
+    import os
+    import subprocess
+    import sys
+
+    import numba
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        import pytest
+        pytest.skip("one core: nothing to compare")
+    here = plain(run_ledger(SMALL, IDS, workers=1))
+    code = ("import sys; from tests.test_parallel import SMALL, IDS, plain; from rue_verify.ledger import run_ledger; "
+            "sys.stdout.write(plain(run_ledger(SMALL, IDS, workers=1)))")
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True,
+                           cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert there.stdout == here

@@ -129,7 +129,7 @@ def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi):
             pulls[lo + b, j] = T[j, b]
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def _batch(means, n, gaussian, nu, reward_seeds, seeds, mode, s0_known, s_known, starts):
     R, K = means.shape
     rec = np.empty(R, np.int64)

@@ -55,7 +55,7 @@ def _run(src, i, n, lowest):
     return argmax_random(key, src, i, lowest), T
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def _batch(means, n, gaussian, nu, reward_seeds, seeds, lowest):
     R, K = means.shape
     rec = np.empty(R, np.int64)

@@ -54,7 +54,7 @@ def _run(src, i, n):
     return -1, T
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def _batch(means, n, gaussian, nu, reward_seeds, seeds):
     R, K = means.shape
     rec = np.empty(R, np.int64)

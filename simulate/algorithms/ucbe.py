@@ -40,7 +40,7 @@ def _run(src, i, n, a):
     return argmax_random(rbar, src, i), T
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def _batch(means, n, gaussian, nu, reward_seeds, seeds, a):
     R, K = means.shape
     rec = np.empty(R, np.int64)

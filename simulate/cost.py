@@ -1,0 +1,109 @@
+"""What a request will cost before it starts: its arm-rounds (runs x budget x arms), the memory its
+arrays take, and its wall time at the throughput this machine reaches now, measured by a short
+pilot of each algorithm (the compiled kernel on a few runs at a small budget, with as many threads
+as the request will use).
+
+The pilot measures; nothing here is a constant calibrated elsewhere. Its throughput at a small
+budget stands in for the request's, which for these algorithms (constant work per round, or
+logarithmic in K) makes the estimate good to a small factor: enough to tell seconds from days.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .algorithms import get
+from .seeds import run_seeds
+
+#: below this many arm-rounds a request is not worth a pilot: it finishes in seconds
+PILOT_ABOVE = 2e9
+#: arrays of (runs, K) float64 a run holds at once (means, pulls, the kernel's per-run inputs, a chunk's
+#: outputs) and per-run 8-byte vectors (recommendations, two seeds, regrets, best arms, failures)
+_RK_ARRAYS, _R_VECTORS = 4, 6
+
+
+@dataclass(frozen=True)
+class Cost:
+    arm_rounds: float
+    memory_bytes: float
+    seconds: float | None = None            # None: not measured (a small request)
+    rates: tuple[tuple[str, float], ...] = ()   # (algorithm, measured arm-rounds per second)
+
+    def sentence(self) -> str:
+        """One line for the user: the size, the measured rate and the time it implies."""
+        rates = ", ".join(f"{a} {r:.2g}" for a, r in self.rates)
+        return (f"this request is {self.arm_rounds:.2g} arm-rounds (runs x budget x arms); at the arm-rounds/s "
+                f"measured here just now ({rates}) it will take about {duration(self.seconds)}. Starting; Ctrl-C "
+                "stops it")
+
+
+def duration(seconds: float) -> str:
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def available_memory() -> float:
+    """Bytes this machine can give a new process now (MemAvailable on Linux, else free pages)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return float(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return float(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+
+
+def memory_bytes(runs: int, K: int) -> float:
+    """The arrays one algorithm's `runs` runs on K arms hold at once (the runner keeps one algorithm's)."""
+    return 8.0 * runs * (_RK_ARRAYS * K + _R_VECTORS)
+
+
+def check_memory(runs: int, K: int) -> None:
+    """A ValueError, before any work, if the runs' arrays would not fit in the memory available."""
+    need, have = memory_bytes(runs, K), available_memory()
+    if need > 0.8 * have:
+        raise ValueError(f"runs: {runs} runs on K = {K} arms need about {need / 2 ** 30:.1f} GiB of memory and this "
+                         f"machine has {have / 2 ** 30:.1f} GiB available; use fewer runs (several seeds, "
+                         "combined, give the same precision)")
+
+
+def pilot_rate(name: str, params: dict, K: int, n: int) -> float:
+    """Arm-rounds per second of algorithm `name` (resolved `params`) on K Gaussian arms, measured now:
+    a warm-up call (loading the compiled kernel), then 16 runs at a budget of about 2e7 / (16 K)
+    rounds (at most n)."""
+    from .runner import run_algorithm
+    alg = get(name)
+    runs = 16
+    n_pilot = int(min(n, max(alg.min_budget(K, params), 100 * K, 2e7 // (runs * K))))
+    means = np.tile(np.linspace(0.0, 1.0, K), (runs, 1))
+    seeds = run_seeds(0, "pilot", runs)
+    run_algorithm(name, params, means[:1], n_pilot, seeds[:1], seeds[:1], True, 1.0)
+    t0 = time.perf_counter()
+    run_algorithm(name, params, means, n_pilot, seeds, seeds, True, 1.0)
+    return runs * n_pilot * K / max(time.perf_counter() - t0, 1e-9)
+
+
+def estimate(items: list[tuple[str, dict, int, int, int]], pilot_above: float = PILOT_ABOVE) -> Cost:
+    """The cost of runs given as (algorithm, resolved params, K, budget n, runs) items: arm-rounds,
+    the largest item's memory, and, above `pilot_above` arm-rounds, the seconds at each algorithm's
+    pilot throughput (one pilot per algorithm and K)."""
+    total = float(sum(runs * n * K for _, _, K, n, runs in items))
+    memory = max((memory_bytes(runs, K) for _, _, K, _, runs in items), default=0.0)
+    if total < pilot_above:
+        return Cost(total, memory)
+    rates: dict[tuple[str, int], float] = {}
+    seconds = 0.0
+    for name, params, K, n, runs in items:
+        key = (name, K)
+        if key not in rates:
+            rates[key] = pilot_rate(name, params, K, n)
+        seconds += runs * n * K / rates[key]
+    shown = tuple((f"{a}" + (f" K={K}" if len({k for _, k in rates}) > 1 else ""), r) for (a, K), r in rates.items())
+    return Cost(total, memory, seconds, shown)
