@@ -84,6 +84,28 @@ def names(choices: Iterable[str], fold: Callable[[str], str] = str) -> Callable[
     return parse
 
 
+def algorithm_names(choices: Iterable[str]) -> Callable[[str], list[str]]:
+    """A non-empty comma-separated list of algorithms: registry names from `choices`, or outside
+    algorithms (module:NAME, path/to/file.py:NAME, an installed entry point), each loaded here so a
+    bad one is one line before any work."""
+    choices = list(choices)
+
+    def parse(text: str) -> list[str]:
+        items = [x.strip() for x in str(text).split(",") if x.strip()]
+        if not items:
+            _fail(f"expected a comma-separated list of {', '.join(choices)} or module:NAME / file.py:NAME")
+        for x in items:
+            if x not in choices:
+                from simulate.algorithms import get
+                try:
+                    get(x)
+                except ValueError as err:
+                    _fail(str(err))
+        return items
+    parse.__name__ = "list"
+    return parse
+
+
 def reals(low: float | None = None, high: float | None = None, min_items: int = 1) -> Callable[[str], list[float]]:
     """A comma-separated list of finite numbers in [low, high]."""
     one = real(low, high)

@@ -22,7 +22,7 @@ import time
 from typing import Any, Sequence
 
 from . import __version__
-from .args import Parser, alias, integer, names, real, reals
+from .args import Parser, algorithm_names, alias, integer, names, real, reals
 from .files import write_text
 from .parallel import cores
 
@@ -337,10 +337,11 @@ def _simulate(args: argparse.Namespace) -> int:
           f"{f' ({res.budget_label}, H {res.H_convention})' if res.budget_label else ''}, runs = {res.runs}, "
           f"seed = {res.seed}, crn = {res.crn}, {res.level:.4g} intervals"
           + (f", {res.clipped_means} means redrawn/clipped" if res.clipped_means else ""))
-    print(f"{'algorithm':<10} {'error rate':>10}  {'interval':<19} {'simple regret':>13}  {'interval':<21} "
+    w = max(10, *(len(r.algorithm) for r in res.results))
+    print(f"{'algorithm':<{w}} {'error rate':>10}  {'interval':<19} {'simple regret':>13}  {'interval':<21} "
           f"{'wall s':>7}  parameters")
     for r in res.results:
-        print(f"{r.algorithm:<10} {r.error_rate:>10.4f}  [{r.ci_low:.4f}, {r.ci_high:.4f}]  {r.simple_regret:>13.5f}  "
+        print(f"{r.algorithm:<{w}} {r.error_rate:>10.4f}  [{r.ci_low:.4f}, {r.ci_high:.4f}]  {r.simple_regret:>13.5f}  "
               f"[{r.regret_ci_low:.5f}, {r.regret_ci_high:.5f}] {r.wall_seconds:>7.2f}  "
               + ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in r.params.items()))
     return 0
@@ -402,7 +403,8 @@ def _algorithm_params(args: argparse.Namespace, name: str) -> dict:
     """The parameters the command line gives algorithm `name` (the rest keep their defaults)."""
     given = vars(args)
     out = {}
-    for p in _registry()[name].params:
+    from simulate.algorithms import get
+    for p in get(name).params:
         for key in (f"{name}:{p.name}", f"*:{p.name}"):
             if given.get(key) is not None:
                 out[p.name] = given[key]
@@ -571,8 +573,10 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     sm.add_argument("--K", type=integer(2, MAX_K), help="number of arms (default 20; taken from --means if given)")
     sm.add_argument("--budget", type=_budget, default="H", help="an integer (1e4 works), or H/2, H, 2H (fixed or "
                                                                 "custom means; default H)")
-    sm.add_argument("--algorithms", type=names(algs),
-                    help="comma-separated names (default: every algorithm in the registry: " + ", ".join(algs) + ")")
+    sm.add_argument("--algorithms", type=algorithm_names(algs),
+                    help="comma-separated names (default: every algorithm in the registry: " + ", ".join(algs) + "); "
+                         "an algorithm of your own as module:NAME or path/to/file.py:NAME (see "
+                         "simulate.algorithms.external), or an installed entry point")
     sm.add_argument("--runs", type=integer(1, MAX_RUNS), default=1000, help="runs per algorithm (default 1000)")
     sm.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
     sm.add_argument("--reward", default=None, choices=["bernoulli", "gaussian"],
@@ -653,9 +657,10 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                          "two-stage, as the authors' code); default both")
     rp.add_argument("--studies", type=names(("fixed", "random", "arms", "two-stage")),
                     help="comma-separated subset of fixed, random, arms, two-stage (default all)")
-    rp.add_argument("--algorithms", type=names(algs),
-                    help="comma-separated registry names run on the fixed, random and arms studies (default the "
-                         "paper's: rue, ucbe, sr, sh, ttts)")
+    rp.add_argument("--algorithms", type=algorithm_names(algs),
+                    help="comma-separated algorithms run on the fixed, random and arms studies (default the "
+                         "paper's: rue, ucbe, sr, sh, ttts): registry names, module:NAME, path/to/file.py:NAME or "
+                         "installed entry points")
     rp.add_argument("--wait", action="store_true", help="if another run is writing the same --out directory, wait "
                                                         "for it to end and then run what is left (default: refuse)")
     rp.add_argument("--redraw", action="store_true",

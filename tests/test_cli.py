@@ -38,7 +38,8 @@ def test_simulate_help_names_every_registered_algorithm():
     from simulate.algorithms import REGISTRY
     sub = build_parser()._subparsers._group_actions[0].choices["simulate"]
     text = next(a.help for a in sub._actions if "--algorithms" in a.option_strings)
-    assert text.split("registry: ")[1].rstrip(")") == ", ".join(REGISTRY)
+    assert text.split("registry: ")[1].split(")")[0] == ", ".join(REGISTRY)
+    assert "path/to/file.py:NAME" in text                    # and how to bring one's own
 
 
 @pytest.mark.parametrize("argv,flag", [

@@ -179,6 +179,8 @@ class Mode:
     seed: int = 20241001
     results: str | None = None     # a reproduction's result directory for the empirical claims (None: the
     #                                paper-scale results shipped with the package; nothing runs a sweep)
+    partial_results: bool = False  # a claim whose studies `results` lack is judged on the shipped results
+    #                                (and says so) instead of refused: the report of a partial reproduction
     search_points: int = 24        # Monte Carlo search: parameter points screened per search
     search_runs: int = 200         # runs per screened point
     confirm_runs: int = 4_000      # runs at each of the best points, for the verdict

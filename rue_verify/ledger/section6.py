@@ -59,9 +59,15 @@ def _load(results: str | None):
 def results(mode: Mode, claim_id: str) -> tuple[list[dict], str]:
     """The result rows claim `claim_id` judges (`mode.results`: a result directory, or None for the
     paper-scale results shipped with the package) and the phrase that names them; a ValueError if
-    they lack one of the studies the claim declares it needs. Never runs a sweep."""
+    they lack one of the studies the claim declares it needs (with `mode.partial_results`, the
+    shipped results instead, and the phrase says why). Never runs a sweep."""
     res = _load(mode.results)
-    return res.require(*REGISTRY[claim_id].needs), res.description
+    needs = REGISTRY[claim_id].needs
+    lack = res.lacks(*needs)
+    if lack and mode.partial_results and mode.results is not None:
+        shipped = _load(None)
+        return shipped.require(*needs), f"{shipped.description}, because {res.description} {lack}"
+    return res.require(*needs), res.description
 
 
 class Cells(dict):

@@ -30,12 +30,20 @@ def _describe(rows: list[dict]) -> str:
     return f"seed {r['seed']}, rue-verify {r['version']}"
 
 
+def _default_label(algorithm: str) -> str:
+    """The label of an algorithm's default reading; an outside algorithm that cannot be loaded here
+    any more (its file moved) is labelled by its name, as it was when it ran."""
+    from simulate.algorithms import get
+    try:
+        return get(algorithm).label()
+    except ValueError:
+        return algorithm
+
+
 def _default_labels(rows: list[dict], extra: tuple = ()) -> tuple:
     """Each algorithm's default reading present in the rows (the paper's first), and `extra` labels."""
-    from simulate.algorithms import REGISTRY
     have = list(dict.fromkeys(r["label"] for r in rows))
-    default = {r["label"] for r in rows
-               if r["algorithm"] in REGISTRY and r["label"] == REGISTRY[r["algorithm"]].label()}
+    default = {r["label"] for r in rows if r["label"] == _default_label(r["algorithm"])}
     plain = [lab for lab in MAIN if lab in have] + [lab for lab in have if lab not in MAIN and lab in default]
     return tuple(plain) + tuple(lab for lab in extra if lab in have)
 

@@ -21,18 +21,23 @@ __all__ = ["SCALES", "STUDIES", "SHIPPED", "Scale", "Task", "Results", "ResultSt
            "read_rows", "reproduce", "run_sweep"]
 
 
-def reproduce(scale: str = "quick", out: str | Path | None = None, conventions=("project", "authors"),
+def reproduce(scale: str | Scale = "quick", out: str | Path | None = None, conventions=("project", "authors"),
               seed: int = 0, scheduler: str | None = None, studies=None, progress: bool = True, client=None,
               on_row=None, algorithms=None, wait: bool = False) -> dict:
     """Run (or resume) the grid at `scale` into the result directory `out`; returns the rows, the
     directory, the number of tasks and the wall seconds this call spent simulating."""
-    if scale not in SCALES:
+    if isinstance(scale, Scale):
+        scale_ = scale
+        scale = scale.name
+    elif scale in SCALES:
+        scale_ = SCALES[scale]
+    else:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
     out = Path(out or f"reproduction-{scale}")
     kw = {"studies": tuple(studies)} if studies else {}
     if algorithms:
         kw["algorithms"] = tuple(algorithms)
-    tasks = grid(SCALES[scale], conventions=tuple(conventions), **kw)
+    tasks = grid(scale_, conventions=tuple(conventions), **kw)
     store = ResultStore(out, manifest(tasks, seed, scale, tuple(conventions)))
     rows, wall = run_sweep(tasks, seed, store, scheduler=scheduler, client=client, progress=progress, on_row=on_row,
                            wait=wait)

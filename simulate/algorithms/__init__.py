@@ -3,8 +3,8 @@
 `REGISTRY` maps a name to its `spec.Algorithm` entry: the compiled batch entry point, one run
 (live or on a reward table), the plain numpy reference, the parameters with defaults and ranges,
 and the smallest budget. The runner, the bench and the tests find algorithms here only. Adding an
-algorithm means writing its module (ending with `ALGORITHM = Algorithm(...)`) and naming the
-module below.
+algorithm to the package means writing its module (ending with `ALGORITHM = Algorithm(...)`) and
+naming the module below; an algorithm outside the package needs neither (`external`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,17 @@ REGISTRY: dict[str, Algorithm] = {m.ALGORITHM.name: m.ALGORITHM for m in (
 
 
 def get(name: str) -> Algorithm:
-    """The entry of `name`, or a ValueError that lists the names."""
-    if name not in REGISTRY:
-        raise ValueError(f"algorithm must be one of {', '.join(REGISTRY)}, got {name!r}")
-    return REGISTRY[name]
+    """The entry of `name`: a registry name, an outside algorithm (`module:NAME`, `file.py:NAME`, or
+    an entry point of the group `rue_verify.algorithms`; see `external`), or a ValueError that lists
+    the names."""
+    if name in REGISTRY:
+        return REGISTRY[name]
+    from .external import load
+    alg = load(name) if isinstance(name, str) else None
+    if alg is None:
+        raise ValueError(f"algorithm must be one of {', '.join(REGISTRY)}, or module:NAME, path/to/file.py:NAME or an "
+                         f"installed entry point of the group rue_verify.algorithms; got {name!r}")
+    return alg
 
 
 __all__ = ["REGISTRY", "Algorithm", "Param", "Reading", "get"]

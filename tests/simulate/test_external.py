@@ -1,0 +1,132 @@
+"""Algorithms from outside the package (simulate.algorithms.external): a plain function in a file or
+a module, or an installed entry point, runs through the runner with the built-ins' seeds and reward
+streams (common random numbers: a copy of `uniform` makes the compiled kernel's choices exactly),
+through the reproduction and the report; breaking the protocol is a ValueError that names the run."""
+
+import importlib.metadata
+import textwrap
+
+import numpy as np
+import pytest
+
+from simulate.algorithms import get
+from simulate.environments import Environment
+from simulate.runner import simulate
+
+ALGORITHMS = '''
+import numpy as np
+
+def round_robin(source, K, n):
+    """Round robin, then the largest empirical mean: `uniform` when K divides n."""
+    sums = np.zeros(K)
+    for t in range(n):
+        sums[t % K] += source.reward(t % K)
+    return source.argmax(sums / (n // K))
+
+def explore_then_commit(source, K, n):
+    """Half the budget uniformly, the rest on the two leaders."""
+    sums, counts = np.zeros(K), np.zeros(K)
+    for t in range(n):
+        k = t % K if t < n // 2 else int(np.argsort(-sums / np.maximum(counts, 1))[t % 2])
+        sums[k] += source.reward(k)
+        counts[k] += 1
+    return source.argmax(sums / np.maximum(counts, 1))
+explore_then_commit.min_budget = lambda K: 2 * K
+
+def ghost_arm(source, K, n):
+    source.reward(K)
+    return 0
+
+def greedy_budget(source, K, n):
+    for _ in range(n + 1):
+        source.reward(0)
+    return 0
+
+def silent(source, K, n):
+    source.reward(0)
+
+def crashes(source, K, n):
+    return 1 / 0
+
+not_an_algorithm = 3.0
+'''
+
+
+@pytest.fixture(scope="module")
+def algfile(tmp_path_factory):
+    d = tmp_path_factory.mktemp("mine")
+    (d / "my_algorithms.py").write_text(textwrap.dedent(ALGORITHMS))
+    return d / "my_algorithms.py"
+
+
+def test_a_function_in_a_file_gets_the_kernels_reward_streams(algfile):
+    env = Environment("F2", 20, "gaussian")
+    res = simulate(env, ["uniform", f"{algfile}:round_robin"], 400, 60, seed=3, crn=True, progress=False)
+    builtin, mine = res.results
+    assert mine.algorithm == f"{algfile}:round_robin"
+    assert mine.failures == builtin.failures and mine.mean_pulls == builtin.mean_pulls
+    assert mine.simple_regret == builtin.simple_regret                # the same arm in every run
+    other = simulate(env, [f"{algfile}:round_robin"], 400, 60, seed=4, progress=False).results[0]
+    assert other.simple_regret != mine.simple_regret                   # and the seed matters
+
+
+def test_breaking_the_protocol_is_one_clear_error(algfile):
+    env = Environment("F1", 5)
+    for name, says in (("ghost_arm", r"run 0 \(seed \d+, reward seed \d+\) pulled arm 5, which does not exist"),
+                       ("greedy_budget", "pulled more than its budget n = 50"),
+                       ("silent", "returned None, not a recommended arm in 0..4"),
+                       ("crashes", "raised ZeroDivisionError: division by zero")):
+        with pytest.raises(ValueError, match=says):
+            simulate(env, [f"{algfile}:{name}"], 50, 3, progress=False)
+    with pytest.raises(ValueError, match="is neither a function nor an Algorithm"):
+        get(f"{algfile}:not_an_algorithm")
+    with pytest.raises(ValueError, match="defines no nothing_here"):
+        get(f"{algfile}:nothing_here")
+    with pytest.raises(ValueError, match="budget: .* needs n >= 10"):
+        simulate(env, [f"{algfile}:explore_then_commit"], 9, 3, progress=False)
+
+
+def test_a_module_on_the_path_and_an_entry_point(algfile, monkeypatch, tmp_path):
+    monkeypatch.syspath_prepend(str(algfile.parent))
+    by_module = get("my_algorithms:explore_then_commit")
+    assert by_module.min_budget(20, {}) == 40 and "Half the budget" in by_module.title
+    dist = tmp_path / "my_bandits-1.0.dist-info"                          # an installed package's metadata
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: my-bandits\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[rue_verify.algorithms]\netc = my_algorithms:explore_then_commit\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert "etc" in {ep.name for ep in importlib.metadata.entry_points(group="rue_verify.algorithms")}
+    res = simulate(Environment("F2", 20), ["etc"], 400, 20, progress=False)
+    assert res.results[0].algorithm == "etc" and sum(res.results[0].mean_pulls) == pytest.approx(400)
+
+
+def test_the_command_line_runs_it_and_refuses_a_bad_one_in_one_line(algfile, capsys):
+    from rue_verify.cli import main
+    assert main(["simulate", "--setup", "F2", "--runs", "30", "--budget", "400", "--algorithms",
+                 f"rue,{algfile}:explore_then_commit", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert f"{algfile}:explore_then_commit" in out and "rue" in out
+    assert main(["simulate", "--algorithms", f"{algfile}:nothing_here", "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "defines no nothing_here" in err[0]
+
+
+def test_it_runs_through_the_reproduction_and_the_report(algfile, tmp_path):
+    from rue_verify.report import report
+    from rue_verify.reproduction import reproduce
+    from rue_verify.reproduction.grid import Scale
+    tiny = Scale("tiny", fixed_runs=2, random_instances=2, random_runs=2, arms_runs=4, two_stage_runs=4,
+                 two_stage_random_runs=2)
+    mine = f"{algfile}:explore_then_commit"
+    res = reproduce(tiny, tmp_path / "run", studies=["fixed"], progress=False,
+                    algorithms=("rue", mine))
+    assert sum(r["algorithm"] == mine for r in res["rows"]) == 36        # 6 setups x 2 readings of H x 3 budgets
+    out = report("quick", tmp_path / "report", results_dir=tmp_path / "run", progress=False,
+                 claims=["EXP-F-CLAIMS", "EXP-R-CLAIMS"], workers=1)
+    table = (tmp_path / "report" / "figures" / "figure3-fixed-H-suboptimal.csv").read_text()
+    assert mine in table
+    page = (tmp_path / "report" / "index.html").read_text()
+    # the claims whose rows these results lack are judged on the shipped results, and say so
+    assert "because" in page and "hold no rows of the random study" in page and "hold no rows of ucbe" in page
+    assert out["claims"] == 2
+    assert np.isfinite([float(r["error_rate"]) for r in res["rows"] if r["algorithm"] == mine]).all()
