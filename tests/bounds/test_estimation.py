@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bounds
-from bounds.estimation import exact_gaussian_posterior, posterior_variance_formula, tau_sq_lower, tau_sq_upper
-from tests import strategies as S
+from bounds.estimation import exact_gaussian_posterior, posterior_variance_formula, tau_sq_lower
+from rue_verify import testing as S
 
 CONDITIONING_TOL = 1e-9   # two linear-algebra routes to the same Gaussian; condition numbers up to ~1e6
 
@@ -46,10 +46,23 @@ def test_known_mu0_posterior_differs():
 
 @settings(max_examples=200)
 @given(T=S.pull_counts(min_pulls=1), s0=S.variance, s=S.variance)
-def test_tau_upper_holds_for_every_draw(T, s0, s):
-    tau = np.asarray(posterior_variance_formula(np.asarray(T, float), s0, s))
-    up = tau_sq_upper(np.asarray(T, float), len(T), s0, s)
-    assert np.all(tau <= up * (1 + 1e-12))
+def test_tau_upper_and_repaired_lower_hold_for_every_draw(T, s0, s):
+    S.assert_posterior_variance_bounds(T, s0, s)
+
+
+def test_the_variance_assertion_can_fail():
+    """Lemma sec:tau's literal lower side fails at K = 2, T = (3, 3): used as the lower side, the
+    assertion says so; and a variance above the upper side is caught too."""
+    import bounds.repaired as rep
+    real = rep.tau_sq_lower_repaired
+    try:
+        rep.tau_sq_lower_repaired = tau_sq_lower
+        with pytest.raises(AssertionError, match=r"tau_0\^2 = .* outside"):
+            S.assert_posterior_variance_bounds([3, 3], 1.0, 1.0)
+    finally:
+        rep.tau_sq_lower_repaired = real
+    with pytest.raises(AssertionError):
+        S.assert_posterior_variance_bounds([3, 3], 1.0, 1.0, rtol=-0.5)
 
 
 def test_tau_lower_counterexample_is_real():

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import bounds
 from bounds.registry import REGISTRY, SYMBOLS, evaluate, symbolic
-from tests import strategies as S
+from rue_verify import testing as S
 
 SYM_NUM_REL = 1e-10   # lambdified sympy vs numpy evaluation of the same function
 

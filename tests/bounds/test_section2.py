@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 import bounds
 from bounds import section2 as s2
+from rue_verify import testing as S
 from simulate.stats import binomial_interval
-from tests import strategies as S
 
 LEVEL = 1 - 1e-6
 

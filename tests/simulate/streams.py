@@ -1,23 +1,16 @@
-"""Helpers shared by the simulate tests: reward tables, and a live-versus-reference law test."""
+"""Helpers shared by the simulate tests: a live-versus-reference law test (reward tables and the
+kernel-versus-reference assertion are public: `rue_verify.testing`)."""
 
 import numpy as np
 from scipy import stats
 
+from rue_verify.testing import reward_table  # noqa: F401 -- re-exported for the simulate tests
 from simulate.algorithms import get
 from simulate.algorithms._source import LiveSource
 from simulate.environments import Environment, fixed_means
 from simulate.runner import simulate
 
 TINY = 1e-6        # level of every statistical pass rule (fixed seeds: a failure is a real difference)
-
-
-def reward_table(mu, n, gaussian, seed, nu=1.0, uniforms_per_round=40):
-    """(table, ties): n rewards per arm and enough uniforms for the algorithm's own choices."""
-    rng = np.random.default_rng(seed)
-    K = mu.size
-    table = mu[:, None] + nu * rng.standard_normal((K, n)) if gaussian else \
-        (rng.random((K, n)) < mu[:, None]).astype(float)
-    return table, rng.random(uniforms_per_round * n + 100)
 
 
 def live_kernel_vs_reference(name, setup, K, n, R, seed):

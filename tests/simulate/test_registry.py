@@ -10,6 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from rue_verify import testing
 from simulate.algorithms import REGISTRY, get, rue
 from simulate.algorithms._source import TableSource
 from simulate.environments import fixed_means
@@ -53,11 +54,8 @@ def test_kernel_replays_reference(name, params, gaussian, K, extra, seed):
     n = max(3 * K, alg.min_budget(K, alg.resolve(params))) + extra
     # TTTS reads every posterior uniform from the table: at most K + 2 vectors a round, each at most
     # K closed forms, Box-Muller pairs or Cheng pairs with rare rejections
-    table, ties = reward_table(mu, n, gaussian, seed, uniforms_per_round=8 * K * (K + 2) if name == "ttts" else 40)
-    kw = kernel_kwargs(name, params, mu, n)
-    a, T = alg.run(mu, n, gaussian=gaussian, nu=1.0, table=table, ties=ties, **kw)
-    b, T2 = alg.reference(TableSource(table, ties), K, n, gaussian=gaussian, nu=1.0, **kw)
-    assert a == b and np.array_equal(T, T2)
+    testing.assert_kernel_matches_reference(name, mu, n, gaussian, seed, params,
+                                            uniforms_per_round=8 * K * (K + 2) if name == "ttts" else 40)
 
 
 def test_replay_detects_a_changed_algorithm():
