@@ -1,7 +1,8 @@
 """The paper's mathematics as code: Zhu & Qiu (TMLR 2024), "UCB Exploration for Fixed-Budget
 Bayesian Best Arm Identification" (RUE).
 
-Modules by the paper's topic (grep a label such as `them-R` or `lemma-true` to find a formula):
+Modules by the paper's topic (grep a label such as `them-R` or `lemma-true` to find a formula)::
+
   gap        Section 3, Appendix A.1: c_K, Theorem 3.1, e_*(alpha), Lemma A.1, the appendix facts
   estimation Section 4 (`sec:estimation`): the random-effect posterior, Lemma `sec:tau`, Proposition 4.1
   section2   Section 2: UCB-E's bounds, small-gap thresholds, full information
@@ -10,6 +11,7 @@ Modules by the paper's topic (grep a label such as `them-R` or `lemma-true` to f
   vacuity    where the theorems' bounds fall below 1
   certify    rigorous checks (interval arithmetic, sympy proofs)
   registry   every bound by name, for `rue-verify bound`
+
 Nothing here imports `simulate`.
 """
 

@@ -1,10 +1,12 @@
 """Section 4 (`sec:estimation`): the random-effect posterior of the arm means and Lemma `sec:tau`.
 
-The paper's formulas (eqs. `posterior-mu`, `blup`, `MSE`) for pull counts T_k and reward sums S_k:
+The paper's formulas (eqs. `posterior-mu`, `blup`, `MSE`) for pull counts T_k and reward sums S_k::
+
     w_k = sigma0^2 / (sigma0^2 + sigma^2 / T_k)       (1 - w_k = sigma^2 / (T_k sigma0^2 + sigma^2))
     rbar_0 = sum_k (1 - w_k) S_k / sum_k (1 - w_k) T_k
     muhat_k = (1 - w_k) rbar_0 + w_k rbar_k
     tau_k^2 = w_k sigma^2 / T_k + (1 - w_k)^2 sigma^2 / sum_j T_j (1 - w_j)
+
 All extend continuously to T_k = 0 (w_k = 0, w_k sigma^2 / T_k = sigma0^2); they are undefined only
 when no arm has been pulled. `exact_gaussian_posterior` computes the posterior independently, by
 conditioning the joint Gaussian of (mu0, mu_1..mu_K, rbar) for a flat or a known mu0.

@@ -4,11 +4,15 @@ Notation: mu_1..mu_K iid N(mu0, sigma0^2); e_*(alpha) = Pr(mu_(1) - mu_(2) <= al
 X = (mu - mu0)/sigma0 standard normal, e_*(alpha) = eta(alpha/sigma0) of Lemma A.1.
 
 Exact reference quantities use the substitution v = Phi(x)^(K-1) (the CDF of the maximum of K-1
-standard normals), which turns the proof's integral
+standard normals), which turns the proof's integral::
+
     eta(a) = K (K-1) int Phi(x)^(K-2) f(x) [Phi(x + a) - Phi(x)] dx
+
 into  eta(a) = K int_0^1 [Phi(x(v) + a) - Phi(x(v))] dv,  x(v) = Phi^-1(v^(1/(K-1))),
-an integral over (0, 1) with no cancellation at small a. The density of the top gap is
+an integral over (0, 1) with no cancellation at small a. The density of the top gap is::
+
     p(s) = K int_0^1 f(x(v) + s) dv.
+
 Since x^2 + (x+s)^2 = 2(x + s/2)^2 + s^2/2 and Phi^(K-2) is increasing, p(s) <= exp(-s^2/4) p(0):
 the density is largest at 0, so the smallest constant C with e_*(alpha) <= C alpha/sigma0 for all
 alpha > 0 is exactly p(0) (`gap_constant_tightest`).

@@ -86,7 +86,7 @@ def nu_t_upper_repaired(sigma0_sq: Any, nu_sq: Any) -> Any:
 
 
 def e3k_bound_repaired(T_k: Any, x: Any, nu_sq: Any) -> Any:
-    """Pr(|rbar_k - mu_k| >= x) <= 2 exp(-x^2 T_k / (2 nu^2)) for the mean of T_k rewards with
+    """`Pr(|rbar_k - mu_k| >= x)` <= 2 exp(-x^2 T_k / (2 nu^2)) for the mean of T_k rewards with
     sub-Gaussian proxy nu^2 (Fact 1, both tails): the exponent is half the paper's."""
     T, x, nu = as_numeric(T_k), as_numeric(x), as_numeric(nu_sq)
     m = namespace_for(T, x, nu)
@@ -94,7 +94,7 @@ def e3k_bound_repaired(T_k: Any, x: Any, nu_sq: Any) -> Any:
 
 
 def e31_bound_repaired(x: Any, sigma0_sq: Any, nu_sq: Any) -> Any:
-    """Pr(|rbar_0 - mu0| >= x) <= 2 exp(-x^2 / (2 (sigma0^2 + nu^2/2))) for fixed pull counts >= 2
+    """`Pr(|rbar_0 - mu0| >= x)` <= 2 exp(-x^2 / (2 (sigma0^2 + nu^2/2))) for fixed pull counts >= 2
     (Fact 1 with the repaired proxy `nu_t_upper_repaired`)."""
     x = as_numeric(x)
     m = namespace_for(x, as_numeric(sigma0_sq), as_numeric(nu_sq))
@@ -105,13 +105,17 @@ def not_E_bound_repaired(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: A
     """A valid bound on Pr(not E) (eq. `decomk-v3` repaired), for Gaussian rewards of variance
     nu^2 = delta sigma^2 and means mu_k ~ N(mu0, sigma0^2), RUE with every arm pulled >= 2 times.
 
-    E' = {for every arm k and every count T in 2..n, |rbar_k(T) - mu_k| <= eta ctilde(T)/3} and
-    {mu_(1) - mu_(K) <= r}, r = (eta/3) sqrt(2 sigma0^2 (2 sigma0^2 + sigma^2) log n / sigma^2),
-    eta = `eta_repaired`. On E', for every k and round, |muhat_k - mu_k| <= w_k |rbar_0 - sum_j a_j mu_j|
-    + w_k |sum_j a_j mu_j - mu_k| + (1 - w_k)|rbar_k - mu_k| <= eta ctilde_k <= eta c_k (w_k =
-    sigma^2/(T_k sigma0^2 + sigma^2), a_j the pooling weights), so E' lies inside E. Then
-    Pr(not E') <= 2K(n-1) n^(-2 eta^2 sigma0^2/(9 delta (2 sigma0^2 + sigma^2)))   [reward tables, Fact 1]
-                 + K erfc(r / (2 sqrt(2) sigma0))                                [Pr(max > r/2) + Pr(min < -r/2)].
+    With eta = `eta_repaired` and r = (eta/3) sqrt(2 sigma0^2 (2 sigma0^2 + sigma^2) log n / sigma^2)::
+
+        E' = {for every arm k and every count T in 2..n, |rbar_k(T) - mu_k| <= eta ctilde(T)/3}
+             and {mu_(1) - mu_(K) <= r}.
+        On E', for every k and round (w_k = sigma^2/(T_k sigma0^2 + sigma^2), a_j the pooling weights),
+        |muhat_k - mu_k| <= w_k |rbar_0 - sum_j a_j mu_j| + w_k |sum_j a_j mu_j - mu_k|
+                            + (1 - w_k)|rbar_k - mu_k| <= eta ctilde_k <= eta c_k,
+        so E' lies inside E. Then
+        Pr(not E') <= 2K(n-1) n^(-2 eta^2 sigma0^2/(9 delta (2 sigma0^2 + sigma^2)))   [reward tables, Fact 1]
+                      + K erfc(r / (2 sqrt(2) sigma0))                     [Pr(max > r/2) + Pr(min < -r/2)].
+
     The paper's union over rounds of a pooled-mean tail with the proxy K^-1(...) is replaced by the
     union over (arm, count), for which each rbar_k(T) has exactly the law Fact 1 needs.
     """

@@ -158,9 +158,13 @@ def regret_bound_from_proof(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta
 
 # ---------------------------------------------------------------- the proof's intermediate forms
 def outline_gap_terms(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> dict[str, Any]:
-    """The main-text proof outline's last display (Section 5.2, after eq. `eqn:T1n-main`):
-    gamma (sqrt(beta sigma^2 log n/(sigma0^2 n - 4 sigma0^2 (K-1) + 2 sigma^2))
-           + sqrt(beta sigma^2 log n/(sigma0^2 n/(K-1))))."""
+    """The main-text proof outline's last display (Section 5.2, after eq. `eqn:T1n-main`)::
+
+        gamma (sqrt(beta sigma^2 log n/(sigma0^2 n - 4 sigma0^2 (K-1) + 2 sigma^2))
+               + sqrt(beta sigma^2 log n/(sigma0^2 n/(K-1))))
+
+    Returns the two terms by name (those of `outline_gap_roots`, times gamma).
+    """
     g = gamma(K, sigma0_sq, sigma_sq)
     return {k: g * v for k, v in outline_gap_roots(K, n, sigma0_sq, sigma_sq).items()}
 

@@ -6,13 +6,15 @@ Strategies: `bandit_instances`, `priors`, `pull_counts`, `histories`, `budgets`,
 and the scalar ranges `K_any`, `K_defined`, `alpha`, `variance`, `delta`.
 
 Assertions:
+
 - `assert_rate_below(failures, runs, bound)`: a Monte Carlo rate is not significantly above a bound
   (Clopper-Pearson interval at level 1 - 1e-6 by default);
 - `assert_simulated_rate_below(algorithm, env, budget, bound, runs, seed)`: the same, simulating;
 - `assert_posterior_variance_bounds(T, sigma0_sq, sigma_sq)`: the posterior variances of Section 4
   (eq. `MSE`) lie between Lemma `sec:tau`'s repaired lower side and its upper side;
 - `assert_kernel_matches_reference(algorithm, mu, n)`: an algorithm's compiled run and its plain
-  reference make the same pulls and recommendation on one shared reward table.
+  reference make the same pulls and recommendation on one shared reward table;
+- `assert_spends_budget(algorithm, mu, n)`: every run pulls exactly n times and recommends an arm.
 
 Example: property tests for your own algorithm (a function `(source, K, n) -> arm`, see
 `simulate.algorithms.external`)::

@@ -126,7 +126,7 @@ _RUNNING: set[threading.Thread] = set()
 
 
 def interruptible(fn, *args):
-    """fn(*args) in a helper thread while this one waits, so that Ctrl-C (delivered to the main
+    """`fn(*args)` in a helper thread while this one waits, so that Ctrl-C (delivered to the main
     thread) interrupts a compiled kernel that runs for hours (the kernels release the GIL). On an
     interrupt the helper is left running; `kernel_running()` tells a caller that exits whether one is."""
     box: dict = {}

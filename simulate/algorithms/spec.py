@@ -3,6 +3,7 @@ allowed ranges, and its smallest budget. Each algorithm module ends with one `Al
 `simulate.algorithms.REGISTRY` collects them.
 
 Calling conventions shared by every algorithm (keyword arguments; modes are names, never integers):
+
 - `batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, **kernel_params)`: runs
   r = 0..R-1 on means[r] (`(R, K)`), each on the streams of its seeds (`_source`); returns the
   recommended arms `(R,)` and the pulls per arm `(R, K)`. Results do not depend on threads.
@@ -11,6 +12,7 @@ Calling conventions shared by every algorithm (keyword arguments; modes are name
 - `reference(source, K, n, gaussian=False, nu=0.0, **kernel_params)`: the plain numpy version,
   written from the definition, reading rewards and uniforms from `source` (`_source.LiveSource`
   or `TableSource`).
+
 The kernel parameters are the user's parameters, except for an algorithm that is told something
 about the instance (UCB-E's a = c n / H needs the true gaps): its `kernel_params` hook maps the
 user's parameters and the true means to what the kernel takes (`kernel_rules` declares their ranges).
