@@ -102,16 +102,91 @@ def _badge(verdict: str, text: str) -> str:
     return f'<span class="v" style="background:{PALETTE[verdict]}">{html.escape(text)}</span>'
 
 
+def section(cid: str) -> str:
+    """The part of the paper a claim belongs to: its ledger module's `SECTION`."""
+    import sys
+
+    from .ledger import REGISTRY
+    c = REGISTRY.get(cid)
+    return getattr(sys.modules.get(c.check.__module__), "SECTION", "Other") if c else "Other"
+
+
+def _summary(text: str, limit: int = 180) -> str:
+    """A summary shortened at a clause boundary, the full text one click away."""
+    from .ledger.core import shorten
+    e = html.escape
+    short = shorten(text, limit)
+    return e(text) if short == text else f"<details><summary>{e(short)}</summary>{e(text)}</details>"
+
+
+def html_filters(results: list[ClaimResult]) -> str:
+    """Buttons that show the claims of one verdict, a menu of the paper's sections, and a reset: plain
+    HTML; the page's inline script applies them to every element with data-verdict/data-section."""
+    e = html.escape
+    verdicts: dict[str, int] = {}
+    for r in results:
+        verdicts[r.verdict] = verdicts.get(r.verdict, 0) + 1
+    buttons = "".join(f'<button type="button" class="vf" data-v="{e(v)}" aria-pressed="false" '
+                      f'style="border-color:{PALETTE[v]}">{_badge(v, v)} {n}</button>' for v, n in verdicts.items())
+    options = "".join(f'<option value="{e(x)}">{e(x)}</option>' for x in dict.fromkeys(section(r.id) for r in results))
+    return (f'<div id="filters"><b>Show</b> {buttons} <select id="section-filter" aria-label="section">'
+            f'<option value="">every section</option>{options}</select> <button type="button" id="reset">all '
+            f'{len(results)} claims</button> <span id="shown"></span></div>')
+
+
+FILTER_SCRIPT = """
+(function () {
+  var chosen = {}, sel = document.getElementById("section-filter");
+  function apply() {
+    var any = Object.keys(chosen).some(function (k) { return chosen[k]; }), sec = sel.value, n = 0;
+    document.querySelectorAll("[data-verdict]").forEach(function (el) {
+      var show = (!any || chosen[el.getAttribute("data-verdict")]) && (!sec || el.getAttribute("data-section") === sec);
+      el.hidden = !show;
+      if (show && el.tagName === "TR") n++;
+    });
+    document.getElementById("shown").textContent = n + " shown";
+  }
+  document.querySelectorAll("button.vf").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var v = b.getAttribute("data-v");
+      chosen[v] = !chosen[v];
+      b.setAttribute("aria-pressed", String(chosen[v]));
+      apply();
+    });
+  });
+  // a link can carry a filter: index.html#verdict=refuted or #section=Section%206%3A%20the%20experiments
+  var h = decodeURIComponent(location.hash.slice(1)), m = h.match(/^(verdict|section)=(.+)$/);
+  if (m && m[1] === "verdict") {
+    chosen[m[2]] = true;
+    document.querySelectorAll("button.vf").forEach(function (b) {
+      if (b.getAttribute("data-v") === m[2]) b.setAttribute("aria-pressed", "true");
+    });
+  } else if (m) { sel.value = m[2]; }
+  sel.addEventListener("change", apply);
+  document.getElementById("reset").addEventListener("click", function () {
+    chosen = {}; sel.value = "";
+    document.querySelectorAll("button.vf").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+    apply();
+  });
+  apply();
+})();
+"""
+
+
 def html_table(results: list[ClaimResult]) -> str:
+    """The ledger as a reader meets it: where the paper says it, what it says, the verdict, and what
+    the check found (shortened, the full text one click away); a row per claim, filterable."""
     e = html.escape
     rows = []
     for r in results:
         rep = ("" if not r.repairs else " <b>Repaired</b> (" + ", ".join(
             e(f"{x.formula or 'statement'}: {x.verdict}") for x in r.repairs) + ").")
-        rows.append(f'<tr><td><a href="#{anchor(r.id)}">{e(r.id)}</a></td><td>{_badge(r.verdict, r.verdict)}</td>'
-                    f"<td>{e(r.summary)}{rep}</td></tr>")
-    return ('<table><thead><tr><th>claim</th><th>verdict</th><th>summary</th></tr></thead><tbody>\n'
-            + "\n".join(rows) + "\n</tbody></table>")
+        rows.append(f'<tr data-verdict="{e(r.verdict)}" data-section="{e(section(r.id))}">'
+                    f'<td><a href="#{anchor(r.id)}">{e(r.id)}</a><br><small>{e(r.location)}</small></td>'
+                    f"<td>{e(r.statement)}</td><td>{_badge(r.verdict, r.verdict)}</td>"
+                    f"<td>{_summary(r.summary)}{rep}</td></tr>")
+    return ('<table id="ledger"><thead><tr><th>claim</th><th>what the paper says</th><th>verdict</th>'
+            '<th>what the check found</th></tr></thead><tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
 
 
 def _html_finding(f: Finding) -> str:
@@ -120,7 +195,9 @@ def _html_finding(f: Finding) -> str:
     return f"<li>{_badge(f.verdict, tag(f))} <i>{e(f.domain)}</i>: {e(f.detail)}{w}</li>"
 
 
-def html_evidence(results: list[ClaimResult]) -> str:
+def html_evidence(results: list[ClaimResult], figures: dict[str, str] | None = None) -> str:
+    """Every claim: its statement, findings, witnesses, repairs, and the figures that bear on it
+    (`figures`: claim id -> the HTML of its figures)."""
     e = html.escape
     out = []
     for r in results:
@@ -129,6 +206,8 @@ def html_evidence(results: list[ClaimResult]) -> str:
             items.append(f"<li><b>repaired</b> {_badge(x.verdict, x.verdict)}"
                          + (f" (<code>rue-verify bound {e(x.formula)}</code>)" if x.formula else "")
                          + f": {e(x.statement)}<ul>" + "".join(_html_finding(f) for f in x.findings) + "</ul></li>")
-        out.append(f'<section id="{anchor(r.id)}"><h3>{e(r.id)}: {e(r.verdict)}</h3>'
-                   f'<p><i>{e(r.location)}.</i> {e(r.statement)}</p><ul>{"".join(items)}</ul></section>')
+        out.append(f'<section id="{anchor(r.id)}" data-verdict="{e(r.verdict)}" data-section="{e(section(r.id))}">'
+                   f'<h3>{e(r.id)}: {_badge(r.verdict, r.verdict)}</h3>'
+                   f'<p><i>{e(r.location)}.</i> {e(r.statement)}</p><ul>{"".join(items)}</ul>'
+                   f'{(figures or {}).get(r.id, "")}</section>')
     return "\n".join(out)

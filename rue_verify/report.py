@@ -117,35 +117,71 @@ def _intro(meta: dict) -> str:
             "verdict and figure below is computed.")
 
 
+def _figure(n: str, c: str) -> str:
+    e = html.escape
+    return (f'<figure id="fig-{e(n)}"><img src="figures/{e(n)}.png" alt="{e(FAMILIES[n].caption)}">'
+            f'<figcaption><b>{e(FAMILIES[n].caption)}</b><br><small>{e(c)} (<a href="figures/{e(n)}.svg">SVG</a>, '
+            f'<a href="figures/{e(n)}.csv">data</a>)</small></figcaption></figure>')
+
+
+def place_figures(results, files: dict) -> tuple[dict[str, list[str]], list[str]]:
+    """Each figure under the first claim (in the ledger's order) it bears on, and a link to it under
+    the others; the figures that bear on none of these claims are returned apart."""
+    ids = [r.id for r in results]
+    under: dict[str, list[str]] = {}
+    apart = []
+    for n in files:
+        mine = [cid for cid in ids if cid in FAMILIES[n].claims]
+        if not mine:
+            apart.append(n)
+            continue
+        under.setdefault(mine[0], []).append(n)
+        for cid in mine[1:]:
+            under.setdefault(cid, []).append("->" + n)
+    return under, apart
+
+
 def _html(results, files: dict, meta: dict) -> str:
     e = html.escape
-    figs = "\n".join(
-        f'<figure id="fig-{e(n)}"><img src="figures/{e(n)}.png" alt="{e(FAMILIES[n].caption)}">'
-        f'<figcaption><b>{e(FAMILIES[n].caption)}</b><br><small>{e(c)} '
-        f'(<a href="figures/{e(n)}.svg">SVG</a>)</small></figcaption></figure>' for n, c in files.items())
+    under, apart = place_figures(results, files)
+    first = {n: cid for cid, ns in under.items() for n in ns if not n.startswith("->")}
+    figures = {cid: "".join(_figure(n, files[n]) if not n.startswith("->") else
+                            f'<p class="see">Figure: <a href="#fig-{e(n[2:])}">{e(FAMILIES[n[2:]].caption)}</a> '
+                            f'(shown under {e(first[n[2:]])})</p>' for n in ns) for cid, ns in under.items()}
+    others = "\n".join(_figure(n, files[n]) for n in apart)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>rue-verify report: Zhu &amp; Qiu (TMLR 2024), RUE</title>
 <style>
-body {{ font-family: sans-serif; max-width: 1150px; margin: 2em auto; padding: 0 1em; color: #222; }}
-table {{ border-collapse: collapse; width: 100%; font-size: 0.9em; }}
+body {{ font-family: sans-serif; max-width: 1250px; margin: 1em auto; padding: 0 1em; color: #222; }}
+h1 {{ font-size: 1.5em; margin: 0.2em 0; }}
+table {{ border-collapse: collapse; width: 100%; font-size: 0.88em; }}
 td, th {{ border-bottom: 1px solid #ddd; padding: 4px 6px; text-align: left; vertical-align: top; }}
+td:nth-child(2) {{ width: 38%; }}
 .v {{ color: white; padding: 1px 6px; border-radius: 3px; font-size: 0.85em; white-space: nowrap; }}
-figure {{ margin: 2em 0; }} img {{ max-width: 100%; border: 1px solid #eee; }}
+#filters {{ position: sticky; top: 0; background: #fff; padding: 6px 0; border-bottom: 2px solid #ccc; z-index: 1; }}
+#filters button {{ background: #fff; border: 2px solid #ccc; border-radius: 4px; margin: 2px; cursor: pointer; }}
+#filters button[aria-pressed="true"] {{ background: #eef; border-width: 3px; }}
+.intro {{ font-size: 0.82em; color: #555; margin: 0.3em 0 0.6em; }}
+details summary {{ cursor: pointer; }}
+figure {{ margin: 1em 0; }} img {{ max-width: 100%; border: 1px solid #eee; }}
+section {{ border-top: 1px solid #ddd; margin-top: 1.2em; }}
 pre {{ background: #f6f6f6; padding: 4px; font-size: 0.8em; overflow-x: auto; }}
 li {{ margin-bottom: 0.4em; }}
 </style></head>
 <body>
 <h1>Which statements of Zhu &amp; Qiu (TMLR 2024) hold, where, and by how much</h1>
-<p>{e(_intro(meta))}</p>
+<p class="intro">{e(_intro(meta))}</p>
+{render.html_filters(results)}
 <h2>The claims ledger</h2>
 {render.html_table(results)}
-<h2>Figures</h2>
-{figs}
-<h2>Evidence, claim by claim</h2>
-{render.html_evidence(results)}
+<h2>Evidence and figures, claim by claim</h2>
+{render.html_evidence(results, figures)}
+<h2>Other figures</h2>
+{others or "<p>None: every figure is shown beside the claims it bears on.</p>"}
 <div id="load-status" data-loaded="-1" data-broken="-1"></div>
 <script>
+{render.FILTER_SCRIPT}
 window.addEventListener("load", function () {{
   var imgs = Array.prototype.slice.call(document.images);
   var broken = imgs.filter(function (i) {{ return !(i.complete && i.naturalWidth > 0); }}).length;

@@ -2,6 +2,7 @@
 Chromium, Debian's package) loads the page with every image and no error. CI installs chromium
 (.ci/run); elsewhere the browser test is skipped when it is missing."""
 
+import html
 import json
 import os
 import re
@@ -35,7 +36,16 @@ def test_the_report_writes_every_file_it_promises(built):
     done = json.loads((out / "COMPLETE.json").read_text())        # written last: the run was not cut short
     assert done["claims"] == len(CLAIMS) and sorted(done["figures"]) == sorted(names)
     page = (out / "index.html").read_text()
-    assert page.index("The claims ledger") < page.index("Figures") < page.index("Evidence, claim by claim")
+    assert page.index('id="filters"') < page.index("The claims ledger") < page.index("Evidence and figures")
+    for cid in CLAIMS:                              # each statement beside its verdict, in a filterable row
+        from rue_verify.ledger import REGISTRY
+        assert f'<td>{html.escape(REGISTRY[cid].statement)}</td>' in page
+    for n in names - {"ledger-overview"}:          # each figure once, inside the evidence of a claim it bears on
+        assert page.count(f'<img src="figures/{n}.png"') == 1
+        claims = [c for c in CLAIMS if c in FAMILIES[n].claims]
+        if claims:
+            section = page[page.index(f'id="claim-{claims[0]}"'):]
+            assert section.index(f'figures/{n}.png') < section.index("</section>")
     for cid in CLAIMS:                              # a row per claim, linked to its evidence
         anchor = "claim-" + cid
         assert f'href="#{anchor}"' in page and f'id="{anchor}"' in page
@@ -72,3 +82,25 @@ def test_a_reproduction_gets_its_figures_and_its_claims_judged(tmp_path):
     assert str(tmp_path) in summary                      # the findings name the results they used
     # a claim whose study did not run is not judged, and the summary says why
     assert summary.count("EXP-F-CLAIMS") == 1 and "EXP-F-CLAIMS (these results hold no rows of the fixed" in summary
+
+
+def test_the_filters_work_in_a_real_browser(built):
+    """A link that carries a verdict filter (index.html#verdict=V) shows the claims of that verdict
+    only, in the table and in the evidence; the count says how many."""
+    browser = shutil.which("chromium")
+    if browser is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing in CI (.ci/run installs Debian's chromium package)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    out, _ = built
+    page = (out / "index.html").read_text()
+    verdicts = re.findall(r'<tr data-verdict="([^"]+)"', page)
+    chosen = verdicts[0]
+    url = (out / "index.html").resolve().as_uri() + "#verdict=" + chosen
+    r = subprocess.run([browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
+                        "--dump-dom", url], capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stderr[-2000:]
+    rows = re.findall(r'<tr data-verdict="([^"]+)"[^>]*?( hidden(?:="")?)?>', r.stdout)
+    assert len(rows) == len(verdicts) and rows
+    assert all((v == chosen) == (not hidden) for v, hidden in rows), rows
+    assert f'{verdicts.count(chosen)} shown' in r.stdout

@@ -28,6 +28,9 @@ from .core import (
 )
 from .model_points import K_, d_, n_, s0_, s_
 
+#: the part of the paper these claims belong to (the report groups and filters by it)
+SECTION = "Section 5.1: the discussion of the theorems"
+
 
 # ---------------------------------------------------------------- Section 5.1 discussion
 @claim("DISC-DELTA", "Section 5.1",

@@ -36,6 +36,9 @@ from .model_points import K_, d_, n_, s0_, s_, sym_ratio
 from .montecarlo import Search
 from .section4 import _simplest_tau_witness, tau_sides
 
+#: the part of the paper these claims belong to (the report groups and filters by it)
+SECTION = "Appendix: the proofs of Theorems 5.1 and 5.2"
+
 
 def decomp_proof() -> list[tuple[str, bool]]:
     """On E, an error (muhat_J >= muhat_1 for J != 1) forces Delta_J <= eta (c_1 + c_J): the identity

@@ -34,6 +34,9 @@ from .model_points import K_, d_, n_, s0_, s_, sym_ratio
 from .montecarlo import rate_finding
 from .section4 import _simplest_tau_witness, tau_sides
 
+#: the part of the paper these claims belong to (the report groups and filters by it)
+SECTION = "Appendix: the proofs of Theorems 5.1 and 5.2"
+
 
 @claim("PF-EBAR-DECOMP", "Proof of Theorem 5.1 (eq. decomk-v2)", "eq. decomk-v2.",
        recompute=tau_sides)

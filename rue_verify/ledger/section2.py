@@ -31,6 +31,9 @@ from .core import (
 )
 from .proof_runs import ucbe_runs
 
+#: the part of the paper these claims belong to (the report groups and filters by it)
+SECTION = "Section 2: UCB-E and full information"
+
 
 def _random_means(rng: np.random.Generator, K: int, dmin: float | None = None) -> np.ndarray:
     """A random instance: best arm 1, gaps log-uniform in [1e-3, 1] (or the smallest fixed)."""

@@ -30,6 +30,9 @@ from .core import (
     witness,
 )
 
+#: the part of the paper these claims belong to (the report groups and filters by it)
+SECTION = "Section 3: the prior gap (Theorem 3.1)"
+
 
 @lru_cache(maxsize=4)
 def _constants(K_max: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -24,6 +24,9 @@ from bounds.estimation import (
 
 from .core import Expect, Mode, Repair, claim, fmt, from_margin, from_proof, from_value, repair, witness
 
+#: the part of the paper these claims belong to (the report groups and filters by it)
+SECTION = "Section 4: the posterior and RUE"
+
 
 def _random_T(rng: np.random.Generator, min_pulls: int, K_max: int = 30, T_max: float = 1e4) -> np.ndarray:
     K = int(rng.integers(2, K_max + 1))

@@ -48,6 +48,9 @@ from .core import (
     shorten,
 )
 
+#: the part of the paper these claims belong to (the report groups and filters by it)
+SECTION = "Section 6: the experiments"
+
 BASELINES = ("sr", "sh", "ucbe", "ttts")
 
 

@@ -34,6 +34,9 @@ from .model_points import K_, d_, n_, s0_, s_, sym_ratio
 from .montecarlo import rate_finding
 from .proof_runs import tracked_rue_runs
 
+#: the part of the paper these claims belong to (the report groups and filters by it)
+SECTION = "Section 5: Theorems 5.1 and 5.2"
+
 
 # ---------------------------------------------------------------- theorems
 def _scale_sides(p: dict) -> tuple[float, float]:
