@@ -26,9 +26,12 @@ def test_lower_layers_do_not_import_higher_ones(package, forbidden):
 
 @pytest.mark.parametrize("package,forbidden", [
     ("rue_verify.reproduction", ("rue_verify.ledger", "rue_verify.plots", "rue_verify.report", "rue_verify.render")),
+    ("rue_verify.rates", ("rue_verify.ledger", "rue_verify.plots", "rue_verify.report", "rue_verify.render",
+                          "rue_verify.reproduction")),
     ("rue_verify.ledger", ("rue_verify.plots", "rue_verify.report", "rue_verify.render"))])
 def test_the_toolkit_flows_one_way(package, forbidden):
-    """reproduction -> results -> ledger -> figures and report: no module reaches upwards."""
+    """reproduction -> results -> ledger -> figures and report (and the rate study below the ledger):
+    no module reaches upwards."""
     code = ("import importlib, pkgutil, sys\n"
             f"pkg = importlib.import_module({package!r})\n"
             "for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"

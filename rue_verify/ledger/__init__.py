@@ -18,7 +18,7 @@ __all__ = ["REGISTRY", "SEVERITY", "ClaimResult", "Finding", "Mode", "run_claim"
 #: the ledger's modules in the paper's order; importing one registers its claims (the registry's
 #: order, and so every output's, is this order, then each module's order of declaration)
 MODULES = ("section2", "section3", "section4", "theorem5", "proof_decomposition", "proof_event", "proof_regret",
-           "discussion", "section6")
+           "discussion", "section6", "beyond")
 for _m in MODULES:
     importlib.import_module(f"{__name__}.{_m}")
 

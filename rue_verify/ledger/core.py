@@ -22,8 +22,9 @@ PALETTE = {"refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d3540
 
 #: What a finding rests on: "computed" (a search, an integral, a simulation, a proof), or "reading"
 #: (a reading of the paper's text: a symbol left undefined, two places that say different things).
-#: "charitable" marks the reading that makes a statement true when the literal one does not.
-KINDS = ("computed", "reading", "charitable")
+#: "charitable" marks the reading that makes a statement true when the literal one does not; "rate" a
+#: measured exponent in n against a claimed one, "tightness" how far a valid bound is from the truth.
+KINDS = ("computed", "reading", "charitable", "rate", "tightness")
 
 
 @dataclass
@@ -94,6 +95,16 @@ def from_intervals(lhs: tuple[float, float], rhs: tuple[float, float], domain: s
     if lhs[0] > rhs[1]:
         return Finding("refuted", domain, detail, witness() if callable(witness) else witness, False, kind)
     return Finding("holds" if lhs[1] < rhs[0] else "inconclusive", domain, detail, None, False, kind)
+
+
+def from_rate(exponent: float, interval: tuple[float, float], claimed: float, domain: str, detail: str, *,
+              witness: dict, kind: str = "rate") -> Finding:
+    """A finding on 'the quantity decays at least like n^claimed' (an O~ rate) from a measured exponent
+    and its interval: refuted when the interval lies wholly above `claimed` (significantly slower),
+    holds when wholly at or below it, else inconclusive. The witness (the quantity, the exponent, its
+    interval and the range of n fitted) is kept whatever the verdict, as CLAIMS-BEYOND.md asks."""
+    verdict = "refuted" if interval[0] > claimed else ("holds" if interval[1] <= claimed else "inconclusive")
+    return Finding(verdict, domain, detail, witness, False, kind)
 
 
 def from_classes(classes: list[str], domain: str, detail: str, *, want: str = "better",

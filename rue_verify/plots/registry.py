@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from ..files import write_bytes, write_text
 from . import empirical as rep
+from . import rates as rt
 from . import theory as th
 from .table import Table
 
@@ -92,6 +93,10 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("tau-lemma", "Lemma sec:tau on the allocations RUE produces: both sides of the lemma.",
            lambda i: th.tau_lemma_table(runs=i.scale.rue_runs, seed=i.seed), th.draw_tau_lemma,
            claims=("LEM-TAU-LOWER", "LEM-TAU-UPPER")),
+    Family("rates", "How fast RUE's Bayesian failure probability and simple regret fall with n, against the paper's "
+                    "O~(sqrt(K/n)): measured curves, fitted exponents and local slopes.",
+           lambda i: rt.rates_table(runs=max(200, i.scale.rue_runs), seed=i.seed), rt.draw_rates,
+           claims=("RATE-FAIL", "RATE-REGRET")),
     Family("figure3-fixed-H-suboptimal", "Reproduction of Figure 3: fixed means, K = 20 (H over the suboptimal "
                                          "arms, as the authors' code).",
            lambda i: rep.fixed_setups_table(list(i.rows), study="fixed", H_convention="suboptimal"),

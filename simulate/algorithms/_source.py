@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -225,3 +226,23 @@ class TableSource:
         u = float(self.ties[self.tie_i])
         self.tie_i += 1
         return u
+
+
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
+def _replayed_sums(means, gaussian, nu, reward_seeds, pulls):
+    R, K = means.shape
+    src = live_source(means, gaussian, nu, reward_seeds, reward_seeds)
+    out = np.empty((R, K))
+    for i in numba.prange(R):
+        for k in range(K):
+            out[i, k] = reward_sum(src, i, k, int(pulls[i, k]))
+    return out
+
+
+def replayed_sums(means, pulls, reward_seeds, gaussian: bool, nu: float) -> np.ndarray:
+    """The reward sums `(R, K)` of finished live runs: arm k's first pulls[r, k] rewards of run r's
+    stream (seeded from reward_seeds[r]), which are the rewards the run saw, since the j-th pull of an
+    arm reads the j-th reward of its stream whatever the algorithm. A run's data is thus (pulls, sums)
+    without the kernels returning more than their pulls."""
+    return _replayed_sums(np.ascontiguousarray(means, float), bool(gaussian), float(nu),
+                          np.asarray(reward_seeds, np.uint64), np.ascontiguousarray(pulls, float))

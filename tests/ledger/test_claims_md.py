@@ -1,7 +1,8 @@
-"""The ledger's claim registry against the list it was built from, `../shared/CLAIMS.md`.
+"""The ledger's claim registry against the lists it was built from, `../shared/CLAIMS.md` (what the
+paper states) and `../shared/CLAIMS-BEYOND.md` (what a reader asks next).
 
-This is the one test that reads a file outside the project: in a user's clone without `shared/`
-beside it, it is skipped; in CI (CI=true) a missing file is a failure, not a skip."""
+These are the tests that read files outside the project: in a user's clone without `shared/` beside
+it, they are skipped; in CI (CI=true) a missing file is a failure, not a skip."""
 
 import os
 import pathlib
@@ -12,6 +13,9 @@ import pytest
 from rue_verify.ledger import REGISTRY
 
 CLAIMS_MD = pathlib.Path(__file__).resolve().parents[3] / "shared" / "CLAIMS.md"
+BEYOND_MD = CLAIMS_MD.with_name("CLAIMS-BEYOND.md")
+#: claims of CLAIMS-BEYOND.md not registered yet (issue 22's peers are not built): shrinks to nothing
+PENDING = {"ABS-SOTA"}
 
 
 def claims_md_ids(text: str) -> set[str]:
@@ -19,14 +23,22 @@ def claims_md_ids(text: str) -> set[str]:
     return set(re.findall(r"^\| ([A-Z0-9][A-Z0-9/-]+) \|", text, flags=re.M)) - {"ID"}
 
 
-def test_every_claim_of_claims_md_is_registered():
-    if not CLAIMS_MD.exists():
+def _ids(path: pathlib.Path) -> set[str]:
+    if not path.exists():
         if os.environ.get("CI"):
-            pytest.fail(f"{CLAIMS_MD} is missing in CI")
-        pytest.skip("shared/CLAIMS.md is not beside this checkout")
-    ids = claims_md_ids(CLAIMS_MD.read_text())
-    assert ids, "no claim IDs parsed"
-    assert ids == set(REGISTRY), (ids - set(REGISTRY), set(REGISTRY) - ids)
+            pytest.fail(f"{path} is missing in CI")
+        pytest.skip(f"shared/{path.name} is not beside this checkout")
+    ids = claims_md_ids(path.read_text())
+    assert ids, f"no claim IDs parsed from {path.name}"
+    return ids
+
+
+def test_every_claim_of_both_lists_is_registered_and_nothing_else():
+    paper, beyond = _ids(CLAIMS_MD), _ids(BEYOND_MD)
+    assert not paper & beyond
+    assert paper <= set(REGISTRY), paper - set(REGISTRY)
+    assert beyond - set(REGISTRY) == PENDING                    # what is not built yet, exactly
+    assert set(REGISTRY) <= paper | beyond, set(REGISTRY) - paper - beyond
 
 
 def test_the_id_parser_reads_table_rows_only():

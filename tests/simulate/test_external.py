@@ -130,3 +130,18 @@ def test_it_runs_through_the_reproduction_and_the_report(algfile, tmp_path):
     assert "because" in page and "hold no rows of the random study" in page and "hold no rows of ucbe" in page
     assert out["claims"] == 2
     assert np.isfinite([float(r["error_rate"]) for r in res["rows"] if r["algorithm"] == mine]).all()
+
+
+def test_replayed_sums_are_the_rewards_a_run_saw(algfile):
+    """The sums replayed from the reward streams equal what an outside algorithm summed pull by pull."""
+    from simulate.algorithms._source import replayed_sums
+    from simulate.algorithms.external import StreamSource
+    mu = np.array([0.3, -0.2, 0.5, 0.1])
+    src = StreamSource(mu, 37, True, 0.7, seed=5, reward_seed=11, name="t", run=0)
+    seen = np.zeros(4)
+    rng = np.random.default_rng(0)
+    for _ in range(37):
+        k = int(rng.integers(4))
+        seen[k] += src.reward(k)
+    sums = replayed_sums(mu[None], src.pulls[None], np.array([11], np.uint64), True, 0.7)[0]
+    assert np.allclose(sums, seen, rtol=0, atol=1e-12)
