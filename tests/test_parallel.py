@@ -7,8 +7,8 @@ import json
 from rue_verify import parallel
 from rue_verify.ledger import Mode, run_ledger
 
-#: claims with Monte Carlo searches (compiled RUE, proof-step simulations) and results
-IDS = ["PF-E3K", "LEM-TK-LOW", "THM-GAP", "EXP-TWOSTAGE", "SEC2-UCBE-UPPER"]
+#: claims with Monte Carlo searches (compiled RUE, proof-step simulations), results and the rate study
+IDS = ["PF-E3K", "LEM-TK-LOW", "THM-GAP", "EXP-TWOSTAGE", "SEC2-UCBE-UPPER", "RATE-REGRET"]
 SMALL = Mode("test", K_max=400, random_samples=300, sim_runs=60, seed=5, search_points=6, search_runs=50,
              confirm_runs=500)
 

@@ -53,18 +53,23 @@ def test_the_report_writes_every_file_it_promises(built):
     assert all(f"figures/{n}.png" in md for n in names)
 
 
-def test_a_real_browser_loads_every_image_without_error(built):
+def dump_dom(url: str):
+    """The page at `url` after headless Chromium ran its scripts (stdout: the DOM; stderr: the log)."""
     browser = shutil.which("chromium")
     if browser is None:
         if os.environ.get("CI"):
             pytest.fail("chromium is missing in CI (.ci/run installs Debian's chromium package)")
         pytest.skip("chromium is not installed (apt-get install chromium)")
-    out, res = built
-    url = (out / "index.html").resolve().as_uri()
     r = subprocess.run([browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=10000",
                         "--enable-logging=stderr", "--v=0", "--dump-dom", url], capture_output=True, text=True,
                        timeout=180)
     assert r.returncode == 0, r.stderr[-2000:]
+    return r
+
+
+def test_a_real_browser_loads_every_image_without_error(built):
+    out, res = built
+    r = dump_dom((out / "index.html").resolve().as_uri())
     status = re.search(r'id="load-status" data-loaded="(-?\d+)" data-broken="(-?\d+)"', r.stdout)
     assert status, r.stdout[-1000:]
     assert int(status.group(2)) == 0 and int(status.group(1)) == len(res["figures"]) // 2
@@ -87,19 +92,11 @@ def test_a_reproduction_gets_its_figures_and_its_claims_judged(tmp_path):
 def test_the_filters_work_in_a_real_browser(built):
     """A link that carries a verdict filter (index.html#verdict=V) shows the claims of that verdict
     only, in the table and in the evidence; the count says how many."""
-    browser = shutil.which("chromium")
-    if browser is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing in CI (.ci/run installs Debian's chromium package)")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
     out, _ = built
     page = (out / "index.html").read_text()
     verdicts = re.findall(r'<tr data-verdict="([^"]+)"', page)
     chosen = verdicts[0]
-    url = (out / "index.html").resolve().as_uri() + "#verdict=" + chosen
-    r = subprocess.run([browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
-                        "--dump-dom", url], capture_output=True, text=True, timeout=180)
-    assert r.returncode == 0, r.stderr[-2000:]
+    r = dump_dom((out / "index.html").resolve().as_uri() + "#verdict=" + chosen)
     rows = re.findall(r'<tr data-verdict="([^"]+)"[^>]*?( hidden(?:="")?)?>', r.stdout)
     assert len(rows) == len(verdicts) and rows
     assert all((v == chosen) == (not hidden) for v, hidden in rows), rows

@@ -107,6 +107,32 @@ def from_rate(exponent: float, interval: tuple[float, float], claimed: float, do
     return Finding(verdict, domain, detail, witness, False, kind)
 
 
+def from_tightness(ratios, points: list[dict], domain: str, *, bound: str, paper: dict | None = None,
+                   exponent: dict | None = None, lower: bool = False) -> Finding:
+    """How far a bound is from the truth on the points measured: `ratios[i]` = bound/truth at
+    `points[i]` (truth/bound for a lower bound), at least 1 wherever the bound is valid. The verdict
+    is computed from the smallest ratio: holds when it is >= 1, refuted when it is below (that point
+    is a counterexample). The witness names the point where the bound is tightest, the ratios at the
+    paper's own settings (`paper`: label -> ratio) and, for a bound in n or K, `exponent`: the
+    variable, the bound's exponent and the measured one (with its interval when measured by
+    simulation)."""
+    r = np.asarray(ratios, float)
+    i = int(np.nanargmin(r))
+    gap = ""
+    if exponent:
+        gap = (f"; in {exponent['variable']} the bound goes like {exponent['variable']}^{exponent['bound']:.3g} "
+               f"and the truth like {exponent['variable']}^{exponent['measured']:.3g}"
+               + (f" [{exponent['interval'][0]:.3g}, {exponent['interval'][1]:.3g}]" if exponent.get("interval")
+                  else "")
+               + f" (gap {exponent['bound'] - exponent['measured']:.3g})")
+    at_paper = "; at the paper's settings " + ", ".join(f"{k}: {v:.3g}" for k, v in paper.items()) if paper else ""
+    what = f"the truth over the lower bound {bound}" if lower else f"the bound {bound} over the truth"
+    detail = (f"{what}: at least {r[i]:.4g} (at {points[i]}) over {r.size} points, at most "
+              f"{np.nanmax(r):.4g}{at_paper}{gap}")
+    witness = {"params": points[i], "ratio": float(r[i]), "paper": paper or {}, "exponent": exponent or {}}
+    return Finding("holds" if r[i] >= 1 else "refuted", domain, detail, witness, False, "tightness")
+
+
 def from_classes(classes: list[str], domain: str, detail: str, *, want: str = "better",
                  kind: str = "computed") -> Finding:
     """A finding on 'every cell goes the stated way' from paired comparisons classified with Holm's

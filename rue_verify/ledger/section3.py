@@ -25,6 +25,7 @@ from .core import (
     from_exact,
     from_margin,
     from_proof,
+    from_tightness,
     from_value,
     repair,
     witness,
@@ -43,6 +44,15 @@ def _constants(K_max: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cK = np.full(Ks.shape, np.nan)
     cK[ok] = gap.c_K(Ks[ok])
     return Ks, p0, cK
+
+
+def _log_slopes(Ks: np.ndarray, bound: np.ndarray, truth: np.ndarray, where: np.ndarray) -> dict:
+    """The local exponents in K of a bound and of the truth over the last decade of K scanned."""
+    k = Ks[where]
+    top = k >= k[-1] / 10
+    b = np.polyfit(np.log(k[top]), np.log(bound[where][top]), 1)[0]
+    t = np.polyfit(np.log(k[top]), np.log(truth[where][top]), 1)[0]
+    return {"variable": "K", "bound": float(b), "measured": float(t), "range": [int(k[top][0]), int(k[-1])]}
 
 
 def _ranges(Ks: np.ndarray) -> str:
@@ -110,6 +120,12 @@ def check_thm_gap(mode: Mode):
         f"bounds; certified for {sum(c.certified for c in certs)}/{len(certs)} K). Tightness: c_K / p_K(0) "
         f"ranges over [{fmt(ratio.min())}, {fmt(ratio.max())}] (at K = {mode.K_max}: {fmt(ratio[-1])}). "
         f"The proof of Lemma A.1 needs cK/ln K >= sqrt(e) with c = 1/(4 sqrt(2 pi)), i.e. K >= {K_proof}."))
+    findings.append(from_tightness(
+        cK[defined] / p0[defined], [{"K": int(K), "alpha": "-> 0"} for K in Ks[defined]],
+        f"K in {_ranges(Ks[defined])}, the alpha where the ratio is smallest (alpha -> 0)",
+        bound="c_K alpha / sigma0", paper={f"K = {K}": float(cK[K - 2] / p0[K - 2]) for K in (40, 80)
+                                           if K <= mode.K_max and defined[K - 2]},
+        exponent=_log_slopes(Ks, cK, p0, defined)))
     summary = (f"c_K is not real for K in {_ranges(undefined)}; the bound fails for K in {_ranges(bad)}; "
                f"it holds (certified) for K in {_ranges(good)}, loose by a factor "
                f"{fmt(ratio.min(), 3)}-{fmt(ratio.max(), 3)}")
@@ -192,7 +208,13 @@ def check_lem_a1(mode: Mode):
                "(THM-GAP's repair).",
         failed=f"the floating-point smallest C is {C_min:.6f} (K = {int(Ks[i])}), but the arb certificate of "
                f"C = {C_cert:.4f} did not close for every K in 2-{mode.K_max}.")
-    return Expect(f"holds with smallest C = {C_min:.4f} (at K = {int(Ks[i])}) over K <= {mode.K_max}", "holds"), [f]
+    bound = C_min * np.log(Ks) ** 1.5
+    tight = from_tightness(bound / p0, [{"K": int(K), "alpha": "-> 0", "C": C_min} for K in Ks],
+                           f"K in 2-{mode.K_max}, alpha -> 0, with the smallest valid C", bound="C (ln K)^(3/2) alpha",
+                           paper={f"K = {K}": float(bound[K - 2] / p0[K - 2]) for K in (20, 40, 80) if K <= mode.K_max},
+                           exponent=_log_slopes(Ks, bound, p0, np.ones(Ks.shape, bool)))
+    return Expect(f"holds with smallest C = {C_min:.4f} (at K = {int(Ks[i])}) over K <= {mode.K_max}", "holds"), \
+        [f, tight]
 
 
 @claim("LEM-A1-FORMULA", "Appendix A.1, proof of Lemma A.1",
@@ -339,5 +361,8 @@ def check_fact_range(mode: Mode):
     f = from_value(r.max(), f"K in 2-{mode.K_max} (scale-free in sigma0)",
                 f"exact E[range]/bound in [{fmt(r.min())}, {fmt(r.max())}] (max at K = {int(Ks[r.argmax()])}); "
                 f"quadrature checked against mpmath to {fmt(spot)}.", at_most=1)
+    tight = from_tightness(1 / r, [{"K": int(K)} for K in Ks], f"K in 2-{mode.K_max}", bound="2 sigma0 sqrt(2 log K)",
+                           paper={f"K = {K}": float(1 / r[K - 2]) for K in (20, 40, 80) if K <= mode.K_max},
+                           exponent=_log_slopes(Ks, rb, er, np.ones(Ks.shape, bool)))
     return Expect(f"holds for every K <= {mode.K_max}; the bound is loose by at most a factor {fmt(1 / r.min(), 3)}",
-                  "holds"), [f]
+                  "holds"), [f, tight]

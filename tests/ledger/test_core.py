@@ -86,3 +86,16 @@ def test_a_proof_with_a_refuted_step_cannot_hold():
     broken = from_proof([("a", True), ("b", bad)], "d", "it holds")
     assert broken.verdict == "refuted" and broken.witness == {"x": 2} and "not established" in broken.detail
     assert Repair("s", None, [broken, Finding("holds", "d", "search")]).verdict == "refuted"
+
+
+def test_tightness_and_rate_findings_compute_their_verdicts():
+    from rue_verify.ledger.core import from_rate, from_tightness
+    ok = from_tightness([3.0, 1.5, 2.0], [{"K": 1}, {"K": 2}, {"K": 3}], "d", bound="B", paper={"K = 3": 2.0})
+    assert ok.verdict == "holds" and ok.kind == "tightness" and ok.witness["params"] == {"K": 2}
+    assert ok.witness["ratio"] == 1.5 and "at least 1.5" in ok.detail
+    bad = from_tightness([3.0, 0.9], [{"K": 1}, {"K": 2}], "d", bound="B")
+    assert bad.verdict == "refuted" and bad.witness["params"] == {"K": 2}
+    w = {"quantity": "q"}
+    assert from_rate(-0.9, (-1.1, -0.7), -0.5, "d", "x", witness=w).verdict == "holds"
+    assert from_rate(-0.3, (-0.4, -0.2), -0.5, "d", "x", witness=w).verdict == "refuted"
+    assert from_rate(-0.5, (-0.7, -0.3), -0.5, "d", "x", witness=w).verdict == "inconclusive"
