@@ -36,11 +36,20 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
         if scale not in SCALES:
             raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
         scale = SCALES[scale]
-    final = Path(out)
+    final = Path(out).resolve()
     if final.exists() and not final.is_dir():
         raise ValueError(f"--out: {final} exists and is not a directory")
+    others = sorted(set(os.listdir(final)) - set(REPORT_FILES)) if final.is_dir() else []
+    if others:
+        raise ValueError(f"--out: {final} holds files a report does not write ({', '.join(others[:3])}"
+                         f"{', ...' if len(others) > 3 else ''}); a report replaces its whole directory, so choose a "
+                         "new or empty one, or a previous report's")
     with staged(final) as out:
         return _report(scale, out, final, thorough, results_dir, progress, seed, claims, workers)
+
+
+#: everything a report directory holds: the only entries `report` replaces
+REPORT_FILES = ("index.html", "report.md", "figures", "COMPLETE.json")
 
 
 @contextlib.contextmanager

@@ -179,3 +179,13 @@ def test_a_dask_scheduler_that_disappears_ends_with_one_line_and_the_rerun_resum
     def rows(path):
         return [{k: v for k, v in r.items() if k != "wall_seconds"} for r in read_rows(path)]
     assert rows(out) == rows(whole)
+
+
+def test_the_report_never_replaces_a_directory_holding_other_files(tmp_path, capsys):
+    """A report replaces its whole directory when complete, so it refuses one that holds anything
+    a report does not write (a user's `--out .` or `--out docs`), before any work."""
+    (tmp_path / "notes.txt").write_text("mine")
+    code = main(["report", "--quick", "--out", str(tmp_path), "-q"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "notes.txt" in err[0] and "holds files a report does not write" in err[0]
+    assert sorted(os.listdir(tmp_path)) == ["notes.txt"]
