@@ -4,9 +4,10 @@ Writes into a directory: `index.html` (no server needed; the figures are files b
 `report.md` (the same content in Markdown), `figures/` (PNG, SVG and each figure's table as CSV) and
 `COMPLETE.json` (what the run was and when it finished; the page shows the same). Everything is
 written into a hidden sibling directory that replaces `out` only when complete, so an interrupted
-report leaves the previous complete report (or none), never a mixture. The page leads with the
-ledger's table (verdict, one-line summary, a link to each claim's evidence and witness), then the
-figures with their captions, then every claim's findings. `--quick` simulates with fewer runs,
+report leaves the previous complete report (or none), never a mixture. The page leads with filters
+(by verdict, by section of the paper) and the ledger's table (each claim's statement beside its
+verdict and what the check found, linked to its evidence), then every claim's evidence with the
+figures that bear on it, then any other figures. `--quick` simulates with fewer runs,
 `--full` with many more; the Section 6 figures and empirical claims read the shipped paper-scale
 results unless `--results DIR` names others.
 """
@@ -69,7 +70,12 @@ def staged(final: Path):
         previous = final.parent / f".{final.name}.previous-{os.getpid()}"
         if final.exists():
             os.replace(final, previous)
-        os.replace(stage, final)
+        try:
+            os.replace(stage, final)
+        except OSError:
+            if previous.exists():           # put the previous report back before saying what failed
+                os.replace(previous, final)
+            raise
         shutil.rmtree(previous, ignore_errors=True)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
