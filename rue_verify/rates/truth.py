@@ -41,6 +41,16 @@ def _log_cdfs(x: np.ndarray, m: np.ndarray, s: np.ndarray) -> np.ndarray:
     return special.log_ndtr((x[:, :, None] - m[:, None, :]) / s[:, None, :])
 
 
+def _by_chunks(fn):
+    """Apply a per-run integral to runs in chunks, so that its (runs, grid, K) arrays stay small."""
+    def chunked(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.ndarray:
+        step = max(1, int(2e7 // (GRID * m.shape[1])))
+        return np.concatenate([fn(m[i:i + step], v[i:i + step], rec[i:i + step]) for i in range(0, m.shape[0], step)])
+    chunked.__doc__, chunked.__name__ = fn.__doc__, fn.__name__
+    return chunked
+
+
+@_by_chunks
 def conditional_failure(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.ndarray:
     """Pr(some arm beats the recommended one | posterior N(m, v)), per run: the integral of the
     recommended arm's density times 1 - prod_{j != rec} Phi_j, computed as -expm1 of a log-sum so
@@ -56,6 +66,7 @@ def conditional_failure(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.nda
     return np.clip(np.trapezoid(dens * -np.expm1(others), x, axis=1), 0.0, 1.0)
 
 
+@_by_chunks
 def conditional_regret(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.ndarray:
     """E[max_k mu_k - mu_rec | posterior N(m, v)], per run: E[max] = lo + int_lo^hi (1 - F(x)) dx with
     F the product of the arms' normal CDFs, minus the recommended arm's posterior mean."""
