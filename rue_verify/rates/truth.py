@@ -27,13 +27,16 @@ from simulate.runner import run_algorithm
 from simulate.seeds import run_seeds, stream
 from simulate.stats import Interval, binomial_interval, mean_interval
 
-GRID = 1601        # quadrature points per run (trapezoid over m +- 9 sd: error far below Monte Carlo noise)
+POINTS = 129      # quadrature points per arm: a trapezoid over m_k +- 9 sd_k, spacing 0.14 sd_k
 
 
 def _grid(m: np.ndarray, s: np.ndarray) -> np.ndarray:
-    lo = (m - 9 * s).min(axis=1, keepdims=True)
-    hi = (m + 9 * s).max(axis=1, keepdims=True)
-    return lo + (hi - lo) * np.linspace(0.0, 1.0, GRID)[None, :]          # (R, G)
+    """Per run, the sorted union of every arm's window m_k +- 9 sd_k at spacing 0.14 sd_k: each normal
+    CDF's step is resolved however small its sd (a uniform grid over the whole range is not once the
+    posteriors are narrow at large n), and between the windows every CDF is flat, where a trapezoid
+    is exact. On such smooth steps the trapezoid rule's error is far below the Monte Carlo noise."""
+    z = np.linspace(-9.0, 9.0, POINTS)
+    return np.sort((m[:, :, None] + s[:, :, None] * z).reshape(m.shape[0], -1), axis=1)    # (R, K POINTS)
 
 
 def _log_cdfs(x: np.ndarray, m: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -44,7 +47,7 @@ def _log_cdfs(x: np.ndarray, m: np.ndarray, s: np.ndarray) -> np.ndarray:
 def _by_chunks(fn):
     """Apply a per-run integral to runs in chunks, so that its (runs, grid, K) arrays stay small."""
     def chunked(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.ndarray:
-        step = max(1, int(2e7 // (GRID * m.shape[1])))
+        step = max(1, int(2e7 // (POINTS * m.shape[1] ** 2)))
         return np.concatenate([fn(m[i:i + step], v[i:i + step], rec[i:i + step]) for i in range(0, m.shape[0], step)])
     chunked.__doc__, chunked.__name__ = fn.__doc__, fn.__name__
     return chunked

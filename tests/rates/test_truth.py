@@ -30,11 +30,17 @@ def test_the_pairing_catches_a_wrong_posterior(monkeypatch):
     assert not t.failure_plain.low <= t.failure.estimate <= t.failure_plain.high
 
 
-def test_the_integrals_match_sampling_the_posterior():
+@pytest.mark.parametrize("v_low,v_high,close", [(0.01, 0.2, 0.0), (1e-7, 4e-6, 0.002)],
+                         ids=["wide posteriors", "narrow posteriors (large n)"])
+def test_the_integrals_match_sampling_the_posterior(v_low, v_high, close):
+    """Narrow posteriors spread over a wide range of means (large n) are where a uniform grid over
+    the whole range failed: their CDF steps fall between its points."""
     rng = np.random.default_rng(3)
     R, K, draws = 6, 7, 200_000
-    m = rng.normal(0, 0.3, (R, K))
-    v = rng.uniform(0.01, 0.2, (R, K))
+    m = rng.normal(0, 0.3 if not close else 1.0, (R, K))
+    if close:
+        m[np.arange(R), m.argmax(axis=1)] = np.sort(m, axis=1)[:, -2] + close     # a close contest
+    v = rng.uniform(v_low, v_high, (R, K))
     rec = m.argmax(axis=1)
     f, g = conditional_failure(m, v, rec), conditional_regret(m, v, rec)
     for r in range(R):
