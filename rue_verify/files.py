@@ -1,12 +1,19 @@
 """Writing output files whole or not at all: each file is written to a temporary name in its own
 directory and renamed over the target, so an interrupted command leaves the previous complete file
-(or none), never a half-written one."""
+(or none), never a half-written one. The file gets the permissions a plain `open(path, "w")` would
+give (0666 less the umask), not the temporary file's private 0600."""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_bytes(path: str | Path, data: bytes) -> Path:
@@ -16,6 +23,7 @@ def write_bytes(path: str | Path, data: bytes) -> Path:
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=p.parent)
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

@@ -24,3 +24,11 @@ def test_an_interrupted_write_leaves_the_previous_file(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="No space"):
         write_bytes(p, b"half")
     assert p.read_text() == "complete" and [x.name for x in tmp_path.iterdir()] == ["page.html"]
+
+
+def test_a_written_file_has_the_permissions_a_plain_write_gives(tmp_path):
+    """Not the temporary file's private 0600: a report served to others must be readable."""
+    plain = tmp_path / "plain.txt"
+    plain.write_text("x")
+    ours = write_text(tmp_path / "ours.txt", "x")
+    assert ours.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777
