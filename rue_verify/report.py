@@ -139,30 +139,31 @@ def _figure(n: str, c: str) -> str:
             f'<a href="figures/{e(n)}.csv">data</a>)</small></figcaption></figure>')
 
 
-def place_figures(results, files: dict) -> tuple[dict[str, list[str]], list[str]]:
-    """Each figure under the first claim (in the ledger's order) it bears on, and a link to it under
-    the others; the figures that bear on none of these claims are returned apart."""
+def place_figures(results, files: dict) -> tuple[dict[str, str], dict[str, list[str]], list[str]]:
+    """Where each figure goes: under the first claim (in the ledger's order) it bears on (`home`:
+    figure -> claim), linked from the other claims it bears on (`links`: claim -> figures), or, if it
+    bears on none of these claims, apart."""
     ids = [r.id for r in results]
-    under: dict[str, list[str]] = {}
+    home: dict[str, str] = {}
+    links: dict[str, list[str]] = {}
     apart = []
     for n in files:
         mine = [cid for cid in ids if cid in FAMILIES[n].claims]
         if not mine:
             apart.append(n)
             continue
-        under.setdefault(mine[0], []).append(n)
+        home[n] = mine[0]
         for cid in mine[1:]:
-            under.setdefault(cid, []).append("->" + n)
-    return under, apart
+            links.setdefault(cid, []).append(n)
+    return home, links, apart
 
 
 def _html(results, files: dict, meta: dict) -> str:
     e = html.escape
-    under, apart = place_figures(results, files)
-    first = {n: cid for cid, ns in under.items() for n in ns if not n.startswith("->")}
-    figures = {cid: "".join(_figure(n, files[n]) if not n.startswith("->") else
-                            f'<p class="see">Figure: <a href="#fig-{e(n[2:])}">{e(FAMILIES[n[2:]].caption)}</a> '
-                            f'(shown under {e(first[n[2:]])})</p>' for n in ns) for cid, ns in under.items()}
+    home, links, apart = place_figures(results, files)
+    figures = {r.id: "".join(_figure(n, files[n]) for n in files if home.get(n) == r.id)
+               + "".join(f'<p class="see">Figure: <a href="#fig-{e(n)}">{e(FAMILIES[n].caption)}</a> '
+                         f'(shown under {e(home[n])})</p>' for n in links.get(r.id, [])) for r in results}
     others = "\n".join(_figure(n, files[n]) for n in apart)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

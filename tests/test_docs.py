@@ -1,7 +1,6 @@
 """The documentation builds and runs: the API reference and how-to pages (Sphinx, warnings as
 errors), and every notebook in docs/notebooks executed from a clean kernel."""
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,12 +20,12 @@ def test_the_api_docs_build_without_warnings(tmp_path):
 
 
 @pytest.mark.parametrize("path", sorted((DOCS / "notebooks").glob("*.ipynb")), ids=lambda p: p.stem)
-def test_the_notebook_runs(path, tmp_path):
+def test_the_notebook_runs(path, tmp_path, monkeypatch):
     import nbformat
     from nbclient import NotebookClient
     book = nbformat.read(path, as_version=4)
     assert all(not c.get("outputs") for c in book.cells if c.cell_type == "code")   # stored without outputs
-    os.environ.setdefault("MPLBACKEND", "Agg")
+    monkeypatch.setenv("MPLBACKEND", "Agg")
     NotebookClient(book, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     errors = [o for c in book.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors

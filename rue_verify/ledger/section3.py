@@ -14,6 +14,7 @@ from bounds import certify, gap
 from bounds import repaired as rp
 from bounds._core import UndefinedError
 
+from ..rates.fit import log_slope
 from .core import (
     Expect,
     Mode,
@@ -50,9 +51,8 @@ def _log_slopes(Ks: np.ndarray, bound: np.ndarray, truth: np.ndarray, where: np.
     """The local exponents in K of a bound and of the truth over the last decade of K scanned."""
     k = Ks[where]
     top = k >= k[-1] / 10
-    b = np.polyfit(np.log(k[top]), np.log(bound[where][top]), 1)[0]
-    t = np.polyfit(np.log(k[top]), np.log(truth[where][top]), 1)[0]
-    return {"variable": "K", "bound": float(b), "measured": float(t), "range": [int(k[top][0]), int(k[-1])]}
+    return {"variable": "K", "bound": log_slope(k[top], bound[where][top]),
+            "measured": log_slope(k[top], truth[where][top]), "range": [int(k[top][0]), int(k[-1])]}
 
 
 def _ranges(Ks: np.ndarray) -> str:

@@ -121,7 +121,7 @@ def tightness_against_truth(mode: Mode, quantity: str):
     `rates.study.SETTING`, delta = 1, every budget of the study; the paper's own bound is undefined at
     its K = 10): bound / truth, with the truth at the lower end of its 95% interval (so that a ratio
     below 1 is significant), and the bound's exponent in n against the measured one."""
-    from ..rates import fit_paired, study
+    from ..rates import fit_paired, log_slope, study
     st = study.SETTING
     rows = study.curves(mode.name == "thorough", mode.sim_runs, mode.seed)
     fn = rp.theorem_5_1_repaired if quantity == "failure" else rp.theorem_5_2_repaired
@@ -130,7 +130,7 @@ def tightness_against_truth(mode: Mode, quantity: str):
     low = np.array([max(getattr(r, quantity).low, 1e-300) for r in rows])
     fit = fit_paired(ns, np.column_stack([getattr(r, quantity + "_runs") for r in rows]))
     top = ns >= fit.n_range[0]
-    slope = float(np.polyfit(np.log(ns[top]), np.log(bound[top]), 1)[0])
+    slope = log_slope(ns[top], bound[top])
     name = "Theorem 5.1 repaired" if quantity == "failure" else "Theorem 5.2 repaired"
     return from_tightness(bound / low, [{**st, "delta": 1.0, "n": int(n)} for n in ns],
                           f"RUE, K = {st['K']}, sigma0^2 = sigma^2 = 1, delta = 1, n in {int(ns[0])}-{int(ns[-1])} "

@@ -4,7 +4,8 @@ variance reduction (`truth`), and their exponents in n fitted with intervals and
 law (`fit`). The ledger's rate claims (RATE-FAIL, RATE-REGRET of CLAIMS-BEYOND.md) read them.
 """
 
-from .fit import Fit, fit_exponent, fit_paired
-from .truth import Truth, bayes_truth, conditional_failure, conditional_regret
+from .fit import Fit, fit_exponent, fit_paired, log_slope
+from .truth import Truth, bayes_truth, conditional_failure, conditional_regret, known_mean_posterior
 
-__all__ = ["Fit", "Truth", "bayes_truth", "conditional_failure", "conditional_regret", "fit_exponent", "fit_paired"]
+__all__ = ["Fit", "Truth", "bayes_truth", "conditional_failure", "conditional_regret", "fit_exponent", "fit_paired",
+           "known_mean_posterior", "log_slope"]

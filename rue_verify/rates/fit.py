@@ -21,6 +21,12 @@ class Fit:
     power_law: bool                               # the residuals are consistent with a line (p > 0.01)
 
 
+def log_slope(x, y) -> float:
+    """The slope of the least-squares line through (log x, log y): a curve's exponent where it is
+    known exactly (a bound, an exact truth), with nothing to weigh."""
+    return float(np.polyfit(np.log(np.asarray(x, float)), np.log(np.asarray(y, float)), 1)[0])
+
+
 def _slope(X: np.ndarray, Y: np.ndarray, W: np.ndarray) -> tuple[float, float, np.ndarray]:
     A = np.vstack([np.ones_like(X), X]).T
     cov = np.linalg.inv(A.T @ (A * W[:, None]))

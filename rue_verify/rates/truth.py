@@ -80,6 +80,15 @@ def conditional_regret(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.ndar
     return np.maximum(e_max - m[np.arange(m.shape[0]), rec], 0.0)
 
 
+def known_mean_posterior(pulls: np.ndarray, sums: np.ndarray, sigma0_sq: float, nu_sq: float):
+    """(means, variances) of the arms' posterior under the model with mu0 = 0 known: independent
+    normals, 1/v = 1/sigma0^2 + T/nu^2 and m = v S/nu^2, for many histories at once (`(R, K)`). The
+    same posterior as `bounds.estimation.exact_gaussian_posterior(..., mu0=0)`, which conditions the
+    joint Gaussian one history at a time (`tests/rates` checks that they agree)."""
+    v = 1.0 / (1.0 / sigma0_sq + pulls / nu_sq)
+    return v * sums / nu_sq, v
+
+
 @dataclass(frozen=True)
 class Truth:
     """e_n and sr_n of one setting, plain and conditional, with intervals."""
@@ -112,8 +121,7 @@ def bayes_truth(algorithm: str, K: int, n: int, sigma0_sq: float, nu_sq: float, 
     rec, pulls, _, _ = run_algorithm(algorithm, p, means, n, run_seeds(seed, "rates:alg:" + key, runs), reward_seeds,
                                      True, math.sqrt(nu_sq))
     S = replayed_sums(means, pulls, reward_seeds, True, math.sqrt(nu_sq))
-    v = 1.0 / (1.0 / sigma0_sq + pulls / nu_sq)
-    m = v * S / nu_sq
+    m, v = known_mean_posterior(pulls, S, sigma0_sq, nu_sq)
     idx = np.arange(runs)
     best = means.argmax(axis=1)
     fail = (rec != best).astype(float)

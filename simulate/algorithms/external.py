@@ -52,7 +52,6 @@ class StreamSource:
 
     def __init__(self, mu: np.ndarray, n: int, gaussian: bool, nu: float, seed: int, reward_seed: int, name: str,
                  run: int):
-        self.mu_shape = mu.shape
         self.K = mu.size
         self.n = n
         self.gaussian, self.nu = gaussian, nu

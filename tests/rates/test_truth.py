@@ -51,3 +51,18 @@ def test_the_integrals_match_sampling_the_posterior(v_low, v_high, close):
         assert lo <= f[r] <= hi
         ci = mean_interval(mu.max(axis=1) - mu[:, rec[r]], LEVEL)
         assert ci.low <= g[r] <= ci.high
+
+
+def test_the_posterior_is_the_exact_conditioning_of_bounds():
+    """The vectorised known-mean posterior equals bounds.estimation's exact Gaussian conditioning
+    (mu0 = 0 known), history by history, unpulled arms included."""
+    from bounds.estimation import exact_gaussian_posterior
+    from rue_verify.rates.truth import known_mean_posterior
+    rng = np.random.default_rng(7)
+    T = rng.integers(0, 50, (20, 6)).astype(float)
+    T[:, 0] += 1                                            # at least one arm pulled
+    S = T * rng.normal(0, 1, T.shape)
+    m, v = known_mean_posterior(T, S, 2.0, 0.5)
+    for r in range(T.shape[0]):
+        exact = exact_gaussian_posterior(T[r], S[r], 2.0, 0.5, mu0=0.0)
+        assert np.allclose(m[r], exact.mean, rtol=1e-10, atol=1e-12) and np.allclose(v[r], exact.var, rtol=1e-10)
