@@ -201,3 +201,17 @@ def parse_budget(budget: str | int, env: Environment, convention: str = "subopti
     if budget not in table:
         raise ValueError(f"budget must be an integer or one of {list(table)}, got {budget!r}")
     return table[budget]
+
+
+def prior_variances(K: int, prior_var: float, ratio: float = 1.0) -> np.ndarray:
+    """Per-arm prior variances spread geometrically: arm k (0-based) gets prior_var *
+    ratio^(k/(K-1) - 1/2), so ratio = 1 is the homogeneous prior of Section 3 and any ratio keeps
+    the geometric mean at prior_var. The prior-dependent peers read it, and the differing-prior
+    setting of the rate study draws means from it."""
+    if not (isinstance(K, (int, np.integer)) and K >= 2):
+        raise ValueError(f"K must be an integer >= 2, got {K!r}")
+    if not (np.isfinite(prior_var) and prior_var > 0):
+        raise ValueError(f"prior_var must be a finite number > 0, got {prior_var!r}")
+    if not (np.isfinite(ratio) and ratio >= 1):
+        raise ValueError(f"prior_ratio must be a finite number >= 1, got {ratio!r}")
+    return prior_var * ratio ** (np.arange(K) / (K - 1) - 0.5)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulate.algorithms import get
+
 from ..rates import fit_paired, study
 from ..rates.study import CLAIMED_EXPONENT as CLAIMED
 from ..rates.study import SETTING
-from .core import Mode, claim, from_rate, from_value
+from ..reproduction import comparisons as C
+from .core import Mode, claim, from_classes, from_rate, from_value, overall
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Beyond the text: rates and tightness"
@@ -61,3 +64,90 @@ def check_rate_fail(mode: Mode):
        shares="rate-curves", no_repair="a rate finding: the measured exponent is the answer")
 def check_rate_regret(mode: Mode):
     return _rate(mode, "simple regret", "regret")
+
+
+# ---------------------------------------------------------------- ABS-SOTA: the state of the art
+#: the competitors: the paper's baselines, then the prior-dependent methods its related work cites
+PAPER_BASELINES = ("ucbe", "sr", "sh", "ttts")
+PEERS = ("bayes_elim", "prior_alloc")
+
+
+def _paper_settings(mode: Mode) -> list:
+    """One finding per reading of Section 6's settings: RUE against every competitor with rows, in
+    every cell of the fixed, random and arms studies (paired: common random numbers / instances)."""
+    from . import section6 as S6
+    rows, where = S6.results(mode, "ABS-SOTA")
+    have = {r["algorithm"] for r in rows}
+    rivals = [a for a in PAPER_BASELINES + PEERS if a in have]
+    absent = [a for a in PAPER_BASELINES + PEERS if a not in have]
+    findings = []
+    # the literal reading (section6.LITERAL), then the authors' code's (their H, ties and a = 2n/H)
+    readings = [("section2", "project", "c"), ("suboptimal", "authors", "cn/H")]
+    for h, conv, form in readings:
+        lab = {**S6._labels(conv, form), **{p: get(p).label() for p in PEERS}}
+        cells = []
+        F = S6.table(rows, study="fixed", H_convention=h)
+        cells += [(F, ("F" + str(i), 20, b), f"F{i} {b}") for i in range(1, 7) for b in ("H/2", "H", "2H")]
+        R = S6._R(rows, S6.LITERAL["normal_scale"])          # both readings' random study: variance 0.1
+        cells += [(R, (s, 20, b), f"{s} {b}") for s in ("R1", "R2", "R3") for b in ("N/4", "N/2", "N")]
+        A = S6.table(rows, study="arms")
+        cells += [(A, (s, K, b), f"{s} K={K} {b}") for (s, K, b, _) in sorted(A) if _ == "rue"]
+        comps, names = [], []
+        for T, (s, K, b), name in cells:
+            for x in rivals:
+                key = (s, K, b, lab[x] if x != "ucbe" or s.startswith("R") else S6._labels(conv)["ucbe"])
+                if key in T and (s, K, b, "rue") in T:
+                    comps.append(C.compare(T[(s, K, b, "rue")], T[key]))
+                    names.append(f"{name} vs {x}")
+        cls = C.classify(comps)
+        by = {x: [k for nm, k in zip(names, cls) if nm.endswith(" vs " + x)] for x in rivals}
+        text = ("RUE against " + ", ".join(f"{x} (better {v.count('better')}, worse {v.count('worse')}, undecided "
+                                           f"{v.count('undecided')})" for x, v in by.items())
+                + f" over {len(comps)} paired cells (Holm, family-wise 0.05)"
+                + S6._cells_text(names, comps, cls, limit=8))
+        dom = (f"Section 6's settings (fixed: H {'of Section 2' if h == 'section2' else 'over the suboptimal arms'}; "
+               f"random: N(0.5, 0.1) as a variance; UCB-E's a = {'2' if form == 'c' else '2n/H'}; {conv}'s ties); "
+               f"{where}" + (f"; no rows of {', '.join(absent)}" if absent else ""))
+        kind = "computed" if (h, conv, form) == ("section2", "project", "c") else "charitable"
+        findings.append(from_classes(cls, dom, text, kind=kind))
+    return findings
+
+
+def _model(mode: Mode) -> list:
+    """RUE against the peers and two prior-free baselines under the model of Section 3, paired run by
+    run (same means and reward streams), on the conditional failure probability and simple regret."""
+    rue = curves(mode)
+    findings = []
+    for attr, what in (("failure", "failure probability"), ("regret", "simple regret")):
+        comps, names = [], []
+        for x in study.ALGORITHMS[1:]:
+            for a, b in zip(rue, study.curves(mode.name == "thorough", mode.sim_runs, mode.seed, x)):
+                comps.append(C.paired_t(getattr(a, attr + "_runs"), getattr(b, attr + "_runs"), "runs"))
+                names.append(f"n={a.n} vs {x}")
+        cls = C.classify(comps)
+        by = {x: [k for nm, k in zip(names, cls) if nm.endswith(" vs " + x)] for x in study.ALGORITHMS[1:]}
+        text = (f"Bayesian {what}, RUE against " + ", ".join(
+            f"{x} (better {v.count('better')}, worse {v.count('worse')}, undecided {v.count('undecided')})"
+            for x, v in by.items()) + f" at {len(rue)} budgets {rue[0].n}-{rue[-1].n}, {rue[0].runs} runs paired "
+            "(Holm over every cell)" + _cells_text(names, comps, cls))
+        dom = (f"the model of Section 3, K = {SETTING['K']}, sigma0^2 = sigma^2 = 1, every algorithm told what it "
+               "assumes (RUE the variances, the peers the prior); TTTS, UCB-E and SR not run here")
+        findings.append(from_classes(cls, dom, text))
+    return findings
+
+
+def _cells_text(names, comps, classes, limit=6) -> str:
+    from .section6 import _cells_text as cells_text
+    return cells_text(names, comps, classes, limit)
+
+
+@claim("ABS-SOTA", "Abstract; Section 1",
+       "RUE consistently outperforms state-of-the-art baselines, including (beyond the paper's comparison) the "
+       "prior-dependent methods its related work cites: Bayesian elimination and prior-informed allocation.",
+       needs=("fixed", "random", "arms"), no_repair="a comparison: the paired cells list where RUE wins and loses")
+def check_abs_sota(mode: Mode):
+    findings = _paper_settings(mode) + _model(mode)
+    v = overall(findings)
+    worst = next(f for f in findings if f.verdict == v)
+    return f"{v} in {sum(f.verdict == v for f in findings)} of {len(findings)} findings; most severe: " \
+           f"{worst.detail.split(';')[0]}", findings

@@ -146,8 +146,11 @@ def draw_random_setups(t: Table, ax=None):
                     data.append(instance_errors(here[(b, lab)]) - instance_errors(here[(b, "rue")]))
                     pos.append(i - 0.4 + width * (q + 0.5))
                     colors.append(line_style(here[(b, lab)])[0])
+        if not data:            # results without RUE's rows (a run of other algorithms only)
+            ax.text(0.5, 0.5, "no RUE rows in these results to compare with", ha="center", va="center",
+                    transform=ax.transAxes, fontsize=9)
         bp = ax.boxplot(data, positions=pos, widths=width * 0.9, patch_artist=True, showfliers=True,
-                        flierprops={"markersize": 2})
+                        flierprops={"markersize": 2}) if data else {"boxes": []}
         for patch, c in zip(bp["boxes"], colors):
             patch.set_facecolor(c)
             patch.set_alpha(0.5)

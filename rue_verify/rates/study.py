@@ -1,6 +1,10 @@
-"""The rate study the ledger and the figures share: RUE with known variances under the model of
-Section 3 at one setting, over budgets spanning three decades (four with `thorough`), every budget
-on the same runs (common random numbers across n)."""
+"""The rate study the ledger and the figures share: under the model of Section 3 at one setting, the
+truth over budgets spanning three decades (four with `thorough`), every budget and every algorithm
+on the same runs (common random numbers across n and across algorithms).
+
+Algorithms (`ALGORITHMS`): RUE told the variances (Theorems 5.1 and 5.2 run it so), the two
+prior-dependent peers the paper cites told the prior, and two prior-free baselines; `oracle_curves`
+gives the full-information oracle, a lower bound on every algorithm (`bounds.lower`)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import functools
 
 import numpy as np
 
-from .truth import bayes_truth
+from .truth import bayes_truth, oracle_truth
 
 #: RUE told the variances; K arms, sigma0^2, sigma^2 (rewards N(mu, sigma^2))
 SETTING = {"K": 10, "sigma0_sq": 1.0, "sigma_sq": 1.0, "variances": "known"}
@@ -16,15 +20,36 @@ SETTING = {"K": 10, "sigma0_sq": 1.0, "sigma_sq": 1.0, "variances": "known"}
 CLAIMED_EXPONENT = -0.5
 
 
+def algorithm_params(name: str, setting: dict = SETTING) -> dict:
+    """What each algorithm of the study is told: RUE the two variances, the peers the prior (mean 0,
+    variance sigma0^2) and the reward variance, the prior-free baselines nothing."""
+    if name == "rue":
+        return {"variances": setting["variances"], "sigma0_sq": setting["sigma0_sq"], "sigma_sq": setting["sigma_sq"]}
+    if name in ("bayes_elim", "prior_alloc"):
+        return {"prior_mean": 0.0, "prior_var": setting["sigma0_sq"], "noise_var": setting["sigma_sq"]}
+    return {}
+
+
+#: the algorithms of the study, RUE first
+ALGORITHMS = ("rue", "bayes_elim", "prior_alloc", "sh", "uniform")
+
+
 def budgets(thorough: bool = False) -> list[int]:
     top = 10 ** 6 if thorough else 10 ** 5
     return sorted({int(round(x)) for x in np.geomspace(100, top, 13 if thorough else 10)})
 
 
-@functools.lru_cache(maxsize=4)
-def curves(thorough: bool, runs: int, seed: int) -> tuple:
-    """The truth (`truth.Truth`) at every budget."""
+@functools.lru_cache(maxsize=16)
+def curves(thorough: bool, runs: int, seed: int, algorithm: str = "rue") -> tuple:
+    """The truth (`truth.Truth`) of `algorithm` at every budget."""
     s = SETTING
-    params = {"variances": s["variances"], "sigma0_sq": s["sigma0_sq"], "sigma_sq": s["sigma_sq"]}
-    return tuple(bayes_truth("rue", s["K"], n, s["sigma0_sq"], s["sigma_sq"], runs, seed, params)
+    return tuple(bayes_truth(algorithm, s["K"], n, s["sigma0_sq"], s["sigma_sq"], runs, seed,
+                             algorithm_params(algorithm))
                  for n in budgets(thorough))
+
+
+@functools.lru_cache(maxsize=4)
+def oracle_curves(thorough: bool, runs: int, seed: int) -> tuple:
+    """The full-information oracle's truth at every budget (same instances)."""
+    s = SETTING
+    return tuple(oracle_truth(s["K"], n, s["sigma0_sq"], s["sigma_sq"], runs, seed) for n in budgets(thorough))

@@ -115,12 +115,36 @@ def bayes_truth(algorithm: str, K: int, n: int, sigma0_sq: float, nu_sq: float, 
     from simulate.algorithms import get
     alg = get(algorithm)
     p = alg.resolve(params or {})
-    key = f"{algorithm}:{K}:{sigma0_sq}:{nu_sq}"
-    means = stream(seed, "rates:means:" + key).normal(0.0, math.sqrt(sigma0_sq), (runs, K))
-    reward_seeds = run_seeds(seed, "rates:rewards:" + key, runs)
-    rec, pulls, _, _ = run_algorithm(algorithm, p, means, n, run_seeds(seed, "rates:alg:" + key, runs), reward_seeds,
-                                     True, math.sqrt(nu_sq))
-    S = replayed_sums(means, pulls, reward_seeds, True, math.sqrt(nu_sq))
+    means, reward_seeds = instances(K, sigma0_sq, nu_sq, runs, seed)
+    rec, pulls, _, _ = run_algorithm(algorithm, p, means, n, run_seeds(seed, f"rates:alg:{algorithm}:{K}", runs),
+                                     reward_seeds, True, math.sqrt(nu_sq))
+    return _truth({"algorithm": algorithm, "K": K, "sigma0_sq": sigma0_sq, "nu_sq": nu_sq, **p}, n, means, rec,
+                  replayed_sums(means, pulls, reward_seeds, True, math.sqrt(nu_sq)), pulls, sigma0_sq, nu_sq, level)
+
+
+def instances(K: int, sigma0_sq: float, nu_sq: float, runs: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The means `(runs, K)` and reward seeds of the runs of one setting: the same for every algorithm
+    and every budget (common random numbers: run r of two algorithms, or of two budgets, is paired)."""
+    key = f"{K}:{sigma0_sq}:{nu_sq}"
+    return (stream(seed, "rates:means:" + key).normal(0.0, math.sqrt(sigma0_sq), (runs, K)),
+            run_seeds(seed, "rates:rewards:" + key, runs))
+
+
+def oracle_truth(K: int, n: int, sigma0_sq: float, nu_sq: float, runs: int, seed: int, level: float = 0.95) -> Truth:
+    """The full-information oracle (`bounds.lower`): n observations of every arm, the largest
+    posterior mean recommended; its e_n and sr_n lower-bound every algorithm's with budget n. Same
+    instances as `bayes_truth`; the oracle's sample means are drawn directly (their law is exact)."""
+    means, _ = instances(K, sigma0_sq, nu_sq, runs, seed)
+    noise = stream(seed, f"rates:oracle:{K}:{sigma0_sq}:{nu_sq}").standard_normal((runs, K))
+    pulls = np.full((runs, K), float(n))
+    sums = n * means + math.sqrt(n * nu_sq) * noise
+    m, _ = known_mean_posterior(pulls, sums, sigma0_sq, nu_sq)
+    return _truth({"algorithm": "oracle", "K": K, "sigma0_sq": sigma0_sq, "nu_sq": nu_sq}, n, means,
+                  m.argmax(axis=1), sums, pulls, sigma0_sq, nu_sq, level)
+
+
+def _truth(params, n, means, rec, S, pulls, sigma0_sq, nu_sq, level) -> Truth:
+    runs = means.shape[0]
     m, v = known_mean_posterior(pulls, S, sigma0_sq, nu_sq)
     idx = np.arange(runs)
     best = means.argmax(axis=1)
@@ -132,6 +156,6 @@ def bayes_truth(algorithm: str, K: int, n: int, sigma0_sq: float, nu_sq: float, 
     def ratio(a, b):
         vb = float(np.var(b))
         return float(np.var(a) / vb) if vb > 0 else math.inf
-    return Truth({"algorithm": algorithm, "K": K, "sigma0_sq": sigma0_sq, "nu_sq": nu_sq, **p}, n, runs,
+    return Truth(params, n, runs,
                  binomial_interval(int(fail.sum()), runs, level), mean_interval(cf, level),
                  mean_interval(regret, level), mean_interval(cr, level), ratio(fail, cf), ratio(regret, cr), cf, cr)

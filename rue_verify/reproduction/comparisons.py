@@ -59,9 +59,18 @@ def compare(a: dict, b: dict, level: float = 0.95) -> Comparison:
         b10, b01 = int(np.sum(d > 0)), int(np.sum(d < 0))
         p = 1.0 if b10 + b01 == 0 else float(stats.binomtest(b10, b10 + b01, 0.5).pvalue)
     else:
-        se = float(d.std(ddof=1) / np.sqrt(m))
-        h = float(stats.t.ppf(0.5 + level / 2, m - 1)) * se
-        p = 1.0 if se == 0 else float(2 * stats.t.sf(abs(mean) / se, m - 1))
+        return paired_t(x, y, unit, level)
+    return Comparison(mean, mean - h, mean + h, p, unit, m)
+
+
+def paired_t(x: np.ndarray, y: np.ndarray, unit: str, level: float = 0.95) -> Comparison:
+    """mean(x - y) over paired units (instances, or runs of a continuous quantity) with a paired t
+    interval and two-sided p-value."""
+    d = np.asarray(x, float) - np.asarray(y, float)
+    m, mean = len(d), float(d.mean())
+    se = float(d.std(ddof=1) / np.sqrt(m))
+    h = float(stats.t.ppf(0.5 + level / 2, m - 1)) * se
+    p = 1.0 if se == 0 else float(2 * stats.t.sf(abs(mean) / se, m - 1))
     return Comparison(mean, mean - h, mean + h, p, unit, m)
 
 

@@ -61,18 +61,25 @@ class Results:
         return list(self.rows)
 
 
-def _shipped_dir():
-    return resources.files(__package__).joinpath("data", "paper")
+#: the shipped result directories: the paper's algorithms, and the prior-dependent peers the paper
+#: cites (`rue-verify reproduce --paper --studies fixed,random,arms --algorithms bayes_elim,prior_alloc`;
+#: same seed, so they ran on the paper rows' instances and reward streams)
+SHIPPED_PARTS = ("paper", "peers")
+
+
+def _shipped_dir(part: str = "paper"):
+    return resources.files(__package__).joinpath("data", part)
 
 
 def load(directory: str | Path | None = None) -> Results:
-    """The shipped results (`directory` None or SHIPPED), or those in `directory`; a ValueError if
-    the directory holds no results.csv."""
+    """The shipped results (`directory` None or SHIPPED: every part of SHIPPED_PARTS), or those in
+    `directory`; a ValueError if the directory holds no results.csv."""
     if directory in (None, SHIPPED):
-        d = _shipped_dir()
-        with d.joinpath("results.csv").open(newline="") as f:
-            rows = read_rows(f)
-        return Results(tuple(rows), SHIPPED, json.loads(d.joinpath("manifest.json").read_text()))
+        rows = []
+        for part in SHIPPED_PARTS:
+            with _shipped_dir(part).joinpath("results.csv").open(newline="") as f:
+                rows += read_rows(f)
+        return Results(tuple(rows), SHIPPED, json.loads(_shipped_dir().joinpath("manifest.json").read_text()))
     p = Path(directory)
     if not (p / "results.csv").is_file():
         raise ValueError(f"results: {p} holds no results.csv (run 'rue-verify reproduce --out {p}')")

@@ -9,11 +9,11 @@ naming the module below; an algorithm outside the package needs neither (`extern
 
 from __future__ import annotations
 
-from . import rue, sequential_halving, successive_rejects, ttts, two_stage, ucbe, uniform
+from . import bayes_elim, prior_alloc, rue, sequential_halving, successive_rejects, ttts, two_stage, ucbe, uniform
 from .spec import Algorithm, Param, Reading
 
 REGISTRY: dict[str, Algorithm] = {m.ALGORITHM.name: m.ALGORITHM for m in (
-    rue, ucbe, successive_rejects, sequential_halving, ttts, two_stage, uniform)}
+    rue, ucbe, successive_rejects, sequential_halving, ttts, two_stage, uniform, bayes_elim, prior_alloc)}
 
 
 def get(name: str) -> Algorithm:

@@ -14,8 +14,10 @@ Calling conventions shared by every algorithm (keyword arguments; modes are name
   or `TableSource`).
 
 The kernel parameters are the user's parameters, except for an algorithm that is told something
-about the instance (UCB-E's a = c n / H needs the true gaps): its `kernel_params` hook maps the
-user's parameters and the true means to what the kernel takes (`kernel_rules` declares their ranges).
+about the instance (UCB-E's a = c n / H needs the true gaps), or whose parameters expand (a prior
+spread over the arms): its `kernel_params` hook maps the user's parameters and the true means to what
+the kernel takes (`kernel_rules` declares their ranges). A kernel parameter is a number, an array
+with one value per run (the runner splits it with the runs) or a tuple with one value per arm.
 
 An entry's `batch` and `run` check their input before a kernel sees it (means finite, of K >= 2
 arms, in [0, 1] for Bernoulli rewards; n at least the smallest budget; one seed of each kind per
@@ -164,14 +166,14 @@ class Algorithm:
                              f"(it takes {', '.join(rules) or 'none'})")
         out = {}
         for name, value in kw.items():
-            if isinstance(value, np.ndarray):
-                for v in value.ravel():
+            if isinstance(value, (np.ndarray, tuple)):     # per run (array) or per arm (tuple)
+                for v in np.ravel(value):
                     rules[name].check(float(v), self.name)
                 out[name] = value
             else:
                 out[name] = rules[name].check(value, self.name)
         full = {p.name: p.default for p in (self.kernel_rules if self.kernel_rules is not None else self.params)}
-        full.update({k: v for k, v in out.items() if not isinstance(v, np.ndarray)})
+        full.update({k: v for k, v in out.items() if not isinstance(v, (np.ndarray, tuple))})
         if self.kernel_rules is None:
             self.check_budget(int(n), means.shape[1], full)
         elif n < means.shape[1]:

@@ -1,0 +1,125 @@
+"""Prior-informed fixed allocation, multi-armed (PI-BAI; Nguyen, Aouali, Gyorgy & Vernade 2024,
+arXiv 2402.05878).
+
+Before the first pull the allocation w is fixed from the prior alone: the weights that minimise the
+pairwise bound on the probability of error (`bounds.nguyen2024.optimal_allocation`, their
+"optimized" allocation). Arm k gets floor(n w_k) pulls and the remaining pulls go to distinct arms
+chosen at random (as `uniform` gives its n mod K extras); the arm with the largest posterior mean is
+recommended (ties at random). Prior, noise variance and their defaults are `bayes_elim`'s.
+
+Where each detail comes from: fixed allocation from the prior and posterior-mean recommendation are in
+the stored abstract and introduction; the "optimized" allocation by minimising their bound is from a
+summary of the paper; the bound minimised here is the exact pairwise sum their argument bounds
+(`bounds.nguyen2024`), not their closed form, which could not be read. The rounding of n w to whole
+pulls is this package's.
+
+With a homogeneous prior the weights are exactly 1/K, so the pulls are `uniform`'s, pull for pull,
+and so are the recommendations when K divides n (equal counts: posterior means order the arms as
+sample means do); `tests/simulate/test_peers.py` shows both on shared rewards.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from numba import njit, prange
+
+from bounds.nguyen2024 import optimal_allocation
+
+from ._source import argmax_random, live_source, n_arms, replay_source, reward_sum, uniform
+from .bayes_elim import PRIOR_PARAMS, PRIOR_RULES, _noise, prior_kernel_params
+from .spec import Algorithm
+
+
+def counts(n: int, weights: np.ndarray) -> np.ndarray:
+    """floor(n w_k) per arm (a hair of tolerance so that n * (1/K) with K | n is n / K)."""
+    return np.floor(n * np.asarray(weights, float) + 1e-9)
+
+
+@njit(cache=True, error_model="numpy")
+def _run(src, i, n, base, prior_mean, prior_var, noise_var):
+    K = n_arms(src)
+    s2 = _noise(src, noise_var)
+    T = base.copy()
+    free = np.ones(K, np.bool_)
+    extra = n - int(base.sum())
+    for e in range(extra):                     # extras to distinct random arms, as `uniform` does
+        pick = min(int(uniform(src, i) * (K - e)), K - e - 1)
+        seen = -1
+        for j in range(K):
+            if free[j]:
+                seen += 1
+                if seen == pick:
+                    free[j] = False
+                    T[j] += 1.0
+                    break
+    post = np.empty(K)
+    for j in range(K):
+        S = reward_sum(src, i, j, int(T[j]))
+        post[j] = (prior_mean[j] / prior_var[j] + S / s2) / (1.0 / prior_var[j] + T[j] / s2)
+    return argmax_random(post, src, i), T
+
+
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, base, prior_mean, prior_var, noise_var):
+    R, K = means.shape
+    rec = np.empty(R, np.int64)
+    pulls = np.empty((R, K))
+    src = live_source(means, gaussian, nu, reward_seeds, seeds)
+    for i in prange(R):
+        rec[i], pulls[i] = _run(src, i, n, base, prior_mean, prior_var, noise_var)
+    return rec, pulls
+
+
+@functools.lru_cache(maxsize=256)
+def _weights(prior_mean: tuple, prior_var: tuple, n: int, s2: float) -> tuple:
+    return tuple(optimal_allocation(np.array(prior_mean), np.array(prior_var), n, s2))
+
+
+def allocation(K, n, prior_mean, prior_var, noise_var, gaussian, nu) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(floor counts, per-arm prior means, per-arm prior variances) of runs with K arms and budget n."""
+    pm = np.broadcast_to(np.asarray(prior_mean, float), (K,))
+    pv = np.broadcast_to(np.asarray(prior_var, float), (K,))
+    s2 = noise_var if noise_var > 0 else (nu * nu if gaussian else 0.25)
+    w = np.array(_weights(tuple(pm), tuple(pv), int(n), float(s2)))
+    return counts(n, w), np.ascontiguousarray(pm), np.ascontiguousarray(pv)
+
+
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1, noise_var=0.0):
+    means = np.ascontiguousarray(means, float)
+    base, pm, pv = allocation(means.shape[1], n, prior_mean, prior_var, noise_var, gaussian, nu)
+    return _batch(means, n, gaussian, nu, np.asarray(reward_seeds, np.uint64), np.asarray(seeds, np.uint64), base, pm,
+                  pv, float(noise_var))
+
+
+def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, prior_mean=0.5, prior_var=0.1,
+        noise_var=0.0):
+    mu = np.asarray(mu, float)
+    if table is None:
+        return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, prior_mean, prior_var,
+                                         noise_var))
+    base, pm, pv = allocation(mu.size, n, prior_mean, prior_var, noise_var, gaussian, nu)
+    return _run(replay_source(mu.size, table, ties, gaussian, nu), 0, n, base, pm, pv, float(noise_var))
+
+
+def reference(source, K: int, n: int, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1,
+              noise_var=0.0) -> tuple[int, np.ndarray]:
+    """Plain numpy PI-BAI: the allocation from the bound's minimiser, then posterior means."""
+    s2 = noise_var if noise_var > 0 else (nu * nu if gaussian else 0.25)
+    pm = np.broadcast_to(np.asarray(prior_mean, float), (K,))
+    pv = np.broadcast_to(np.asarray(prior_var, float), (K,))
+    T = counts(n, optimal_allocation(pm, pv, n, s2))
+    free = list(range(K))
+    for e in range(n - int(T.sum())):
+        T[free.pop(min(int(source.uniform() * (K - e)), K - e - 1))] += 1
+    S = np.array([source.phase(j, int(T[j])) for j in range(K)])
+    return source.argmax((pm / pv + S / s2) / (1.0 / pv + T / s2)), T
+
+
+ALGORITHM = Algorithm(
+    name="prior_alloc", title="Prior-informed fixed allocation, multi-armed PI-BAI (Nguyen et al. 2024)",
+    batch=batch, run=run, reference=reference,
+    min_budget=lambda K, p: K, budget_rule="n >= K (an arm may get no pull; its posterior is then its prior)",
+    params=PRIOR_PARAMS, kernel_params=prior_kernel_params, kernel_rules=PRIOR_RULES,
+    style=("tab:olive", "*", "-"), cost=0.05)

@@ -1,0 +1,119 @@
+"""The prior-dependent peers the paper cites (Bayesian elimination, prior-informed allocation): where
+the paper's homogeneous priors make them coincide with an existing algorithm, shown on shared
+rewards; where priors differ, shown to differ; and their bounds against simulation."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import multivariate_normal
+
+from bounds import atsidakou2022, lower, nguyen2024
+from rue_verify.testing import assert_rate_below
+from simulate.algorithms import get
+from simulate.environments import fixed_means, prior_variances
+from simulate.runner import run_algorithm
+from simulate.seeds import run_seeds, stream
+
+
+def _pair(a: str, pa: dict, b: str, pb: dict, means, n, gaussian, seed=1):
+    """Both algorithms on the same reward streams and the same algorithm streams."""
+    R = means.shape[0]
+    seeds, rseeds = run_seeds(seed, "alg", R), run_seeds(seed, "rewards", R)
+    ra, Ta, _, _ = run_algorithm(a, get(a).resolve(pa), means, n, seeds, rseeds, gaussian, 1.0 if gaussian else 0.0)
+    rb, Tb, _, _ = run_algorithm(b, get(b).resolve(pb), means, n, seeds, rseeds, gaussian, 1.0 if gaussian else 0.0)
+    return ra, Ta, rb, Tb
+
+
+@pytest.mark.parametrize("gaussian", [False, True])
+def test_bayesian_elimination_on_all_data_is_sequential_halving_under_a_homogeneous_prior(gaussian):
+    rng = stream(3, "peers")
+    means = rng.normal(0.5, 0.3, (300, 12)) if gaussian else np.tile(fixed_means("F1", 12), (300, 1))
+    for n in (48, 500, 3001):
+        ra, Ta, rb, Tb = _pair("bayes_elim", {"data": "all"}, "sh", {}, means, n, gaussian)
+        assert np.array_equal(Ta, Tb) and np.array_equal(ra, rb)
+
+
+def test_bayesian_elimination_by_stages_is_not_sequential_halving():
+    """The default reading (each stage's posterior from that stage) makes other decisions."""
+    means = np.tile(fixed_means("F2", 12), (300, 1))
+    ra, Ta, rb, Tb = _pair("bayes_elim", {}, "sh", {}, means, 1000, False)
+    assert not np.array_equal(Ta, Tb) and np.mean(ra != rb) > 0.01
+
+
+@pytest.mark.parametrize("K,n", [(10, 1000), (7, 1003)])
+def test_prior_allocation_under_a_homogeneous_prior_pulls_as_uniform(K, n):
+    """Identical pulls on shared streams; identical recommendations when K divides n."""
+    means = stream(4, "peers").normal(0.0, 1.0, (400, K))
+    ra, Ta, rb, Tb = _pair("prior_alloc", {"prior_mean": 0.0, "prior_var": 1.0}, "uniform", {}, means, n, True)
+    assert np.array_equal(Ta, Tb)
+    if n % K == 0:
+        assert np.array_equal(ra, rb)
+
+
+def test_prior_allocation_under_differing_priors_is_not_uniform():
+    K, n = 10, 2000
+    means = stream(5, "peers").normal(0.0, 1.0, (50, K))
+    _, Ta, _, Tb = _pair("prior_alloc", {"prior_mean": 0.0, "prior_var": 1.0, "prior_ratio": 100.0}, "uniform", {},
+                         means, n, True)
+    assert np.all(Ta.sum(axis=1) == n) and np.ptp(Ta[0]) > 10 and not np.array_equal(Ta, Tb)
+
+
+def test_bivariate_normal_probabilities_match_scipy():
+    rng = np.random.default_rng(1)
+    h, k, r = rng.normal(0, 2, 40), rng.normal(0, 2, 40), rng.uniform(-0.95, 0.95, 40)
+    h[:3], k[3:6] = 0.0, 0.0
+    h[6], k[6] = 0.0, 0.0
+    got = nguyen2024._phi2(h, k, r)
+    ref = [multivariate_normal(mean=[0, 0], cov=[[1, c], [c, 1]]).cdf([a, b]) for a, b, c in zip(h, k, r)]
+    assert np.max(np.abs(got - ref)) < 1e-6
+
+
+def _model_failures(name, params, K, n, prior_var, runs, seed):
+    rng = stream(seed, "peers-model")
+    means = rng.normal(0.0, 1.0, (runs, K)) * np.sqrt(prior_var)
+    rec, _, _, _ = run_algorithm(name, get(name).resolve(params), means, n, run_seeds(seed, "a", runs),
+                                 run_seeds(seed, "r", runs), True, 1.0)
+    return int(np.sum(rec != means.argmax(axis=1)))
+
+
+@pytest.mark.parametrize("ratio", [1.0, 30.0])
+def test_pairwise_bound_holds_for_prior_allocation(ratio):
+    K, n, runs = 6, 300, 4000
+    pv = prior_variances(K, 1.0, ratio)
+    bound = nguyen2024.pairwise_bound(np.zeros(K), pv, n * nguyen2024.optimal_allocation(np.zeros(K), pv, n, 1.0), 1.0)
+    fails = _model_failures("prior_alloc", {"prior_mean": 0.0, "prior_var": 1.0, "prior_ratio": ratio, "noise_var": 1.0},
+                            K, n, pv, runs, 7)
+    assert_rate_below(fails, runs, min(bound, 1.0))
+
+
+def test_elimination_bound_holds_for_bayesian_elimination():
+    K, n, runs = 8, 2000, 4000
+    bound = atsidakou2022.elimination_bound(K, n, 1.0, 1.0)
+    assert bound < 1
+    fails = _model_failures("bayes_elim", {"prior_mean": 0.0, "prior_var": 1.0, "noise_var": 1.0}, K, n, 1.0, runs, 8)
+    assert_rate_below(fails, runs, bound)
+
+
+def test_the_elimination_integral_matches_sampling():
+    rng = np.random.default_rng(2)
+    K, c = 5, 0.7
+    x = rng.normal(size=(400_000, K))
+    best = x.max(axis=1, keepdims=True)
+    from scipy.special import ndtr
+    mc = np.sum(ndtr(-c * (best - x)), axis=1) - 0.5          # the best arm's own term is Phi_bar(0) = 1/2
+    assert abs(atsidakou2022.expected_pair_sum(K, c) - mc.mean()) < 5 * mc.std() / math.sqrt(mc.size)
+
+
+def test_the_two_armed_oracle_is_below_every_algorithm():
+    """The full-information oracle's closed form lies under uniform allocation's simulated rate, and
+    is what the oracle itself attains (n observations of both arms, largest sample mean)."""
+    n, runs = 50, 200_000
+    rng = np.random.default_rng(9)
+    mu = rng.normal(size=(runs, 2))
+    xbar = mu + rng.normal(size=(runs, 2)) / math.sqrt(n)
+    rate = np.mean(xbar.argmax(1) != mu.argmax(1))
+    lb = lower.oracle_two_arms(n, 1.0, 1.0)
+    assert abs(rate - lb) < 5 * math.sqrt(lb * (1 - lb) / runs)
+    fails = _model_failures("uniform", {}, 2, n, 1.0, 20000, 10)
+    assert fails / 20000 > lb
