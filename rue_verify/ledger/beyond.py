@@ -10,11 +10,11 @@ import numpy as np
 
 from simulate.algorithms import get
 
-from ..rates import fit_paired, study
+from ..rates import fit_paired, log_slope, study
 from ..rates.study import CLAIMED_EXPONENT as CLAIMED
 from ..rates.study import SETTING
 from ..reproduction import comparisons as C
-from .core import Mode, claim, from_classes, from_rate, from_value, overall
+from .core import Mode, claim, from_classes, from_rate, from_tightness, from_value, overall
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Beyond the text: rates and tightness"
@@ -49,7 +49,47 @@ def _rate(mode: Mode, quantity: str, attr: str):
                       fails=f"the local slopes on the fitted range reject one power (chi2/df {fit.chi2_per_df:.2f}): "
                             "the exponent summarises a curve that bends (a log factor?)")
     return f"{quantity}: exponent {fit.exponent:.2f} [{lo:.2f}, {hi:.2f}] against the claimed {CLAIMED}", \
-        [finding, fits]
+        [finding, fits, _oracle_tightness(mode, attr)] + (_peer_tightness(mode) if attr == "failure" else [])
+
+
+def _oracle_tightness(mode: Mode, attr: str):
+    """RUE's truth over the full-information oracle's (`bounds.lower`, a lower bound on every
+    algorithm): the truth at the upper end of its 95% interval over the oracle at the lower end of its
+    own, so a ratio below 1 would be a significant violation; and the two exponents in n."""
+    thorough = mode.name == "thorough"
+    rue, orc = curves(mode), study.oracle_curves(thorough, mode.sim_runs, mode.seed)
+    ns = [r.n for r in rue]
+    ratio = [getattr(a, attr).high / getattr(b, attr).low if getattr(b, attr).low > 0 else np.nan
+             for a, b in zip(rue, orc)]          # nan: the oracle's interval reaches 0 (no evidence either way)
+    fit = fit_paired(ns, np.column_stack([getattr(r, attr + "_runs") for r in rue]), tail=0.5)
+    ofit = fit_paired(ns, np.column_stack([getattr(r, attr + "_runs") for r in orc]), tail=0.5)
+    return from_tightness(ratio, [{**SETTING, "n": n} for n in ns],
+                          f"RUE against the full-information oracle (n observations of every arm), K = {SETTING['K']}, "
+                          f"sigma0^2 = sigma^2 = 1, n in {ns[0]}-{ns[-1]}, {rue[0].runs} runs per budget on the same "
+                          "instances", bound="full-information oracle", lower=True,
+                          exponent={"variable": "n", "bound": ofit.exponent, "measured": fit.exponent,
+                                    "interval": list(fit.interval), "range": list(fit.n_range)})
+
+
+def _peer_tightness(mode: Mode) -> list:
+    """Each peer's bound on its own failure probability (`rates.study.peer_bounds`) against its
+    simulated truth (lower end of the 95% interval), with the exponents in n."""
+    out = []
+    for name in study.PEER_NAMES:
+        rows = study.curves(mode.name == "thorough", mode.sim_runs, mode.seed, name)
+        ns = np.array([r.n for r in rows], float)
+        bound = np.array([study.peer_bounds(int(n))[name] for n in ns])
+        low = np.array([max(r.failure.low, 1e-300) for r in rows])
+        fit = fit_paired(ns, np.column_stack([r.failure_runs for r in rows]), tail=0.5)
+        top = ns >= fit.n_range[0]
+        out.append(from_tightness(bound / low, [{**SETTING, "algorithm": name, "n": int(n)} for n in ns],
+                                  f"{get(name).title}, told the prior N(0, 1) and sigma^2 = 1, K = {SETTING['K']}, n in "
+                                  f"{int(ns[0])}-{int(ns[-1])} ({rows[0].runs} runs per budget)",
+                                  bound=study.PEER_BOUNDS[name],
+                                  exponent={"variable": "n", "bound": log_slope(ns[top], bound[top]),
+                                            "measured": fit.exponent, "interval": list(fit.interval),
+                                            "range": list(fit.n_range)}))
+    return out
 
 
 @claim("RATE-FAIL", "Abstract and Section 5 (O~(sqrt(K/n)))",
@@ -114,7 +154,7 @@ def _paper_settings(mode: Mode) -> list:
 
 
 def _model(mode: Mode) -> list:
-    """RUE against the peers and two prior-free baselines under the model of Section 3, paired run by
+    """RUE against the peers under the model of Section 3, paired run by
     run (same means and reward streams), on the conditional failure probability and simple regret."""
     rue = curves(mode)
     findings = []
@@ -131,7 +171,8 @@ def _model(mode: Mode) -> list:
             for x, v in by.items()) + f" at {len(rue)} budgets {rue[0].n}-{rue[-1].n}, {rue[0].runs} runs paired "
             "(Holm over every cell)" + _cells_text(names, comps, cls))
         dom = (f"the model of Section 3, K = {SETTING['K']}, sigma0^2 = sigma^2 = 1, every algorithm told what it "
-               "assumes (RUE the variances, the peers the prior); TTTS, UCB-E and SR not run here")
+               "assumes (RUE the variances, the peers the prior); the prior-free baselines are compared on Section 6's "
+               "settings only")
         findings.append(from_classes(cls, dom, text))
     return findings
 

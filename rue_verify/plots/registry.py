@@ -97,6 +97,11 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
                     "O~(sqrt(K/n)): measured curves, fitted exponents and local slopes.",
            lambda i: rt.rates_table(runs=max(200, i.scale.rue_runs), seed=i.seed), rt.draw_rates,
            claims=("RATE-FAIL", "RATE-REGRET")),
+    Family("landscape", "The bound landscape: every algorithm's measured truth between the full-information oracle "
+                        "(a lower bound on all) and the upper bounds (the repaired theorems, the peers' own), with "
+                        "local slopes.",
+           lambda i: rt.landscape_table(runs=max(200, i.scale.rue_runs), seed=i.seed), rt.draw_landscape,
+           claims=("RATE-FAIL", "RATE-REGRET", "ABS-SOTA")),
     Family("figure3-fixed-H-suboptimal", "Reproduction of Figure 3: fixed means, K = 20 (H over the suboptimal "
                                          "arms, as the authors' code).",
            lambda i: rep.fixed_setups_table(list(i.rows), study="fixed", H_convention="suboptimal"),

@@ -2,8 +2,9 @@
 truth over budgets spanning three decades (four with `thorough`), every budget and every algorithm
 on the same runs (common random numbers across n and across algorithms).
 
-Algorithms (`ALGORITHMS`): RUE told the variances (Theorems 5.1 and 5.2 run it so), the two
-prior-dependent peers the paper cites told the prior, and two prior-free baselines; `oracle_curves`
+Algorithms (`ALGORITHMS`): RUE told the variances (Theorems 5.1 and 5.2 run it so) and the two
+prior-dependent peers the paper cites told the prior (`algorithm_params`: a prior-free registry entry
+runs too, told nothing); `oracle_curves`
 gives the full-information oracle, a lower bound on every algorithm (`bounds.lower`)."""
 
 from __future__ import annotations
@@ -30,8 +31,13 @@ def algorithm_params(name: str, setting: dict = SETTING) -> dict:
     return {}
 
 
-#: the algorithms of the study, RUE first
-ALGORITHMS = ("rue", "bayes_elim", "prior_alloc", "sh", "uniform")
+#: the algorithms of the study, RUE first: RUE and the peers (the prior-free baselines are compared on
+#: Section 6's settings; under this homogeneous prior prior_alloc pulls as uniform allocation does)
+ALGORITHMS = ("rue", "bayes_elim", "prior_alloc")
+#: the peers, with the name of the bound `peer_bounds` gives for each
+PEER_NAMES = ("bayes_elim", "prior_alloc")
+PEER_BOUNDS = {"bayes_elim": "Atsidakou et al.'s elimination argument (bounds.atsidakou2022.elimination_bound)",
+               "prior_alloc": "Nguyen et al.'s pairwise bound (bounds.nguyen2024.pairwise_bound)"}
 
 
 def budgets(thorough: bool = False) -> list[int]:
@@ -53,3 +59,17 @@ def oracle_curves(thorough: bool, runs: int, seed: int) -> tuple:
     """The full-information oracle's truth at every budget (same instances)."""
     s = SETTING
     return tuple(oracle_truth(s["K"], n, s["sigma0_sq"], s["sigma_sq"], runs, seed) for n in budgets(thorough))
+
+
+def peer_bounds(n: int, setting: dict = SETTING) -> dict[str, float]:
+    """The peers' upper bounds on their own failure probability at budget n (their model, told the
+    prior): Bayesian elimination's (`bounds.atsidakou2022`) and the prior-informed allocation's
+    pairwise bound at its floor counts (`bounds.nguyen2024`; fewer pulls than it makes, so still a
+    bound)."""
+    from bounds import atsidakou2022, nguyen2024
+    from simulate.algorithms.prior_alloc import counts
+    K, s0, s = setting["K"], setting["sigma0_sq"], setting["sigma_sq"]
+    zeros, pv = np.zeros(K), np.full(K, s0)
+    return {"bayes_elim": atsidakou2022.elimination_bound(K, n, s0, s),
+            "prior_alloc": nguyen2024.pairwise_bound(zeros, pv, counts(n, nguyen2024.optimal_allocation(zeros, pv, n, s)),
+                                                     s)}

@@ -21,3 +21,24 @@ def test_the_rate_table_and_its_redraw(tmp_path):
         return [np.asarray(ln.get_ydata(), float) for ax in draw_rates(table).axes for ln in ax.get_lines()]
     a, b = lines(t), lines(again)
     assert len(a) == len(b) and all(np.allclose(x, y) for x, y in zip(a, b))
+
+
+def test_the_landscape_puts_every_truth_above_the_oracle_and_redraws_from_its_csv(tmp_path):
+    from rue_verify.plots.rates import draw_landscape, landscape_table
+    t = landscape_table(runs=60, seed=2)
+    for q in ("failure probability", "simple regret"):
+        oracle = {r["x"]: r for r in t.where(quantity=q, series="oracle (lower bound)", kind="truth")}
+        for name in ("rue", "bayes_elim", "prior_alloc"):
+            truth = t.where(quantity=q, series=name, kind="truth")
+            assert len(truth) == 10 and all(r["low"] <= r["y"] <= r["high"] for r in truth)
+            # a lower bound: no algorithm's truth is significantly below the oracle's
+            assert all(r["high"] >= oracle[r["x"]]["low"] for r in truth), name
+    assert {r["series"] for r in t.where(kind="bound")} == {"Theorem 5.1 repaired (RUE)", "Theorem 5.2 repaired (RUE)",
+                                                            "bayes_elim's bound", "prior_alloc's bound"}
+    (tmp_path / "landscape.csv").write_text(t.to_csv())
+    again = Table.from_csv(tmp_path / "landscape.csv")
+
+    def lines(table):
+        return [np.asarray(ln.get_ydata(), float) for ax in draw_landscape(table).axes for ln in ax.get_lines()]
+    a, b = lines(t), lines(again)
+    assert len(a) == len(b) and all(np.allclose(x, y) for x, y in zip(a, b))
