@@ -76,7 +76,8 @@ def pairwise_bound(prior_mean, prior_var, pulls, noise_var) -> float:
     nu = np.asarray(prior_mean, float)
     s0 = np.asarray(prior_var, float)
     if nu.shape != s0.shape or nu.ndim != 1 or nu.size < 2:
-        raise ValueError(f"prior_mean and prior_var must be arrays of the same length K >= 2, got {nu.shape}, {s0.shape}")
+        raise ValueError(f"prior_mean and prior_var must be arrays of the same length K >= 2, got {nu.shape}, "
+                         f"{s0.shape}")
     if not (np.all(s0 > 0) and np.all(np.isfinite(s0))) or not noise_var > 0:
         raise ValueError("prior_var must be finite and > 0 for every arm, and noise_var > 0")
     tau = posterior_var(s0, pulls, noise_var)

@@ -14,6 +14,7 @@ from ..rates import fit_paired, log_slope, study
 from ..rates.study import CLAIMED_EXPONENT as CLAIMED
 from ..rates.study import SETTING
 from ..reproduction import comparisons as C
+from . import section6 as S6
 from .core import Mode, claim, from_classes, from_rate, from_tightness, from_value, overall
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
@@ -41,7 +42,7 @@ def _rate(mode: Mode, quantity: str, attr: str):
               "runs per budget, paired across budgets (jackknife intervals over runs)")
     witness = {"params": dict(SETTING), "quantity": quantity, "exponent_n": round(fit.exponent, 4),
                "interval": [round(lo, 4), round(hi, 4)], "n": list(fit.n_range), "claimed_exponent_n": CLAIMED}
-    domain = f"RUE, K = {SETTING['K']}, sigma0^2 = sigma^2 = 1, n in {ns[0]}-{ns[-1]}"
+    domain = f"RUE, {_setting_text()}, n in {ns[0]}-{ns[-1]}"
     finding = from_rate(fit.exponent, fit.interval, CLAIMED, domain, detail, witness=witness)
     fits = from_value(float(fit.power_law), "the fitted range", at_least=1, fail="inconclusive",
                       holds=f"the local slopes on the fitted range are consistent with one power (chi2/df "
@@ -50,6 +51,10 @@ def _rate(mode: Mode, quantity: str, attr: str):
                             "the exponent summarises a curve that bends (a log factor?)")
     return f"{quantity}: exponent {fit.exponent:.2f} [{lo:.2f}, {hi:.2f}] against the claimed {CLAIMED}", \
         [finding, fits, _oracle_tightness(mode, attr)] + (_peer_tightness(mode) if attr == "failure" else [])
+
+
+def _setting_text() -> str:
+    return f"K = {SETTING['K']}, sigma0^2 = {SETTING['sigma0_sq']:g}, sigma^2 = {SETTING['sigma_sq']:g}"
 
 
 def _oracle_tightness(mode: Mode, attr: str):
@@ -64,8 +69,8 @@ def _oracle_tightness(mode: Mode, attr: str):
     fit = fit_paired(ns, np.column_stack([getattr(r, attr + "_runs") for r in rue]), tail=0.5)
     ofit = fit_paired(ns, np.column_stack([getattr(r, attr + "_runs") for r in orc]), tail=0.5)
     return from_tightness(ratio, [{**SETTING, "n": n} for n in ns],
-                          f"RUE against the full-information oracle (n observations of every arm), K = {SETTING['K']}, "
-                          f"sigma0^2 = sigma^2 = 1, n in {ns[0]}-{ns[-1]}, {rue[0].runs} runs per budget on the same "
+                          f"RUE against the full-information oracle (n observations of every arm), {_setting_text()}, "
+                          f"n in {ns[0]}-{ns[-1]}, {rue[0].runs} runs per budget on the same "
                           "instances", bound="full-information oracle", lower=True,
                           exponent={"variable": "n", "bound": ofit.exponent, "measured": fit.exponent,
                                     "interval": list(fit.interval), "range": list(fit.n_range)})
@@ -83,7 +88,8 @@ def _peer_tightness(mode: Mode) -> list:
         fit = fit_paired(ns, np.column_stack([r.failure_runs for r in rows]), tail=0.5)
         top = ns >= fit.n_range[0]
         out.append(from_tightness(bound / low, [{**SETTING, "algorithm": name, "n": int(n)} for n in ns],
-                                  f"{get(name).title}, told the prior N(0, 1) and sigma^2 = 1, K = {SETTING['K']}, n in "
+                                  f"{get(name).title}, told the prior N(0, {SETTING['sigma0_sq']:g}) and sigma^2 = "
+                                  f"{SETTING['sigma_sq']:g}, K = {SETTING['K']}, n in "
                                   f"{int(ns[0])}-{int(ns[-1])} ({rows[0].runs} runs per budget)",
                                   bound=study.PEER_BOUNDS[name],
                                   exponent={"variable": "n", "bound": log_slope(ns[top], bound[top]),
@@ -109,13 +115,12 @@ def check_rate_regret(mode: Mode):
 # ---------------------------------------------------------------- ABS-SOTA: the state of the art
 #: the competitors: the paper's baselines, then the prior-dependent methods its related work cites
 PAPER_BASELINES = ("ucbe", "sr", "sh", "ttts")
-PEERS = ("bayes_elim", "prior_alloc")
+PEERS = study.PEER_NAMES
 
 
 def _paper_settings(mode: Mode) -> list:
     """One finding per reading of Section 6's settings: RUE against every competitor with rows, in
     every cell of the fixed, random and arms studies (paired: common random numbers / instances)."""
-    from . import section6 as S6
     rows, where = S6.results(mode, "ABS-SOTA")
     have = {r["algorithm"] for r in rows}
     rivals = [a for a in PAPER_BASELINES + PEERS if a in have]
@@ -169,17 +174,12 @@ def _model(mode: Mode) -> list:
         text = (f"Bayesian {what}, RUE against " + ", ".join(
             f"{x} (better {v.count('better')}, worse {v.count('worse')}, undecided {v.count('undecided')})"
             for x, v in by.items()) + f" at {len(rue)} budgets {rue[0].n}-{rue[-1].n}, {rue[0].runs} runs paired "
-            "(Holm over every cell)" + _cells_text(names, comps, cls))
-        dom = (f"the model of Section 3, K = {SETTING['K']}, sigma0^2 = sigma^2 = 1, every algorithm told what it "
+            "(Holm over every cell)" + S6._cells_text(names, comps, cls))
+        dom = (f"the model of Section 3, {_setting_text()}, every algorithm told what it "
                "assumes (RUE the variances, the peers the prior); the prior-free baselines are compared on Section 6's "
                "settings only")
         findings.append(from_classes(cls, dom, text))
     return findings
-
-
-def _cells_text(names, comps, classes, limit=6) -> str:
-    from .section6 import _cells_text as cells_text
-    return cells_text(names, comps, classes, limit)
 
 
 @claim("ABS-SOTA", "Abstract; Section 1",

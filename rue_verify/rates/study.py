@@ -21,23 +21,25 @@ SETTING = {"K": 10, "sigma0_sq": 1.0, "sigma_sq": 1.0, "variances": "known"}
 CLAIMED_EXPONENT = -0.5
 
 
+#: the peers, with the name of the bound `peer_bounds` gives for each
+PEER_NAMES = ("bayes_elim", "prior_alloc")
+PEER_BOUNDS = {"bayes_elim": "Atsidakou et al.'s elimination argument (bounds.atsidakou2022.elimination_bound)",
+               "prior_alloc": "Nguyen et al.'s pairwise bound (bounds.nguyen2024.pairwise_bound)"}
+
+
 def algorithm_params(name: str, setting: dict = SETTING) -> dict:
     """What each algorithm of the study is told: RUE the two variances, the peers the prior (mean 0,
     variance sigma0^2) and the reward variance, the prior-free baselines nothing."""
     if name == "rue":
         return {"variances": setting["variances"], "sigma0_sq": setting["sigma0_sq"], "sigma_sq": setting["sigma_sq"]}
-    if name in ("bayes_elim", "prior_alloc"):
+    if name in PEER_NAMES:
         return {"prior_mean": 0.0, "prior_var": setting["sigma0_sq"], "noise_var": setting["sigma_sq"]}
     return {}
 
 
 #: the algorithms of the study, RUE first: RUE and the peers (the prior-free baselines are compared on
 #: Section 6's settings; under this homogeneous prior prior_alloc pulls as uniform allocation does)
-ALGORITHMS = ("rue", "bayes_elim", "prior_alloc")
-#: the peers, with the name of the bound `peer_bounds` gives for each
-PEER_NAMES = ("bayes_elim", "prior_alloc")
-PEER_BOUNDS = {"bayes_elim": "Atsidakou et al.'s elimination argument (bounds.atsidakou2022.elimination_bound)",
-               "prior_alloc": "Nguyen et al.'s pairwise bound (bounds.nguyen2024.pairwise_bound)"}
+ALGORITHMS = ("rue",) + PEER_NAMES
 
 
 def budgets(thorough: bool = False) -> list[int]:
@@ -70,6 +72,6 @@ def peer_bounds(n: int, setting: dict = SETTING) -> dict[str, float]:
     from simulate.algorithms.prior_alloc import counts
     K, s0, s = setting["K"], setting["sigma0_sq"], setting["sigma_sq"]
     zeros, pv = np.zeros(K), np.full(K, s0)
+    pulls = counts(n, nguyen2024.optimal_allocation(zeros, pv, n, s))
     return {"bayes_elim": atsidakou2022.elimination_bound(K, n, s0, s),
-            "prior_alloc": nguyen2024.pairwise_bound(zeros, pv, counts(n, nguyen2024.optimal_allocation(zeros, pv, n, s)),
-                                                     s)}
+            "prior_alloc": nguyen2024.pairwise_bound(zeros, pv, pulls, s)}

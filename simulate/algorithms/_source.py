@@ -164,6 +164,37 @@ def argmax_random(values, src, i, lowest=False):
     return arg
 
 
+@njit(cache=True, error_model="numpy")
+def add_extras(T, count, src, i):
+    """Give one more pull to each of `count` distinct arms chosen uniformly at random (one uniform
+    per extra: the e-th picks the floor(u (K - e))-th arm still free), in place. Uniform allocation
+    and the prior-informed allocation both spend their remainders so, on the same draws."""
+    K = T.shape[0]
+    free = np.ones(K, np.bool_)
+    for e in range(count):
+        pick = min(int(uniform(src, i) * (K - e)), K - e - 1)
+        seen = -1
+        for j in range(K):
+            if free[j]:
+                seen += 1
+                if seen == pick:
+                    free[j] = False
+                    T[j] += 1.0
+                    break
+
+
+@njit(cache=True, error_model="numpy")
+def keep_top(key, keep, src, i, lowest=False):
+    """The `keep` arms with the largest `key` (ties by `argmax_random`), as a mask; `key` is used up.
+    The halving step of sequential halving and Bayesian elimination."""
+    nxt = np.zeros(key.shape[0], np.bool_)
+    for _k in range(keep):
+        a = argmax_random(key, src, i, lowest)
+        nxt[a] = True
+        key[a] = -np.inf
+    return nxt
+
+
 #: the index-tie conventions: at random (this project's rule everywhere) or to the lowest index
 TIE_RULES = ("random", "lowest-index")
 

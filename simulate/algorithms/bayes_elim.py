@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..environments import prior_variances
-from ._source import TIE_RULES, argmax_random, live_source, n_arms, replay_source, reward_sum
+from ._source import TIE_RULES, keep_top, live_source, n_arms, replay_source, reward_sum
 from .sequential_halving import rounds
 from .spec import Algorithm, Param, tie_tag
 
@@ -68,14 +68,8 @@ def _run(src, i, n, prior_mean, prior_var, noise_var, stage_only, lowest):
                 key[j] = (prior_mean[j] / prior_var[j] + S[j] / s2) / (1.0 / prior_var[j] + t / s2)
             else:
                 key[j] = -np.inf
-        keep = (size + 1) // 2
-        nxt = np.zeros(K, np.bool_)
-        for _k in range(keep):
-            a = argmax_random(key, src, i, lowest)
-            nxt[a] = True
-            key[a] = -np.inf
-        alive = nxt
-        size = keep
+        size = (size + 1) // 2
+        alive = keep_top(key, size, src, i, lowest)
     for j in range(K):
         if alive[j]:
             return j, T

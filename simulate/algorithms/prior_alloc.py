@@ -25,9 +25,7 @@ import functools
 import numpy as np
 from numba import njit, prange
 
-from bounds.nguyen2024 import optimal_allocation
-
-from ._source import argmax_random, live_source, n_arms, replay_source, reward_sum, uniform
+from ._source import add_extras, argmax_random, live_source, n_arms, replay_source, reward_sum
 from .bayes_elim import PRIOR_PARAMS, PRIOR_RULES, _noise, prior_kernel_params
 from .spec import Algorithm
 
@@ -42,18 +40,7 @@ def _run(src, i, n, base, prior_mean, prior_var, noise_var):
     K = n_arms(src)
     s2 = _noise(src, noise_var)
     T = base.copy()
-    free = np.ones(K, np.bool_)
-    extra = n - int(base.sum())
-    for e in range(extra):                     # extras to distinct random arms, as `uniform` does
-        pick = min(int(uniform(src, i) * (K - e)), K - e - 1)
-        seen = -1
-        for j in range(K):
-            if free[j]:
-                seen += 1
-                if seen == pick:
-                    free[j] = False
-                    T[j] += 1.0
-                    break
+    add_extras(T, n - int(base.sum()), src, i)     # extras to distinct random arms, as `uniform` does
     post = np.empty(K)
     for j in range(K):
         S = reward_sum(src, i, j, int(T[j]))
@@ -74,6 +61,7 @@ def _batch(means, n, gaussian, nu, reward_seeds, seeds, base, prior_mean, prior_
 
 @functools.lru_cache(maxsize=256)
 def _weights(prior_mean: tuple, prior_var: tuple, n: int, s2: float) -> tuple:
+    from bounds.nguyen2024 import optimal_allocation  # scipy.optimize: only when an allocation is made
     return tuple(optimal_allocation(np.array(prior_mean), np.array(prior_var), n, s2))
 
 
@@ -106,6 +94,7 @@ def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_see
 def reference(source, K: int, n: int, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1,
               noise_var=0.0) -> tuple[int, np.ndarray]:
     """Plain numpy PI-BAI: the allocation from the bound's minimiser, then posterior means."""
+    from bounds.nguyen2024 import optimal_allocation
     s2 = noise_var if noise_var > 0 else (nu * nu if gaussian else 0.25)
     pm = np.broadcast_to(np.asarray(prior_mean, float), (K,))
     pv = np.broadcast_to(np.asarray(prior_var, float), (K,))

@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._source import TIE_RULES, argmax_random, live_source, n_arms, replay_source, reward_sum
+from ._source import TIE_RULES, argmax_random, keep_top, live_source, n_arms, replay_source, reward_sum
 from .spec import TIES, Algorithm, Param, tie_tag
 
 
@@ -43,12 +43,7 @@ def _run(src, i, n, lowest):
         keep = (size + 1) // 2
         for j in range(K):
             key[j] = (S[j] / T[j] if T[j] > 0 else 0.0) if alive[j] else -np.inf
-        nxt = np.zeros(K, np.bool_)
-        for _k in range(keep):
-            a = argmax_random(key, src, i, lowest)
-            nxt[a] = True
-            key[a] = -np.inf
-        alive = nxt
+        alive = keep_top(key, keep, src, i, lowest)
         size = keep
     for j in range(K):
         key[j] = (S[j] / T[j] if T[j] > 0 else 0.0) if alive[j] else -np.inf

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._source import argmax_random, live_source, n_arms, replay_source, reward_sum, uniform
+from ._source import add_extras, argmax_random, live_source, n_arms, replay_source, reward_sum
 from .spec import Algorithm
 
 
@@ -14,17 +14,7 @@ from .spec import Algorithm
 def _run(src, i, n):
     K = n_arms(src)
     T = np.full(K, float(n // K))
-    free = np.ones(K, np.bool_)
-    for e in range(n % K):                     # extras to distinct random arms
-        pick = min(int(uniform(src, i) * (K - e)), K - e - 1)
-        seen = -1
-        for j in range(K):
-            if free[j]:
-                seen += 1
-                if seen == pick:
-                    free[j] = False
-                    T[j] += 1.0
-                    break
+    add_extras(T, n % K, src, i)               # extras to distinct random arms
     S = np.empty(K)
     for j in range(K):
         S[j] = reward_sum(src, i, j, int(T[j])) / T[j] if T[j] > 0 else -np.inf

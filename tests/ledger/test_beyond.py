@@ -25,9 +25,9 @@ def test_abs_sota_compares_with_the_peers_and_can_be_refuted(tmp_path):
     fails (its rows rewritten) is significantly better somewhere, and the verdict says refuted."""
     import csv
 
+    from rue_verify.ledger.beyond import _paper_settings
     from rue_verify.reproduction.grid import COLUMNS
     from rue_verify.reproduction.results import load
-    from rue_verify.ledger.beyond import _paper_settings
 
     mode = Mode("test", sim_runs=100, seed=3)
     honest = _paper_settings(mode)

@@ -82,8 +82,8 @@ def test_pairwise_bound_holds_for_prior_allocation(ratio):
     K, n, runs = 6, 300, 4000
     pv = prior_variances(K, 1.0, ratio)
     bound = nguyen2024.pairwise_bound(np.zeros(K), pv, n * nguyen2024.optimal_allocation(np.zeros(K), pv, n, 1.0), 1.0)
-    fails = _model_failures("prior_alloc", {"prior_mean": 0.0, "prior_var": 1.0, "prior_ratio": ratio, "noise_var": 1.0},
-                            K, n, pv, runs, 7)
+    told = {"prior_mean": 0.0, "prior_var": 1.0, "prior_ratio": ratio, "noise_var": 1.0}
+    fails = _model_failures("prior_alloc", told, K, n, pv, runs, 7)
     assert_rate_below(fails, runs, min(bound, 1.0))
 
 
