@@ -121,6 +121,10 @@ class Task:
         """Arm-rounds, weighted by the kernel's speed (a progress bar's unit)."""
         return get(self.algorithm).cost * self.instances * self.runs * self.n * self.K
 
+    @property
+    def describe(self) -> str:
+        return f"{self.setup} K={self.K} n={self.n} {self.label}"
+
 
 def _task(study, setup, K, budget, n, algorithm, params, instances, runs, normal_scale="-",
           H_convention="suboptimal") -> Task:

@@ -1,19 +1,11 @@
-"""Run the tasks of a grid into a result store: locally (the compiled kernels use every core) or on
-a Dask distributed cluster given by its scheduler address. Each task's seeds come from the task
-itself (`experiments`), so both backends, any worker and any order give the same rows."""
+"""The reproduction's sweep: its manifest, and `sweep.run_sweep` with the reproduction's tasks."""
 
 from __future__ import annotations
 
-import contextlib
-import sys
-import time
-from concurrent.futures import CancelledError
-from typing import Callable
-
 from simulate.runner import package_version
 
+from .. import sweep
 from .grid import Task, definition_hash, execute
-from .store import ResultStore
 
 
 def manifest(tasks: list[Task], seed: int, scale: str, conventions: tuple[str, ...]) -> dict:
@@ -21,71 +13,6 @@ def manifest(tasks: list[Task], seed: int, scale: str, conventions: tuple[str, .
             "scale": scale, "seed": seed, "conventions": list(conventions), "tasks": len(tasks)}
 
 
-def run_sweep(tasks: list[Task], seed: int, store: ResultStore, *, scheduler: str | None = None, client=None,
-              progress: bool = True, on_row: Callable[[dict], None] | None = None,
-              wait: bool = False) -> tuple[list[dict], float]:
-    """Run the tasks not yet in `store`; returns every row in grid order and the wall seconds spent.
-
-    scheduler: a Dask scheduler address ('tcp://host:8786'); client: a `distributed.Client` (tests).
-    on_row: called after each row is stored (a hook for progress reporting, or for tests that stop a
-    sweep part-way). One sweep writes a directory at a time: a second one is refused (or, with
-    `wait`, waits for the first and then runs only what is left). A scheduler that goes away ends the
-    sweep with a ConnectionError saying how many rows were stored; rerunning resumes."""
-    with store.writer(wait):
-        return _sweep(tasks, seed, store, scheduler, client, progress, on_row)
-
-
-def _sweep(tasks, seed, store, scheduler, client, progress, on_row):
-    from tqdm import tqdm
-    done = store.done()
-    todo = [t for t in tasks if t.key not in done]
-    done_tasks = [t for t in tasks if t.key in done]
-    t0 = time.perf_counter()
-    bar = tqdm(total=int(sum(t.cost for t in tasks) / 1e6), initial=int(sum(t.cost for t in done_tasks) / 1e6),
-               unit="M arm-rounds", unit_scale=True, desc="reproduce", file=sys.stderr, disable=not progress,
-               leave=False)
-    by_key = {t.key: t for t in todo}
-
-    def record(row: dict) -> None:
-        store.append(row)
-        t = by_key[row["key"]]
-        bar.update(int(t.cost / 1e6))
-        bar.set_postfix_str(f"{t.setup} K={t.K} n={t.n} {t.label}")
-        if on_row:
-            on_row(row)
-
-    try:
-        if scheduler or client:
-            own = client is None
-            if own:
-                import logging
-
-                from distributed import Client
-                for name in ["distributed", *[n for n in logging.root.manager.loggerDict
-                                              if n.startswith("distributed.")]]:
-                    logging.getLogger(name).setLevel(logging.CRITICAL)     # our one line says what happened
-                client = Client(scheduler)
-            stored = 0
-            try:
-                from distributed import as_completed
-                futures = [client.submit(execute, t, seed, key=f"rue-{abs(hash(t.key))}-{seed}", pure=False)
-                           for t in todo]
-                for fut in as_completed(futures):
-                    record(fut.result())
-                    stored += 1
-            except (CancelledError, OSError) as err:         # cancelled, or a closed comm (an OSError)
-                if isinstance(err, OSError) and err.filename:     # a write failure is not the scheduler's
-                    raise
-                raise ConnectionError(
-                    f"the scheduler went away after {stored} of {len(todo)} "
-                    f"tasks; their rows are stored (rerun the same command to resume)") from None
-            finally:
-                if own:
-                    with contextlib.suppress(Exception):
-                        client.close(timeout=5)
-        else:
-            for t in todo:
-                record(execute(t, seed))
-    finally:
-        bar.close()
-    return store.finalize([t.key for t in tasks]), time.perf_counter() - t0
+def run_sweep(tasks: list[Task], seed: int, store, **kw) -> tuple[list[dict], float]:
+    """`sweep.run_sweep` (local or Dask, resumable, one writer) with the reproduction's `execute`."""
+    return sweep.run_sweep(tasks, seed, store, execute=execute, desc="reproduce", **kw)
