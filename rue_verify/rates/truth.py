@@ -27,16 +27,40 @@ from simulate.runner import run_algorithm
 from simulate.seeds import run_seeds, stream
 from simulate.stats import Interval, binomial_interval, mean_interval
 
-POINTS = 129      # quadrature points per arm: a trapezoid over m_k +- 9 sd_k, spacing 0.14 sd_k
+POINTS = 257      # quadrature points per arm: a trapezoid over m_k +- 9 sd_k, spacing 0.07 sd_k (second order:
+#                   about 2e-4 of the value against a grid four times finer, 129 points gave about 1e-3)
+
+
+def _union_grid(m: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Per run, the sorted union of every arm's window m_k +- 9 sd_k at spacing 0.07 sd_k (the grid
+    `_grid` thins; kept for tests)."""
+    z = np.linspace(-9.0, 9.0, POINTS)
+    return np.sort((m[:, :, None] + s[:, :, None] * z).reshape(m.shape[0], -1), axis=1)
 
 
 def _grid(m: np.ndarray, s: np.ndarray) -> np.ndarray:
-    """Per run, the sorted union of every arm's window m_k +- 9 sd_k at spacing 0.14 sd_k: each normal
-    CDF's step is resolved however small its sd (a uniform grid over the whole range is not once the
-    posteriors are narrow at large n), and between the windows every CDF is flat, where a trapezoid
-    is exact. On such smooth steps the trapezoid rule's error is far below the Monte Carlo noise."""
+    """Per run, a grid that resolves every arm's normal CDF step at spacing 0.07 of its own sd however
+    small it is (a uniform grid over the whole range does not once the posteriors are narrow at large
+    n): arm k contributes the points of its window m_k +- 9 sd_k that no finer arm's window (smaller
+    sd, or equal sd and lower index) covers, since inside such a window the finer arm's points are
+    already closer than arm k's step needs. Where many posteriors overlap (many arms, small n) this
+    keeps about range / (0.07 min sd) points instead of K times POINTS. Between the windows every CDF is
+    flat, where a trapezoid is exact. Runs are padded to a common length by repeating their last point
+    (segments of width 0). `_union_grid` is the unthinned grid; `tests/rates` compares the two."""
     z = np.linspace(-9.0, 9.0, POINTS)
-    return np.sort((m[:, :, None] + s[:, :, None] * z).reshape(m.shape[0], -1), axis=1)    # (R, K POINTS)
+    R, L = m.shape
+    pts = m[:, :, None] + s[:, :, None] * z                              # (R, L, P)
+    lo, hi = m - 9.0 * s, m + 9.0 * s
+    idx = np.arange(L)
+    covered = np.zeros(pts.shape, bool)
+    for i in range(L):
+        finer = (s[:, i, None] < s) | ((s[:, i, None] == s) & (i < idx))        # arm i finer than arm j: (R, L)
+        covered |= finer[:, :, None] & (pts >= lo[:, i, None, None]) & (pts <= hi[:, i, None, None])
+    x = np.sort(np.where(covered, np.inf, pts).reshape(R, -1), axis=1)
+    kept = (~covered).reshape(R, -1).sum(axis=1)
+    x = x[:, :int(kept.max())]
+    last = x[np.arange(R), kept - 1]
+    return np.where(np.isinf(x), last[:, None], x)
 
 
 def _log_cdfs(x: np.ndarray, m: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -44,12 +68,35 @@ def _log_cdfs(x: np.ndarray, m: np.ndarray, s: np.ndarray) -> np.ndarray:
     return special.log_ndtr((x[:, :, None] - m[:, None, :]) / s[:, None, :])
 
 
+def relevant_arms(m: np.ndarray, s: np.ndarray, rec: np.ndarray) -> np.ndarray:
+    """Per run, the indices `(R, L)` of the arms that can matter to either integral, L the most any run
+    of the chunk needs: arm j is left out only when its window's top m_j + 9 sd_j lies below
+    min(max_i (m_i - 9 sd_i), m_rec - 9 sd_rec). Such an arm is below the recommended arm's window
+    and below some arm's whole window, so over the region the integrands live on its CDF is at least
+    Phi(9) (its log is above -1.2e-19) and it changes neither integral beyond 1e-18; the recommended
+    arm is always kept. With K = 100 a few arms are usually left, and the cost, quadratic in the arms
+    kept, falls by orders of magnitude."""
+    top = m + 9.0 * s
+    cut = np.minimum((m - 9.0 * s).max(axis=1), (m - 9.0 * s)[np.arange(m.shape[0]), rec])
+    need = int((top > cut[:, None]).sum(axis=1).max())
+    return np.argsort(-top, axis=1, kind="stable")[:, :need]
+
+
 def _by_chunks(fn):
-    """Apply a per-run integral to runs in chunks, so that its (runs, grid, K) arrays stay small."""
+    """Apply a per-run integral to runs in chunks, over the arms that matter (`relevant_arms`), so that
+    its (runs, grid, arms) arrays stay small."""
     def chunked(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.ndarray:
+        m, v, rec = np.asarray(m, float), np.asarray(v, float), np.asarray(rec)
+        out = []
         step = max(1, int(2e7 // (POINTS * m.shape[1] ** 2)))
-        return np.concatenate([fn(m[i:i + step], v[i:i + step], rec[i:i + step]) for i in range(0, m.shape[0], step)])
+        for i in range(0, m.shape[0], step):
+            mc, vc, rc = m[i:i + step], v[i:i + step], rec[i:i + step]
+            keep = relevant_arms(mc, np.sqrt(vc), rc)
+            local = (keep == rc[:, None]).argmax(axis=1)            # the recommended arm's place in `keep`
+            out.append(fn(np.take_along_axis(mc, keep, 1), np.take_along_axis(vc, keep, 1), local))
+        return np.concatenate(out)
     chunked.__doc__, chunked.__name__ = fn.__doc__, fn.__name__
+    chunked.exact = fn          # over every arm, for tests
     return chunked
 
 
@@ -89,9 +136,17 @@ def known_mean_posterior(pulls: np.ndarray, sums: np.ndarray, sigma0_sq: float, 
     return v * sums / nu_sq, v
 
 
+#: near-tie sampling (`instances(tilt=True)`): the share of runs drawn from the prior itself, and the
+#: scales of the near-tie offsets in units of the reward sd, about 3 nu / sqrt(n) for n = 1e2 ... 1e6
+TILT_PRIOR_SHARE = 0.5
+TILT_SCALES = (0.3, 0.1, 0.03, 0.01, 0.003)
+
+
 @dataclass(frozen=True)
 class Truth:
-    """e_n and sr_n of one setting, plain and conditional, with intervals."""
+    """e_n and sr_n of one setting, plain and conditional, with intervals. Under near-tie sampling
+    every per-run value carries its importance weight (prior density / proposal density), so every
+    mean below estimates the quantity under the prior."""
 
     params: dict
     n: int
@@ -100,62 +155,132 @@ class Truth:
     failure: Interval            # conditional
     regret_plain: Interval
     regret: Interval             # conditional
-    vr_failure: float            # variance of the plain estimator / variance of the conditional one
-    vr_regret: float
+    vr_failure: float            # variance of plain Monte Carlo under the prior / variance of the estimator used
+    vr_regret: float             # (conditional, and weighted where near-tie sampling is on), per run
     failure_runs: np.ndarray     # the conditional values of each run (run r shares its means and reward
     regret_runs: np.ndarray      # streams across budgets, so a fit across n can pair them: `fit.fit_paired`
+    plain_failure: tuple = (0.0, 0.0)   # the plain estimators' sums and sums of squares (weighted), what a
+    plain_regret: tuple = (0.0, 0.0)    # stored row keeps of them
+    tilted: bool = False
 
 
-def bayes_truth(algorithm: str, K: int, n: int, sigma0_sq: float, nu_sq: float, runs: int, seed: int,
-                params: dict | None = None, level: float = 0.95) -> Truth:
+def bayes_truth(algorithm: str, K: int, n: int, sigma0_sq, nu_sq: float, runs: int, seed: int,
+                params: dict | None = None, level: float = 0.95, tilt: bool = False) -> Truth:
     """`runs` runs of `algorithm` at budget n on means drawn from N(0, sigma0^2), rewards N(mu, nu^2):
-    e_n and sr_n with `level` intervals (exact binomial for the plain failure rate, t-intervals for
-    the rest). Common random numbers across budgets: run r has the same means and reward streams at
-    every n (the key names K and the variances, not n), so differences across n are less noisy."""
+    e_n and sr_n with `level` intervals (exact binomial for the plain failure rate without `tilt`,
+    t-intervals for the rest). Common random numbers across budgets: run r has the same means and
+    reward streams at every n (the key names K and the variances, not n), so differences across n are
+    less noisy. sigma0_sq: the common prior variance, or the arms' `(K,)` prior variances (the truth
+    is then under that prior, whatever the algorithm was told). tilt: near-tie sampling
+    (`instances`), exact importance sampling that puts more runs where failures happen."""
     from simulate.algorithms import get
     alg = get(algorithm)
     p = alg.resolve(params or {})
-    means, reward_seeds = instances(K, sigma0_sq, nu_sq, runs, seed)
+    means, reward_seeds, w = instances(K, sigma0_sq, nu_sq, runs, seed, tilt)
     rec, pulls, _, _ = run_algorithm(algorithm, p, means, n, run_seeds(seed, f"rates:alg:{algorithm}:{K}", runs),
                                      reward_seeds, True, math.sqrt(nu_sq))
     return _truth({"algorithm": algorithm, "K": K, "sigma0_sq": sigma0_sq, "nu_sq": nu_sq, **p}, n, means, rec,
-                  replayed_sums(means, pulls, reward_seeds, True, math.sqrt(nu_sq)), pulls, sigma0_sq, nu_sq, level)
+                  replayed_sums(means, pulls, reward_seeds, True, math.sqrt(nu_sq)), pulls, sigma0_sq, nu_sq, level,
+                  weights=w if tilt else None)
 
 
-def instances(K: int, sigma0_sq: float, nu_sq: float, runs: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The means `(runs, K)` and reward seeds of the runs of one setting: the same for every algorithm
-    and every budget (common random numbers: run r of two algorithms, or of two budgets, is paired)."""
-    key = f"{K}:{sigma0_sq}:{nu_sq}"
-    return (stream(seed, "rates:means:" + key).normal(0.0, math.sqrt(sigma0_sq), (runs, K)),
-            run_seeds(seed, "rates:rewards:" + key, runs))
+def _prior_key(sigma0_sq) -> str:
+    """sigma0^2 in a stream's name: a float as written, per-arm variances by their values."""
+    a = np.asarray(sigma0_sq, float)
+    return str(float(a)) if a.ndim == 0 else "[" + ",".join(f"{x:.12g}" for x in a) + "]"
 
 
-def oracle_truth(K: int, n: int, sigma0_sq: float, nu_sq: float, runs: int, seed: int, level: float = 0.95) -> Truth:
-    """The full-information oracle (`bounds.lower`): n observations of every arm, the largest
-    posterior mean recommended; its e_n and sr_n lower-bound every algorithm's with budget n. Same
-    instances as `bayes_truth`; the oracle's sample means are drawn directly (their law is exact)."""
-    means, _ = instances(K, sigma0_sq, nu_sq, runs, seed)
-    noise = stream(seed, f"rates:oracle:{K}:{sigma0_sq}:{nu_sq}").standard_normal((runs, K))
+def _others_max(mu: np.ndarray) -> np.ndarray:
+    """`(R, K)`: for each arm, the largest mean among the other arms."""
+    order = np.sort(mu, axis=1)
+    top, second = order[:, -1:], order[:, -2:-1]
+    return np.where(mu == top, second, top)
+
+
+def near_tie_weights(mu: np.ndarray, sigma0_sq, nu_sq: float) -> np.ndarray:
+    """Prior density over the near-tie proposal's density at `mu` `(R, K)`: the proposal draws the
+    means from the prior with probability TILT_PRIOR_SHARE, else picks an arm j uniformly and a scale
+    h uniformly from TILT_SCALES (times nu) and moves mu_j to max_{k != j} mu_k + N(0, h^2). Its
+    density over the prior's is p0 + (1 - p0)/K sum_j g(mu_j - max_{k != j} mu_k)/phi_j(mu_j), g the
+    scale mixture of normal densities, so the weight is at most 1/p0."""
+    s0 = np.sqrt(np.broadcast_to(np.asarray(sigma0_sq, float), mu.shape[1:]))
+    h = math.sqrt(nu_sq) * np.asarray(TILT_SCALES)
+    off = mu - _others_max(mu)
+    g = np.mean(np.exp(-0.5 * (off[..., None] / h) ** 2) / (h * math.sqrt(2 * math.pi)), axis=-1)
+    # g / phi_j(mu_j), in logs for the tails
+    log_ratio = np.log(np.maximum(g, 1e-300)) + 0.5 * (mu / s0) ** 2 + np.log(s0 * math.sqrt(2 * math.pi))
+    p0 = TILT_PRIOR_SHARE
+    return 1.0 / (p0 + (1 - p0) * np.mean(np.exp(np.minimum(log_ratio, 700.0)), axis=1))
+
+
+def instances(K: int, sigma0_sq, nu_sq: float, runs: int, seed: int,
+              tilt: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The means `(runs, K)`, reward seeds and importance weights of the runs of one setting: the same
+    for every algorithm and every budget (common random numbers: run r of two algorithms, or of two
+    budgets, is paired). sigma0_sq: the common prior variance, or the arms' `(K,)` prior variances.
+    Without `tilt` the means are prior draws and the weights 1; with it, half the runs (in
+    expectation) have a near-tie planted at the top (`near_tie_weights`), where failures and regret
+    come from once n is large, and each run's weight makes every weighted mean unbiased for the prior."""
+    key = f"{K}:{_prior_key(sigma0_sq)}:{nu_sq}"
+    sd = np.sqrt(np.asarray(sigma0_sq, float))
+    seeds = run_seeds(seed, "rates:rewards:" + key, runs)
+    if not tilt:
+        return stream(seed, "rates:means:" + key).normal(0.0, sd, (runs, K)), seeds, np.ones(runs)
+    rng = stream(seed, "rates:means-near-ties:" + key)
+    mu = rng.normal(0.0, sd, (runs, K))
+    u, arm, scale, z = rng.random(runs), rng.integers(0, K, runs), rng.integers(0, len(TILT_SCALES), runs), \
+        rng.standard_normal(runs)
+    moved = u >= TILT_PRIOR_SHARE
+    idx = np.flatnonzero(moved)
+    j = arm[idx]
+    mu[idx, j] = _others_max(mu[idx])[np.arange(idx.size), j] + \
+        math.sqrt(nu_sq) * np.asarray(TILT_SCALES)[scale[idx]] * z[idx]
+    return mu, seeds, near_tie_weights(mu, sigma0_sq, nu_sq)
+
+
+def oracle_truth(K: int, n: int, sigma0_sq, nu_sq: float, runs: int, seed: int, level: float = 0.95,
+                 tilt: bool = False) -> Truth:
+    """The full-information oracle (`bounds.lower`): n observations of every arm and the Bayes decision
+    for each quantity (the largest posterior mean for the regret; for the failure probability the arm
+    most probably best, which is the same arm under a common prior and equal counts, and is found by
+    evaluating every arm under per-arm priors); its e_n and sr_n lower-bound every algorithm's with
+    budget n. Same instances (and weights) as `bayes_truth`; the oracle's sample means are drawn
+    directly (their law is exact)."""
+    means, _, w = instances(K, sigma0_sq, nu_sq, runs, seed, tilt)
+    noise = stream(seed, f"rates:oracle:{K}:{_prior_key(sigma0_sq)}:{nu_sq}").standard_normal((runs, K))
     pulls = np.full((runs, K), float(n))
     sums = n * means + math.sqrt(n * nu_sq) * noise
-    m, _ = known_mean_posterior(pulls, sums, sigma0_sq, nu_sq)
+    m, v = known_mean_posterior(pulls, sums, sigma0_sq, nu_sq)
+    rec_fail = None
+    if np.ptp(np.asarray(sigma0_sq, float)) > 0:
+        rec_fail = np.column_stack([conditional_failure(m, v, np.full(runs, k)) for k in range(K)]).argmin(axis=1)
     return _truth({"algorithm": "oracle", "K": K, "sigma0_sq": sigma0_sq, "nu_sq": nu_sq}, n, means,
-                  m.argmax(axis=1), sums, pulls, sigma0_sq, nu_sq, level)
+                  m.argmax(axis=1), sums, pulls, sigma0_sq, nu_sq, level, rec_fail, w if tilt else None)
 
 
-def _truth(params, n, means, rec, S, pulls, sigma0_sq, nu_sq, level) -> Truth:
+def _truth(params, n, means, rec, S, pulls, sigma0_sq, nu_sq, level, rec_fail=None, weights=None) -> Truth:
+    """rec_fail: the recommendation the failure probability is judged on, where it is not `rec`;
+    weights: the runs' importance weights under near-tie sampling (None: prior draws)."""
     runs = means.shape[0]
+    rec_fail = rec if rec_fail is None else rec_fail
+    w = np.ones(runs) if weights is None else np.asarray(weights, float)
     m, v = known_mean_posterior(pulls, S, sigma0_sq, nu_sq)
     idx = np.arange(runs)
     best = means.argmax(axis=1)
-    fail = (rec != best).astype(float)
+    fail = (rec_fail != best).astype(float)
     regret = means[idx, best] - means[idx, rec]
-    cf = conditional_failure(m, v, rec)
-    cr = conditional_regret(m, v, rec)
+    cf = w * conditional_failure(m, v, rec_fail)
+    cr = w * conditional_regret(m, v, rec)
 
-    def ratio(a, b):
-        vb = float(np.var(b))
-        return float(np.var(a) / vb) if vb > 0 else math.inf
+    def vr(plain_sq_mean, est):
+        """Var under the prior of the plain per-run value (its second moment, estimated with the
+        weights, less the squared mean) over the variance of the per-run values used."""
+        vb = float(np.var(est))
+        return float((plain_sq_mean - est.mean() ** 2) / vb) if vb > 0 else math.inf
+    pf, pr = w * fail, w * regret
     return Truth(params, n, runs,
-                 binomial_interval(int(fail.sum()), runs, level), mean_interval(cf, level),
-                 mean_interval(regret, level), mean_interval(cr, level), ratio(fail, cf), ratio(regret, cr), cf, cr)
+                 binomial_interval(int(fail.sum()), runs, level) if weights is None else mean_interval(pf, level),
+                 mean_interval(cf, level), mean_interval(pr, level), mean_interval(cr, level),
+                 vr(float(np.mean(w * fail)), cf), vr(float(np.mean(w * regret ** 2)), cr), cf, cr,
+                 (float(pf.sum()), float((pf ** 2).sum())), (float(pr.sum()), float((pr ** 2).sum())),
+                 weights is not None)

@@ -1,0 +1,207 @@
+"""The rate study as data: settings of the model of Section 3 (K, sigma0^2, sigma^2, and how far the
+arms' prior variances differ), the algorithms each runs and over which budgets, at a named scale.
+A task is one algorithm at one budget on one setting; `execute` runs it and returns a row of group
+statistics (sums and sums of squares of the per-run conditional values over fixed blocks of runs),
+which is all the fits, intervals and paired comparisons need (`curve`), and small enough to ship.
+
+Every task of a setting runs on the same means and reward streams (common random numbers across
+budgets and algorithms), so run r, and hence block g, is paired across the whole setting. The rows
+go into a `result_store.ResultStore` (resumable, one writer) through `rue_verify.sweep` (local, or a
+Dask scheduler), as the reproduction's do."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from simulate.algorithms import get
+from simulate.environments import prior_variances
+from simulate.runner import package_version
+
+from .truth import bayes_truth, oracle_truth
+
+#: the full-information oracle (`bounds.lower`): not an algorithm, a lower bound every algorithm meets
+ORACLE = "oracle"
+#: the prior-dependent methods the paper's related work cites
+PEER_NAMES = ("bayes_elim", "prior_alloc")
+#: prior-free baselines of Section 6 compared under the model for ABS-SOTA
+BASELINES = ("sr", "sh", "ucbe", "uniform", "ttts")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """Means drawn from N(0, sigma0_k^2) (sigma0_k^2 spread geometrically around sigma0^2 by
+    `prior_ratio`, `simulate.environments.prior_variances`; 1: Section 3's common prior), rewards
+    N(mu, sigma^2); RUE is told sigma0^2 (the geometric mean) and sigma^2, the peers the per-arm prior.
+    tilt: near-tie sampling (`truth.instances`), exact importance sampling of the instances."""
+
+    name: str
+    K: int
+    sigma0_sq: float = 1.0
+    sigma_sq: float = 1.0
+    prior_ratio: float = 1.0
+    tilt: bool = False
+
+    def prior_vars(self):
+        """sigma0^2 (a float) for a common prior, else the per-arm prior variances."""
+        return self.sigma0_sq if self.prior_ratio == 1 else prior_variances(self.K, self.sigma0_sq, self.prior_ratio)
+
+    @property
+    def params(self) -> dict:
+        """The setting as a witness's params (CLAIMS-BEYOND.md's format)."""
+        p = {"K": self.K, "sigma0_sq": self.sigma0_sq, "sigma_sq": self.sigma_sq, "variances": "known"}
+        return p if self.prior_ratio == 1 else {**p, "prior_ratio": self.prior_ratio}
+
+    @property
+    def text(self) -> str:
+        t = f"K = {self.K}, sigma0^2 = {self.sigma0_sq:g}, sigma^2 = {self.sigma_sq:g}"
+        return t if self.prior_ratio == 1 else t + f", per-arm prior variances spread {self.prior_ratio:g}-fold"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which algorithms run on a setting, over which budgets (an algorithm's `top` caps its budgets)."""
+
+    setting: Setting
+    algorithms: tuple[str, ...]
+    low: int
+    high: int
+    runs: int
+    top: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Scale:
+    name: str
+    plans: tuple[Plan, ...]
+    groups: int = 40          # blocks of runs whose statistics a row keeps (the jackknife and the batch-means
+    #                           paired tests work on them)
+
+
+def algorithm_params(name: str, setting: Setting) -> dict:
+    """What each algorithm is told: RUE the two variances (sigma0^2 the prior's geometric mean), the
+    peers the prior (mean 0, the per-arm variances) and the reward variance, the prior-free baselines
+    nothing."""
+    if name == "rue":
+        return {"variances": "known", "sigma0_sq": setting.sigma0_sq, "sigma_sq": setting.sigma_sq}
+    if name in PEER_NAMES:
+        return {"prior_mean": 0.0, "prior_var": setting.sigma0_sq, "noise_var": setting.sigma_sq,
+                **({"prior_ratio": setting.prior_ratio} if setting.prior_ratio != 1 else {})}
+    return {}
+
+
+def budgets(low: int, high: int) -> list[int]:
+    """The budgets of the study between low and high: 13 per three decades from 100 (100, 215, 464,
+    1000, ...), so that every setting's budgets are common points of the others'."""
+    grid = sorted({int(round(x)) for x in np.geomspace(100, 10 ** 7, 16)})
+    return [n for n in grid if low <= n <= high]
+
+
+#: the base setting of RATE-FAIL and RATE-REGRET (RUE told the variances)
+BASE = Setting("base", 10, tilt=True)
+PAPER_ALGS = ("rue",) + PEER_NAMES + (ORACLE,)
+
+
+def _scale(name: str, runs: int, wide: int, top: int) -> Scale:
+    """`runs` on the base setting (budgets to `top`), half as many on the other settings and a quarter
+    at K = 100 (budgets to `wide`); the prior-free baselines to `wide` and TTTS (exact, slow) to 1e4,
+    for ABS-SOTA's comparison under the model."""
+    half, quarter = max(runs // 2, 40), max(runs // 4, 40)
+    k_low = 1000
+    return Scale(name, (
+        Plan(BASE, PAPER_ALGS + BASELINES, 100, top, runs, (("ttts", 10_000), *((b, wide) for b in BASELINES[:-1]))),
+        Plan(Setting("K30", 30, tilt=True), PAPER_ALGS, k_low, wide, half),
+        Plan(Setting("K100", 100, tilt=True), PAPER_ALGS, k_low, wide, quarter),
+        Plan(Setting("tight prior", 10, sigma0_sq=0.25, tilt=True), PAPER_ALGS, k_low, wide, half),
+        Plan(Setting("noisy", 10, sigma_sq=4.0, tilt=True), PAPER_ALGS, k_low, wide, half),
+        Plan(Setting("differing priors", 10, prior_ratio=100.0, tilt=True), PAPER_ALGS + ("uniform",), 100, wide,
+             half),
+    ))
+
+
+#: quick: a demonstration and the tests' scale; paper: the study the package ships (`results`)
+SCALES = {"quick": _scale("quick", 400, 10_000, 100_000), "paper": _scale("paper", 4000, 100_000, 1_000_000)}
+
+
+@dataclass(frozen=True)
+class RateTask:
+    setting: Setting
+    algorithm: str
+    n: int
+    runs: int
+    groups: int
+
+    @property
+    def key(self) -> str:
+        setting = json.dumps(asdict(self.setting), sort_keys=True)
+        return f"{setting}|{self.algorithm}|n={self.n}|{self.runs}/{self.groups}"
+
+    @property
+    def cost(self) -> float:
+        w = 0.02 if self.algorithm == ORACLE else get(self.algorithm).cost
+        return w * self.runs * self.n * self.setting.K
+
+    @property
+    def describe(self) -> str:
+        return f"{self.setting.name} K={self.setting.K} n={self.n} {self.algorithm}"
+
+
+def tasks(scale: str | Scale = "quick", algorithms=None) -> list[RateTask]:
+    """The tasks of a scale (`algorithms`: only these, where a plan has them)."""
+    sc = SCALES[scale] if isinstance(scale, str) else scale
+    out = []
+    for p in sc.plans:
+        cap = dict(p.top)
+        for alg in p.algorithms:
+            if algorithms is None or alg in algorithms:
+                top = min(p.high, cap.get(alg, p.high))
+                out += [RateTask(p.setting, alg, n, p.runs, sc.groups) for n in budgets(p.low, top)]
+    return out
+
+
+def definition_hash(ts: list[RateTask], seed: int) -> str:
+    return f"{zlib.crc32(json.dumps([seed] + [t.key for t in ts]).encode()):08x}"
+
+
+def manifest(ts: list[RateTask], seed: int, scale: str) -> dict:
+    return {"tool": "rue-verify rates", "version": package_version(), "definition": definition_hash(ts, seed),
+            "scale": scale, "seed": seed, "tasks": len(ts)}
+
+
+COLUMNS = ("key", "setting", "K", "sigma0_sq", "sigma_sq", "prior_ratio", "tilt", "algorithm", "params", "n",
+           "runs", "groups", "failure_sums", "failure_sumsq", "regret_sums", "regret_sumsq", "failure_plain_sum",
+           "failure_plain_sumsq", "regret_plain_sum", "regret_plain_sumsq", "vr_failure", "vr_regret", "seed",
+           "version", "wall_seconds")
+
+
+def _blocks(values: np.ndarray, groups: int) -> tuple[list[float], list[float]]:
+    parts = np.array_split(np.asarray(values, float), groups)
+    return [float(p.sum()) for p in parts], [float((p ** 2).sum()) for p in parts]
+
+
+def execute(task: RateTask, seed: int) -> dict:
+    """Run one task; its row (a module-level function, so Dask workers can run it)."""
+    import time
+    t0 = time.perf_counter()
+    s = task.setting
+    if task.algorithm == ORACLE:
+        tr = oracle_truth(s.K, task.n, s.prior_vars(), s.sigma_sq, task.runs, seed, tilt=s.tilt)
+        params = {}
+    else:
+        params = algorithm_params(task.algorithm, s)
+        tr = bayes_truth(task.algorithm, s.K, task.n, s.prior_vars(), s.sigma_sq, task.runs, seed, params,
+                         tilt=s.tilt)
+    fs, fq = _blocks(tr.failure_runs, task.groups)
+    rs, rq = _blocks(tr.regret_runs, task.groups)
+    return {"key": task.key, "setting": s.name, "K": s.K, "sigma0_sq": s.sigma0_sq, "sigma_sq": s.sigma_sq,
+            "prior_ratio": s.prior_ratio, "tilt": int(s.tilt), "algorithm": task.algorithm,
+            "params": json.dumps(params, sort_keys=True),
+            "n": task.n, "runs": task.runs, "groups": task.groups,
+            "failure_sums": json.dumps(fs), "failure_sumsq": json.dumps(fq), "regret_sums": json.dumps(rs),
+            "regret_sumsq": json.dumps(rq), "failure_plain_sum": tr.plain_failure[0],
+            "failure_plain_sumsq": tr.plain_failure[1], "regret_plain_sum": tr.plain_regret[0],
+            "regret_plain_sumsq": tr.plain_regret[1], "vr_failure": tr.vr_failure, "vr_regret": tr.vr_regret,
+            "seed": seed, "version": package_version(), "wall_seconds": round(time.perf_counter() - t0, 3)}

@@ -1,0 +1,138 @@
+"""rue_verify.rates' sweep: a study is data (settings, algorithms, budgets), its rows keep block
+statistics from which the curves, intervals and fits equal those computed from the per-run values, a
+killed study resumes to the uninterrupted one's rows, a Dask cluster gives the same rows as a local
+run, and the full-information oracle stays below every algorithm, also under per-arm priors."""
+
+import json
+
+import numpy as np
+import pytest
+
+from rue_verify import rates
+from rue_verify.rates import grid
+from rue_verify.rates.truth import bayes_truth, oracle_truth
+
+TINY = grid.Scale("tiny", (
+    grid.Plan(grid.BASE, ("rue", "bayes_elim", "oracle", "sr"), 100, 464, 60, (("sr", 215),)),
+    grid.Plan(grid.Setting("K4", 4), ("rue", "oracle"), 100, 464, 60),
+    grid.Plan(grid.Setting("K20", 20), ("rue", "oracle"), 100, 464, 60),
+    grid.Plan(grid.Setting("differing priors", 6, prior_ratio=100.0), ("rue", "prior_alloc", "oracle"), 100, 464, 60),
+), groups=6)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    grid.SCALES["tiny"] = TINY
+    d = tmp_path_factory.mktemp("rates") / "tiny"
+    out = rates.run("tiny", d, seed=5, progress=False)
+    yield d, out
+    grid.SCALES.pop("tiny", None)
+
+
+def _strip(rows):
+    return [{k: v for k, v in r.items() if k != "wall_seconds"} for r in rows]
+
+
+def test_the_rows_are_the_grid_and_the_blocks_give_the_per_run_statistics(tiny):
+    d, out = tiny
+    res = rates.load(d)
+    assert [r["key"] for r in res.rows] == [t.key for t in grid.tasks(TINY)]
+    assert res.manifest["definition"] == grid.definition_hash(grid.tasks(TINY), 5)
+    c = res.curve("base", "rue")
+    assert list(c.n) == grid.budgets(100, 464) and c.runs == 60
+    params = grid.algorithm_params("rue", grid.BASE)
+    for j, n in enumerate(c.n):
+        t = bayes_truth("rue", 10, int(n), 1.0, 1.0, 60, 5, params, tilt=grid.BASE.tilt)
+        for q in ("failure", "regret"):
+            direct, stored = getattr(t, q), c.interval(q, j)
+            assert np.allclose(direct[:3], stored[:3], rtol=1e-9, atol=1e-15)
+        assert np.allclose(t.failure_plain[:3], c.plain("failure", j)[:3], rtol=1e-9, atol=1e-15)
+    per_run = np.column_stack([bayes_truth("rue", 10, int(n), 1.0, 1.0, 60, 5, params, tilt=True).regret_runs
+                               for n in c.n])
+    a, b = c.fit("regret", tail=0.5), rates.fit_paired(c.n, per_run, tail=0.5, groups=6)
+    assert np.isclose(a.exponent, b.exponent) and np.allclose(a.interval, b.interval)
+
+
+def test_a_killed_study_resumes_to_the_same_rows(tiny, tmp_path):
+    d, _ = tiny
+    grid.SCALES["tiny"] = TINY
+
+    class Stop(Exception):
+        pass
+
+    seen = []
+
+    def stop_after_three(row):
+        seen.append(row["key"])
+        if len(seen) == 3:
+            raise Stop
+    with pytest.raises(Stop):
+        rates.run("tiny", tmp_path / "r", seed=5, progress=False, on_row=stop_after_three)
+    assert len(rates.load(tmp_path / "r").rows) == 3
+    again = rates.run("tiny", tmp_path / "r", seed=5, progress=False)
+    assert again["arm_rounds"] < rates.run("tiny", tmp_path / "fresh", seed=6, progress=False)["arm_rounds"]
+    assert _strip(rates.load(tmp_path / "r").rows) == _strip(rates.load(d).rows)
+
+
+def test_a_dask_cluster_gives_the_local_rows(tiny, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    d, _ = tiny
+    grid.SCALES["tiny"] = TINY
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl, \
+            distributed.Client(cl) as client:
+        rates.run("tiny", tmp_path / "dask", seed=5, progress=False, client=client)
+    assert _strip(rates.load(tmp_path / "dask").rows) == _strip(rates.load(d).rows)
+
+
+def test_another_study_is_refused_in_the_same_directory(tiny):
+    d, _ = tiny
+    grid.SCALES["tiny"] = TINY
+    with pytest.raises(ValueError, match="another definition"):
+        rates.run("tiny", d, seed=6, progress=False)
+
+
+def test_the_oracle_is_below_every_algorithm_also_under_per_arm_priors(tiny):
+    """A lower bound that could fail: no algorithm's truth is significantly below the oracle's
+    (upper end of the algorithm's 95% interval against the oracle's lower end), on every setting."""
+    res = rates.load(tiny[0])
+    for name in res.settings():
+        orc = res.curve(name, "oracle")
+        for alg in res.algorithms(name):
+            c = res.curve(name, alg)
+            for q in ("failure", "regret"):
+                for j, n in enumerate(c.n):
+                    assert c.interval(q, j).high >= orc.interval(q, orc.index(n)).low, (name, alg, q, n)
+
+
+def test_under_per_arm_priors_the_oracle_takes_the_arm_most_probably_best():
+    """With per-arm priors and equal counts the largest posterior mean is not always the arm most
+    probably best; the oracle's failure probability uses the latter and is never above the former's."""
+    pv = grid.Setting("d", 6, prior_ratio=100.0).prior_vars()
+    t = oracle_truth(6, 2, pv, 1.0, 400, 3)
+    from rue_verify.rates.truth import conditional_failure, instances, known_mean_posterior
+    from simulate.seeds import stream
+    means, _, _ = instances(6, pv, 1.0, 400, 3)
+    noise = stream(3, f"rates:oracle:6:{'[' + ','.join(f'{x:.12g}' for x in pv) + ']'}:1.0").standard_normal((400, 6))
+    m, v = known_mean_posterior(np.full((400, 6), 2.0), 2 * means + np.sqrt(2) * noise, pv, 1.0)
+    by_mean = conditional_failure(m, v, m.argmax(axis=1))
+    assert np.all(t.failure_runs <= by_mean + 1e-12) and t.failure_runs.mean() < by_mean.mean()
+
+
+def test_the_cli_prints_the_exponents_of_a_stored_study(tiny, capsys):
+    from rue_verify.cli import main
+    assert main(["rates", "--show", str(tiny[0]), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rows = out["exponents"]
+    assert {(r["setting"], r["algorithm"]) for r in rows if r["variable"] == "n"} >= {("base", "rue"), ("K20", "rue")}
+    k = [r for r in rows if r["variable"] == "K" and r["algorithm"] == "rue"]
+    assert k and all(r["low"] <= r["exponent"] <= r["high"] and r["range"] == [4, 20] for r in k)
+    assert main(["rates", "--show", str(tiny[0] / "nothing")]) == 2
+    assert "--show:" in capsys.readouterr().err
+
+
+def test_a_study_of_another_form_is_refused_with_one_line(tmp_path, capsys):
+    from rue_verify.cli import main
+    (tmp_path / "results.csv").write_text("key,setting,n\nx,base,100\n")
+    assert main(["rates", "--show", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "another form" in err and err.count("\n") == 1
