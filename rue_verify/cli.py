@@ -4,6 +4,7 @@
   rue-verify bound NAME [--symbolic | --latex | --json] [--PARAM VALUE ...]      (rue-verify bound --list)
   rue-verify vacuity --K K --sigma0-sq S0 --sigma-sq S --delta D [--bound theorem_5_1] [--n-max N] [--map]
   rue-verify simulate [--setup F1..F6|R1..R3 | --means M,M,... | --means-file PATH] [--budget N|H/2|H|2H] ...
+  rue-verify rates [--quick | --paper] [--out DIR] [--scheduler ADDR] [--seed N] [--show DIR|shipped]
   rue-verify table | bench | reproduce ...
 
 Grammar (module `args`): hyphenated flags (old underscore spellings still work), comma-separated
@@ -99,6 +100,7 @@ def _claims(args: argparse.Namespace) -> int:
     if args.seed is not None:
         mode.seed = args.seed
     mode.results = args.results
+    mode.rates = args.rates
     ids = [i.strip() for tok in (args.id or []) for i in tok.split(",") if i.strip()] or list(REGISTRY)
     t0 = time.perf_counter()
     unknown = [i for i in ids if i not in REGISTRY]
@@ -109,6 +111,11 @@ def _claims(args: argparse.Namespace) -> int:
         load(mode.results)                  # a bad --results is refused before any claim runs
     except ValueError as err:
         return _fail(str(err).replace("results:", "--results:", 1))
+    try:
+        from .rates import load as load_rates
+        load_rates(mode.rates)              # and a bad --rates
+    except ValueError as err:
+        return _fail(str(err).replace("rates:", "--rates:", 1))
     shown = bar(len(ids), "claims", "claim", not args.quiet)
     try:
         results = run_ledger(mode, ids, progress=counter(shown), workers=args.workers or cores())
@@ -484,10 +491,43 @@ def _reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rates(args: argparse.Namespace) -> int:
+    from .rates import load, run
+    from .rates.summary import exponents
+    scale = "paper" if args.paper else "quick"
+    try:
+        if args.show:
+            res, wall, arm_rounds = load(args.show), None, 0
+        else:
+            out = run(scale, args.out, args.seed, args.scheduler, progress=not args.quiet, wait=args.wait)
+            res, wall, arm_rounds = load(out["out"]), out["wall_seconds"], out["arm_rounds"]
+    except ValueError as err:
+        return _fail(str(err).replace("rates:", "--show:" if args.show else "--out:", 1))
+    except OSError as err:
+        if args.scheduler and not err.filename:
+            return _fail(f"--scheduler {args.scheduler}: {err}")
+        return _cannot_write("--out", args.out or f"rates-{scale}", err)
+    table = exponents(res)
+    if args.json:
+        _dump({"source": res.description, "wall_seconds": wall, "arm_rounds": arm_rounds, "exponents": table})
+        return 0
+    print(f"rue-verify {__version__} rates: {res.description}")
+    for r in table:
+        print(f"{r['setting']:<17} {r['algorithm']:<11} {r['quantity']:<20} exponent in {r['variable']} "
+              f"{r['exponent']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}] on {r['range'][0]}-{r['range'][1]}"
+              + ("" if r["power_law"] else "  (a power law does not fit)"))
+    if wall is not None:
+        print(f"simulated {arm_rounds:.3g} arm-rounds in {wall:.0f} s"
+              + (f" ({arm_rounds / wall:.3g} arm-rounds/s)" if wall > 0 and arm_rounds else "")
+              + f"; wrote {out['out']}/results.csv")
+    return 0
+
+
 def _report(args: argparse.Namespace) -> int:
     from .report import report
     try:
         res = report("full" if args.full else "quick", args.out, thorough=args.thorough, results_dir=args.results,
+                     rates_dir=args.rates,
                      seed=args.seed, progress=not args.quiet, workers=args.workers or cores())
     except ValueError as err:
         return _fail(str(err))
@@ -532,6 +572,8 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     c.add_argument("--seed", type=seed, help="seed for every search and simulation (default 20241001)")
     c.add_argument("--results", metavar="DIR", help="a reproduction's result directory for the empirical claims "
                                                     "(default: the paper-scale results shipped with the package)")
+    c.add_argument("--rates", metavar="DIR", help="a rate study's directory (rue-verify rates --out DIR) for the rate "
+                                                  "and tightness findings (default: the paper-scale study shipped)")
     c.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
     c.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core; the "
                                                            "results do not depend on it)")
@@ -639,11 +681,30 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     rr.add_argument("--thorough", action="store_true", help="run the ledger in thorough mode")
     rr.add_argument("--results", metavar="DIR", help="a reproduction's result directory (default: the paper-scale "
                                                      "results shipped with the package)")
+    rr.add_argument("--rates", metavar="DIR", help="a rate study's directory (default: the paper-scale study shipped "
+                                                   "with the package)")
     rr.add_argument("--seed", type=seed, default=0, help="seed of the figures' simulations (default 0)")
     rr.add_argument("--workers", type=integer(1, 256), help="processes the claims and figures run in (default: every "
                                                             "core; the results do not depend on it)")
     rr.add_argument("--json", action="store_true", help="print what was written as JSON")
     rr.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    rt = sub.add_parser("rates", help="the rate study: Bayesian failure probability and simple regret under the model, "
+                                      "and their exponents in n and K",
+                        description="Estimate every algorithm's Bayesian failure probability and simple regret "
+                                    "under the model of Section 3 (means from the Gaussian prior, Gaussian rewards) "
+                                    "over budgets spanning decades and several (K, sigma0^2, sigma^2), with "
+                                    "conditional (Rao-Blackwell) estimators on common random numbers, into a "
+                                    "resumable result directory; print the fitted exponents. The ledger and the "
+                                    "report read the paper-scale study shipped with the package unless given "
+                                    "--rates DIR.")
+    rsize = rt.add_mutually_exclusive_group()
+    rsize.add_argument("--quick", action="store_true", help="400 runs, budgets to 1e5 (the default; a few minutes)")
+    rsize.add_argument("--paper", action="store_true", help="the shipped study: 4000 runs, budgets to 1e6, K to 100 "
+                                                            "(about half an hour on 2 cores)")
+    rt.add_argument("--out", help="result directory (default rates-quick or rates-paper); rerunning resumes")
+    rt.add_argument("--show", metavar="DIR", help="print the exponents of a stored study (a directory, or 'shipped') "
+                                                  "without simulating")
+    _sweep_flags(rt, "print the exponents as JSON")
     rp = sub.add_parser("reproduce", help="rerun Section 6 and its appendix; figures, tables and the empirical claims",
                         description="Run the experimental section of the paper (Figures 2-5) into a result directory "
                                     "(results.csv, PNG/SVG figures, summary.md with the empirical claims' verdicts). "
@@ -661,19 +722,25 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                     help="comma-separated algorithms run on the fixed, random and arms studies (default the "
                          "paper's: rue, ucbe, sr, sh, ttts): registry names, module:NAME, path/to/file.py:NAME or "
                          "installed entry points")
-    rp.add_argument("--wait", action="store_true", help="if another run is writing the same --out directory, wait "
-                                                        "for it to end and then run what is left (default: refuse)")
     rp.add_argument("--redraw", action="store_true",
                     help="draw the figures and write summary.md from stored results without simulating (the results "
                          "in --out, or --results DIR, or --results shipped for the paper-scale run in the package)")
     rp.add_argument("--results", metavar="DIR", help="with --redraw: where the results are ('shipped' for the "
                                                      "package's)")
-    rp.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler address (tcp://host:8786): run the tasks "
-                                                        "on that cluster; results are identical to a local run")
-    rp.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
-    rp.add_argument("--json", action="store_true", help="print what was written as JSON")
-    rp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _sweep_flags(rp, "print what was written as JSON")
     return p
+
+
+def _sweep_flags(p, json_help: str) -> None:
+    """The flags every sweep command (reproduce, rates) shares: where it runs, how it waits, its seed
+    and output."""
+    p.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler address (tcp://host:8786): run the tasks on "
+                                                       "that cluster; results are identical to a local run")
+    p.add_argument("--wait", action="store_true", help="if another run is writing the same --out directory, wait "
+                                                       "for it to end and then run what is left (default: refuse)")
+    p.add_argument("--seed", type=integer(0, 2 ** 63 - 1), default=0, help="master seed (default 0)")
+    p.add_argument("--json", action="store_true", help=json_help)
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
 
 _SIGINT = []
@@ -708,6 +775,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 _KEPT = {"reproduce": "finished rows are kept (a rerun of the same command resumes)",
+         "rates": "finished rows are kept (a rerun of the same command resumes)",
          "report": "the previous report, if there was one, is unchanged",
          "claims": "nothing was written", "table": "nothing was written"}
 
@@ -739,8 +807,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if args.cmd != "bound" and extra:
         return _fail(f"unrecognized arguments: {' '.join(extra)} (see 'rue-verify {args.cmd} --help')")
     handler = {"claims": _claims, "simulate": _simulate, "bench": _bench, "table": _table,
-               "reproduce": _reproduce, "vacuity": _vacuity, "report": _report}
-    if args.cmd in ("claims", "simulate", "bench", "table", "reproduce", "report"):
+               "reproduce": _reproduce, "vacuity": _vacuity, "report": _report, "rates": _rates}
+    if args.cmd in ("claims", "simulate", "bench", "table", "reproduce", "report", "rates") and \
+            not getattr(args, "show", None):            # rates --show reads a store and compiles nothing
         _say_if_compiling(getattr(args, "quiet", False) or getattr(args, "json", False))
     if args.cmd == "bound":
         return _bound(args, extra)
