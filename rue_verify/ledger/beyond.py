@@ -1,76 +1,119 @@
-"""Claims of CLAIMS-BEYOND.md: what a reader asks after the text, starting with the rates. RUE's
-Bayesian failure probability and simple regret under the model of Section 3 (means iid N(mu0,
-sigma0^2), Gaussian rewards of variance sigma^2, RUE told the variances), measured over n spanning
-three decades with the conditional (Rao-Blackwell) estimators of `rue_verify.rates`, and their
-exponents in n fitted with intervals on the large-n half."""
+"""Claims of CLAIMS-BEYOND.md: what a reader asks after the text, starting with the rates. Every
+algorithm's Bayesian failure probability and simple regret under the model of Section 3 (means
+N(0, sigma0^2), Gaussian rewards of variance sigma^2; RUE told the variances, the peers the prior),
+from the rate study (`rue_verify.rates`: the paper-scale study shipped with the package, or
+`Mode.rates`), with exponents in n fitted with jackknife intervals on the large-n half of each
+curve, and in K across the settings that differ only in K."""
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
 from simulate.algorithms import get
 
-from ..rates import fit_paired, log_slope, study
+from .. import rates
+from ..rates import log_slope, study
 from ..rates.study import CLAIMED_EXPONENT as CLAIMED
-from ..rates.study import SETTING
+from ..rates.study import CLAIMED_EXPONENT_K as CLAIMED_K
+from ..rates.summary import fit_in_K
 from ..reproduction import comparisons as C
 from . import section6 as S6
 from .core import Mode, claim, from_classes, from_rate, from_tightness, from_value, overall
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Beyond the text: rates and tightness"
-
-def curves(mode: Mode):
-    """The truth at every budget (one set of runs, shared by RATE-FAIL and RATE-REGRET)."""
-    return study.curves(mode.name == "thorough", mode.sim_runs, mode.seed)
+#: the setting RATE-FAIL and RATE-REGRET report first, and the tightness findings use
+BASE = "base"
 
 
-def _rate(mode: Mode, quantity: str, attr: str):
-    rows = curves(mode)
-    ns = [r.n for r in rows]
-    fit = fit_paired(ns, np.column_stack([getattr(r, attr + "_runs") for r in rows]), tail=0.5)
+@functools.lru_cache(maxsize=4)
+def _load(directory: str | None):
+    return rates.load(directory)
+
+
+def study_results(mode: Mode):
+    """The rate study the claims read (shipped unless `mode.rates` names a directory)."""
+    return _load(mode.rates)
+
+
+def base_curve(mode: Mode, algorithm: str = "rue"):
+    return study_results(mode).curve(BASE, algorithm)
+
+
+def _rate_in_n(curve, quantity: str, q: str):
+    fit = curve.fit(q)
     lo, hi = fit.interval
-    vr = np.median([getattr(r, "vr_" + attr) for r in rows])
+    vr = np.median(curve.vr[q])
     local = ", ".join(f"{m:.3g}: {b:.2f}" for m, b, _ in fit.local)
+    ns = curve.n
     detail = (f"measured exponent {fit.exponent:.3f} (95% interval [{lo:.3f}, {hi:.3f}]) on n in "
               f"{fit.n_range[0]}-{fit.n_range[1]}; the paper's rate is n^{CLAIMED}"
               + (f", so the claim's rate is loose by {CLAIMED - fit.exponent:.2f} in the exponent"
                  if hi <= CLAIMED else "") + "; "
               f"{'a power law fits' if fit.power_law else 'a power law does not fit (a log factor or a bend)'} "
               f"(local slopes against the line: chi2/df {fit.chi2_per_df:.2f}); local slopes by mid n: {local}; "
-              f"conditional estimator, variance reduced {vr:.1f}x (median) against the plain one; {rows[0].runs} "
-              "runs per budget, paired across budgets (jackknife intervals over runs)")
-    witness = {"params": dict(SETTING), "quantity": quantity, "exponent_n": round(fit.exponent, 4),
-               "interval": [round(lo, 4), round(hi, 4)], "n": list(fit.n_range), "claimed_exponent_n": CLAIMED}
-    domain = f"RUE, {_setting_text()}, n in {ns[0]}-{ns[-1]}"
-    finding = from_rate(fit.exponent, fit.interval, CLAIMED, domain, detail, witness=witness)
+              f"conditional estimator{' with near-tie importance sampling' if curve.setting.tilt else ''}, variance "
+              f"{vr:.1f}x (median over budgets) below plain Monte Carlo under the prior; {curve.runs} runs per budget, "
+              "paired across budgets (jackknife intervals over blocks of runs)")
+    witness = {"params": curve.setting.params, "quantity": quantity, "exponent_n": round(float(fit.exponent), 4),
+               "interval": [round(float(lo), 4), round(float(hi), 4)], "n": [int(x) for x in fit.n_range],
+               "claimed_exponent_n": CLAIMED}
+    domain = f"RUE, {curve.setting.text}, n in {ns[0]}-{ns[-1]}"
+    return fit, from_rate(fit.exponent, fit.interval, CLAIMED, domain, detail, witness=witness)
+
+
+def _rate_in_K(mode: Mode, quantity: str, q: str):
+    """The exponent in K at the largest budget the settings differing only in K share."""
+    fits = fit_in_K(study_results(mode), "rue", q, BASE)
+    if not fits:
+        return []
+    n, fit, pts = fits[-1]
+    lo, hi = fit.interval
+    others = "; at smaller budgets: " + ", ".join(f"n = {m}: {f.exponent:.2f}" for m, f, _ in fits[:-1]) \
+        if len(fits) > 1 else ""
+    detail = (f"measured exponent in K {fit.exponent:.3f} (95% interval [{lo:.3f}, {hi:.3f}]) at n = {n} over K in "
+              + ", ".join(f"{K} ({y:.3g})" for K, y, _ in pts) + f"; the paper's rate grows like K^{CLAIMED_K}"
+              + (f", so its K-dependence is loose by {CLAIMED_K - fit.exponent:.2f}" if hi <= CLAIMED_K else "")
+              + f"{others}; independent settings, normal interval from the estimates' standard errors")
+    params = {k: v for k, v in study_results(mode).settings()[BASE].params.items() if k != "K"}
+    witness = {"params": params, "quantity": quantity, "exponent_K": round(float(fit.exponent), 4),
+               "interval": [round(float(lo), 4), round(float(hi), 4)], "K": [int(pts[0][0]), int(pts[-1][0])],
+               "n": int(n), "claimed_exponent_K": CLAIMED_K}
+    return [from_rate(fit.exponent, fit.interval, CLAIMED_K, f"RUE, K in {', '.join(str(int(p[0])) for p in pts)}, "
+                      f"n = {n}, the base setting's variances", detail, witness=witness)]
+
+
+def _rate(mode: Mode, quantity: str, q: str):
+    res = study_results(mode)
+    fit, finding = _rate_in_n(base_curve(mode), quantity, q)
+    lo, hi = fit.interval
     fits = from_value(float(fit.power_law), "the fitted range", at_least=1, fail="inconclusive",
                       holds=f"the local slopes on the fitted range are consistent with one power (chi2/df "
                             f"{fit.chi2_per_df:.2f})",
                       fails=f"the local slopes on the fitted range reject one power (chi2/df {fit.chi2_per_df:.2f}): "
                             "the exponent summarises a curve that bends (a log factor?)")
-    return f"{quantity}: exponent {fit.exponent:.2f} [{lo:.2f}, {hi:.2f}] against the claimed {CLAIMED}", \
-        [finding, fits, _oracle_tightness(mode, attr)] + (_peer_tightness(mode) if attr == "failure" else [])
+    elsewhere = [_rate_in_n(res.curve(name, "rue"), quantity, q)[1] for name in res.settings()
+                 if name != BASE and res.has(name, "rue") and res.curve(name, "rue").n.size >= 3]
+    return f"{quantity}: exponent {fit.exponent:.2f} [{lo:.2f}, {hi:.2f}] against the claimed {CLAIMED} " \
+           f"({res.description})", \
+        [finding, fits] + elsewhere + _rate_in_K(mode, quantity, q) + [_oracle_tightness(mode, q)] \
+        + (_peer_tightness(mode) if q == "failure" else [])
 
 
-def _setting_text() -> str:
-    return f"K = {SETTING['K']}, sigma0^2 = {SETTING['sigma0_sq']:g}, sigma^2 = {SETTING['sigma_sq']:g}"
-
-
-def _oracle_tightness(mode: Mode, attr: str):
+def _oracle_tightness(mode: Mode, q: str):
     """RUE's truth over the full-information oracle's (`bounds.lower`, a lower bound on every
     algorithm): the truth at the upper end of its 95% interval over the oracle at the lower end of its
     own, so a ratio below 1 would be a significant violation; and the two exponents in n."""
-    thorough = mode.name == "thorough"
-    rue, orc = curves(mode), study.oracle_curves(thorough, mode.sim_runs, mode.seed)
-    ns = [r.n for r in rue]
-    ratio = [getattr(a, attr).high / getattr(b, attr).low if getattr(b, attr).low > 0 else np.nan
-             for a, b in zip(rue, orc)]          # nan: the oracle's interval reaches 0 (no evidence either way)
-    fit = fit_paired(ns, np.column_stack([getattr(r, attr + "_runs") for r in rue]), tail=0.5)
-    ofit = fit_paired(ns, np.column_stack([getattr(r, attr + "_runs") for r in orc]), tail=0.5)
-    return from_tightness(ratio, [{**SETTING, "n": n} for n in ns],
-                          f"RUE against the full-information oracle (n observations of every arm), {_setting_text()}, "
-                          f"n in {ns[0]}-{ns[-1]}, {rue[0].runs} runs per budget on the same "
+    rue, orc = base_curve(mode), base_curve(mode, "oracle")
+    ns = rue.n
+    ratio = [a.high / b.low if b.low > 0 else np.nan        # nan: the oracle's interval reaches 0 (no evidence)
+             for a, b in zip(rue.intervals(q), orc.intervals(q))]
+    fit, ofit = rue.fit(q), orc.fit(q)
+    return from_tightness(ratio, [{**rue.setting.params, "n": int(n)} for n in ns],
+                          f"RUE against the full-information oracle (n observations of every arm), {rue.setting.text}, "
+                          f"n in {ns[0]}-{ns[-1]}, {rue.runs} runs per budget on the same "
                           "instances", bound="full-information oracle", lower=True,
                           exponent={"variable": "n", "bound": ofit.exponent, "measured": fit.exponent,
                                     "interval": list(fit.interval), "range": list(fit.n_range)})
@@ -81,16 +124,16 @@ def _peer_tightness(mode: Mode) -> list:
     simulated truth (lower end of the 95% interval), with the exponents in n."""
     out = []
     for name in study.PEER_NAMES:
-        rows = study.curves(mode.name == "thorough", mode.sim_runs, mode.seed, name)
-        ns = np.array([r.n for r in rows], float)
-        bound = np.array([study.peer_bounds(int(n))[name] for n in ns])
-        low = np.array([max(r.failure.low, 1e-300) for r in rows])
-        fit = fit_paired(ns, np.column_stack([r.failure_runs for r in rows]), tail=0.5)
+        c = base_curve(mode, name)
+        ns = c.n.astype(float)
+        bound = np.array([study.peer_bounds(int(n), c.setting)[name] for n in ns])
+        low = np.array([max(iv.low, 1e-300) for iv in c.intervals("failure")])
+        fit = c.fit("failure")
         top = ns >= fit.n_range[0]
-        out.append(from_tightness(bound / low, [{**SETTING, "algorithm": name, "n": int(n)} for n in ns],
-                                  f"{get(name).title}, told the prior N(0, {SETTING['sigma0_sq']:g}) and sigma^2 = "
-                                  f"{SETTING['sigma_sq']:g}, K = {SETTING['K']}, n in "
-                                  f"{int(ns[0])}-{int(ns[-1])} ({rows[0].runs} runs per budget)",
+        out.append(from_tightness(bound / low, [{**c.setting.params, "algorithm": name, "n": int(n)} for n in ns],
+                                  f"{get(name).title}, told the prior N(0, {c.setting.sigma0_sq:g}) and sigma^2 = "
+                                  f"{c.setting.sigma_sq:g}, K = {c.setting.K}, n in "
+                                  f"{int(ns[0])}-{int(ns[-1])} ({c.runs} runs per budget)",
                                   bound=study.PEER_BOUNDS[name],
                                   exponent={"variable": "n", "bound": log_slope(ns[top], bound[top]),
                                             "measured": fit.exponent, "interval": list(fit.interval),
@@ -159,25 +202,37 @@ def _paper_settings(mode: Mode) -> list:
 
 
 def _model(mode: Mode) -> list:
-    """RUE against the peers under the model of Section 3, paired run by
-    run (same means and reward streams), on the conditional failure probability and simple regret."""
-    rue = curves(mode)
+    """RUE against every other algorithm of the rate study under the model of Section 3, on every
+    setting and budget both ran, paired by blocks of runs (the same means and reward streams): a
+    paired t-test on the block means (batch means), Holm's correction over every cell of a quantity."""
+    res = study_results(mode)
     findings = []
-    for attr, what in (("failure", "failure probability"), ("regret", "simple regret")):
-        comps, names = [], []
-        for x in study.ALGORITHMS[1:]:
-            for a, b in zip(rue, study.curves(mode.name == "thorough", mode.sim_runs, mode.seed, x)):
-                comps.append(C.paired_t(getattr(a, attr + "_runs"), getattr(b, attr + "_runs"), "runs"))
-                names.append(f"n={a.n} vs {x}")
+    for q, what in (("failure", "failure probability"), ("regret", "simple regret")):
+        comps, names, rivals = [], [], []
+        for name in res.settings():
+            if not res.has(name, "rue"):
+                continue
+            rue = res.curve(name, "rue")
+            for x in res.algorithms(name):
+                if x in ("rue", rates.grid.ORACLE):
+                    continue
+                rivals.append(x)
+                c = res.curve(name, x)
+                for j, n in enumerate(c.n):
+                    if n in rue.n:
+                        comps.append(C.paired_t(rue.block_means(q)[:, rue.index(n)], c.block_means(q)[:, j],
+                                                "blocks of runs"))
+                        names.append(f"{name} n={n} vs {x}")
         cls = C.classify(comps)
-        by = {x: [k for nm, k in zip(names, cls) if nm.endswith(" vs " + x)] for x in study.ALGORITHMS[1:]}
+        by = {x: [k for nm, k in zip(names, cls) if nm.endswith(" vs " + x)] for x in dict.fromkeys(rivals)}
         text = (f"Bayesian {what}, RUE against " + ", ".join(
             f"{x} (better {v.count('better')}, worse {v.count('worse')}, undecided {v.count('undecided')})"
-            for x, v in by.items()) + f" at {len(rue)} budgets {rue[0].n}-{rue[-1].n}, {rue[0].runs} runs paired "
-            "(Holm over every cell)" + S6._cells_text(names, comps, cls))
-        dom = (f"the model of Section 3, {_setting_text()}, every algorithm told what it "
-               "assumes (RUE the variances, the peers the prior); the prior-free baselines are compared on Section 6's "
-               "settings only")
+            for x, v in by.items()) + f" over {len(comps)} paired cells on {len(res.settings())} settings "
+            f"(paired t on {res.curve(BASE, 'rue').counts.size} blocks of runs, Holm over every cell)"
+            + S6._cells_text(names, comps, cls))
+        dom = (f"the model of Section 3 ({res.description}): settings " + "; ".join(
+            f"{s.name}: {s.text}" for s in res.settings().values()) + "; every algorithm told what it assumes "
+            "(RUE the variances, the peers the prior, the prior-free baselines nothing)")
         findings.append(from_classes(cls, dom, text))
     return findings
 

@@ -108,14 +108,15 @@ def from_rate(exponent: float, interval: tuple[float, float], claimed: float, do
 
 
 def from_tightness(ratios, points: list[dict], domain: str, *, bound: str, paper: dict | None = None,
-                   exponent: dict | None = None, lower: bool = False) -> Finding:
+                   exponent: dict | None = None, lower: bool = False, tol: float = 0.0) -> Finding:
     """How far a bound is from the truth on the points measured: `ratios[i]` = bound/truth at
     `points[i]` (truth/bound for a lower bound), at least 1 wherever the bound is valid. The verdict
     is computed from the smallest ratio: holds when it is >= 1, refuted when it is below (that point
     is a counterexample). The witness names the point where the bound is tightest, the ratios at the
     paper's own settings (`paper`: label -> ratio) and, for a bound in n or K, `exponent`: the
     variable, the bound's exponent and the measured one (with its interval when measured by
-    simulation)."""
+    simulation). `tol`: the relative rounding of ratios computed in floating point where the bound is
+    attained (a ratio within it of 1 is 1)."""
     r = np.asarray(ratios, float)
     i = int(np.nanargmin(r))
     gap = ""
@@ -130,7 +131,7 @@ def from_tightness(ratios, points: list[dict], domain: str, *, bound: str, paper
     detail = (f"{what}: at least {r[i]:.4g} (at {points[i]}) over {r.size} points, at most "
               f"{np.nanmax(r):.4g}{at_paper}{gap}")
     witness = {"params": points[i], "ratio": float(r[i]), "paper": paper or {}, "exponent": exponent or {}}
-    return Finding("holds" if r[i] >= 1 else "refuted", domain, detail, witness, False, "tightness")
+    return Finding("holds" if r[i] >= 1 - tol else "refuted", domain, detail, witness, False, "tightness")
 
 
 def from_classes(classes: list[str], domain: str, detail: str, *, want: str = "better",
@@ -216,6 +217,7 @@ class Mode:
     seed: int = 20241001
     results: str | None = None     # a reproduction's result directory for the empirical claims (None: the
     #                                paper-scale results shipped with the package; nothing runs a sweep)
+    rates: str | None = None       # a rate study's directory (None: the paper-scale study shipped with the package)
     partial_results: bool = False  # a claim whose studies `results` lack is judged on the shipped results
     #                                (and says so) instead of refused: the report of a partial reproduction
     search_points: int = 24        # Monte Carlo search: parameter points screened per search
@@ -258,6 +260,7 @@ class Claim:
     no_repair: str | None = None
     repairs: list = field(default_factory=list)
     shares: str | None = None
+    bound: bool = False
 
     def recompute_witness(self, w: dict) -> tuple[float, float]:
         """Both sides of a witness (`core.witness`) computed again from scratch."""
@@ -328,12 +331,15 @@ REGISTRY: dict[str, Claim] = {}
 
 def claim(id: str, location: str, statement: str, *, needs: tuple[str, ...] = (),
           recompute: Callable[[dict], tuple[float, float]] | None = None, no_repair: str | None = None,
-          shares: str | None = None):
-    """Declare a claim whose check is the decorated function Mode -> (summary, findings)."""
+          shares: str | None = None, bound: bool = False):
+    """Declare a claim whose check is the decorated function Mode -> (summary, findings). `bound`: the
+    claim is an upper or lower bound, so its check owes a finding of kind `tightness` (CLAIMS-BEYOND.md;
+    a test holds every such claim to it)."""
     def deco(fn: Callable[[Mode], tuple[str, list[Finding]]]):
         if id in REGISTRY:
             raise ValueError(f"claim {id} registered twice")
-        REGISTRY[id] = Claim(id, location, statement, fn, tuple(needs), recompute, no_repair, shares=shares)
+        REGISTRY[id] = Claim(id, location, statement, fn, tuple(needs), recompute, no_repair, shares=shares,
+                             bound=bound)
         return fn
     return deco
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from simulate.stats import binomial_interval
 
-from .core import Dim, Finding, Mode, fmt, unit_point, witness
+from .core import Dim, Finding, Mode, fmt, from_tightness, unit_point, witness
 
 LEVEL = 1 - 1e-6
 TINY = 1e-300
@@ -175,6 +175,19 @@ def rate_text(s: Search, what: str) -> str:
     return (f"worst point {_short(p.params)}: simulated {what} {fmt(p.rate)} in [{fmt(ci.low)}, {fmt(ci.high)}] "
             f"({p.runs} runs, exact, level 1 - {1 - s.level:.2g}) against the bound {fmt(p.bound)} "
             f"(rate / bound {fmt(r)})")
+
+
+def search_tightness(s: Search, bound_name: str) -> Finding | None:
+    """How far a rate search's bound is from the simulated truth (kind `tightness`): bound / rate at
+    every point the search simulated with at least five events (fewer say nothing), the rate at the
+    lower end of its 95% interval, so that a ratio below 1 is significant. The search drives points
+    toward the largest rate/bound, so its smallest ratio is where the bound is tightest on the domain
+    it covered. None when no point had five events."""
+    pts = [p for p in s.points + s.confirmed if p.bound is not None and p.events >= 5]
+    if not pts:
+        return None
+    return from_tightness([p.bound / p.interval(0.95).low for p in pts],
+                          [{**p.params, "runs": p.runs} for p in pts], s.covered(), bound=bound_name)
 
 
 def _short(p: dict) -> str:

@@ -83,7 +83,7 @@ def _violation_witness(K: int) -> dict:
 @claim("THM-GAP", "Theorem 3.1 (lemma-true)",
        "mu_k iid N(mu0, sigma0^2) => e_*(alpha) <= c_K alpha/sigma0 for all alpha > 0.",
        recompute=lambda p: (float(gap.e_star_mp(p["alpha"], p["K"], p["sigma0_sq"])),
-                           float(gap.c_K(p["K"])) * p["alpha"]))
+                           float(gap.c_K(p["K"])) * p["alpha"]), bound=True)
 def check_thm_gap(mode: Mode):
     Ks, p0, cK = _constants(mode.K_max)
     findings = []
@@ -192,7 +192,8 @@ def repair_thm_gap(mode: Mode) -> Repair:
 
 
 @claim("LEM-A1", "Lemma A.1 (lem:bound-D2)",
-       "exists C > 0 with Pr(X_(1) - X_(2) <= alpha) <= C (ln K)^(3/2) alpha for all K >= 2, alpha > 0.")
+       "exists C > 0 with Pr(X_(1) - X_(2) <= alpha) <= C (ln K)^(3/2) alpha for all K >= 2, alpha > 0.",
+       bound=True)
 def check_lem_a1(mode: Mode):
     Ks, p0, _ = _constants(mode.K_max)
     Cs = p0 / np.log(Ks) ** 1.5
@@ -351,7 +352,8 @@ def repair_fact3(mode: Mode) -> Repair:
                            f"largest excess {fmt(exc)}.", at_most=1e-15)])
 
 
-@claim("FACT-RANGE", "Proof of Theorem 5.2", "E[mu_(1) - mu_(K)] <= 2 sigma0 sqrt(2 log K).")
+@claim("FACT-RANGE", "Proof of Theorem 5.2", "E[mu_(1) - mu_(K)] <= 2 sigma0 sqrt(2 log K).",
+       bound=True)
 def check_fact_range(mode: Mode):
     Ks = np.arange(2, mode.K_max + 1)
     er = np.array([gap.expected_range(int(K)) for K in Ks])

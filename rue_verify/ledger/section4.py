@@ -22,7 +22,7 @@ from bounds.estimation import (
     var_lemma_rhs,
 )
 
-from .core import Expect, Mode, Repair, claim, fmt, from_margin, from_proof, from_value, repair, witness
+from .core import Expect, Mode, Repair, claim, fmt, from_margin, from_proof, from_tightness, from_value, repair, witness
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 4: the posterior and RUE"
@@ -246,9 +246,9 @@ def tau_sides(p: dict) -> tuple[float, float]:
 
 
 @claim("LEM-TAU-UPPER", "Lemma sec:tau (right side)",
-       "tau_k^2 <= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2) (1 + sigma^2/(K sigma0^2)).")
+       "tau_k^2 <= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2) (1 + sigma^2/(K sigma0^2)).", bound=True)
 def check_tau_upper(mode: Mode):
-    (m1, _), n1, b1 = _search_tau(mode, "upper", 1, "tau-upper")
+    (m1, w1), n1, b1 = _search_tau(mode, "upper", 1, "tau-upper")
     proof = from_proof(certify.prove_tau_upper(),
                        "every arm pulled at least once (T_j >= 1, as RUE guarantees), all K >= 2, sigma0^2, "
                        "sigma^2 > 0",
@@ -260,7 +260,12 @@ def check_tau_upper(mode: Mode):
     (m0, w0), n0, b0 = _search_tau(mode, "upper", 0, "tau-upper-unpulled")
     search.detail += (f" Outside the lemma's setting (some T_j = 0, which RUE's initialisation rules out) it fails in "
                       f"{b0} of {n0} sampled vectors (worst relative margin {fmt(m0)})." if m0 < 0 else "")
-    return Expect("holds (sympy proof) whenever every arm has been pulled, as in RUE", "holds"), [proof, search]
+    T1, s01, s1 = w1
+    tight = from_tightness([1 + m1], [{"K": len(T1), "T": list(map(int, T1)), "sigma0_sq": s01, "sigma_sq": s1}],
+                           f"the same {n1} random pull vectors and a Nelder-Mead refinement of the variances at the "
+                           "tightest (the ratio tends to 1 as sigma0^2/sigma^2 grows)", bound="the lemma's right side",
+                           tol=1e-12)
+    return Expect("holds (sympy proof) whenever every arm has been pulled, as in RUE", "holds"), [proof, search, tight]
 
 
 @claim("LEM-TAU-LOWER", "Lemma sec:tau (left side)",

@@ -49,7 +49,7 @@ def _scale_sides(p: dict) -> tuple[float, float]:
 @claim("THM-FAIL", "Theorem 5.1 (them-R)",
        "For n >= 4(K-1): e_n <= gamma sqrt(H_b (K-1) log n/(nK)) + gamma sqrt(H_b log n/(K(n-4(K-1)))) + 2K n^(-mK+1) "
        "+ 2K n^(-sigma^2 m/(delta(2 sigma0^2+sigma^2))+1).",
-       recompute=_scale_sides, shares="rate-curves")
+       recompute=_scale_sides, shares="rate-curves", bound=True)
 def check_thm_fail(mode: Mode):
     findings = []
     Ks = np.arange(2, 200)
@@ -118,23 +118,24 @@ def check_thm_fail(mode: Mode):
 
 def tightness_against_truth(mode: Mode, quantity: str):
     """The repaired Theorem 5.1 or 5.2 against the truth the rate study measures (RUE, known variances,
-    `rates.study.SETTING`, delta = 1, every budget of the study; the paper's own bound is undefined at
-    its K = 10): bound / truth, with the truth at the lower end of its 95% interval (so that a ratio
-    below 1 is significant), and the bound's exponent in n against the measured one."""
-    from ..rates import fit_paired, log_slope, study
-    st = study.SETTING
-    rows = study.curves(mode.name == "thorough", mode.sim_runs, mode.seed)
+    its base setting, delta = 1, every budget of the study; the paper's own bound is undefined at its
+    K = 10): bound / truth, with the truth at the lower end of its 95% interval (so that a ratio below
+    1 is significant), and the bound's exponent in n against the measured one."""
+    from ..rates import log_slope
+    from .beyond import base_curve
+    c = base_curve(mode)
+    st = c.setting
     fn = rp.theorem_5_1_repaired if quantity == "failure" else rp.theorem_5_2_repaired
-    ns = np.array([r.n for r in rows], float)
-    bound = np.array([float(fn(st["K"], int(n), st["sigma0_sq"], st["sigma_sq"], 1.0)) for n in ns])
-    low = np.array([max(getattr(r, quantity).low, 1e-300) for r in rows])
-    fit = fit_paired(ns, np.column_stack([getattr(r, quantity + "_runs") for r in rows]))
+    ns = c.n.astype(float)
+    bound = np.array([float(fn(st.K, int(n), st.sigma0_sq, st.sigma_sq, 1.0)) for n in ns])
+    low = np.array([max(iv.low, 1e-300) for iv in c.intervals(quantity)])
+    fit = c.fit(quantity)
     top = ns >= fit.n_range[0]
     slope = log_slope(ns[top], bound[top])
     name = "Theorem 5.1 repaired" if quantity == "failure" else "Theorem 5.2 repaired"
-    return from_tightness(bound / low, [{**st, "delta": 1.0, "n": int(n)} for n in ns],
-                          f"RUE, K = {st['K']}, sigma0^2 = sigma^2 = 1, delta = 1, n in {int(ns[0])}-{int(ns[-1])} "
-                          f"({rows[0].runs} runs per budget; truth at the lower end of its 95% interval)",
+    return from_tightness(bound / low, [{**st.params, "delta": 1.0, "n": int(n)} for n in ns],
+                          f"RUE, {st.text}, delta = 1, n in {int(ns[0])}-{int(ns[-1])} "
+                          f"({c.runs} runs per budget; truth at the lower end of its 95% interval)",
                           bound=name, exponent={"variable": "n", "bound": slope, "measured": fit.exponent,
                                                 "interval": list(fit.interval), "range": list(fit.n_range)})
 
@@ -176,7 +177,8 @@ def repair_thm_fail(mode: Mode) -> Repair:
                   [units, route, sim])
 
 
-@claim("THM-REGRET", "Theorem 5.2 (them-R-Bayes)", "The simple-regret bound with kappa.", shares="rate-curves")
+@claim("THM-REGRET", "Theorem 5.2 (them-R-Bayes)", "The simple-regret bound with kappa.", shares="rate-curves",
+       bound=True)
 def check_thm_regret(mode: Mode):
     findings = []
     t2 = th.theorem_5_2_terms(K_, n_, s0_, s_, d_)

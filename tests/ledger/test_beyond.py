@@ -1,6 +1,7 @@
 """rue_verify.ledger.beyond: the rate claims meet the ledger's contract (tests.ledger.contract) in a
-small mode with another seed than the pinned quick run, and their witnesses have the format
-CLAIMS-BEYOND.md gives."""
+small mode with another seed than the pinned quick run, their witnesses have the format
+CLAIMS-BEYOND.md gives (in n, and in K across the settings that differ only in K), and ABS-SOTA's
+comparisons can go against RUE on the paper's settings and under the model."""
 
 from rue_verify.ledger import REGISTRY
 from rue_verify.ledger.core import Mode
@@ -18,6 +19,46 @@ def test_a_rate_witness_has_the_stated_format():
     assert set(w) == {"params", "quantity", "exponent_n", "interval", "n", "claimed_exponent_n"}
     assert w["interval"][0] <= w["exponent_n"] <= w["interval"][1] and w["n"][0] < w["n"][1]
     assert w["claimed_exponent_n"] == -0.5 and w["quantity"] == "simple regret"
+    k = [f for f in findings if f.kind == "rate" and "exponent_K" in f.witness]
+    assert len(k) == 1
+    wk = k[0].witness
+    assert wk["K"][0] < wk["K"][1] and wk["interval"][0] <= wk["exponent_K"] <= wk["interval"][1]
+    assert wk["claimed_exponent_K"] == 0.5 and "K" not in wk["params"]
+    # one rate finding in n per setting of the study that ran RUE
+    from rue_verify.rates import load
+    settings = [s for s in load().settings() if load().has(s, "rue")]
+    assert sum(1 for f in findings if f.kind == "rate" and "exponent_n" in f.witness) == len(settings)
+
+
+def test_abs_sota_under_the_model_compares_every_algorithm_and_can_be_refuted(tmp_path):
+    """Under the model ABS-SOTA compares RUE with every other algorithm of the rate study on every
+    setting; a planted bayes_elim that never fails (its block sums zeroed in a copy of the shipped
+    study) is significantly better somewhere, and the failure finding says refuted."""
+    import csv
+    import io
+    import json
+
+    from rue_verify.ledger.beyond import _model
+    from rue_verify.rates import load
+    from rue_verify.rates.grid import COLUMNS
+    honest = _model(Mode("test", seed=3))
+    shipped = load()
+    for x in ("bayes_elim", "prior_alloc", "sr", "sh", "ucbe", "uniform", "ttts"):
+        assert f"{x} (better" in honest[0].detail, x
+    assert honest[0].verdict != "refuted"
+    rows = [dict(r) for r in shipped.rows]
+    for r in rows:
+        if r["algorithm"] == "bayes_elim":
+            zeros = json.dumps([0.0] * int(r["groups"]))
+            r.update(failure_sums=zeros, failure_sumsq=zeros, failure_plain_sum="0", failure_plain_sumsq="0")
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, COLUMNS)
+    w.writeheader()
+    w.writerows(rows)
+    (tmp_path / "results.csv").write_text(buf.getvalue())
+    (tmp_path / "manifest.json").write_text(json.dumps(shipped.manifest))
+    planted = _model(Mode("test", seed=3, rates=str(tmp_path)))
+    assert planted[0].verdict == "refuted" and "bayes_elim (better 0" in planted[0].detail
 
 
 def test_abs_sota_compares_with_the_peers_and_can_be_refuted(tmp_path):

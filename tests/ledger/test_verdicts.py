@@ -53,6 +53,16 @@ def test_every_refuted_undefined_or_inconsistent_claim_has_a_repair_or_says_why(
             assert r.repairs or c.no_repair, cid
 
 
+def test_every_bound_claim_measures_its_tightness(ledger):
+    """A claim declared a bound (`claim(..., bound=True)`) owes a finding of kind tightness (CLAIMS-BEYOND.md):
+    bound/truth where tightest, in its findings or its repairs'."""
+    declared = [cid for cid, c in REGISTRY.items() if c.bound]
+    assert len(declared) >= 9
+    for cid in declared:
+        r = ledger[cid]
+        assert any(f.kind == "tightness" for f in r.findings + [g for x in r.repairs for g in x.findings]), cid
+
+
 def test_repairs_hold_in_quick_mode(ledger):
     for cid, r in ledger.items():
         for x in r.repairs:
