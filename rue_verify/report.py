@@ -29,10 +29,11 @@ from .reproduction.grid import variance_parts
 
 
 def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: bool = False, results_dir=None,
-           progress: bool = True, seed: int = 0, claims=None, workers: int = 1) -> dict:
+           progress: bool = True, seed: int = 0, claims=None, workers: int = 1, rates_dir=None) -> dict:
     """Run the ledger and draw every figure family (`plots.FAMILIES`) whose inputs are there, the claims
     and the figures together on `workers` processes; write index.html, report.md and figures/ (PNG, SVG
-    and each figure's table as CSV). The output is the same whatever the number of workers."""
+    and each figure's table as CSV). The output is the same whatever the number of workers.
+    results_dir, rates_dir: a reproduction's and a rate study's directories (default: the shipped ones)."""
     if not isinstance(scale, Scale):
         if scale not in SCALES:
             raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
@@ -46,7 +47,7 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
                          f"{', ...' if len(others) > 3 else ''}); a report replaces its whole directory, so choose a "
                          "new or empty one, or a previous report's")
     with staged(final) as out:
-        return _report(scale, out, final, thorough, results_dir, progress, seed, claims, workers)
+        return _report(scale, out, final, thorough, results_dir, progress, seed, claims, workers, rates_dir)
 
 
 #: everything a report directory holds: the only entries `report` replaces
@@ -81,22 +82,25 @@ def staged(final: Path):
         shutil.rmtree(stage, ignore_errors=True)
 
 
-def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, claims, workers) -> dict:
+def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, claims, workers, rates_dir) -> dict:
     from . import parallel
     from .ledger import REGISTRY, Mode, batches, check
     from .plots.registry import make
     from .progress import bar, counter
+    from .rates import load as load_rates
     from .reproduction import load
     t0 = time.perf_counter()
     mode = Mode.thorough() if thorough else Mode()
     mode.results = str(results_dir) if results_dir else None
+    mode.rates = str(rates_dir) if rates_dir else None
+    rates = load_rates(mode.rates)
     mode.partial_results = True          # a partial reproduction's report: the other claims on the shipped results
     res = load(mode.results)
     ids = list(claims) if claims is not None else list(REGISTRY)
     unknown = [i for i in ids if i not in REGISTRY]
     if unknown:
         raise ValueError(f"unknown claim id(s) {unknown}")
-    inputs = Inputs(scale, seed, tuple(res.rows))
+    inputs = Inputs(scale, seed, tuple(res.rows), rates=mode.rates)
     names = [n for n, f in FAMILIES.items() if f.available(inputs, ledger=True)]
     drawn_here = [n for n in names if "ledger" in FAMILIES[n].needs]        # they need the ledger's results
     tasks = [(("claims",) + unit, check, (unit, mode)) for unit in batches(ids)]
@@ -106,7 +110,7 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     done = parallel.run(tasks, workers, lambda key: [step(k) for k in (key[1:] if key[0] == "claims" else [key])])
     by_id = {r.id: r for key, part in done.items() if key[0] == "claims" for r in part}
     results = [by_id[cid] for cid in ids]
-    with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results))
+    with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results), mode.rates)
     for n in drawn_here:
         done[("figure", n)] = make(n, with_ledger, out / "figures")
         step(("figure", n))
@@ -114,7 +118,8 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     files = {n: done[("figure", n)] for n in names}
     seconds = time.perf_counter() - t0
     meta = {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
-            "ledger_seed": mode.seed, "results": res.description, "seconds": round(seconds, 1),
+            "ledger_seed": mode.seed, "results": res.description, "rates": rates.description,
+            "seconds": round(seconds, 1),
             "claims": len(results), "figures": sorted(files), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
     write_text(out / "index.html", _html(results, files, meta))
     write_text(out / "report.md", _markdown(results, files, meta))
@@ -127,7 +132,8 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
 def _intro(meta: dict) -> str:
     return (f"rue-verify {meta['version']}, {meta['scale']} report: ledger mode {meta['ledger_mode']} (seed "
             f"{meta['ledger_seed']}), figure simulations with seed {meta['seed']}, Section 6 figures and empirical "
-            f"claims from {meta['results']}. Complete: {meta['claims']} claims and {len(meta['figures'])} figures, "
+            f"claims from {meta['results']}, rates and tightness from {meta.get('rates', 'the shipped rate study')}. "
+            f"Complete: {meta['claims']} claims and {len(meta['figures'])} figures, "
             f"finished {meta['finished']} after {meta['seconds']} s (the same record is in COMPLETE.json). Every "
             "verdict and figure below is computed.")
 

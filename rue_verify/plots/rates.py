@@ -1,32 +1,38 @@
-"""The rate figure: RUE's Bayesian failure probability and simple regret against n with their
-intervals and fitted power laws, and the local slopes beside them against the paper's exponent."""
+"""The rate figures: RUE's Bayesian failure probability and simple regret against n with their
+intervals and fitted power laws, and the local slopes beside them against the paper's exponent; and
+the bound landscape, every truth between the oracle and the upper bounds for several K. Both read a
+rate study's results (`rue_verify.rates.load`: the shipped one by default)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..rates import fit_paired, study
+from .. import rates
+from ..rates import study
+from ..rates.summary import k_family
 from .common import caption
 from .table import Table
 
+QUANTITIES = (("failure probability", "failure"), ("simple regret", "regret"))
 
-def rates_table(runs: int = 400, seed: int = 0, thorough: bool = False) -> Table:
-    """The curves of `rates.study` (conditional estimates with 95% intervals), each quantity's fitted
-    exponent and interval, and its local slopes with standard errors."""
+
+def rates_table(rates_dir: str | None = None) -> Table:
+    """RUE on the rate study's base setting (conditional estimates with 95% intervals), each quantity's
+    fitted exponent and interval, and its local slopes with standard errors."""
+    res = rates.load(rates_dir)
+    c = res.curve("base", "rue")
     rows = []
-    curves = study.curves(thorough, runs, seed)
-    for quantity, attr in (("failure probability", "failure"), ("simple regret", "regret")):
-        for t in curves:
-            iv = getattr(t, attr)
-            rows.append({"quantity": quantity, "series": "truth", "x": t.n, "y": iv.estimate, "low": iv.low,
+    for quantity, attr in QUANTITIES:
+        for n, iv in zip(c.n, c.intervals(attr)):
+            rows.append({"quantity": quantity, "series": "truth", "x": int(n), "y": iv.estimate, "low": iv.low,
                          "high": iv.high})
-        fit = fit_paired([t.n for t in curves], np.column_stack([getattr(t, attr + "_runs") for t in curves]))
+        fit = c.fit(attr)
         rows.append({"quantity": quantity, "series": "fit", "x": fit.n_range[0], "x2": fit.n_range[1],
                      "y": fit.exponent, "low": fit.interval[0], "high": fit.interval[1]})
         rows += [{"quantity": quantity, "series": "local", "x": m, "y": b, "low": b - 1.96 * e, "high": b + 1.96 * e}
                  for m, b, e in fit.local]
-    return Table(rows, {"family": "rates", "runs": runs, "seed": seed, **study.SETTING,
-                        "claimed_exponent": study.CLAIMED_EXPONENT})
+    return Table(rows, {"family": "rates", "runs": c.runs, "seed": res.manifest.get("seed", "?"),
+                        "source": res.description, **c.setting.params, "claimed_exponent": study.CLAIMED_EXPONENT})
 
 
 def draw_rates(t: Table, ax=None):
@@ -63,48 +69,62 @@ def draw_rates(t: Table, ax=None):
     left.legend(fontsize=6)
     right.legend(fontsize=6)
     caption(fig, f"Rates under the model of Section 3: conditional estimates from {t.meta['runs']} runs per budget, "
-                 f"paired across budgets; seed {t.meta['seed']}.")
+                 f"paired across budgets; {t.meta['source']}.")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig
 
 
-def landscape_table(runs: int = 400, seed: int = 0, thorough: bool = False) -> Table:
-    """The bound landscape under the model of Section 3: for each quantity, the measured truth of
-    every algorithm of the rate study (95% intervals), the full-information oracle below them (a
-    lower bound on every algorithm), the repaired Theorems 5.1 and 5.2 and the peers' own bounds above
-    (the paper's literal theorems are undefined at this K), and every truth's local slopes."""
+def landscape_table(rates_dir: str | None = None) -> Table:
+    """The bound landscape under the model of Section 3, for each setting that differs from the base
+    one only in K: for each quantity, the measured truth of RUE and the peers (95% intervals), the
+    full-information oracle below them (a lower bound on every algorithm), the repaired Theorems 5.1
+    and 5.2 and the peers' own bounds above (the paper's literal theorems are undefined at these K),
+    and every truth's local slopes."""
     from bounds import repaired as rp
-    st = study.SETTING
+    res = rates.load(rates_dir)
     rows = []
-    series = {a: study.curves(thorough, runs, seed, a) for a in study.ALGORITHMS}
-    series["oracle (lower bound)"] = study.oracle_curves(thorough, runs, seed)
-    ns = [t.n for t in series["rue"]]
-    for quantity, attr in (("failure probability", "failure"), ("simple regret", "regret")):
-        for name, curve in series.items():
-            for t in curve:
-                iv = getattr(t, attr)
-                rows.append({"quantity": quantity, "series": name, "kind": "truth", "x": t.n, "y": iv.estimate,
-                             "low": iv.low, "high": iv.high})
-            fit = fit_paired(ns, np.column_stack([getattr(t, attr + "_runs") for t in curve]), tail=0.0)
-            rows += [{"quantity": quantity, "series": name, "kind": "local", "x": m, "y": b, "low": b - 1.96 * e,
-                      "high": b + 1.96 * e} for m, b, e in fit.local]
-        fn = rp.theorem_5_1_repaired if attr == "failure" else rp.theorem_5_2_repaired
-        rows += [{"quantity": quantity, "series": f"Theorem 5.{1 if attr == 'failure' else 2} repaired (RUE)",
-                  "kind": "bound", "x": n, "y": float(fn(st["K"], n, st["sigma0_sq"], st["sigma_sq"], 1.0))}
-                 for n in ns]
-        if attr == "failure":
-            for n in ns:
-                for name, b in study.peer_bounds(n).items():
-                    rows.append({"quantity": quantity, "series": f"{name}'s bound", "kind": "bound", "x": n, "y": b})
-    return Table(rows, {"family": "landscape", "runs": runs, "seed": seed, **st})
+    names = k_family(res) or ["base"]
+    for name in names:
+        algs = [a for a in study.ALGORITHMS + ("oracle",) if res.has(name, a)]
+        setting = res.settings()[name]
+        ns = res.curve(name, "rue").n
+        for quantity, attr in QUANTITIES:
+            for a in algs:
+                c = res.curve(name, a)
+                label = "oracle (lower bound)" if a == "oracle" else a
+                for n, iv in zip(c.n, c.intervals(attr)):
+                    rows.append({"K": setting.K, "quantity": quantity, "series": label, "kind": "truth", "x": int(n),
+                                 "y": iv.estimate, "low": iv.low, "high": iv.high})
+                try:
+                    fit = c.fit(attr, tail=0.0)
+                except ValueError:          # a zero estimate somewhere: no slopes
+                    continue
+                rows += [{"K": setting.K, "quantity": quantity, "series": label, "kind": "local", "x": m, "y": b,
+                          "low": b - 1.96 * e, "high": b + 1.96 * e} for m, b, e in fit.local]
+            fn = rp.theorem_5_1_repaired if attr == "failure" else rp.theorem_5_2_repaired
+            rows += [{"K": setting.K, "quantity": quantity,
+                      "series": f"Theorem 5.{1 if attr == 'failure' else 2} repaired (RUE)", "kind": "bound",
+                      "x": int(n), "y": float(fn(setting.K, int(n), setting.sigma0_sq, setting.sigma_sq, 1.0))}
+                     for n in ns]
+            if attr == "failure":
+                for n in ns:
+                    for peer, b in study.peer_bounds(int(n), setting).items():
+                        rows.append({"K": setting.K, "quantity": quantity, "series": f"{peer}'s bound",
+                                     "kind": "bound", "x": int(n), "y": b})
+    base = res.settings()["base"]
+    return Table(rows, {"family": "landscape", "runs": res.curve("base", "rue").runs, "source": res.description,
+                        "sigma0_sq": base.sigma0_sq, "sigma_sq": base.sigma_sq,
+                        "Ks": " ".join(str(res.settings()[n].K) for n in names)})
 
 
 def draw_landscape(t: Table, ax=None):
     import matplotlib.pyplot as plt
 
     from simulate.algorithms import get
-    fig = ax or plt.figure(figsize=(12, 8.5))
-    axes = fig.subplots(2, 2)
+    Ks = [int(k) for k in str(t.meta["Ks"]).split()]
+    fig = ax or plt.figure(figsize=(4.2 * (len(Ks) + 1), 8.5))
+    axes = np.atleast_2d(fig.subplots(2, len(Ks) + 1))
+    styles = {K: ls for K, ls in zip(Ks, ("-", "--", ":", "-."))}
 
     def color(name):
         base = name.split("'")[0].split(" ")[0]
@@ -113,41 +133,48 @@ def draw_landscape(t: Table, ax=None):
         if base == "Theorem":
             return "tab:red"
         return get(base).style[0]
-    for row, quantity in enumerate(("failure probability", "simple regret")):
-        curve, slope = axes[row]
-        for name in dict.fromkeys(r["series"] for r in t.where(quantity=quantity)):
-            pts = t.where(quantity=quantity, series=name)
-            kind = pts[0]["kind"]
-            x = np.array([r["x"] for r in pts if r["kind"] != "local"], float)
-            y = np.array([r["y"] for r in pts if r["kind"] != "local"], float)
-            if kind == "bound":
-                curve.plot(x, y, color=color(name), ls="--", lw=1.3, label=f"{name}: upper bound")
-                continue
-            lo = np.array([r["low"] for r in pts if r["kind"] == "truth"], float)
-            hi = np.array([r["high"] for r in pts if r["kind"] == "truth"], float)
-            ok = y > 0
-            curve.errorbar(x[ok], y[ok], yerr=[y[ok] - np.maximum(lo[ok], y[ok] * 1e-3), hi[ok] - y[ok]],
-                           color=color(name), marker="o" if name != "oracle (lower bound)" else "v", ms=3.5,
-                           capsize=2, lw=1, label=name + (" (truth, 95%)" if "oracle" not in name else ""))
-            loc = [r for r in pts if r["kind"] == "local"]
-            slope.errorbar([r["x"] for r in loc], [r["y"] for r in loc],
-                           yerr=[[r["y"] - r["low"] for r in loc], [r["high"] - r["y"] for r in loc]],
-                           color=color(name), marker="s", ms=3, capsize=2, lw=0.8, alpha=0.8, label=name)
+    for row, (quantity, _) in enumerate(QUANTITIES):
+        slope = axes[row][-1]
+        for col, K in enumerate(Ks):
+            curve = axes[row][col]
+            sel = [r for r in t.where(quantity=quantity) if int(r["K"]) == K]
+            for name in dict.fromkeys(r["series"] for r in sel):
+                pts = [r for r in sel if r["series"] == name]
+                kind = pts[0]["kind"]
+                x = np.array([r["x"] for r in pts if r["kind"] != "local"], float)
+                y = np.array([r["y"] for r in pts if r["kind"] != "local"], float)
+                if kind == "bound":
+                    curve.plot(x, y, color=color(name), ls="--", lw=1.3, label=f"{name}: upper bound")
+                    continue
+                lo = np.array([r["low"] for r in pts if r["kind"] == "truth"], float)
+                hi = np.array([r["high"] for r in pts if r["kind"] == "truth"], float)
+                ok = y > 0
+                curve.errorbar(x[ok], y[ok], yerr=[y[ok] - np.maximum(lo[ok], y[ok] * 1e-3), hi[ok] - y[ok]],
+                               color=color(name), marker="o" if "oracle" not in name else "v", ms=3.5,
+                               capsize=2, lw=1, label=name + (" (truth, 95%)" if "oracle" not in name else ""))
+                loc = [r for r in pts if r["kind"] == "local"]
+                if name in ("rue", "oracle (lower bound)") and loc:
+                    slope.errorbar([r["x"] for r in loc], [r["y"] for r in loc],
+                                   yerr=[[r["y"] - r["low"] for r in loc], [r["high"] - r["y"] for r in loc]],
+                                   color=color(name), ls=styles[K], marker="s", ms=3, capsize=2, lw=0.9, alpha=0.8,
+                                   label=f"{name.split(' ')[0]}, K = {K}")
+            curve.set_xscale("log")
+            curve.set_yscale("log")
+            curve.set_xlabel("n (budget)")
+            curve.set_ylabel(quantity + (" e_n" if row == 0 else " sr_n"))
+            curve.set_title(f"{quantity}, K = {K}", fontsize=9)
+            curve.grid(alpha=0.3)
+            curve.legend(fontsize=5.5, loc="lower left")
         slope.axhline(study.CLAIMED_EXPONENT, color="tab:red", ls=":", lw=1, label="the paper's exponent -1/2")
-        for a in (curve, slope):
-            a.set_xscale("log")
-            a.set_xlabel("n (budget)")
-            a.grid(alpha=0.3)
-        curve.set_yscale("log")
-        curve.set_ylabel(quantity + (" e_n" if row == 0 else " sr_n"))
+        slope.set_xscale("log")
+        slope.set_xlabel("n (budget)")
         slope.set_ylabel("local slope d log y / d log n (95%)")
-        curve.set_title(f"{quantity}: truth between the oracle and the upper bounds", fontsize=9)
-        slope.set_title(f"{quantity}: local slopes", fontsize=9)
-        curve.legend(fontsize=5.5, loc="lower left")
+        slope.set_title(f"{quantity}: local slopes of RUE and the oracle", fontsize=9)
+        slope.grid(alpha=0.3)
         slope.legend(fontsize=5.5, loc="lower left", ncol=2)
-    caption(fig, f"Model of Section 3, K = {t.meta['K']}, sigma0^2 = {t.meta['sigma0_sq']:g}, sigma^2 = "
-                 f"{t.meta['sigma_sq']:g}, delta = 1; {t.meta['runs']} runs per budget on the same instances for every "
-                 f"algorithm; seed {t.meta['seed']}. Literal Theorems 5.1/5.2: undefined at this K; prior_alloc = "
-                 "uniform allocation here (homogeneous prior).")
+    caption(fig, f"Model of Section 3, sigma0^2 = {float(t.meta['sigma0_sq']):g}, sigma^2 = "
+                 f"{float(t.meta['sigma_sq']):g}, delta = 1; every algorithm on the same instances; "
+                 f"{t.meta['source']}. Literal Theorems 5.1/5.2: undefined at these K; prior_alloc = "
+                 "uniform allocation here (common prior).")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig

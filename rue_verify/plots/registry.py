@@ -38,12 +38,13 @@ SCALES = {"quick": QUICK, "full": FULL}
 @dataclass(frozen=True)
 class Inputs:
     """What a family may compute from: the simulation scale and seed, the reproduction's result rows,
-    the ledger's results."""
+    the ledger's results, the rate study's directory (None: the one shipped)."""
 
     scale: Scale = QUICK
     seed: int = 0
     rows: tuple = ()
     ledger: tuple = ()
+    rates: str | None = None
 
     @property
     def studies(self) -> set[str]:
@@ -95,12 +96,12 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            claims=("LEM-TAU-LOWER", "LEM-TAU-UPPER")),
     Family("rates", "How fast RUE's Bayesian failure probability and simple regret fall with n, against the paper's "
                     "O~(sqrt(K/n)): measured curves, fitted exponents and local slopes.",
-           lambda i: rt.rates_table(runs=max(200, i.scale.rue_runs), seed=i.seed), rt.draw_rates,
+           lambda i: rt.rates_table(i.rates), rt.draw_rates,
            claims=("RATE-FAIL", "RATE-REGRET")),
     Family("landscape", "The bound landscape: every algorithm's measured truth between the full-information oracle "
                         "(a lower bound on all) and the upper bounds (the repaired theorems, the peers' own), with "
                         "local slopes.",
-           lambda i: rt.landscape_table(runs=max(200, i.scale.rue_runs), seed=i.seed), rt.draw_landscape,
+           lambda i: rt.landscape_table(i.rates), rt.draw_landscape,
            claims=("RATE-FAIL", "RATE-REGRET", "ABS-SOTA")),
     Family("figure3-fixed-H-suboptimal", "Reproduction of Figure 3: fixed means, K = 20 (H over the suboptimal "
                                          "arms, as the authors' code).",
