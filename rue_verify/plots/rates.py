@@ -32,7 +32,9 @@ def rates_table(rates_dir: str | None = None) -> Table:
         rows += [{"quantity": quantity, "series": "local", "x": m, "y": b, "low": b - 1.96 * e, "high": b + 1.96 * e}
                  for m, b, e in fit.local]
     return Table(rows, {"family": "rates", "runs": c.runs, "seed": res.manifest.get("seed", "?"),
-                        "source": res.description, **c.setting.params, "claimed_exponent": study.CLAIMED_EXPONENT})
+                        "source": res.description, **c.setting.params, "claimed_exponent": study.CLAIMED_EXPONENT,
+                        "estimator": "conditional estimates with near-tie importance sampling" if c.setting.tilt
+                        else "conditional estimates"})
 
 
 def draw_rates(t: Table, ax=None):
@@ -68,8 +70,8 @@ def draw_rates(t: Table, ax=None):
     right.set_title("local slopes; bands: the fitted exponents' intervals", fontsize=9)
     left.legend(fontsize=6)
     right.legend(fontsize=6)
-    caption(fig, f"Rates under the model of Section 3: conditional estimates from {t.meta['runs']} runs per budget, "
-                 f"paired across budgets; {t.meta['source']}.")
+    caption(fig, f"Rates under the model of Section 3: {t.meta.get('estimator', 'conditional estimates')} from "
+                 f"{t.meta['runs']} runs per budget, paired across budgets; {t.meta['source']}.")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig
 
@@ -164,7 +166,7 @@ def draw_landscape(t: Table, ax=None):
             curve.set_ylabel(quantity + (" e_n" if row == 0 else " sr_n"))
             curve.set_title(f"{quantity}, K = {K}", fontsize=9)
             curve.grid(alpha=0.3)
-            curve.legend(fontsize=5.5, loc="lower left")
+            curve.legend(fontsize=5.5, loc="best")
         slope.axhline(study.CLAIMED_EXPONENT, color="tab:red", ls=":", lw=1, label="the paper's exponent -1/2")
         slope.set_xscale("log")
         slope.set_xlabel("n (budget)")
