@@ -136,3 +136,14 @@ def test_a_study_of_another_form_is_refused_with_one_line(tmp_path, capsys):
     assert main(["rates", "--show", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "another form" in err and err.count("\n") == 1
+
+
+def test_the_shipped_study_is_the_paper_grid_found_through_the_package():
+    """The study the ledger reads by default is the paper scale's grid and seed, read with
+    importlib.resources (so a wheel finds it), and says what produced it."""
+    res = rates.load()
+    seed = res.manifest["seed"]
+    assert res.source == rates.SHIPPED and res.manifest["scale"] == "paper"
+    assert [r["key"] for r in res.rows] == [t.key for t in grid.tasks("paper")]
+    assert res.manifest["definition"] == grid.definition_hash(grid.tasks("paper"), seed)
+    assert "paper-scale rate study shipped with the package" in res.description
