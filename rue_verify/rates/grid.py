@@ -2,7 +2,7 @@
 arms' prior variances differ), the algorithms each runs and over which budgets, at a named scale.
 A task is one algorithm at one budget on one setting; `execute` runs it and returns a row of group
 statistics (sums and sums of squares of the per-run conditional values over fixed blocks of runs),
-which is all the fits, intervals and paired comparisons need (`curve`), and small enough to ship.
+which is all the fits, intervals and paired comparisons need (`results.Curve`), and small enough to ship.
 
 Every task of a setting runs on the same means and reward streams (common random numbers across
 budgets and algorithms), so run r, and hence block g, is paired across the whole setting. The rows
@@ -122,7 +122,7 @@ def _scale(name: str, runs: int, wide: int, top: int) -> Scale:
     ))
 
 
-#: quick: a demonstration and the tests' scale; paper: the study the package ships (`results`)
+#: quick: a demonstration (about 1.5 minutes); paper: the study the package ships (`results`, 33 minutes)
 SCALES = {"quick": _scale("quick", 400, 10_000, 100_000), "paper": _scale("paper", 4000, 100_000, 1_000_000)}
 
 
