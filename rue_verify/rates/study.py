@@ -8,8 +8,6 @@ import numpy as np
 
 from .grid import BASE, PEER_NAMES, Setting
 
-#: RUE told the variances; K arms, sigma0^2, sigma^2 (rewards N(mu, sigma^2)): the base setting's params
-SETTING = BASE.params
 #: O~(sqrt(K/n)): the exponent in n the paper states for both quantities (abstract, Section 5), and in K
 CLAIMED_EXPONENT = -0.5
 CLAIMED_EXPONENT_K = 0.5
