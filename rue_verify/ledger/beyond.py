@@ -143,14 +143,14 @@ def _peer_tightness(mode: Mode) -> list:
 
 @claim("RATE-FAIL", "Abstract and Section 5 (O~(sqrt(K/n)))",
        "Under the model of Section 3, RUE's Bayesian failure probability e_n decays like O~(sqrt(K/n)).",
-       shares="rate-curves", no_repair="a rate finding: the measured exponent is the answer")
+       no_repair="a rate finding: the measured exponent is the answer")
 def check_rate_fail(mode: Mode):
     return _rate(mode, "failure probability", "failure")
 
 
 @claim("RATE-REGRET", "Abstract and Section 5 (O~(sqrt(K/n)))",
        "Under the model of Section 3, RUE's Bayesian simple regret sr_n decays like O~(sqrt(K/n)).",
-       shares="rate-curves", no_repair="a rate finding: the measured exponent is the answer")
+       no_repair="a rate finding: the measured exponent is the answer")
 def check_rate_regret(mode: Mode):
     return _rate(mode, "simple regret", "regret")
 

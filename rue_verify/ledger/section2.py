@@ -67,6 +67,16 @@ def _ucbe_sides(p: dict) -> tuple[float, float]:
     return float(s2.ucbe_upper_bound(p["n"], p["K"], s2.H_complexity(mu))), 1.0
 
 
+#: small Bernoulli instances on which UCB-E's bound is checked against simulation and its tightness measured
+UCBE_INSTANCES = (np.array([0.9, 0.1]), np.array([0.9, 0.5, 0.5]), np.array([0.8, 0.4, 0.3, 0.2]))
+
+
+def _ucbe_informative_n(mu: np.ndarray) -> int:
+    """The smallest budget at which UCB-E's bound on the instance `mu` drops below 1."""
+    K, H = mu.size, s2.H_complexity(mu)
+    return next(m for m in range(K + 1, 10 ** 6) if s2.ucbe_upper_bound(m, K, H) < 1)
+
+
 @claim("SEC2-UCBE-UPPER", "Section 2",
        "UCB-E: e_n <= 2nK exp(-(n-K)/(18H)) for a <= 25(n-K)/(36H); also empirically.",
        recompute=_ucbe_sides, bound=True)
@@ -100,9 +110,9 @@ def check_ucbe_upper(mode: Mode):
     # empirical, where the bound is informative
     rng = mode.rng(2)
     rows, worst, bad = [], None, 0
-    for mu in (np.array([0.9, 0.1]), np.array([0.9, 0.5, 0.5]), np.array([0.8, 0.4, 0.3, 0.2])):
+    for mu in UCBE_INSTANCES:
         Kk, Hh = mu.size, s2.H_complexity(mu)
-        nn = next(m for m in range(Kk + 1, 10 ** 6) if s2.ucbe_upper_bound(m, Kk, Hh) < 1)
+        nn = _ucbe_informative_n(mu)
         a = float(s2.ucbe_parameter_limit(nn, Kk, Hh))
         runs = mode.sim_runs * 5
         rec = ucbe_runs(np.tile(mu, (runs, 1)), nn, a, rng, reward="bernoulli")
@@ -134,9 +144,9 @@ def _ucbe_tightness(mode: Mode):
     rng = mode.rng("ucbe-tightness")
     runs = mode.sim_runs * 5
     ratios, points, slopes = [], [], []
-    for mu in (np.array([0.9, 0.1]), np.array([0.9, 0.5, 0.5]), np.array([0.8, 0.4, 0.3, 0.2])):
+    for mu in UCBE_INSTANCES:
         Kk, Hh = mu.size, s2.H_complexity(mu)
-        top = next(m for m in range(Kk + 1, 10 ** 6) if s2.ucbe_upper_bound(m, Kk, Hh) < 1)
+        top = _ucbe_informative_n(mu)
         xs, ys = [], []
         for nn in sorted({int(round(x)) for x in np.geomspace(Kk + 2, top, 8)}):
             a = float(s2.ucbe_parameter_limit(nn, Kk, Hh))
@@ -161,7 +171,7 @@ def _ucbe_tightness(mode: Mode):
             if r is not None and float(r["ci_low"]) > 0:
                 paper.append(float(s2.ucbe_upper_bound(int(r["n"]), 20, Hs)) / float(r["ci_low"]))
     return from_tightness(
-        ratios, points, f"UCB-E (reference) on Bernoulli means [0.9, 0.1], [0.9, 0.5, 0.5], [0.8, 0.4, 0.3, 0.2] at "
+        ratios, points, f"UCB-E (reference) on Bernoulli means {', '.join(str(m.tolist()) for m in UCBE_INSTANCES)} at "
         f"the admissible a = 25(n-K)/(36H), n from K + 2 up to where the bound first drops below 1, {runs} runs per "
         "point; e_n at the lower end of its 95% interval",
         bound="2nK exp(-(n-K)/(18H))",

@@ -263,7 +263,7 @@ def check_tau_upper(mode: Mode):
     T1, s01, s1 = w1
     tight = from_tightness([1 + m1], [{"K": len(T1), "T": list(map(int, T1)), "sigma0_sq": s01, "sigma_sq": s1}],
                            f"the same {n1} random pull vectors and a Nelder-Mead refinement of the variances at the "
-                           "tightest (the ratio tends to 1 as sigma0^2/sigma^2 grows)", bound="the lemma's right side",
+                           "tightest", bound="the lemma's right side",
                            tol=1e-12)
     return Expect("holds (sympy proof) whenever every arm has been pulled, as in RUE", "holds"), [proof, search, tight]
 

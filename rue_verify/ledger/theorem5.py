@@ -49,7 +49,7 @@ def _scale_sides(p: dict) -> tuple[float, float]:
 @claim("THM-FAIL", "Theorem 5.1 (them-R)",
        "For n >= 4(K-1): e_n <= gamma sqrt(H_b (K-1) log n/(nK)) + gamma sqrt(H_b log n/(K(n-4(K-1)))) + 2K n^(-mK+1) "
        "+ 2K n^(-sigma^2 m/(delta(2 sigma0^2+sigma^2))+1).",
-       recompute=_scale_sides, shares="rate-curves", bound=True)
+       recompute=_scale_sides, bound=True)
 def check_thm_fail(mode: Mode):
     findings = []
     Ks = np.arange(2, 200)
@@ -177,8 +177,7 @@ def repair_thm_fail(mode: Mode) -> Repair:
                   [units, route, sim])
 
 
-@claim("THM-REGRET", "Theorem 5.2 (them-R-Bayes)", "The simple-regret bound with kappa.", shares="rate-curves",
-       bound=True)
+@claim("THM-REGRET", "Theorem 5.2 (them-R-Bayes)", "The simple-regret bound with kappa.", bound=True)
 def check_thm_regret(mode: Mode):
     findings = []
     t2 = th.theorem_5_2_terms(K_, n_, s0_, s_, d_)
