@@ -179,6 +179,8 @@ REGISTRY: dict[str, Entry] = {
                                 "eq. `e31` repaired (PF-E31)"),
     "not_E_bound_repaired": Entry(repaired.not_E_bound_repaired, ("K", "n", "sigma0_sq", "sigma_sq", "delta"),
                                   "eq. `decomk-v3` repaired (PF-EBAR-FINAL)"),
+    "gap_roots_repaired": Entry(repaired.gap_roots_repaired, ("K", "n", "sigma0_sq", "sigma_sq"),
+                                "Theorem 5.1 repaired, its gap terms (THM-FAIL; the shifted Tk_lowv2)"),
     "theorem_5_1_repaired": Entry(repaired.theorem_5_1_repaired_terms, ("K", "n", "sigma0_sq", "sigma_sq", "delta"),
                                   "Theorem 5.1 repaired (THM-FAIL)"),
     "theorem_5_2_repaired": Entry(repaired.theorem_5_2_repaired, ("K", "n", "sigma0_sq", "sigma_sq", "delta"),

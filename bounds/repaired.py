@@ -132,19 +132,33 @@ def not_E_bound_repaired(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: A
             "range_term": K * m.erfc(r / (2 * m.sqrt(2) * m.sqrt(s0)))}
 
 
+def gap_roots_repaired(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> dict[str, Any]:
+    """The repaired route's two gap terms without their constant 2 (1 + eta) C_K: the proof outline's
+    (`bounds.theorems.outline_gap_roots`) with arm 1's count one pull lower in the first,
+    sqrt(beta sigma^2 log n / (sigma0^2 n - 4 sigma0^2 (K-1) - 2 sigma0^2 + 2 sigma^2)), because the
+    shifted eq. `Tk_lowv2` that replaces the refuted one bounds ctilde_1 at T_1 - 1 (on E and E_2,
+    T_1 - 1 >= n/2 - 2(K-1) - 1); the second, sqrt(beta sigma^2 (K-1) log n / (sigma0^2 n)), is unchanged."""
+    K, n, s0, s = (as_numeric(v) for v in (K, n, sigma0_sq, sigma_sq))
+    m = namespace_for(K, n, s0, s)
+    g = outline_gap_roots(K, n, s0, s)
+    g["gap_term_E1"] = m.sqrt(beta(K, s0, s) * s * m.log(n) / (s0 * n - 4 * s0 * (K - 1) - 2 * s0 + 2 * s))
+    return g
+
+
 def theorem_5_1_repaired_terms(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: Any) -> dict[str, Any]:
-    """Theorem 5.1 (`them-R`) with every error the ledger found corrected, n > 4(K-1):
+    """Theorem 5.1 (`them-R`) with every error the ledger found corrected, n >= 4K - 2:
     - the gap terms keep Theorem 3.1's 1/sigma0 (the main-text outline, PF-DK-V2), with the repaired
       constant C_K (real for every K, THM-GAP) and eta from `eta_repaired` (PF-ETA-COND; beta_1 = 1
-      from the repaired Lemma `sec:tau`), gamma = 2 (1 + eta) C_K;
+      from the repaired Lemma `sec:tau`), gamma = 2 (1 + eta) C_K; the first has arm 1's count one pull
+      lower (`gap_roots_repaired`: the refuted eq. `Tk_lowv2` is replaced by its shifted form);
     - Pr(not E) is `not_E_bound_repaired` (PF-EBAR-FINAL, PF-E31, PF-E3K, PF-NU-T).
     The result is invariant under rescaling sigma0^2, sigma^2 together, as e_n is.
     """
-    require_positive("n - 4(K-1)", as_numeric(n) - 4 * (as_numeric(K) - 1),
-                     "the repaired Theorem 5.1 needs n > 4(K-1) (its first gap term divides by it)",
-                     {"K": K, "n": n})
+    require_positive("n - 4(K-1) - 1", as_numeric(n) - 4 * (as_numeric(K) - 1) - 1,
+                     "the repaired Theorem 5.1 needs n >= 4K - 2 (on E and E_2 arm 1's count less one is at least "
+                     "n/2 - 2(K-1) - 1)", {"K": K, "n": n})
     e = eta_repaired(K, sigma0_sq, sigma_sq)
-    g = outline_gap_roots(K, n, sigma0_sq, sigma_sq)
+    g = gap_roots_repaired(K, n, sigma0_sq, sigma_sq)
     out = {k: 2 * (1 + e) * gap_constant_repaired(K) * v for k, v in g.items()}
     out.update(not_E_bound_repaired(K, n, sigma0_sq, sigma_sq, delta))
     return out

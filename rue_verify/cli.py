@@ -93,6 +93,34 @@ def _dump(obj: Any) -> None:
 
 
 # ---------------------------------------------------------------- claims
+def _proofs(args: argparse.Namespace) -> int:
+    """The proof graph: a node's relation at a point (--node, --at), or every node's status (runs the
+    quick ledger)."""
+    from .ledger import proof_graph
+    if args.node or args.at:
+        if not (args.node and args.at):
+            return _fail("--node and --at go together: rue-verify proofs --node ID --at '{\"K\": 20, ...}'")
+        try:
+            at = json.loads(args.at)
+            _dump(proof_graph.evaluate(args.node, at if isinstance(at, dict) else {}))
+        except json.JSONDecodeError as err:
+            return _fail(f"--at: not a JSON object ({err})")
+        except (KeyError, ValueError, TypeError) as err:
+            return _fail(f"--node {args.node} --at: {err}")
+        return 0
+    from .ledger import REGISTRY, Mode, run_ledger
+    from .progress import bar, counter
+    shown = bar(len(REGISTRY), "claims", "claim", not (args.quiet or args.json))
+    results = run_ledger(Mode(), progress=counter(shown), workers=args.workers or cores())
+    shown.close()
+    g = proof_graph.resolve(results)
+    if args.json:
+        _dump(proof_graph.nodes_json(g))
+    else:
+        print("\n".join(proof_graph.trees(g)))
+    return 0
+
+
 def _claims(args: argparse.Namespace) -> int:
     from .ledger import REGISTRY, Mode, run_ledger
     from .progress import bar, counter
@@ -580,6 +608,22 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("--markdown", metavar="PATH", help="also write a Markdown report (e.g. docs/claims.md)")
 
+    pf = sub.add_parser("proofs", help="the proofs as a graph: each step's status, where each theorem's proof breaks, "
+                                       "and the repaired routes",
+                        description="Print each theorem's proof as a tree of the steps it uses, "
+                                    "each with the status the "
+                                    "ledger computed (certified, checked, refuted, undefined, inconsistent, "
+                                    "conditional, argued), where the proof breaks, and the repaired route (runs the "
+                                    "quick ledger, about 40 s). With --node ID --at JSON, evaluate one node's relation "
+                                    "at a point instead, e.g. --node Tk_lowv2 --at '{\"K\": 3, \"T\": [2, 9, 2], "
+                                    "...}' (a witness's params, or the whole witness).")
+    pf.add_argument("--json", action="store_true", help="print the nodes as JSON: id, label, location, statement, "
+                                                       "status, uses, witness, and proof and broken_at")
+    pf.add_argument("--node", metavar="ID", help="a node's id or LaTeX label (or a claim ID)")
+    pf.add_argument("--at", metavar="JSON", help="the point: K, n, sigma0_sq, sigma_sq, delta or nu_sq, T, means, k")
+    pf.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core)")
+    pf.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
     b = sub.add_parser("bound", help="evaluate a bound of the paper, with its terms",
                        description="Evaluate a named formula: rue-verify bound theorem_5_1 --K 100 --n 1e6 "
                                    "--sigma0-sq 1 --sigma-sq 0.1 --delta 0.01. Parameters are --NAME VALUE (hyphens "
@@ -807,7 +851,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     if args.cmd != "bound" and extra:
         return _fail(f"unrecognized arguments: {' '.join(extra)} (see 'rue-verify {args.cmd} --help')")
-    handler = {"claims": _claims, "simulate": _simulate, "bench": _bench, "table": _table,
+    handler = {"claims": _claims, "proofs": _proofs, "simulate": _simulate, "bench": _bench, "table": _table,
                "reproduce": _reproduce, "vacuity": _vacuity, "report": _report, "rates": _rates}
     if args.cmd in ("claims", "simulate", "bench", "table", "reproduce", "report", "rates") and \
             not getattr(args, "show", None):            # rates --show reads a store and compiles nothing

@@ -22,6 +22,8 @@ MODULES = ("section2", "section3", "section4", "theorem5", "proof_decomposition"
 for _m in MODULES:
     importlib.import_module(f"{__name__}.{_m}")
 
+from . import proof_graph  # noqa: E402  (after the claims it reads are registered)
+
 
 def check(cids: tuple[str, ...], mode: Mode) -> list[ClaimResult]:
     """The results of claims run one after another in one process (a module-level function, so a
@@ -55,4 +57,6 @@ def run_ledger(mode: Mode | None = None, ids: Iterable[str] | None = None,
     after = (lambda unit: [progress(cid) for cid in unit]) if progress else None
     for unit, out in run([(unit, check, (unit, mode)) for unit in batches(wanted)], workers, after).items():
         results.update({r.id: r for r in out})
-    return [results[cid] for cid in wanted]
+    ordered = [results[cid] for cid in wanted]
+    proof_graph.resolve(ordered)      # settles the repairs' proof steps that rest on other claims' nodes
+    return ordered

@@ -37,6 +37,7 @@ class Finding:
     witness: dict | None = None
     certified: bool = False
     kind: str = "computed"
+    proof: dict | None = None      # a proof's steps and status (`from_proof`), read by the proof graph
 
     def __post_init__(self) -> None:
         if self.verdict not in SEVERITY:
@@ -177,26 +178,99 @@ def from_certificate(ok: bool, domain: str, *, proved: str, failed: str, fail: s
     return Finding("holds" if ok else fail, domain, proved if ok else failed, certified=bool(ok), kind=kind)
 
 
-def from_proof(steps: list[tuple[str, "bool | None | Finding"]], domain: str, conclusion: str,
-               fail: str = "inconclusive") -> Finding:
-    """A finding from a proof, step by step: True = the step was machine-checked (sympy, exact
-    arithmetic), False = the check failed, None = a stated argument that no machine checked (an
-    inequality read off a definition), or a Finding = an adversarial search of that argument step.
-    'holds' when no step failed; a step whose search refutes it refutes the proof (a repair can then
-    not hold); certified only when every step was machine-checked."""
-    def tag(ok) -> str:
-        if isinstance(ok, Finding):
-            return (f"argument, searched ({ok.domain}): no counterexample" if ok.verdict == "holds" else
-                    f"argument, searched ({ok.domain}): {ok.verdict}: {ok.detail}")
-        return {True: "verified", False: "NOT verified", None: "argument"}[ok]
-    searched = [ok for _, ok in steps if isinstance(ok, Finding)]
-    refuted = any(f.verdict == "refuted" for f in searched)
-    failed = refuted or any(ok is False for _, ok in steps) or any(f.verdict != "holds" for f in searched)
-    body = "; ".join(f"({i}) {text} [{tag(ok)}]" for i, (text, ok) in enumerate(steps, 1))
-    head = f"proof incomplete, so no conclusion ({conclusion} is not established)" if failed else conclusion
-    witness = next((f.witness for f in searched if f.verdict == "refuted"), None)
-    return Finding("refuted" if refuted else (fail if failed else "holds"), domain, f"{head}: {body}.", witness,
-                   certified=not failed and all(ok is True for _, ok in steps))
+@dataclass(frozen=True)
+class Argued:
+    """A proof step that no machine checks, with the reason no check can be written."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Rests:
+    """A proof step that is another node of the proof graph (a claim, or a claim's repair as
+    `repair:ID`): its status is that node's, resolved once the whole ledger has run
+    (`proof_graph.resolve`)."""
+
+    node: str
+
+
+#: what one step of a proof is: certified (sympy, exact or interval arithmetic), checked (an
+#: adversarial search over the states the proof conditions on found no counterexample), refuted,
+#: argued (no machine check; a reason says why), or rests (on another node; resolved later)
+STEP_STATUS = ("certified", "checked", "refuted", "argued", "rests")
+
+#: a proof's status: proved (every step, all the way down, certified or checked), argued (some step
+#: only argued), broken (some step refuted; `broken_at` names it); pending until its rests resolve
+PROOF_STATUS = ("proved", "argued", "broken", "pending")
+
+
+def _step(i: int, text: str, ok) -> dict:
+    if ok is None:
+        raise TypeError(f"proof step ({i}) '{shorten(text, 60)}': an unchecked step must say why it cannot be "
+                        "checked (core.Argued(reason)), or name the node it rests on (core.Rests(node))")
+    s = {"step": i, "text": text, "status": None, "detail": "", "uses": None}
+    if ok is True:
+        s["status"] = "certified"
+    elif ok is False:
+        s.update(status="refuted", detail="the machine check failed")
+    elif isinstance(ok, Finding):
+        s["status"] = ({"holds": "certified" if ok.certified else "checked", "refuted": "refuted"}
+                       .get(ok.verdict, "argued"))
+        s["detail"] = f"searched ({ok.domain}): " + ("no counterexample" if ok.verdict == "holds" else
+                                                     f"{ok.verdict}: {ok.detail}")
+        s["witness"] = ok.witness
+    elif isinstance(ok, Argued):
+        s.update(status="argued", detail=ok.reason)
+    elif isinstance(ok, Rests):
+        s.update(status="rests", uses=ok.node, detail=f"rests on {ok.node}")
+    else:
+        raise TypeError(f"proof step ({i}): True, False, a Finding, Argued or Rests, got {ok!r}")
+    return s
+
+
+def proof_status(steps: list[dict]) -> tuple[str, list[int]]:
+    """(status, the steps that decide it) of a proof from its steps' statuses (PROOF_STATUS)."""
+    for status, proof in (("refuted", "broken"), ("argued", "argued"), ("rests", "pending")):
+        at = [s["step"] for s in steps if s["status"] == status]
+        if at:
+            return proof, at
+    return "proved", []
+
+
+def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domain: str, conclusion: str) -> Finding:
+    """A finding from a proof, step by step: True = machine-certified (sympy, exact arithmetic),
+    False = the check failed, a Finding = an adversarial search of that step (checked when it found
+    no counterexample, refuted when it found one), Argued(reason) = no machine check, and why none can
+    be written, Rests(node) = the step is another node of the proof graph. 'holds' only when the proof
+    is proved; an argued, broken or (until its nodes resolve) pending proof leaves its conclusion
+    inconclusive: the statement may still hold in simulation, but this proof does not establish it.
+    The finding carries the steps in `proof` (status, broken_at, argued), which the proof graph reads."""
+    rows = [_step(i, text, ok) for i, (text, ok) in enumerate(steps, 1)]
+    f = Finding("inconclusive", domain, "", None, False, "computed", proof={"conclusion": conclusion, "steps": rows})
+    settle_proof(f)
+    return f
+
+
+def settle_proof(f: Finding) -> None:
+    """(Re)compute a proof finding's verdict, text and status from its steps (after `proof_graph`
+    resolved the steps that rest on other nodes)."""
+    rows, conclusion = f.proof["steps"], f.proof["conclusion"]
+    status, at = proof_status(rows)
+    f.proof.update(status=status, broken_at=[f"step {i}" if rows[i - 1]["uses"] is None else rows[i - 1]["uses"]
+                                             for i in at] if status == "broken" else [],
+                   argued=[i for i in (s["step"] for s in rows) if rows[i - 1]["status"] == "argued"])
+    body = "; ".join(f"({s['step']}) {s['text']} [{s['status']}" + (f": {s['detail']}" if s["detail"] else "") + "]"
+                     for s in rows)
+    head = {"proved": conclusion,
+            "broken": f"proof broken at {', '.join(map(str, f.proof['broken_at']))}, so {conclusion} is not "
+                      "established by it",
+            "argued": f"proof argued at step(s) {', '.join(map(str, f.proof['argued']))} (no machine check), so "
+                      f"{conclusion} is not established by it",
+            "pending": f"proof pending on other nodes, so {conclusion} is not yet established"}[status]
+    f.verdict = "holds" if status == "proved" else "inconclusive"
+    f.detail = f"{head}: {body}."
+    f.certified = status == "proved" and all(s["status"] == "certified" for s in rows)
+    f.witness = next((s.get("witness") for s in rows if s["status"] == "refuted" and s.get("witness")), None)
 
 
 def reading(verdict: str, domain: str, detail: str, witness: dict | None = None,
@@ -283,10 +357,31 @@ class Repair:
 
     @property
     def verdict(self) -> str:
+        """The most severe finding; a proof that is not proved is an inconclusive finding, so a repair
+        holds only when its proof is proved."""
         return overall(self.findings)
+
+    @property
+    def proof(self) -> dict | None:
+        """The status of the repair's proof ({"status", "broken_at", "argued"}), None without one."""
+        p = next((f.proof for f in self.findings if f.proof), None)
+        return None if p is None else {k: p[k] for k in ("status", "broken_at", "argued")}
+
+    def text(self) -> str:
+        """One line with both parts: what the checks of the statement found, and its proof's status."""
+        rest = [f for f in self.findings if not f.proof]
+        said = overall(rest) if rest else None
+        p = self.proof
+        if p is None:
+            return f"{self.verdict}"
+        proof = {"proved": "its proof is proved", "argued": f"its proof is argued at step(s) "
+                 f"{', '.join(map(str, p['argued']))}", "broken": f"its proof breaks at {', '.join(p['broken_at'])}",
+                 "pending": "its proof rests on nodes not run"}[p["status"]]
+        return (f"the statement {said} on its checks; " if said else "") + proof
 
     def to_json(self) -> dict:
         return _jsonable({"statement": self.statement, "formula": self.formula, "verdict": self.verdict,
+                          "proof": self.proof, "text": self.text(),
                           "domain": "; ".join(f.domain for f in self.findings),
                           "certified": all(f.certified for f in self.findings if f.verdict == "holds"),
                           "evidence": [asdict(f) for f in self.findings]})

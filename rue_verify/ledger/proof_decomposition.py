@@ -20,6 +20,7 @@ from .core import (
     Finding,
     Mode,
     Repair,
+    Rests,
     claim,
     fmt,
     from_count,
@@ -40,20 +41,21 @@ from .section4 import _simplest_tau_witness, tau_sides
 SECTION = "Appendix: the proofs of Theorems 5.1 and 5.2"
 
 
-def decomp_proof() -> list[tuple[str, bool]]:
+def decomp_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
     """On E, an error (muhat_J >= muhat_1 for J != 1) forces Delta_J <= eta (c_1 + c_J): the identity
     Delta_J - eta(c_1 + c_J) = -(muhat_J - muhat_1) - [(mu_J - muhat_J) + eta c_J] - [(muhat_1 - mu_1) + eta c_1],
-    whose three brackets are >= 0 on E and on the error."""
+    whose three brackets are >= 0 on E and on the error. `search`: the simulation of exactly that
+    inclusion (runs with an error on E), the second step's check."""
     m1, mJ, h1, hJ, c1, cJ, e = sympy.symbols("mu_1 mu_J muhat_1 muhat_J c_1 c_J eta", real=True)
     ident = sympy.expand((m1 - mJ) - e * (c1 + cJ) - (-(hJ - h1) - ((mJ - hJ) + e * cJ) - ((h1 - m1) + e * c1))) == 0
     return [("Delta_J - eta(c_1 + c_J) = -(muhat_J - muhat_1) - [(mu_J - muhat_J) + eta c_J] - [(muhat_1 - mu_1) + "
              "eta c_1] (sympy)", bool(ident)),
             ("on E, |mu_k - muhat_k| <= eta c_k for k = 1, J, so both brackets are >= 0; an error means "
              "muhat_J >= muhat_1; hence Delta_J <= eta(c_1 + c_J), i.e. every error on E lies in the first event",
-             None)]
+             search)]
 
 
-def _inclusion_finding(s: Search, premise: str, conclusion: str, proven: bool, mode: Mode,
+def inclusion_finding(s: Search, premise: str, conclusion: str, proven: bool, mode: Mode,
                        which: str | None = None) -> Finding:
     """The verdict of an inclusion search: a run where the premise held and the conclusion failed is a
     counterexample (no statistics needed); without one, 'holds' rests on the runs where the premise
@@ -88,10 +90,10 @@ def _inclusion_finding(s: Search, premise: str, conclusion: str, proven: bool, m
        "e_n <= Pr(Delta_{J_n} < eta (c_{1,n} + c_{J_n,n}) | E) + Pr(not E).",
        shares="tracked-runs")
 def check_decomp(mode: Mode):
-    proof = from_proof(decomp_proof(), "every history (algebra on the event E)",
-                       "e_n <= Pr(Delta_J <= eta(c_1 + c_J), E) + Pr(not E) <= Pr(. | E) + Pr(not E)")
     s = ps.inclusion_search("decomp", mode)
-    sim = _inclusion_finding(s, "an error on E", "Delta_J < eta(c_1 + c_J)", proof.verdict == "holds", mode)
+    sim = inclusion_finding(s, "an error on E", "Delta_J < eta(c_1 + c_J)", False, mode)
+    proof = from_proof(decomp_proof(sim), "every history (algebra on the event E)",
+                       "e_n <= Pr(Delta_J <= eta(c_1 + c_J), E) + Pr(not E) <= Pr(. | E) + Pr(not E)")
     text = reading("holds", "the text", "the paper writes '<'; the proof gives '<=', which changes nothing for "
                                         "continuous rewards (ties have probability 0).")
     return Expect("proved (the step is algebra on E); the simulation search found no counterexample",
@@ -141,8 +143,9 @@ def repair_eta(mode: Mode) -> Repair:
                   [proof, search])
 
 
-def tk_up_proof() -> list[tuple[str, bool]]:
-    """Eq. Tk_up1 from RUE's index rule, on E (the steps sympy can check)."""
+def tk_up_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
+    """Eq. Tk_up1 from RUE's index rule, on E: the steps sympy can check, and the index-rule step
+    checked by `search` (RUE simulated with E and the pull counts tracked at every round)."""
     T, s0, s, L, e, b, D = sympy.symbols("T sigma0_sq sigma_sq L eta beta Delta", positive=True)
     tilde = tau_sq_tilde(T, s0, s)
     step1 = sympy.simplify(s / T - tilde - s ** 2 / (T * (T * s0 + s))) == 0
@@ -154,7 +157,7 @@ def tk_up_proof() -> list[tuple[str, bool]]:
                               / D ** 2)) == 0
     tau_up = all(ok for _, ok in certify.prove_tau_upper())
     return [("at the last round arm k != 1 was pulled (T_k - 1 earlier pulls), on E: mu_k + (1+eta) c_k >= "
-             "U_k >= U_1 >= mu_1 + (1-eta) c_1 >= mu_1, so Delta_k <= (1+eta) c_k (the index rule)", None),
+             "U_k >= U_1 >= mu_1 + (1-eta) c_1 >= mu_1, so Delta_k <= (1+eta) c_k (the index rule)", search),
             ("c_k^2 = 2 tau_k^2 log n <= 2 beta ttau_k^2 log n (Lemma sec:tau's upper side, proven in "
              "LEM-TAU-UPPER)", tau_up),
             ("ttau^2 = sigma0^2 sigma^2/(T sigma0^2 + sigma^2) = sigma^2/T - sigma^4/(T(T sigma0^2 + sigma^2)) "
@@ -169,26 +172,26 @@ def tk_up_proof() -> list[tuple[str, bool]]:
                                                       "sigma^2 log n.",
        shares="tracked-runs")
 def check_tk_up(mode: Mode):
-    proof = from_proof(tk_up_proof(), "every history on E, any K, sigma0^2, sigma^2, eta in (0, 1)",
-                       "T_k <= 1 + 2(1+eta)^2 beta sigma^2 log n / Delta_k^2 on E")
     s = ps.inclusion_search("up", mode)
-    sim = _inclusion_finding(s, "E", "eq. Tk_up1 at every round", proof.verdict == "holds", mode, "up")
+    sim = inclusion_finding(s, "E", "eq. Tk_up1 at every round", False, mode, "up")
+    proof = from_proof(tk_up_proof(sim), "every history on E, any K, sigma0^2, sigma^2, eta in (0, 1)",
+                       "T_k <= 1 + 2(1+eta)^2 beta sigma^2 log n / Delta_k^2 on E")
+    rep = inclusion_finding(ps.inclusion_search("up-rep", mode), "E with eta_repaired",
+                             "eq. Tk_up1 with eta_repaired at every round", False, mode)
     mis = ps.inclusion_search("up", mode, ps.MISSPECIFIED)
     seen, bad = sum(p.observed for p in mis.points), sum(p.events for p in mis.points)
     sim.detail += (f" Misspecified delta in [1, 20] (outside the theorem's delta <= 1; the proof does not use delta): "
                    f"E held in {seen} runs, the inequality failed in {bad}.")
     return Expect("proved from the index rule and Lemma sec:tau's upper side; no counterexample in the search",
-                  "holds"), [proof, sim]
+                  "holds"), [proof, sim, rep]
 
 
 @claim("LEM-TK-LOW", "Lemma TwoBoundOnC (eq. Tk_lowv2)",
        "On E, for k != 1: (1-eta) sqrt(beta_1) ctilde_{k,t} <= (1+eta) sqrt(beta) ctilde_{1,t} + Delta_k.",
-       recompute=tau_sides,
-       no_repair="its repair (beta_1 = 1) is a step of the repaired Theorem 5.1's argument, not searched on its own",
-       shares="tracked-runs")
+       recompute=tau_sides, shares="tracked-runs")
 def check_tk_low(mode: Mode):
     s = ps.inclusion_search("low", mode)
-    f = [_inclusion_finding(s, "E", "eq. Tk_lowv2 at every round", False, mode, "low")]
+    f = [inclusion_finding(s, "E", "eq. Tk_lowv2 at every round", False, mode, "low")]
     w = _simplest_tau_witness("lower")
     step = "the induction uses c_{k,t} >= sqrt(beta_1) ctilde_{k,t}, i.e. Lemma sec:tau's lower side, "
     f.append(from_count(int(w is not None), "the proof", fail="conditional", witness=w,
@@ -199,8 +202,37 @@ def check_tk_low(mode: Mode):
                   "Lemma sec:tau", "refuted"), f
 
 
+def _ctilde_decreasing() -> bool:
+    """ctilde(T)^2 = 2 sigma0^2 sigma^2 log n/(T sigma0^2 + sigma^2) has T-derivative
+    -2 sigma0^4 sigma^2 log n/(T sigma0^2 + sigma^2)^2 < 0 (sympy): ctilde falls as an arm is pulled."""
+    T, a, b, L = sympy.symbols("T sigma0_sq sigma_sq L", positive=True)
+    return sympy.simplify(sympy.diff(2 * a * b * L / (T * a + b), T) + 2 * a ** 2 * b * L / (T * a + b) ** 2) == 0
+
+
+@repair("LEM-TK-LOW")
+def repair_tk_low(mode: Mode) -> Repair:
+    """Eq. Tk_lowv2 shifted by one pull of arm 1: what the index rule gives at the last round arm 1
+    was pulled holds at every later round, with arm 1's count as it was before that pull."""
+    s = ps.inclusion_search("low-shift", mode)
+    sim = inclusion_finding(s, "E (eta = eta_repaired)", "the shifted eq. Tk_lowv2 at every round", False, mode)
+    dec = _ctilde_decreasing()
+    proof = from_proof([
+        ("let s + 1 <= t be the last round that pulled arm 1 after the initialisation; then U_k <= U_1 at state s, "
+         "and on E (s >= 2K+1): (1-eta) c_k(s) <= (1+eta) c_1(s) + Delta_k (the index rule)", sim),
+        ("c_k(s) >= ctilde_k(s) (Lemma sec:tau's lower side repaired, beta_1 = 1)", Rests("repair:LEM-TAU-LOWER")),
+        ("c_1(s) <= sqrt(beta) ctilde_1(s) (Lemma sec:tau's upper side)", Rests("LEM-TAU-UPPER")),
+        ("ctilde falls with the count; T_k(t) >= T_k(s) and T_1(t) = T_1(s) + 1, so ctilde_k(t) <= ctilde_k(s) and "
+         "ctilde_1(s) = ctilde(T_1(t) - 1) (sympy: the T-derivative of ctilde^2 is negative)", dec),
+        ("if no such round exists, or it is 2K+1, T_1(t) - 1 <= 2 <= T_k(t), so ctilde_k(t) <= ctilde(T_1(t) - 1) "
+         "and the inequality holds with Delta_k >= 0 (same monotonicity)", dec)],
+        "every history on E, any K >= 2, sigma0^2, sigma^2 > 0, eta in (0, 1)",
+        "(1-eta) ctilde_{k,t} <= (1+eta) sqrt(beta) ctilde(T_{1,t} - 1) + Delta_k on E")
+    return Repair("On E (eta = eta_repaired), for k != 1 and every round t: (1-eta) ctilde_{k,t} <= (1+eta) sqrt(beta) "
+                  "ctilde(T_{1,t} - 1) + Delta_k (arm 1's count one pull lower; beta_1 = 1)", None, [proof, sim])
+
+
 @claim("PF-E1", "Proof of Theorem 5.1 (eqs. prob-dk, prob-dk-v1)", "eqs. prob-dk and prob-dk-v1.",
-       no_repair="two places of the text disagree; the corrected form feeds the repaired Theorem 5.1")
+       shares="tracked-runs")
 def check_pf_e1(mode: Mode):
     n, T = sympy.symbols("n T_1", positive=True)
     e, b, b1 = th.eta(K_, s0_, s_), th.beta(K_, s0_, s_), th.beta_1(K_, s0_, s_)
@@ -226,6 +258,38 @@ def check_pf_e1(mode: Mode):
                         f"1e-30 at 200 random points (mpmath, 40 digits): {step}; the step is valid where PF-ETA-COND "
                         "and LEM-TK-LOW hold.")]
     return f"the printed threshold in prob-dk-v1 is smaller by a factor {ratio} than the event it names", findings
+
+
+@repair("PF-E1")
+def repair_pf_e1(mode: Mode) -> Repair:
+    """Eqs. prob-dk and prob-dk-v1 on the repaired route: on E an error forces Delta_min below
+    (1+eta) sqrt(beta) ctilde(T_1 - 1), with the shifted Tk_lowv2 in place of the refuted one."""
+    s = ps.inclusion_search("gap", mode)
+    sim = inclusion_finding(s, "an error on E (eta = eta_repaired)",
+                             "Delta_min < (1+eta) sqrt(beta) ctilde(T_{1,n} - 1)", False, mode)
+    D, Dm, e, c = sympy.symbols("Delta_J Delta_min eta ctilde_J", positive=True)
+    # on E_1' (Delta_min >= (1+eta) sqrt(beta) ctilde(T_1 - 1) >= (1+eta) sqrt(beta) ctilde_1) and Delta_min <=
+    # Delta_J: Delta_J < eta Delta_J/(1+eta) + eta sqrt(beta) ctilde_J is Delta_J < eta (1+eta) sqrt(beta) ctilde_J
+    step2 = sympy.simplify((D - e * D / (1 + e)) * (1 + e) - D) == 0
+    # with the shifted Tk_lowv2: Delta_J >= (1-eta) ctilde_J - Delta_min >= (1-eta) ctilde_J - Delta_J
+    step3 = sympy.simplify((2 * D - (1 - e) * c) - ((D - ((1 - e) * c - Dm)) + (D - Dm))) == 0
+    proof = from_proof([
+        ("on E an error needs Delta_J <= eta (c_1 + c_J) (eq. regret-decomV)", Rests("PF-DECOMP")),
+        ("c_k <= sqrt(beta) ctilde_k (eq. toTilde), so Delta_J < eta sqrt(beta)(ctilde_1 + ctilde_J)",
+         Rests("PF-TOTILDE")),
+        ("on E_1' = {Delta_min >= (1+eta) sqrt(beta) ctilde(T_1 - 1)}, ctilde_1 <= ctilde(T_1 - 1) and Delta_min <= "
+         "Delta_J turn that into Delta_J < eta (1+eta) sqrt(beta) ctilde_J (sympy)", step2),
+        ("the shifted Tk_lowv2 and E_1' give 2 Delta_J >= (1-eta) ctilde_J (sympy: the sum of two nonnegative "
+         "terms)", step3),
+        ("the shifted Tk_lowv2 itself", Rests("repair:LEM-TK-LOW")),
+        ("(1-eta)/2 >= eta (1+eta) sqrt(beta) at eta_repaired (the eta condition with beta_1 = 1), contradicting "
+         "step 3: no error on E and E_1'", Rests("repair:PF-ETA-COND"))],
+        "every history on E (eta = eta_repaired)",
+        "on E an error implies Delta_min < (1+eta) sqrt(beta) ctilde(T_{1,n} - 1)")
+    return Repair("On E (eta = eta_repaired), an error J_n != 1 implies Delta_min < (1+eta) "
+                  "sqrt(beta) ctilde(T_{1,n} - 1) "
+                  "(eq. prob-dk-v1 with the threshold's 2 restored and arm 1's count one pull lower)", None,
+                  [proof, sim])
 
 
 @claim("PF-T1N-E2", "Proof of Theorem 5.1 (eq. eqn:T1n, event E_2)", "eq. eqn:T1n and its consequence on E_2.")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bounds import theorems
+from bounds import repaired, theorems
 from bounds.estimation import c_tilde, posterior_arrays
 from simulate.algorithms.variances import estimate
 
@@ -57,6 +57,13 @@ class RUEResult:
     tk_up_worst: np.ndarray | None = None   # (R, 4): excess T - rhs, lhs, rhs, round t
     tk_low_worst: np.ndarray | None = None  # (R, 4): excess lhs - rhs, lhs, rhs, round t
     extra: dict = field(default_factory=dict)
+    #: the repaired route of Theorem 5.1's proof (eta = eta_repaired, beta_1 = 1), per run:
+    #: E_rep (the event E with that eta), tk_up_rep (eq. Tk_up1 failed at some round on it),
+    #: tk_low_shift (the shifted Tk_lowv2, with ctilde_1 at T_1 - 1, failed at some round),
+    #: gap (an error whose Delta_min is not below (1 + eta) sqrt(beta) ctilde(T_1 - 1)), E_prime (the
+    #: reward-table event E' of `bounds.repaired.not_E_bound_repaired` at every count reached, and the
+    #: range at most r); each a boolean array of length R
+    route: dict = field(default_factory=dict)
 
     @property
     def errors(self) -> np.ndarray:
@@ -126,8 +133,33 @@ def tracked_rue_runs(means: np.ndarray, n: int, rng: np.random.Generator, *,
             upd = e > store[:, 0]
             store[upd] = np.c_[e, lhs[rows, k], rhs[rows, k], np.full(R, t)][upd]
 
+        # the repaired route (eta_repaired, beta_1 = 1): its own event E and the steps it rests on
+        eta_r = float(repaired.eta_repaired(K, sigma0_sq, sigma_sq))
+        with np.errstate(divide="ignore"):
+            up_r_rhs = np.where(sub, 2 + 2 * (1 + eta_r) ** 2 * beta * sigma_sq * logn / np.where(sub, Delta, 1.0) ** 2,
+                                np.inf)
+        r_range = eta_r / 3 * np.sqrt(2 * sigma0_sq * (2 * sigma0_sq + sigma_sq) * logn / sigma_sq)
+        route = {k: np.zeros(R, bool) for k in ("tk_up_rep", "tk_low_shift", "gap")}
+        route["E_rep"] = np.ones(R, bool)
+        route["E_prime"] = (means.max(axis=1) - means.min(axis=1)) <= r_range
+
+        def table_event() -> None:       # E': every arm's running mean within eta ctilde(T)/3 of its mean
+            route["E_prime"] &= np.all(np.abs(S / T - means) <= eta_r * c_tilde(T, n, sigma0_sq, sigma_sq) / 3, axis=1)
+
+        def check_route(mean: np.ndarray, c: np.ndarray) -> None:
+            route["E_rep"] &= np.all(np.abs(means - mean) <= eta_r * c, axis=1)
+            route["tk_up_rep"] |= np.any(T > up_r_rhs, axis=1)
+            ct = c_tilde(T, n, sigma0_sq, sigma_sq)
+            c1_prev = c_tilde(T[rows, best] - 1, n, sigma0_sq, sigma_sq)[:, None]
+            route["tk_low_shift"] |= np.any(sub & ((1 - eta_r) * ct > (1 + eta_r) * np.sqrt(beta) * c1_prev + Delta),
+                                            axis=1)
+            table_event()
+
+        table_event()
+
         def check(mean: np.ndarray, var: np.ndarray, t: int) -> None:
             c = np.sqrt(2 * var * logn)
+            check_route(mean, c)
             event[:] &= np.all(np.abs(means - mean) <= eta * c, axis=1)
             up_bad[:] |= np.any(T > tk_up_rhs, axis=1)
             keep_worst(up_worst, np.where(sub, T - tk_up_rhs, -np.inf), T, tk_up_rhs, t)
@@ -159,6 +191,10 @@ def tracked_rue_runs(means: np.ndarray, n: int, rng: np.random.Generator, *,
         res.event_E, res.tk_up_violated, res.tk_low_violated = event, up_bad, low_bad
         res.decomp_covered = np.where(J != best, covered, True)
         res.tk_up_worst, res.tk_low_worst = up_worst, low_worst
+        dmin = np.where(sub, Delta, np.inf).min(axis=1)
+        thr = (1 + eta_r) * np.sqrt(beta) * c_tilde(T[rows, best] - 1, n, sigma0_sq, sigma_sq)
+        route["gap"] = (J != best) & ~(dmin < thr)
+        res.route = route
     return res
 
 

@@ -60,10 +60,21 @@ def feasible(p: dict) -> bool:
     return p["n"] > 4 * (p["K"] - 1) and p["n"] >= 2 * p["K"] + 1
 
 
+#: the repaired route's inclusions: which -> (the premise, the conclusion that must follow), from a
+#: run's `route` record (`proof_runs.RUEResult.route`)
+ROUTE = {"up-rep": (lambda r: r.route["E_rep"], lambda r: ~r.route["tk_up_rep"]),
+         "low-shift": (lambda r: r.route["E_rep"], lambda r: ~r.route["tk_low_shift"]),
+         "gap": (lambda r: r.route["E_rep"] & r.errors, lambda r: ~r.route["gap"]),
+         "E-prime": (lambda r: r.route["E_prime"], lambda r: r.route["E_rep"])}
+
+
 def inclusion_point(p: dict, runs: int, rng: np.random.Generator, which: str) -> Point:
     """An inclusion on E: `observed` runs had the premise, `events` of them broke the conclusion."""
     r = tracked(p, runs, rng)
     E = r.event_E
+    if which in ROUTE:
+        prem, concl = (f(r) for f in ROUTE[which])
+        return Point(p, runs, int((prem & ~concl).sum()), observed=int(prem.sum()))
     if which == "decomp":
         prem = E & r.errors
         bad = prem & ~r.decomp_covered

@@ -18,6 +18,7 @@ from .core import (
     Expect,
     Mode,
     Repair,
+    Rests,
     claim,
     fmt,
     from_certificate,
@@ -365,8 +366,11 @@ def repair_lower_chain(mode: Mode) -> Repair:
     n, K, H, H2, P = sympy.symbols("n K H H_2 p", positive=True)
     thr = rp.ucbe_lower_chain_threshold_repaired(n, K, P)
     at_thr = sympy.simplify(5 * sympy.log(2 * K) * n / (P * (1 - P) * (2 * thr ** -2)) - sympy.log(n) / 2) == 0
-    proof = from_proof([("H_2 >= H/log(2K) (SEC2-LOWER-H2's repair), so exp(-5n/(p(1-p) H_2)) >= "
-                         "exp(-5 log(2K) n/(p(1-p) H))", None),
+    x, y = sympy.symbols("x y", positive=True)
+    proof = from_proof([("H_2 >= H/log(2K) (SEC2-LOWER-H2's repair)", Rests("repair:SEC2-LOWER-H2")),
+                        ("so 5n/(p(1-p) H_2) <= 5 log(2K) n/(p(1-p) H) and exp(-5n/(p(1-p) H_2)) >= exp(-5 log(2K) n/"
+                         "(p(1-p) H)) (exp is increasing: its derivative is exp > 0, sympy)",
+                         sympy.simplify(sympy.diff(sympy.exp(-x * y), y) + x * sympy.exp(-x * y)) == 0),
                         ("H >= 2 Delta_min^-2 (SEC2-H-DEF), and at Delta_min = the threshold 5 log(2K) n/(p(1-p) "
                          "2 Delta_min^-2) = (log n)/2 exactly; below it the exponent is smaller", at_thr)],
                        "every instance with Delta_min below the repaired threshold", "the chain holds")
@@ -525,10 +529,17 @@ def repair_full_alpha(mode: Mode) -> Repair:
     y = sympy.symbols("y", positive=True)
     F = (y ** sympy.Rational(-1, 2) - y ** sympy.Rational(-3, 2)) * sympy.exp(-y / 2)
     dF = sympy.simplify(sympy.diff(F, y) - sympy.exp(-y / 2) * (3 - y ** 2) / (2 * y ** sympy.Rational(5, 2)))
+    n, a, s = sympy.symbols("n alpha sigma_sq", positive=True)
+    L = sympy.log(n)
+    forms = (sympy.simplify(s2.feller_small_gap_form(n, a, s) - F.subs(y, a * L / s) / sympy.sqrt(2 * sympy.pi)) == 0
+             and sympy.simplify(s2.full_alpha_rhs(n) - F.subs(y, L) / sympy.sqrt(2 * sympy.pi)) == 0)
     proof = from_proof([("with y = alpha log n/sigma^2 and L = log n, the left side is (2 pi)^-1/2 F(y) and the right "
-                         "side (2 pi)^-1/2 F(L), F(y) = (y^-1/2 - y^-3/2) e^(-y/2)", None),
+                         "side (2 pi)^-1/2 F(L), F(y) = (y^-1/2 - y^-3/2) e^(-y/2) (sympy, from bounds.section2's "
+                         "forms)", bool(forms)),
                         ("F'(y) = e^(-y/2) (3 - y^2)/(2 y^(5/2)) < 0 for y > sqrt(3)", dF == 0),
-                        ("alpha <= sigma^2 gives y <= L, so F(y) >= F(L) whenever sqrt(3) <= y", None)],
+                        ("y/L = alpha/sigma^2, so alpha <= sigma^2 gives y <= L, and F decreasing "
+                         "on [sqrt(3), oo) gives "
+                         "F(y) >= F(L) whenever sqrt(3) <= y (sympy)", sympy.simplify((a * L / s) / L - a / s) == 0)],
                        "sqrt(3) <= alpha log n/sigma^2 and alpha <= sigma^2", "the inequality holds")
 
     def margin(p: dict) -> float:

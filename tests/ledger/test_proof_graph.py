@@ -1,0 +1,110 @@
+"""The proof graph: every label and reference of the appendix proofs and the proof outline is a node
+(the LaTeX cross-check), every node has a computed status, no repair holds on a proof that is not
+proved, an unchecked step cannot pass, and every refuted finding's witness recomputes through the
+node it belongs to (`rue-verify proofs --node ID --at JSON`)."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from rue_verify.cli import main
+from rue_verify.ledger import proof_graph
+from rue_verify.ledger.core import Argued, Finding, Repair, Rests, from_proof
+
+PAPER = Path(__file__).resolve().parents[3] / "shared" / "paper" / "rue-bayesian-bai.tex"
+
+
+def _proof_text() -> str:
+    """The main-text proof outline and the appendix proofs (A.1-A.5, before the experiments)."""
+    tex = PAPER.read_text()
+    outline = tex[tex.index(r"\label{sec:proof-outline}"):tex.index(r"\section{Experiments}")]
+    appendix = tex[tex.index(r"\subsection{Proof of Theorem \ref{lemma-true}}"):
+                   tex.index(r"\subsection{More Results of Experiments}")]
+    return outline + appendix
+
+
+@pytest.mark.skipif(not PAPER.exists(), reason="the paper is beside the repository (shared/paper)")
+def test_every_label_and_reference_of_the_proofs_is_a_node():
+    text = _proof_text()
+    labels = set(re.findall(r"\\label\{([^}]*)\}", text))           # commented-out labels included
+    refs = set(re.findall(r"\\(?:eq|c|C)?ref\{([^}]*)\}", text))
+    assert len(labels) >= 20 and len(refs) >= 15                       # the regexes found the proofs
+    known = proof_graph.by_label()
+    assert sorted((labels | refs) - set(known)) == []
+    for n in proof_graph.PAPER:                                          # every edge names a node
+        assert all(u in {m.id for m in proof_graph.PAPER} for u in n.uses), n.id
+
+
+@pytest.fixture(scope="module")
+def graph(quick_ledger):
+    return proof_graph.resolve(quick_ledger)
+
+
+def test_every_node_has_a_computed_status_and_proofs_follow_their_steps(graph):
+    nodes = graph.nodes
+    for n in nodes.values():
+        assert n["status"] in proof_graph.STATUS, n["id"]
+        if n["route"] == "paper" and n["uses"]:
+            status, bad = proof_graph._proof_status(n["id"], nodes)
+            assert n["proof"] == status and (status == "broken") == bool(bad)
+            assert all(nodes[b]["status"] in proof_graph.BAD for b in n["broken_at"])
+    # a theorem whose proof uses a refuted lemma is broken there
+    assert "Tk_lowv2" in nodes["them-R"]["broken_at"]
+    assert nodes["Tk_lowv2"]["status"] == "refuted"
+
+
+def test_no_repair_holds_on_a_proof_that_is_not_proved(quick_ledger):
+    for r in quick_ledger:
+        for rep in r.repairs:
+            if rep.proof is not None and rep.verdict == "holds":
+                assert rep.proof["status"] == "proved", (r.id, rep.proof)
+            if rep.proof is not None:
+                assert not rep.proof["argued"] or rep.verdict != "holds", r.id
+
+
+def test_an_argued_or_broken_step_keeps_a_repair_from_holding():
+    ok = Finding("holds", "d", "x")
+    argued = Repair("s", None, [from_proof([("a", True), ("b", Argued("textbook"))], "d", "c"), ok])
+    assert argued.verdict == "inconclusive" and argued.proof["argued"] == [2]
+    bad = Finding("refuted", "d", "y", {"params": {}, "lhs": 1, "rhs": 0, "relation": "<="})
+    broken = Repair("s", None, [from_proof([("a", bad)], "d", "c"), ok])
+    assert broken.verdict == "inconclusive" and broken.proof["status"] == "broken"
+    assert "the statement holds" in broken.text() and "breaks at step 1" in broken.text()
+    with pytest.raises(TypeError, match="must say why"):
+        from_proof([("a", None)], "d", "c")
+    pending = from_proof([("a", Rests("NOWHERE"))], "d", "c")
+    assert pending.verdict == "inconclusive" and pending.proof["status"] == "pending"
+
+
+def test_a_rest_on_a_refuted_node_breaks_the_repair_that_uses_it(quick_ledger):
+    """Resolution reads the node's computed status: resting on the refuted Tk_lowv2 breaks a proof."""
+    from rue_verify.ledger.core import ClaimResult
+    rep = Repair("s", None, [from_proof([("uses the paper's Tk_lowv2", Rests("LEM-TK-LOW"))], "d", "c")])
+    extra = ClaimResult("X-TEST", "here", "s", "refuted", "", [Finding("refuted", "d", "x")], 0.0, repairs=[rep])
+    g = proof_graph.resolve([r for r in quick_ledger if r.id == "LEM-TK-LOW"] + [extra])
+    assert rep.verdict == "inconclusive" and rep.proof["broken_at"] == ["Tk_lowv2"]
+    assert g.nodes["repair:X-TEST"]["proof"] == "broken"
+
+
+def test_every_refuted_witness_recomputes_through_its_node(quick_ledger, capsys):
+    seen = 0
+    for r in quick_ledger:
+        for f in r.findings:
+            w = f.witness
+            if f.verdict != "refuted" or not w or not all(isinstance(w.get(s), (int, float)) for s in ("lhs", "rhs")):
+                continue
+            node = proof_graph.node_for_claim(r.id)
+            assert main(["proofs", "--node", node, "--at", json.dumps(w)]) == 0
+            out = json.loads(capsys.readouterr().out)
+            assert out["lhs"] == pytest.approx(w["lhs"], rel=1e-6) and out["rhs"] == pytest.approx(w["rhs"], rel=1e-6)
+            assert out["holds"] is False, (r.id, out)
+            seen += 1
+    assert seen >= 10
+
+
+def test_proofs_cli_refuses_half_a_query(capsys):
+    assert main(["proofs", "--node", "Tk_lowv2"]) == 2
+    assert "--node and --at go together" in capsys.readouterr().err
+    assert main(["proofs", "--node", "no-such", "--at", "{}"]) == 2
