@@ -186,8 +186,15 @@ def search_tightness(s: Search, bound_name: str) -> Finding | None:
     pts = [p for p in s.points + s.confirmed if p.bound is not None and p.events >= 5]
     if not pts:
         return None
-    return from_tightness([p.bound / p.interval(0.95).low for p in pts],
-                          [{**p.params, "runs": p.runs} for p in pts], s.covered(), bound=bound_name)
+    f = from_tightness([p.bound / p.interval(0.95).low for p in pts],
+                       [{**p.params, "runs": p.runs, "seed_key": list(p.key)} for p in pts], s.covered(),
+                       bound=bound_name)
+    if f.verdict == "refuted":       # a ratio below 1 is a counterexample: both sides, rerun from the seed key
+        p = next(q for q in pts if q.params.items() <= f.witness["params"].items() and list(q.key) ==
+                 f.witness["params"]["seed_key"])
+        f.witness.update(lhs=p.interval(0.95).low, rhs=p.bound, relation="<=", events=p.events, level=0.95,
+                         what="the 95% lower confidence limit of the simulated rate, against the bound")
+    return f
 
 
 def _short(p: dict) -> str:

@@ -9,8 +9,10 @@ setting); a claim over many cells is judged
 with Holm's correction at family-wise level 0.05 (`comparisons`). "RUE beats X in a cell" means
 RUE's error is significantly lower there; a conjunction holds when every cell is significant, is
 refuted when any cell is significant the other way, and is otherwise inconclusive.
-Claims whose reading is ambiguous are judged under every reading; a reading under which the claim
-fails, while another reading holds, gives a `conditional` finding.
+Claims whose reading is ambiguous are judged under every reading, with the theory's rule: a claim
+false under its literal reading is `refuted` (or `inconsistent` where two of the paper's statements
+disagree), and the reading that makes it true is its charitable finding (kind `charitable`), never
+a condition that excuses the literal one.
 """
 
 from __future__ import annotations
@@ -338,7 +340,9 @@ def repair_r_claims(mode: Mode) -> Repair:
 
 @claim("EXP-SETUP-R", "Section 6.1",
        "R1-R3 as described; median H ~ 2000 for R1 and R2, ~ 5500 for R3 (both readings of N(0.5, 0.1), both H "
-       "conventions).")
+       "conventions).",
+       no_repair="a statement about the paper's own setup: the readings under which the stated medians hold are its "
+                 "charitable findings")
 def check_setup_r(mode: Mode):
     rng = mode.rng(61)
     draws = 2000 if mode.name == "quick" else 20000
@@ -359,10 +363,9 @@ def check_setup_r(mode: Mode):
     findings = []
     for setup in ("R1", "R2", "R3"):
         mine = [c for c in cases if c[0] == setup]
-        any_ok = any(c[-1] <= tol for c in mine)       # another reading matches: a failure is conditional
-        for s, ns, conv, med, lo, hi, off in mine:
+        for s, ns, conv, med, lo, hi, off in mine:     # false under a reading is refuted under it
             findings.append(from_value(off, f"{s}, N(0.5, 0.1) as {ns}, H {conv}; {draws} instances", at_most=tol,
-                                       fail="conditional" if any_ok else "refuted",
+                                       fail="refuted",
                                        kind=_kind(normal_scale=ns if ns != "-" else "variance", H_convention=conv),
                                        detail=f"median H = {med:.0f} (95% interval {lo:.0f}-{hi:.0f}) against the "
                                               f"stated ~{stated[s]} (within {tol:.0%}: {off <= tol})"))

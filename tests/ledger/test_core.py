@@ -84,8 +84,10 @@ def test_a_proof_with_a_refuted_step_cannot_hold():
     held = from_proof([("a", True), ("b", ok)], "d", "it holds")
     assert held.verdict == "holds" and not held.certified and "searched (grid): no counterexample" in held.detail
     broken = from_proof([("a", True), ("b", bad)], "d", "it holds")
-    assert broken.verdict == "refuted" and broken.witness == {"x": 2} and "not established" in broken.detail
-    assert Repair("s", None, [broken, Finding("holds", "d", "search")]).verdict == "refuted"
+    assert broken.verdict == "inconclusive" and broken.witness == {"x": 2} and "not established" in broken.detail
+    assert broken.proof["status"] == "broken" and broken.proof["broken_at"] == ["step 2"]
+    rep = Repair("s", None, [broken, Finding("holds", "d", "search")])
+    assert rep.verdict == "inconclusive" and "breaks at step 2" in rep.text()     # both parts said
 
 
 def test_tightness_and_rate_findings_compute_their_verdicts():
