@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .core import REGISTRY, ClaimResult, settle_proof
+from .core import REGISTRY, SEVERITY, ClaimResult, settle_proof
 
 #: a node's statement status (module docstring); the first four break a proof that uses them
 BAD = ("refuted", "undefined", "inconsistent", "conditional")
@@ -167,8 +167,7 @@ def node_for_claim(cid: str) -> str:
 
 def _claim_status(r: ClaimResult, finding: str | None) -> tuple[str, dict | None]:
     fs = [f for f in r.findings if finding is None or f.detail.startswith(finding)] or r.findings
-    worst = min((f.verdict for f in fs), key=lambda v: ("refuted", "undefined", "inconsistent", "conditional",
-                                                         "vacuous", "inconclusive", "holds").index(v))
+    worst = min((f.verdict for f in fs), key=SEVERITY.index)
     witness = next((f.witness for f in fs if f.verdict == worst and f.witness), None)
     if worst in ("holds", "vacuous"):
         return ("certified" if all(f.certified for f in fs if f.verdict == "holds") else "checked"), None
