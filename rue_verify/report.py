@@ -84,7 +84,7 @@ def staged(final: Path):
 
 def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, claims, workers, rates_dir) -> dict:
     from . import parallel
-    from .ledger import REGISTRY, Mode, batches, check
+    from .ledger import REGISTRY, Mode, batches, check, proof_graph
     from .plots.registry import make
     from .progress import bar, counter
     from .rates import load as load_rates
@@ -110,6 +110,7 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     done = parallel.run(tasks, workers, lambda key: [step(k) for k in (key[1:] if key[0] == "claims" else [key])])
     by_id = {r.id: r for key, part in done.items() if key[0] == "claims" for r in part}
     results = [by_id[cid] for cid in ids]
+    proof_graph.resolve(results)       # the repairs' steps that rest on other claims' nodes, as run_ledger does
     with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results), mode.rates)
     for n in drawn_here:
         done[("figure", n)] = make(n, with_ledger, out / "figures")
@@ -121,7 +122,8 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
             "ledger_seed": mode.seed, "results": res.description, "rates": rates.description,
             "seconds": round(seconds, 1),
             "claims": len(results), "figures": sorted(files), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
-    write_text(out / "index.html", _html(results, files, meta))
+    inline = {n: (out / "figures" / f"{n}.svg").read_text() for n in files if FAMILIES[n].inline}
+    write_text(out / "index.html", _html(results, files, meta, inline))
     write_text(out / "report.md", _markdown(results, files, meta))
     write_text(out / "COMPLETE.json", json.dumps(meta, indent=1) + "\n")
     return {"out": str(final), "figures": [f"figures/{n}.{e}" for n in files for e in ("png", "svg")],
@@ -138,9 +140,12 @@ def _intro(meta: dict) -> str:
             "verdict and figure below is computed.")
 
 
-def _figure(n: str, c: str) -> str:
+def _figure(n: str, c: str, svg: str | None = None) -> str:
+    """A figure as the page shows it: its PNG, or (`svg`, a family drawn with links) its SVG inline."""
     e = html.escape
-    return (f'<figure id="fig-{e(n)}"><img src="figures/{e(n)}.png" alt="{e(FAMILIES[n].caption)}">'
+    body = (f'<div class="inline-svg">{svg[svg.index("<svg"):]}</div>'
+            if svg else f'<img src="figures/{e(n)}.png" alt="{e(FAMILIES[n].caption)}">')
+    return (f'<figure id="fig-{e(n)}">{body}'
             f'<figcaption><b>{e(FAMILIES[n].caption)}</b><br><small>{e(c)} (<a href="figures/{e(n)}.svg">SVG</a>, '
             f'<a href="figures/{e(n)}.csv">data</a>)</small></figcaption></figure>')
 
@@ -164,13 +169,14 @@ def place_figures(results, files: dict) -> tuple[dict[str, str], dict[str, list[
     return home, links, apart
 
 
-def _html(results, files: dict, meta: dict) -> str:
+def _html(results, files: dict, meta: dict, inline: dict | None = None) -> str:
     e = html.escape
+    inline = inline or {}
     home, links, apart = place_figures(results, files)
-    figures = {r.id: "".join(_figure(n, files[n]) for n in files if home.get(n) == r.id)
+    figures = {r.id: "".join(_figure(n, files[n], inline.get(n)) for n in files if home.get(n) == r.id)
                + "".join(f'<p class="see">Figure: <a href="#fig-{e(n)}">{e(FAMILIES[n].caption)}</a> '
                          f'(shown under {e(home[n])})</p>' for n in links.get(r.id, [])) for r in results}
-    others = "\n".join(_figure(n, files[n]) for n in apart)
+    others = "\n".join(_figure(n, files[n], inline.get(n)) for n in apart)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>rue-verify report: Zhu &amp; Qiu (TMLR 2024), RUE</title>
@@ -187,6 +193,7 @@ td:nth-child(2) {{ width: 38%; }}
 .intro {{ font-size: 0.82em; color: #555; margin: 0.3em 0 0.6em; }}
 details summary {{ cursor: pointer; }}
 figure {{ margin: 1em 0; }} img {{ max-width: 100%; border: 1px solid #eee; }}
+.inline-svg svg {{ max-width: 100%; height: auto; border: 1px solid #eee; }}
 section {{ border-top: 1px solid #ddd; margin-top: 1.2em; }}
 pre {{ background: #f6f6f6; padding: 4px; font-size: 0.8em; overflow-x: auto; }}
 li {{ margin-bottom: 0.4em; }}

@@ -41,11 +41,15 @@ def test_the_report_writes_every_file_it_promises(built):
         from rue_verify.ledger import REGISTRY
         assert f'<td>{html.escape(REGISTRY[cid].statement)}</td>' in page
     for n in names - {"ledger-overview"}:          # each figure once, inside the evidence of a claim it bears on
-        assert page.count(f'<img src="figures/{n}.png"') == 1
+        shown = '<div class="inline-svg"><svg' if FAMILIES[n].inline else f'<img src="figures/{n}.png"'
+        assert page.count(shown) == 1
         claims = [c for c in CLAIMS if c in FAMILIES[n].claims]
         if claims:
             section = page[page.index(f'id="claim-{claims[0]}"'):]
-            assert section.index(f'figures/{n}.png') < section.index("</section>")
+            assert section.index(f'id="fig-{n}"') < section.index("</section>")
+    # the proof graphs' nodes link to evidence that is on the page (only the claims this report ran)
+    links = set(re.findall(r'xlink:href="#(claim-[^"]+)"', page))
+    assert links and all(f'id="{a}"' in page for a in links)
     for cid in CLAIMS:                              # a row per claim, linked to its evidence
         anchor = "claim-" + cid
         assert f'href="#{anchor}"' in page and f'id="{anchor}"' in page
@@ -72,7 +76,9 @@ def test_a_real_browser_loads_every_image_without_error(built):
     r = dump_dom((out / "index.html").resolve().as_uri())
     status = re.search(r'id="load-status" data-loaded="(-?\d+)" data-broken="(-?\d+)"', r.stdout)
     assert status, r.stdout[-1000:]
-    assert int(status.group(2)) == 0 and int(status.group(1)) == len(res["figures"]) // 2
+    images = [f for f in res["figures"] if f.endswith(".png") and not FAMILIES[f[8:-4]].inline]
+    assert int(status.group(2)) == 0 and int(status.group(1)) == len(images)
+    assert r.stdout.count('<div class="inline-svg"><svg') == 1      # the proof graphs, inline with their links
     console = [line for line in r.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     assert not console, console
 

@@ -41,7 +41,9 @@ def rate_score(pt: "Point") -> float:
 @dataclass
 class Point:
     """One simulated parameter point: `events` runs of `runs` had the event; `observed` runs had the
-    premise (for an inclusion on an event E); `bound` the claimed bound there (None for inclusions)."""
+    premise (for an inclusion on an event E); `bound` the claimed bound there (None for inclusions);
+    `margin` how close the inclusion came to failing, (lhs - rhs)/|rhs| at its worst run and round on
+    E (negative while it holds; None where not tracked)."""
 
     params: dict
     runs: int
@@ -49,6 +51,7 @@ class Point:
     bound: float | None = None
     observed: int | None = None
     key: tuple = ()
+    margin: float | None = None            # an inclusion's closest call: the largest relative excess on E
 
     @property
     def rate(self) -> float:

@@ -71,9 +71,9 @@ class RUEResult:
 
 
 def tracked_rue_runs(means: np.ndarray, n: int, rng: np.random.Generator, *,
-                  sigma0_sq: float | None = None, sigma_sq: float | None = None,
-                  reward: str = "gaussian", nu_sq: float = 1.0, track_proof: bool = False
-                  ) -> RUEResult:
+                     sigma0_sq: float | None = None, sigma_sq: float | None = None,
+                     reward: str = "gaussian", nu_sq: float = 1.0, track_proof: bool = False,
+                     engine: str = "compiled", noise: np.ndarray | None = None) -> RUEResult:
     """Run RUE (Algorithm 1) on R bandits at once.
 
     Args:
@@ -85,23 +85,41 @@ def tracked_rue_runs(means: np.ndarray, n: int, rng: np.random.Generator, *,
         reward: 'gaussian' (variance `nu_sq`) or 'bernoulli'.
         track_proof: record the event E and Lemma `TwoBoundOnC`'s inequalities (needs known
             variances; uses the paper's eta, beta, beta_1).
+        engine: 'compiled' (`proof_kernel.tracked`, for known variances and Gaussian rewards; the
+            numpy loop below otherwise) or 'numpy' (this loop, the reference).
+        noise: `(R, n)` standard normals, run r's p-th reward being means + sqrt(nu_sq) noise[r, p]
+            (Gaussian rewards only). The compiled engine draws it from `rng` when not given; the
+            numpy loop draws reward by reward unless given one.
     """
     means = np.atleast_2d(np.asarray(means, dtype=float))
     R, K = means.shape
     if n < 2 * K:
         raise ValueError(f"n must be >= 2K = {2 * K} (RUE pulls each arm twice), got {n}")
+    if engine not in ("compiled", "numpy"):
+        raise ValueError(f"engine must be 'compiled' or 'numpy', got {engine!r}")
     known = sigma0_sq is not None and sigma_sq is not None
     if (sigma0_sq is None) != (sigma_sq is None):
         raise ValueError("give both sigma0_sq and sigma_sq (known variances) or neither")
     if track_proof and not known:
         raise ValueError("track_proof needs known variances sigma0_sq and sigma_sq")
+    if noise is not None and (reward != "gaussian" or np.shape(noise) != (R, n)):
+        raise ValueError(f"noise: an (R, n) = ({R}, {n}) table of standard normals, for Gaussian rewards only; got "
+                         f"shape {np.shape(noise)} with reward {reward!r}")
+    if engine == "compiled" and known and reward == "gaussian":
+        z = rng.standard_normal((R, n)) if noise is None else np.asarray(noise, float)
+        return _compiled(means, n, z, sigma0_sq, sigma_sq, nu_sq, track_proof)
     T = np.zeros((R, K))
     S = np.zeros((R, K))
     Q = np.zeros((R, K))
     rows = np.arange(R)
+    drawn = [0]
 
     def pull(arms: np.ndarray) -> None:
-        r = draw_rewards(means, arms, rng, reward, nu_sq)
+        if noise is None:
+            r = draw_rewards(means, arms, rng, reward, nu_sq)
+        else:
+            r = means[rows, arms] + np.sqrt(nu_sq) * noise[:, drawn[0]]
+            drawn[0] += 1
         T[rows, arms] += 1
         S[rows, arms] += r
         Q[rows, arms] += r * r
@@ -115,12 +133,7 @@ def tracked_rue_runs(means: np.ndarray, n: int, rng: np.random.Generator, *,
         eta = float(theorems.eta(K, sigma0_sq, sigma_sq))
         beta = float(theorems.beta(K, sigma0_sq, sigma_sq))
         beta1 = float(theorems.beta_1(K, sigma0_sq, sigma_sq))
-        Delta = means[rows, best][:, None] - means
-        sub = np.ones((R, K), bool)
-        sub[rows, best] = False
-        with np.errstate(divide="ignore"):
-            tk_up_rhs = np.where(sub, theorems.Tk_upper(np.where(sub, Delta, 1.0), K, n,
-                                                        sigma0_sq, sigma_sq), np.inf)
+        _, Delta, sub, tk_up_rhs, up_r_rhs = _rhs_up(means, n, K, sigma0_sq, sigma_sq)
         event = np.ones(R, bool)
         up_bad = np.zeros(R, bool)
         low_bad = np.zeros(R, bool)
@@ -135,9 +148,6 @@ def tracked_rue_runs(means: np.ndarray, n: int, rng: np.random.Generator, *,
 
         # the repaired route (eta_repaired, beta_1 = 1): its own event E and the steps it rests on
         eta_r = float(repaired.eta_repaired(K, sigma0_sq, sigma_sq))
-        with np.errstate(divide="ignore"):
-            up_r_rhs = np.where(sub, 2 + 2 * (1 + eta_r) ** 2 * beta * sigma_sq * logn / np.where(sub, Delta, 1.0) ** 2,
-                                np.inf)
         r_range = eta_r / 3 * np.sqrt(2 * sigma0_sq * (2 * sigma0_sq + sigma_sq) * logn / sigma_sq)
         route = {k: np.zeros(R, bool) for k in ("tk_up_rep", "tk_low_shift", "gap")}
         route["E_rep"] = np.ones(R, bool)
@@ -186,15 +196,73 @@ def tracked_rue_runs(means: np.ndarray, n: int, rng: np.random.Generator, *,
     regret = means[rows, best] - means[rows, J]
     res = RUEResult(J, best, regret, T.copy())
     if track_proof:
-        c = np.sqrt(2 * var * logn)
-        covered = (means[rows, best] - means[rows, J]) < eta * (c[rows, best] + c[rows, J])
         res.event_E, res.tk_up_violated, res.tk_low_violated = event, up_bad, low_bad
-        res.decomp_covered = np.where(J != best, covered, True)
         res.tk_up_worst, res.tk_low_worst = up_worst, low_worst
-        dmin = np.where(sub, Delta, np.inf).min(axis=1)
-        thr = (1 + eta_r) * np.sqrt(beta) * c_tilde(T[rows, best] - 1, n, sigma0_sq, sigma_sq)
-        route["gap"] = (J != best) & ~(dmin < thr)
-        res.route = route
+        _finish(res, means, var, n, sigma0_sq, sigma_sq, route)
+    return res
+
+
+def _rhs_up(means: np.ndarray, n: int, K: int, sigma0_sq: float, sigma_sq: float) -> tuple[np.ndarray, ...]:
+    """(best arm, Delta, suboptimal mask, eq. Tk_up1's right side with the paper's eta and with
+    eta_repaired; inf at the best arm), every `(R, K)` but the first."""
+    R = means.shape[0]
+    rows = np.arange(R)
+    best = means.argmax(axis=1)
+    Delta = means[rows, best][:, None] - means
+    sub = np.ones((R, K), bool)
+    sub[rows, best] = False
+    beta = float(theorems.beta(K, sigma0_sq, sigma_sq))
+    eta_r = float(repaired.eta_repaired(K, sigma0_sq, sigma_sq))
+    safe = np.where(sub, Delta, 1.0)
+    with np.errstate(divide="ignore"):
+        up = np.where(sub, theorems.Tk_upper(safe, K, n, sigma0_sq, sigma_sq), np.inf)
+        up_r = np.where(sub, 2 + 2 * (1 + eta_r) ** 2 * beta * sigma_sq * np.log(n) / safe ** 2, np.inf)
+    return best, Delta, sub, up, up_r
+
+
+def _finish(res: RUEResult, means: np.ndarray, var: np.ndarray, n: int, sigma0_sq: float, sigma_sq: float,
+            route: dict) -> None:
+    """What both engines compute from the last posterior: eq. regret-decomV's coverage of an error and
+    the repaired route's gap inclusion."""
+    R, K = means.shape
+    rows, J, best = np.arange(R), res.recommended, res.best
+    eta = float(theorems.eta(K, sigma0_sq, sigma_sq))
+    eta_r = float(repaired.eta_repaired(K, sigma0_sq, sigma_sq))
+    beta = float(theorems.beta(K, sigma0_sq, sigma_sq))
+    c = np.sqrt(2 * var * np.log(n))
+    covered = (means[rows, best] - means[rows, J]) < eta * (c[rows, best] + c[rows, J])
+    res.decomp_covered = np.where(J != best, covered, True)
+    sub = np.ones((R, K), bool)
+    sub[rows, best] = False
+    dmin = np.where(sub, means[rows, best][:, None] - means, np.inf).min(axis=1)
+    thr = (1 + eta_r) * np.sqrt(beta) * c_tilde(res.pulls[rows, best] - 1, n, sigma0_sq, sigma_sq)
+    route["gap"] = (J != best) & ~(dmin < thr)
+    res.route = route
+
+
+def _compiled(means: np.ndarray, n: int, z: np.ndarray, sigma0_sq: float, sigma_sq: float, nu_sq: float,
+              track: bool) -> RUEResult:
+    from .proof_kernel import tracked
+    R, K = means.shape
+    best, _, _, up, up_r = _rhs_up(means, n, K, sigma0_sq, sigma_sq)
+    eta = float(theorems.eta(K, sigma0_sq, sigma_sq))
+    beta = float(theorems.beta(K, sigma0_sq, sigma_sq))
+    beta1 = float(theorems.beta_1(K, sigma0_sq, sigma_sq))
+    eta_r = float(repaired.eta_repaired(K, sigma0_sq, sigma_sq))
+    r_range = eta_r / 3 * np.sqrt(2 * sigma0_sq * (2 * sigma0_sq + sigma_sq) * np.log(n) / sigma_sq)
+    J, T, S, flags, worst = tracked(np.ascontiguousarray(means), np.ascontiguousarray(z), float(np.sqrt(nu_sq)), int(n),
+                                    float(sigma0_sq), float(sigma_sq), bool(track), eta, beta, beta1, eta_r,
+                                    float(r_range), up, up_r)
+    rows = np.arange(R)
+    res = RUEResult(J, best, means[rows, best] - means[rows, J], T)
+    if track:
+        res.event_E, res.tk_up_violated, res.tk_low_violated = flags[:, 0], flags[:, 1], flags[:, 2]
+        for w in (worst[:, 0], worst[:, 1]):
+            w[np.isnan(w[:, 0]), 0] = -np.inf
+        res.tk_up_worst, res.tk_low_worst = worst[:, 0].copy(), worst[:, 1].copy()
+        route = {"E_rep": flags[:, 3], "tk_up_rep": flags[:, 4], "tk_low_shift": flags[:, 5], "E_prime": flags[:, 6]}
+        _, var = posterior_rows(T, S, sigma0_sq, sigma_sq)
+        _finish(res, means, var, n, sigma0_sq, sigma_sq, route)
     return res
 
 

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from ..files import write_bytes, write_text
 from . import empirical as rep
+from . import proofs as pf
 from . import rates as rt
 from . import theory as th
 from .table import Table
@@ -59,6 +60,7 @@ class Family:
     draw: Callable[..., Any]
     claims: tuple[str, ...] = ()         # the claims it bears on
     needs: tuple[str, ...] = ()          # 'ledger', or the reproduction's studies
+    inline: bool = False                 # the report shows its SVG inline (its links work there)
 
     def available(self, inputs: Inputs, ledger: bool | None = None) -> bool:
         """Whether `inputs` hold what the family needs (`ledger`: count the ledger's results as there
@@ -70,6 +72,10 @@ class Family:
 FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("ledger-overview", "The ledger at a glance: the verdicts of every claim, by place in the paper.",
            lambda i: th.ledger_overview_table(list(i.ledger)), th.draw_ledger_overview, needs=("ledger",)),
+    Family("proof-graphs", "The proofs of Theorems 3.1, 5.1 and 5.2 as dependency graphs: the paper's route and the "
+                           "repaired one, every node coloured by its computed status and linked to its evidence.",
+           lambda i: pf.proof_graph_table(list(i.ledger)), pf.draw_proof_graph,
+           claims=("THM-GAP", "THM-FAIL", "THM-REGRET"), needs=("ledger",), inline=True),
     Family("theorem-3-1", "Theorem 3.1: the exact probability that the two best of K Gaussian means are within "
                           "alpha, its bound c_K alpha / sigma0 (not real for K < 36), and a Monte Carlo check.",
            lambda i: th.theorem_3_1_table(draws=i.scale.mc_draws, seed=i.seed), th.draw_theorem_3_1,

@@ -45,11 +45,17 @@ def _paired_units(a: dict, b: dict) -> tuple[np.ndarray, np.ndarray, str]:
     return failures_of(a).astype(float), failures_of(b).astype(float), "runs"
 
 
-def compare(a: dict, b: dict, level: float = 0.95) -> Comparison:
-    """Row a against row b of the same setting."""
+def compare(a: dict, b: dict, level: float = 0.95, half: int | None = None) -> Comparison:
+    """Row a against row b of the same setting. `half`: None for every paired unit, 0 for the first
+    half of the paired runs or instances (the first m // 2 of m), 1 for the rest."""
     if setting_of(a) != setting_of(b):
         raise ValueError(f"compare: rows of different settings ({a['key']} and {b['key']})")
     x, y, unit = _paired_units(a, b)
+    if half is not None:
+        if half not in (0, 1):
+            raise ValueError(f"compare: half is 0 (the first half of the units), 1 (the rest) or None, got {half!r}")
+        cut = len(x) // 2
+        x, y = (x[:cut], y[:cut]) if half == 0 else (x[cut:], y[cut:])
     d = x - y
     m = len(d)
     mean = float(d.mean())

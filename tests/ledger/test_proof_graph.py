@@ -3,6 +3,7 @@
 proved, an unchecked step cannot pass, and every refuted finding's witness recomputes through the
 node it belongs to (`rue-verify proofs --node ID --at JSON`)."""
 
+import copy
 import json
 import re
 from pathlib import Path
@@ -83,7 +84,8 @@ def test_a_rest_on_a_refuted_node_breaks_the_repair_that_uses_it(quick_ledger):
     from rue_verify.ledger.core import ClaimResult
     rep = Repair("s", None, [from_proof([("uses the paper's Tk_lowv2", Rests("LEM-TK-LOW"))], "d", "c")])
     extra = ClaimResult("X-TEST", "here", "s", "refuted", "", [Finding("refuted", "d", "x")], 0.0, repairs=[rep])
-    g = proof_graph.resolve([r for r in quick_ledger if r.id == "LEM-TK-LOW"] + [extra])
+    # a copy: resolving settles the repairs' steps in place, and the session's ledger is shared
+    g = proof_graph.resolve(copy.deepcopy(quick_ledger) + [extra])
     assert rep.verdict == "inconclusive" and rep.proof["broken_at"] == ["Tk_lowv2"]
     assert g.nodes["repair:X-TEST"]["proof"] == "broken"
 

@@ -35,3 +35,39 @@ def test_vectorised_posterior_is_bounds_posterior(T, s0, s, seed):
     m, v = posterior_rows(T[None], S[None], s0, s)
     p = bounds.posterior(T, S, s0, s)
     assert np.allclose(m[0], p.mean, rtol=1e-12, atol=1e-12) and np.allclose(v[0], p.var, rtol=1e-12)
+
+
+@pytest.mark.parametrize("K, n, s0, s, delta", [(2, 40, 1.0, 1.0, 1.0), (3, 400, 1.0, 1e-2, 1.0),
+                                                 (5, 200, 0.1, 2.0, 0.5), (20, 300, 10.0, 0.01, 1.0),
+                                                 (4, 3000, 1.0, 1.0, 1e-3)])
+def test_the_compiled_tracker_is_the_numpy_loop_on_shared_rewards(K, n, s0, s, delta):
+    """Both engines on one table of standard normals make the same pulls and recommendations and
+    record the same events, violations and worst cases (the corners: two arms, small sigma^2, a
+    noise far below sigma^2 where E holds)."""
+    from rue_verify.ledger.proof_runs import tracked_rue_runs
+    rng = np.random.default_rng([K, n])
+    R = 48
+    means = rng.normal(0.0, np.sqrt(s0), (R, K))
+    z = rng.standard_normal((R, n))
+    kw = dict(sigma0_sq=s0, sigma_sq=s, nu_sq=delta * s, track_proof=True, noise=z)
+    ref = tracked_rue_runs(means, n, np.random.default_rng(0), engine="numpy", **kw)
+    fast = tracked_rue_runs(means, n, np.random.default_rng(0), **kw)
+    assert np.array_equal(ref.pulls, fast.pulls) and np.array_equal(ref.recommended, fast.recommended)
+    for name in ("event_E", "tk_up_violated", "tk_low_violated", "decomp_covered"):
+        assert np.array_equal(getattr(ref, name), getattr(fast, name)), name
+    assert ref.route.keys() == fast.route.keys()
+    for name in ref.route:
+        assert np.array_equal(ref.route[name], fast.route[name]), name
+    for name in ("tk_up_worst", "tk_low_worst"):
+        np.testing.assert_allclose(getattr(ref, name), getattr(fast, name), rtol=1e-12)
+    if delta < 1e-2:                      # the corner where E holds: the comparison is not vacuous there
+        assert ref.route["E_rep"].any()
+
+
+def test_the_tracker_refuses_a_noise_table_of_the_wrong_shape():
+    from rue_verify.ledger.proof_runs import tracked_rue_runs
+    with pytest.raises(ValueError, match=r"noise: an \(R, n\)"):
+        tracked_rue_runs(np.zeros((2, 3)), 10, np.random.default_rng(0), sigma0_sq=1.0, sigma_sq=1.0,
+                         noise=np.zeros((2, 9)))
+    with pytest.raises(ValueError, match="engine must be"):
+        tracked_rue_runs(np.zeros((2, 3)), 10, np.random.default_rng(0), engine="gpu")

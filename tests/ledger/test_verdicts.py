@@ -63,10 +63,18 @@ def test_every_bound_claim_measures_its_tightness(ledger):
         assert any(f.kind == "tightness" for f in r.findings + [g for x in r.repairs for g in x.findings]), cid
 
 
-def test_repairs_hold_in_quick_mode(ledger):
+def test_repairs_hold_in_quick_mode_or_say_what_did_not_confirm(ledger):
+    """A repair with a proof holds; an empirical repair (generated on one half of the runs) either
+    holds on the other half or names the cells that did not confirm there."""
+    empirical = 0
     for cid, r in ledger.items():
         for x in r.repairs:
-            assert x.verdict == "holds", (cid, x.statement, [f.detail for f in x.findings])
+            if any("confirmed on the second" in f.detail for f in x.findings):
+                empirical += 1
+                assert x.verdict == "holds" or "cells confirmed: not " in x.findings[0].detail, (cid, x.findings)
+            else:
+                assert x.verdict == "holds", (cid, x.statement, [f.detail for f in x.findings])
+    assert empirical >= 4
 
 
 if __name__ == "__main__":        # regenerate the pinned verdicts

@@ -1,0 +1,165 @@
+"""The proofs of Theorems 3.1, 5.1 and 5.2 as dependency graphs: the paper's route beside the repaired
+one, every node coloured by its computed status and linked to its claim's evidence in the report.
+
+`proof_graph_table(results)` lays the graphs out from the ledger's results (`ledger.proof_graph`):
+one row per drawn node with its panel, route, status, place and the nodes it uses; a repair's steps
+that are not nodes of their own (a sympy certificate, a search) are its leaves. `draw_proof_graph`
+only draws that table. In the SVG each node is a link (`#claim-ID`, the report's evidence anchors).
+"""
+
+from __future__ import annotations
+
+from .common import caption
+from .table import Table, figure
+
+#: the theorems drawn, in the paper's order
+DRAWN = ("lemma-true", "them-R", "them-R-Bayes")
+
+#: the colour of each node status (`ledger.proof_graph.STATUS`; a repair's pending step is 'rests')
+STATUS_COLOURS = {"certified": "#145a32", "checked": "#27ae60", "definition": "#d5d8dc", "argued": "#95a5a6",
+                  "refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400",
+                  "conditional": "#b7950b", "rests": "#95a5a6"}
+_LIGHT = ("definition",)
+
+
+def _subtree(g, root: str, steps: bool, stop: tuple[str, ...] = ()) -> list[dict]:
+    """The nodes below `root` (itself included), each with its depth (the longest path from `root`, so
+    every edge points down) and the panel's nodes it uses; a repair's steps that are not nodes, one leaf
+    per status ("5 checked steps"); the nodes in `stop` (drawn in a panel of their own) not expanded."""
+    nodes, order, queue = {}, [], [root]
+    while queue:
+        key = queue.pop(0)
+        if key in nodes:
+            continue
+        n = g.nodes[key]
+        expand = key == root or key not in stop
+        uses = list(dict.fromkeys(n["uses"])) if expand else []
+        leaves = []
+        if expand and steps and n["route"] == "repair":
+            own = [s for s in n["proof_steps"] if s["uses"] is None]
+            for status in dict.fromkeys(s["status"] for s in own):
+                mine = [s for s in own if s["status"] == status]
+                leaf = f"{key}/{status}"
+                leaves.append({"node": leaf, "text": f"{len(mine)} {status} step{'s' * (len(mine) > 1)}",
+                               "status": status, "uses": [], "claim": n["claim"], "proof": "", "broken_at": "",
+                               "statement": "; ".join(s["text"] for s in mine)})
+                uses.append(leaf)
+        nodes[key] = {"node": key, "text": _short(key) + ("" if expand else "\n(its own panel)"),
+                      "status": n["status"], "uses": uses, "claim": n["claim"], "statement": n["statement"],
+                      "proof": n.get("proof") or "", "broken_at": ", ".join(n.get("broken_at") or [])}
+        order.append(key)
+        for leaf in leaves:
+            nodes[leaf["node"]] = leaf
+            order.append(leaf["node"])
+        queue.extend(u for u in (n["uses"] if expand else ()) if u not in nodes)
+    depth = {root: 0}
+    for _ in range(len(order)):                    # longest path in a DAG: relax until nothing moves
+        moved = False
+        for key in order:
+            for u in nodes[key]["uses"]:
+                if key in depth and depth.get(u, -1) < depth[key] + 1 and depth[key] + 1 < len(order):
+                    depth[u] = depth[key] + 1
+                    moved = True
+        if not moved:
+            break
+    for key in order:
+        nodes[key]["depth"] = depth.get(key, 0)
+    return [nodes[k] for k in order]
+
+
+def _short(key: str) -> str:
+    return key.replace("repair:", "") + ("\n(repair)" if key.startswith("repair:") else "")
+
+
+def _place(rows: list[dict]) -> None:
+    """x in [0, 1] within each depth, ordered by the mean x of the nodes that use them (fewer crossings)."""
+    xs: dict[str, float] = {}
+    for d in sorted({r["depth"] for r in rows}):
+        level = [r for r in rows if r["depth"] == d]
+        def parents_x(r):
+            px = [xs[p["node"]] for p in rows if r["node"] in p["uses"] and p["node"] in xs]
+            return sum(px) / len(px) if px else 0.5
+        level.sort(key=parents_x)
+        for i, r in enumerate(level):
+            xs[r["node"]] = r["x"] = (i + 0.5) / len(level)
+            r["y"] = -d - (0.35 if len(level) > 5 and i % 2 else 0.0)     # a crowded row staggers
+
+
+def proof_graph_table(results) -> Table:
+    """The laid-out graphs of Theorems 3.1, 5.1 and 5.2 (paper's route and repaired route) from the
+    ledger's results."""
+    from ..ledger import proof_graph
+    g = proof_graph.resolve(list(results))
+    ran = {r.id for r in results}
+    rows = []
+    for theorem in DRAWN:
+        n = g.nodes[theorem]
+        routes = [("paper", theorem)]
+        if f"repair:{n['claim']}" in g.nodes:
+            routes.append(("repair", f"repair:{n['claim']}"))
+        for route, root in routes:
+            drawn = DRAWN + tuple(f"repair:{g.nodes[d]['claim']}" for d in DRAWN)
+            part = _subtree(g, root, steps=route == "repair", stop=drawn)
+            _place(part)
+            for r in part:
+                rows.append({"theorem": theorem, "title": f"{n['location']} ({theorem})", "route": route,
+                             **{k: r[k] for k in ("node", "text", "status", "depth", "x", "y", "claim", "proof",
+                                                  "broken_at")},
+                             "uses": ";".join(r["uses"]), "statement": r["statement"][:160],
+                             "link": f"#claim-{r['claim']}" if r["claim"] in ran else None})
+    return Table(rows, {"family": "proof-graph", "claims": len(results), "mode": results[0].mode if results else ""})
+
+
+def draw_proof_graph(t: Table, ax=None):
+    """Draw the table: a row of panels per theorem, the paper's route left, the repaired route right."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    theorems = t.values("theorem")
+    heights = [max(r["depth"] for r in t.where(theorem=th)) + 1 for th in theorems]
+    fig, axes = plt.subplots(len(theorems), 2, figsize=(15, 1.05 * sum(heights) + 2.2),
+                             gridspec_kw={"height_ratios": heights}, squeeze=False)
+    for row, th in zip(axes, theorems):
+        for ax, route in zip(row, ("paper", "repair")):
+            ax.set_axis_off()
+            part = t.where(theorem=th, route=route)
+            if not part:
+                ax.text(0.5, 0.5, "no repair", ha="center", va="center", fontsize=9, color="0.4")
+                continue
+            top = part[0]
+            at = (top["broken_at"] or "").split(", ")
+            proof = (top["proof"] or "no proof") + (f" at {', '.join(at[:3])}" if at[0] else "") \
+                + (f" +{len(at) - 3} more" if len(at) > 3 else "")
+            title = f"{top['title']}: " + ("the paper's proof" if route == "paper" else "repaired route") + \
+                f" ({proof}); statement {top['status']}"
+            ax.set_title(title, fontsize=8, loc="left")
+            depth = max(r["depth"] for r in part) + 1
+            where = {r["node"]: (r["x"], r["y"]) for r in part}
+            for r in part:
+                for u in (r["uses"] or "").split(";"):
+                    if u in where:
+                        (x0, y0), (x1, y1) = where[r["node"]], where[u]
+                        ax.add_line(Line2D([x0, x1], [y0 - 0.2, y1 + 0.2], color="0.6", lw=0.7, zorder=1))
+            for r in part:
+                x, y = where[r["node"]]
+                colour = STATUS_COLOURS.get(r["status"], "#95a5a6")
+                text = ax.text(x, y, r["text"], ha="center", va="center", fontsize=6.5, zorder=3,
+                               color="black" if r["status"] in _LIGHT else "white",
+                               bbox={"boxstyle": "round,pad=0.3", "fc": colour, "ec": "black", "lw": 0.4})
+                if r["link"]:
+                    text.set_url(r["link"])
+                text.set_gid(f"node-{th}-{route}-{r['node']}")
+            ax.set_xlim(-0.02, 1.02)
+            ax.set_ylim(-depth + 0.3, 0.4)
+    statuses = [s for s in STATUS_COLOURS if s != "rests" and any(r["status"] == s for r in t.rows)]
+    fig.legend([Patch(fc=STATUS_COLOURS[s], ec="black", lw=0.4) for s in statuses], statuses, loc="upper center",
+               ncol=len(statuses), fontsize=8, title="node status (a line joins a node to the nodes it uses)",
+               title_fontsize=8, frameon=False)
+    caption(fig, f"Computed from the ledger ({t.meta['claims']} claims, mode {t.meta['mode']}); a repair's "
+                 "unnamed leaves are its own steps (sympy certificates and searches). Each node links to its "
+                 "claim's evidence in the report's SVG.")
+    fig.tight_layout(rect=(0, 0.02, 1, 0.95))
+    return fig
+
+
+proof_graphs = figure(proof_graph_table, draw_proof_graph)

@@ -1,0 +1,46 @@
+"""The proof-graph figure: every drawn node carries the status the graph computed, every edge points
+down (a node above the nodes it uses), the repaired route sits beside the paper's, and the SVG links
+each node to its claim's evidence."""
+
+import pytest
+
+from rue_verify.ledger import proof_graph
+from rue_verify.plots.proofs import DRAWN, proof_graph_table
+from rue_verify.plots.registry import FAMILIES, save
+
+
+@pytest.fixture(scope="module")
+def table(quick_ledger):
+    return proof_graph_table(quick_ledger)
+
+
+def test_every_drawn_node_has_its_computed_status_and_every_edge_points_down(table, quick_ledger):
+    g = proof_graph.resolve(quick_ledger)
+    assert {(r["theorem"], r["route"]) for r in table.rows} == {(t, rt) for t in DRAWN for rt in ("paper", "repair")}
+    for r in table.rows:
+        if r["node"] in g.nodes:
+            assert r["status"] == g.nodes[r["node"]]["status"], r
+        else:                              # a repair's own steps, grouped by status
+            parent, status = r["node"].rsplit("/", 1)
+            steps = [s for s in g.nodes[parent]["proof_steps"] if s["uses"] is None and s["status"] == status]
+            assert r["status"] == status and r["text"].startswith(f"{len(steps)} {status} step")
+    for th in DRAWN:
+        for route in ("paper", "repair"):
+            part = {r["node"]: r for r in table.where(theorem=th, route=route)}
+            for r in part.values():
+                for u in (r["uses"] or "").split(";"):
+                    if u:
+                        assert part[u]["depth"] > r["depth"], (th, route, r["node"], u)
+    # the paper's route of Theorem 5.1 shows where it breaks, with the broken nodes drawn
+    top = table.where(theorem="them-R", route="paper", depth=0)[0]
+    assert top["proof"] == g.nodes["them-R"]["proof"]
+    drawn = {r["node"] for r in table.where(route="paper")}     # here, or in Theorem 3.1's own panel
+    assert set(g.nodes["them-R"]["broken_at"]) <= drawn
+
+
+def test_the_svg_links_every_node_of_a_claim_to_its_evidence(table, tmp_path):
+    paths, _ = save(FAMILIES["proof-graphs"], table, tmp_path / "g")
+    svg = (tmp_path / "g.svg").read_text()
+    links = {r["link"] for r in table.rows if r["link"]}
+    assert links and all(f'xlink:href="{link}"' in svg for link in links)
+    assert FAMILIES["proof-graphs"].inline
