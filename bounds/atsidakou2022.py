@@ -36,7 +36,7 @@ import math
 import numpy as np
 from scipy import special
 
-from .nguyen2024 import _phi2
+from .nguyen2024 import phi2
 
 GRID = np.linspace(-9.0, 9.0, 6001)      # standardised values of the best arm's mean
 
@@ -60,7 +60,7 @@ def expected_pair_sum(K: int, c: float) -> float:
     s0): K (K - 1) int phi(x) Phi(x)^(K-2) Pr(Y < x, Z > c (x - Y)) dx."""
     x = GRID
     a = c / math.sqrt(1.0 + c * c)
-    inner = special.ndtr(x) - _phi2(x, c * x / math.sqrt(1.0 + c * c), a)
+    inner = special.ndtr(x) - phi2(x, c * x / math.sqrt(1.0 + c * c), a)
     f = K * (K - 1) * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi) * special.ndtr(x) ** (K - 2) * inner
     return float(np.trapezoid(f, x))
 

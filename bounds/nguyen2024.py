@@ -39,7 +39,7 @@ def posterior_var(prior_var, pulls, noise_var):
     return 1.0 / (1.0 / np.asarray(prior_var, float) + np.asarray(pulls, float) / noise_var)
 
 
-def _phi2(h, k, rho):
+def phi2(h, k, rho):
     """Pr(X <= h, Y <= k) for standard normals with correlation rho (|rho| < 1), by Owen's T
     (vectorised). h = k = 0 uses 1/4 + arcsin(rho)/(2 pi)."""
     h, k, rho = np.broadcast_arrays(np.asarray(h, float), np.asarray(k, float), np.asarray(rho, float))
@@ -67,7 +67,7 @@ def pair_error(delta, prior_var_i, prior_var_j, post_var_i, post_var_j):
     w = np.asarray(post_var_i) + post_var_j
     delta = np.asarray(delta, float)
     v = np.maximum(v, 1e-300)
-    return _phi2(-delta / np.sqrt(v), delta / np.sqrt(v + w), -np.sqrt(v / (v + w)))
+    return phi2(-delta / np.sqrt(v), delta / np.sqrt(v + w), -np.sqrt(v / (v + w)))
 
 
 def pairwise_bound(prior_mean, prior_var, pulls, noise_var) -> float:

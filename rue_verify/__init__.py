@@ -1,4 +1,6 @@
 """rue-verify: the claims ledger, the command line and the reports, on top of `bounds` and
 `simulate`."""
 
-__version__ = "0.1.0"
+from simulate.version import package_version
+
+__version__ = package_version()     # pyproject.toml is the one place the version is written

@@ -22,18 +22,18 @@ import threading
 import time
 from typing import Any, Sequence
 
+from simulate.environments import F_SETUPS, FIXED_BUDGETS, R_SETUPS
+
 from . import __version__
 from .args import Parser, algorithm_names, alias, integer, names, real, reals
 from .files import write_text
 from .parallel import cores
 
-F_SETUPS = ("F1", "F2", "F3", "F4", "F5", "F6")
-R_SETUPS = ("R1", "R2", "R3")
 #: parameters set for every algorithm at once by a flag of their own (--H-convention also sets the budgets)
 SHARED_PARAMS = ("H_convention",)
 #: earlier spellings of generated algorithm flags (still accepted, not shown)
 OLD_FLAGS = {"--q": "two-stage:q", "--sigma0-sq": "rue:sigma0_sq", "--sigma-sq": "rue:sigma_sq"}
-BUDGET_LABELS = ("H/2", "H", "2H")
+BUDGET_LABELS = tuple(FIXED_BUDGETS)
 MAX_RUNS = 10 ** 7
 MAX_K = 10 ** 4
 MAX_BUDGET = 10 ** 9
@@ -122,26 +122,23 @@ def _proofs(args: argparse.Namespace) -> int:
 
 
 def _claims(args: argparse.Namespace) -> int:
-    from .ledger import REGISTRY, Mode, run_ledger
+    from .ledger import LedgerInputs, Mode, run_ledger, select
     from .progress import bar, counter
-    mode = Mode.thorough() if args.thorough else Mode()
-    if args.seed is not None:
-        mode.seed = args.seed
-    mode.results = args.results
-    mode.rates = args.rates
-    ids = [i.strip() for tok in (args.id or []) for i in tok.split(",") if i.strip()] or list(REGISTRY)
+    kw = {"inputs": LedgerInputs(args.results, args.rates), **({"seed": args.seed} if args.seed is not None else {})}
+    mode = Mode.thorough(**kw) if args.thorough else Mode(**kw)
+    try:
+        ids = select([i.strip() for tok in (args.id or []) for i in tok.split(",") if i.strip()] or None)
+    except ValueError as err:
+        return _fail(f"--id: {err}")
     t0 = time.perf_counter()
-    unknown = [i for i in ids if i not in REGISTRY]
-    if unknown:
-        return _fail(f"--id: unknown claim id(s) {unknown}; known: {', '.join(REGISTRY)}")
     try:
         from .reproduction import load
-        load(mode.results)                  # a bad --results is refused before any claim runs
+        load(mode.inputs.results)                  # a bad --results is refused before any claim runs
     except ValueError as err:
         return _fail(str(err).replace("results:", "--results:", 1))
     try:
         from .rates import load as load_rates
-        load_rates(mode.rates)              # and a bad --rates
+        load_rates(mode.inputs.rates)              # and a bad --rates
     except ValueError as err:
         return _fail(str(err).replace("rates:", "--rates:", 1))
     shown = bar(len(ids), "claims", "claim", not args.quiet)
@@ -705,8 +702,8 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")
     tb.add_argument("--setups", type=names(F_SETUPS, str.upper), default=["F1", "F2", "F3"],
                     help="comma-separated fixed setups (default F1,F2,F3)")
-    tb.add_argument("--budgets", type=_budgets, default=["H/2", "H", "2H"],
-                    help="comma-separated budgets: integers or H/2, H, 2H (default all three)")
+    tb.add_argument("--budgets", type=_budgets, default=list(BUDGET_LABELS),
+                    help=f"comma-separated budgets: integers or {', '.join(BUDGET_LABELS)} (default all)")
     tb.add_argument("--K", type=integer(2, MAX_K), default=20, help="number of arms (default 20)")
     tb.add_argument("--runs", type=integer(1, MAX_RUNS), default=1000, help="runs per cell (default 1000)")
     tb.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")

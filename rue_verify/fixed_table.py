@@ -6,13 +6,13 @@ import json
 import time
 from pathlib import Path
 
-from simulate.environments import Environment
+from simulate.environments import FIXED_BUDGETS, PAPER_K, Environment
 from simulate.runner import ALGORITHMS, simulate
 
 from .files import write_text
 
 
-def fixed_setup_table(setups=("F1", "F2", "F3"), budgets=("H/2", "H", "2H"), K: int = 20, runs: int = 1000,
+def fixed_setup_table(setups=("F1", "F2", "F3"), budgets=tuple(FIXED_BUDGETS), K: int = PAPER_K, runs: int = 1000,
                       seed: int = 0, algorithms=ALGORITHMS, out_dir: str | Path | None = None,
                       progress: bool = True) -> dict:
     """Error rates with exact 95% intervals of every algorithm on each setup and budget."""

@@ -103,12 +103,10 @@ def _badge(verdict: str, text: str) -> str:
 
 
 def section(cid: str) -> str:
-    """The part of the paper a claim belongs to: its ledger module's `SECTION`."""
-    import sys
-
+    """The part of the paper a claim belongs to (its declaration's `section`)."""
     from .ledger import REGISTRY
     c = REGISTRY.get(cid)
-    return getattr(sys.modules.get(c.check.__module__), "SECTION", "Other") if c else "Other"
+    return c.section if c else "Other"
 
 
 def _summary(text: str, limit: int = 180) -> str:

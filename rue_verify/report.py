@@ -84,34 +84,29 @@ def staged(final: Path):
 
 def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, claims, workers, rates_dir) -> dict:
     from . import parallel
-    from .ledger import REGISTRY, Mode, batches, check, proof_graph
+    from .ledger import LedgerInputs, Mode, collect, select, units
     from .plots.registry import make
     from .progress import bar, counter
     from .rates import load as load_rates
     from .reproduction import load
     t0 = time.perf_counter()
-    mode = Mode.thorough() if thorough else Mode()
-    mode.results = str(results_dir) if results_dir else None
-    mode.rates = str(rates_dir) if rates_dir else None
-    rates = load_rates(mode.rates)
-    mode.partial_results = True          # a partial reproduction's report: the other claims on the shipped results
-    res = load(mode.results)
-    ids = list(claims) if claims is not None else list(REGISTRY)
-    unknown = [i for i in ids if i not in REGISTRY]
-    if unknown:
-        raise ValueError(f"unknown claim id(s) {unknown}")
-    inputs = Inputs(scale, seed, tuple(res.rows), rates=mode.rates)
+    # a partial reproduction's report judges the claims its results lack on the shipped results
+    given = LedgerInputs(str(results_dir) if results_dir else None, str(rates_dir) if rates_dir else None,
+                         partial_results=True)
+    mode = Mode.thorough(inputs=given) if thorough else Mode(inputs=given)
+    rates = load_rates(mode.inputs.rates)
+    res = load(mode.inputs.results)
+    ids = select(claims)
+    inputs = Inputs(scale, seed, tuple(res.rows), rates=mode.inputs.rates)
     names = [n for n, f in FAMILIES.items() if f.available(inputs, ledger=True)]
     drawn_here = [n for n in names if "ledger" in FAMILIES[n].needs]        # they need the ledger's results
-    tasks = [(("claims",) + unit, check, (unit, mode)) for unit in batches(ids)]
+    tasks = [(("claims",) + key, fn, a) for key, fn, a in units(ids, mode)]
     tasks += [(("figure", n), make, (n, inputs, out / "figures")) for n in names if n not in drawn_here]
     shown = bar(len(ids) + len(names), "report", "task", progress)       # one step per claim and per figure
     step = counter(shown)
     done = parallel.run(tasks, workers, lambda key: [step(k) for k in (key[1:] if key[0] == "claims" else [key])])
-    by_id = {r.id: r for key, part in done.items() if key[0] == "claims" for r in part}
-    results = [by_id[cid] for cid in ids]
-    proof_graph.resolve(results)       # the repairs' steps that rest on other claims' nodes, as run_ledger does
-    with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results), mode.rates)
+    results = collect(ids, [part for key, part in done.items() if key[0] == "claims"])
+    with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results), mode.inputs.rates)
     for n in drawn_here:
         done[("figure", n)] = make(n, with_ledger, out / "figures")
         step(("figure", n))
@@ -269,7 +264,7 @@ def _cell(r: dict) -> str:
 
 def write_summary(rows: list[dict], out: Path, scale: str, seed: int, wall: float, figures: list[str],
                   results: str | None = None) -> str:
-    from .ledger import REGISTRY, Mode, run_ledger
+    from .ledger import REGISTRY, LedgerInputs, Mode, run_ledger
     from .reproduction import load
     held = "the paper-scale results shipped with the package" if results == "shipped" else "results.csv"
     lines = [f"# Section 6 reproduced ({scale} scale)", "",
@@ -307,7 +302,7 @@ def write_summary(rows: list[dict], out: Path, scale: str, seed: int, wall: floa
     judged = [c.id for c in REGISTRY.values() if c.needs and not stored.lacks(*c.needs)]
     unjudged = [f"{c.id} (these results {stored.lacks(*c.needs)})" for c in REGISTRY.values()
                 if c.needs and stored.lacks(*c.needs)]
-    results = run_ledger(Mode(results=None if results == "shipped" else (results or str(out))), judged)
+    results = run_ledger(Mode(inputs=LedgerInputs(None if results == "shipped" else (results or str(out)))), judged)
     lines += ["## The empirical claims on these results", "",
               "Judged by the ledger (`rue-verify claims --results DIR`): paired comparisons, Holm's correction "
               "over each claim's cells; every reading of the paper's ambiguous statements is a separate finding.",

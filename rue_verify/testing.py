@@ -98,9 +98,10 @@ def budgets(K: int, max_multiple: int = 200):
 def paper_settings():
     """(setup, K, budget) of Section 6: the fixed setups F1-F6 at K = 20 (and F4 at 40, 80) with
     budgets H/2, H, 2H; the random setups R1-R3 at K = 20 with N/4, N/2, N."""
-    fixed = st.tuples(st.sampled_from([f"F{i}" for i in range(1, 7)]), st.just(20), st.sampled_from(["H/2", "H", "2H"]))
-    arms = st.tuples(st.just("F4"), st.sampled_from([40, 80]), st.sampled_from(["H/2", "H", "2H"]))
-    rand = st.tuples(st.sampled_from(["R1", "R2", "R3"]), st.just(20), st.sampled_from(["N/4", "N/2", "N"]))
+    from simulate.environments import ARMS_K, F_SETUPS, FIXED_BUDGETS, PAPER_K, R_SETUPS, RANDOM_BUDGETS
+    fixed = st.tuples(st.sampled_from(F_SETUPS), st.just(PAPER_K), st.sampled_from(tuple(FIXED_BUDGETS)))
+    arms = st.tuples(st.just("F4"), st.sampled_from(ARMS_K), st.sampled_from(tuple(FIXED_BUDGETS)))
+    rand = st.tuples(st.sampled_from(R_SETUPS), st.just(PAPER_K), st.sampled_from(tuple(RANDOM_BUDGETS)))
     return st.one_of(fixed, arms, rand)
 
 
@@ -161,7 +162,7 @@ def assert_kernel_matches_reference(algorithm: str, mu, n: int, gaussian: bool =
     """On one reward table and one table of uniforms, `algorithm`'s `run` (the compiled kernel for
     the registry's entries) and its plain `reference` make the same pulls and recommendation."""
     from simulate.algorithms import get
-    from simulate.algorithms._source import TableSource
+    from simulate.algorithms.sources import TableSource
     alg = get(algorithm)
     mu = np.asarray(mu, float)
     table, ties = reward_table(mu, n, gaussian, seed, uniforms_per_round=uniforms_per_round)

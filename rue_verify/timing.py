@@ -36,11 +36,11 @@ def run_once(args: list[str], cache: str) -> dict:
 
 def time_commands(names=("claims", "report"), out=print) -> list[dict]:
     """Cold then warm runs of each command; prints a line per run and returns the rows."""
-    from simulate.bench import _host_line, host_check
+    from simulate.bench import host_check, host_line
     rows = []
     out(f"rue-verify bench --commands: {cores()} cores; cold = empty numba cache (kernels compile), warm = the "
         "same cache again; utilisation = CPU seconds / (wall seconds x cores)")
-    out(_host_line("before", host_check()) + " (this host has slow spells: read the times with it)")
+    out(host_line("before", host_check()) + " (this host has slow spells: read the times with it)")
     for name in names:
         with tempfile.TemporaryDirectory() as cache:
             for state in ("cold", "warm"):
@@ -49,5 +49,5 @@ def time_commands(names=("claims", "report"), out=print) -> list[dict]:
                 rows.append(r)
                 out(f"{r['command']:<34} {state:<5} {r['wall_seconds']:>7.1f} s wall  {r['cpu_seconds']:>7.1f} s CPU  "
                     f"utilisation {r['utilisation']:.0%}")
-    out(_host_line("after", host_check()))
+    out(host_line("after", host_check()))
     return rows

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from .algorithms import REGISTRY, get, rue
-from .algorithms._source import LiveSource
+from .algorithms.sources import LiveSource
 from .environments import fixed_means
 
 CONFIGS = (("F2", 20, 7000, 1000), ("F4", 80, 50000, 100))
@@ -82,7 +82,7 @@ def _timed(f, *args) -> float:
     return time.perf_counter() - t0
 
 
-def _host_line(when: str, h: dict) -> str:
+def host_line(when: str, h: dict) -> str:
     return (f"host check ({when}): vectorised division {h['divisions_per_s'] / 1e6:.0f} M/s, square root "
             f"{h['square_roots_per_s'] / 1e6:.0f} M/s per core: RUE (one of each per arm-round) cannot exceed "
             f"{h['rue_ceiling_per_s'] / 1e6:.0f} M arm-rounds/s per core")
@@ -115,7 +115,7 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     out(f"machine: {cores} cores; numba {numba.__version__}; arm-rounds/s = runs x n x K / wall seconds; "
         f"compiled kernels: best of {repeats} interleaved timings (slowest in brackets)")
     before = host_check()
-    out(_host_line("before", before))
+    out(host_line("before", before))
     rows.append({"impl": "host-check", "when": "before", **before})
     plan = []                             # (setup, K, n, mu, kw, means, seeds, name, runs, first-call seconds)
     for setup, K, n, R in configs:
@@ -168,6 +168,6 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
             + f"  numpy reference: {rows[-1]['arm_rounds_per_s'] / 1e6:7.3f} M/s"
             + f"  (runs {runs}{_padding(name, runs)}, first call {compile_s:.2f} s)")
     after = host_check()
-    out(_host_line("after", after))
+    out(host_line("after", after))
     rows.append({"impl": "host-check", "when": "after", **after})
     return rows

@@ -11,13 +11,8 @@ logarithmic in K) makes the estimate good to a small factor: enough to tell seco
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
-
-import numpy as np
-
-from .algorithms import get
-from .seeds import run_seeds
+from typing import Callable
 
 #: below this many arm-rounds a request is not worth a pilot: it finishes in seconds
 PILOT_ABOVE = 2e9
@@ -74,36 +69,22 @@ def check_memory(runs: int, K: int) -> None:
                          "combined, give the same precision)")
 
 
-def pilot_rate(name: str, params: dict, K: int, n: int) -> float:
-    """Arm-rounds per second of algorithm `name` (resolved `params`) on K Gaussian arms, measured now:
-    a warm-up call (loading the compiled kernel), then 16 runs at a budget of about 2e7 / (16 K)
-    rounds (at most n)."""
-    from .runner import run_algorithm
-    alg = get(name)
-    runs = 16
-    n_pilot = int(min(n, max(alg.min_budget(K, params), 100 * K, 2e7 // (runs * K))))
-    means = np.tile(np.linspace(0.0, 1.0, K), (runs, 1))
-    seeds = run_seeds(0, "pilot", runs)
-    run_algorithm(name, params, means[:1], n_pilot, seeds[:1], seeds[:1], True, 1.0)
-    t0 = time.perf_counter()
-    run_algorithm(name, params, means, n_pilot, seeds, seeds, True, 1.0)
-    return runs * n_pilot * K / max(time.perf_counter() - t0, 1e-9)
-
-
-def estimate(items: list[tuple[str, dict, int, int, int]], pilot_above: float = PILOT_ABOVE) -> Cost:
+def estimate(items: list[tuple[str, dict, int, int, int]], pilot: Callable[[str, dict, int, int], float] | None = None,
+             pilot_above: float = PILOT_ABOVE) -> Cost:
     """The cost of runs given as (algorithm, resolved params, K, budget n, runs) items: arm-rounds,
     the largest item's memory, and, above `pilot_above` arm-rounds, the seconds at each algorithm's
-    pilot throughput (one pilot per algorithm and K)."""
+    pilot throughput, `pilot(name, params, K, n)` in arm-rounds per second (one pilot per algorithm
+    and K; `runner.pilot_rate` measures it; None: no time estimate)."""
     total = float(sum(runs * n * K for _, _, K, n, runs in items))
     memory = max((memory_bytes(runs, K) for _, _, K, _, runs in items), default=0.0)
-    if total < pilot_above:
+    if total < pilot_above or pilot is None:
         return Cost(total, memory)
     rates: dict[tuple[str, int], float] = {}
     seconds = 0.0
     for name, params, K, n, runs in items:
         key = (name, K)
         if key not in rates:
-            rates[key] = pilot_rate(name, params, K, n)
+            rates[key] = pilot(name, params, K, n)
         seconds += runs * n * K / rates[key]
     shown = tuple((f"{a}" + (f" K={K}" if len({k for _, k in rates}) > 1 else ""), r) for (a, K), r in rates.items())
     return Cost(total, memory, seconds, shown)

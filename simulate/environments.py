@@ -14,12 +14,42 @@ outside [0, 1] are an error.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
+# ---------------------------------------------------------------- the paper's settings, declared once
+#: the fixed-means setups of Section 6.2 and the random-means setups of Section 6.1
 F_SETUPS = ("F1", "F2", "F3", "F4", "F5", "F6")
 R_SETUPS = ("R1", "R2", "R3")
+#: K of every setup in Figures 2-4; the appendix's Figure 5 runs F4 with `ARMS_K` arms
+PAPER_K = 20
+ARMS_K = (40, 80)
+#: the budgets of the fixed setups (Section 6.2): label -> n from ceil(H)
+FIXED_BUDGETS = {"H/2": lambda Hc: math.ceil(Hc / 2), "H": lambda Hc: Hc, "2H": lambda Hc: 2 * Hc}
+#: the budgets of the random setups (Section 6.1): label -> n from the setup's N (`RANDOM_N`)
+RANDOM_BUDGETS = {"N/4": lambda N: N // 4, "N/2": lambda N: N // 2, "N": lambda N: N}
+RANDOM_N = {"R1": 5000, "R2": 5000, "R3": 12000}
+#: the algorithms Section 6 runs (its legend's order; the reproduction's grid runs them in this
+#: order) and the baselines among them
+PAPER_ALGORITHMS = ("rue", "ucbe", "sr", "sh", "ttts")
+PAPER_BASELINES = PAPER_ALGORITHMS[1:]
+
+
+def budget_labels(setup: str) -> tuple[str, ...]:
+    """The paper's budget labels of a setup: H/2, H, 2H for F1-F6, N/4, N/2, N for R1-R3."""
+    if setup in F_SETUPS:
+        return tuple(FIXED_BUDGETS)
+    if setup in R_SETUPS:
+        return tuple(RANDOM_BUDGETS)
+    raise ValueError(f"setup must be one of {F_SETUPS + R_SETUPS}, got {setup!r}")
+
+
+def budgets_from(label_table: dict, base: int) -> dict[str, int]:
+    """Every label of `label_table` (`FIXED_BUDGETS` with base ceil(H), `RANDOM_BUDGETS` with base N)
+    -> its budget."""
+    return {label: int(f(base)) for label, f in label_table.items()}
 
 
 def fixed_means(setup: str, K: int = 20) -> np.ndarray:
@@ -185,19 +215,19 @@ def complexity_H(means: np.ndarray, convention: str = "suboptimal") -> float:
 
 
 def parse_budget(budget: str | int, env: Environment, convention: str = "suboptimal") -> int:
-    """A budget as an integer or as 'H/2', 'H', '2H' (ceil(ceil(H)/2), ceil(H), 2 ceil(H), Section 6.2)."""
-    import math
+    """A budget as an integer or as a label of `FIXED_BUDGETS` (H/2, H, 2H: ceil(ceil(H)/2), ceil(H),
+    2 ceil(H), Section 6.2)."""
+    labels = ", ".join(FIXED_BUDGETS)
     if isinstance(budget, bool):
-        raise ValueError(f"budget must be an integer or one of H/2, H, 2H, got {budget!r}")
+        raise ValueError(f"budget must be an integer or one of {labels}, got {budget!r}")
     if isinstance(budget, (int, np.integer)) or str(budget).isdigit():
         n = int(budget)
         if not 1 <= n <= 10 ** 9:
-            raise ValueError(f"budget must be an integer in [1, 1e9] or one of H/2, H, 2H, got {n}")
+            raise ValueError(f"budget must be an integer in [1, 1e9] or one of {labels}, got {n}")
         return n
     if env.random:
         raise ValueError("budgets relative to H need fixed means; give a number for R1-R3")
-    Hc = math.ceil(complexity_H(env.fixed(), convention))
-    table = {"H/2": math.ceil(Hc / 2), "H": Hc, "2H": 2 * Hc}
+    table = budgets_from(FIXED_BUDGETS, math.ceil(complexity_H(env.fixed(), convention)))
     if budget not in table:
         raise ValueError(f"budget must be an integer or one of {list(table)}, got {budget!r}")
     return table[budget]

@@ -3,7 +3,7 @@
 Reproducibility: one integer seed. `SeedSequence(seed)` derives, by spawn keys named after what they
 seed, a stream for the environment's means (random setups), and per algorithm (keyed by its name,
 so adding an algorithm changes no other's results) one 64-bit algorithm seed and one reward seed
-per run (`simulate.algorithms._source`). With `crn=True` every algorithm gets the same reward seeds:
+per run (`simulate.algorithms.sources`). With `crn=True` every algorithm gets the same reward seeds:
 run r's j-th pull of arm k has the same reward under every algorithm (common random numbers).
 Results do not depend on the number of threads or on how runs are chunked. They carry exact
 binomial intervals for the error rate and t-intervals for the simple regret, plus the parameters,
@@ -25,19 +25,28 @@ from .algorithms import REGISTRY, get, rue
 from .cost import Cost, check_memory, estimate
 from .environments import Environment, parse_budget
 from .stats import Interval, binomial_interval, mean_interval
+from .version import package_version
 
 ALGORITHMS = tuple(REGISTRY)
 
 
-def package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("rue-verify")
-    except PackageNotFoundError:
-        return "unknown"
-
-
 run_seeds = named_streams.run_seeds        # `runs` 64-bit seeds named `key` under `seed`
+
+
+def outcomes(means: np.ndarray, recommended: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """What a batch of runs got: per run, whether the recommended arm is not the best (the first
+    argmax of its means) and its simple regret, mu* - mu_J.
+
+    Args:
+        means: the runs' true means, `(R, K)`.
+        recommended: each run's recommended arm, `(R,)` integers in [0, K).
+
+    Returns:
+        (failed, regret): a boolean and a float array, each `(R,)`.
+    """
+    means = np.asarray(means, float)
+    rows, best = np.arange(means.shape[0]), means.argmax(axis=1)
+    return recommended != best, means[rows, best] - means[rows, recommended]
 
 
 @dataclass
@@ -202,12 +211,11 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
     numba.set_num_threads(workers or numba.config.NUMBA_NUM_THREADS)
     if announce:
         try:
-            announce(estimate([(alg.name, params, env.K, n, runs) for alg, params in plan]))
+            announce(estimate([(alg.name, params, env.K, n, runs) for alg, params in plan], pilot_rate))
         except BaseException:
             numba.set_num_threads(old)
             raise
     means, clipped = env.means_for_runs(runs, named_streams.stream(seed, 0))
-    best = means.argmax(axis=1)
     gaussian = env.reward == "gaussian"
     nu = float(np.sqrt(env.nu_sq)) if gaussian else 0.0
     out = []
@@ -217,9 +225,9 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
             reward_seeds = run_seeds(seed, "rewards" if crn else "rewards:" + alg.name, runs)
             rec, pulls, shown, wall = run_algorithm(alg.name, params, means, n, seeds, reward_seeds, gaussian, nu,
                                                     chunks=chunks, progress=progress)
-            fails = int(np.sum(rec != best))
+            failed, regret = outcomes(means, rec)
+            fails = int(failed.sum())
             ci = binomial_interval(fails, runs, level)
-            regret = means[np.arange(runs), best] - means[np.arange(runs), rec]
             rci = mean_interval(regret, level) if runs > 1 else Interval(float(regret[0]), float("nan"),
                                                                            float("nan"), level)
             out.append(AlgorithmResult(alg.name, runs, fails, ci.estimate, ci.low, ci.high, rci.estimate, rci.low,
@@ -229,3 +237,18 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
     label = budget if isinstance(budget, str) and not str(budget).isdigit() else ""
     return SimulationResult(env.describe(), n, seed, runs, level, crn, package_version(), out, clipped, label,
                             H_convention)
+
+
+def pilot_rate(name: str, params: dict, K: int, n: int) -> float:
+    """Arm-rounds per second of algorithm `name` (resolved `params`) on K Gaussian arms, measured now:
+    a warm-up call (loading the compiled kernel), then 16 runs at a budget of about 2e7 / (16 K)
+    rounds (at most n)."""
+    alg = get(name)
+    runs = 16
+    n_pilot = int(min(n, max(alg.min_budget(K, params), 100 * K, 2e7 // (runs * K))))
+    means = np.tile(np.linspace(0.0, 1.0, K), (runs, 1))
+    seeds = run_seeds(0, "pilot", runs)
+    run_algorithm(name, params, means[:1], n_pilot, seeds[:1], seeds[:1], True, 1.0)
+    t0 = time.perf_counter()
+    run_algorithm(name, params, means, n_pilot, seeds, seeds, True, 1.0)
+    return runs * n_pilot * K / max(time.perf_counter() - t0, 1e-9)

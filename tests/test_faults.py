@@ -13,8 +13,8 @@ import time
 import pytest
 
 from rue_verify.cli import main
+from rue_verify.reproduction import read_rows
 from rue_verify.reproduction.grid import COLUMNS
-from rue_verify.reproduction.store import read_rows
 
 CLI = f"{sys.executable} -m rue_verify.cli"
 SWEEP = "reproduce --quick --studies fixed --algorithms uniform -q"      # 36 fast rows

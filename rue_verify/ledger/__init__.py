@@ -11,9 +11,10 @@ from __future__ import annotations
 import importlib
 from typing import Callable, Iterable
 
-from .core import REGISTRY, SEVERITY, ClaimResult, Finding, Mode, run_claim
+from .core import REGISTRY, SEVERITY, ClaimResult, Finding, LedgerInputs, Mode, run_claim
 
-__all__ = ["REGISTRY", "SEVERITY", "ClaimResult", "Finding", "Mode", "run_claim", "run_ledger"]
+__all__ = ["REGISTRY", "SEVERITY", "ClaimResult", "Finding", "LedgerInputs", "Mode", "run_claim", "run_ledger",
+           "select", "units", "collect"]
 
 #: the ledger's modules in the paper's order; importing one registers its claims (the registry's
 #: order, and so every output's, is this order, then each module's order of declaration)
@@ -42,21 +43,39 @@ def batches(ids: list[str]) -> list[tuple[str, ...]]:
     return [tuple(g) for g in groups.values()] + [(cid,) for cid in singles]
 
 
-def run_ledger(mode: Mode | None = None, ids: Iterable[str] | None = None,
-               progress: Callable[[str], None] | None = None, workers: int = 1) -> list[ClaimResult]:
-    """Run the checks (all, or `ids`) and return their results in the registry's order. With several
-    `workers` the claims run in parallel processes (`rue_verify.parallel`); the results are the same
-    (every search seeds itself by name). `progress(cid)` is called as each claim finishes."""
-    from ..parallel import run
-    mode = mode or Mode()
+def select(ids: Iterable[str] | None = None) -> list[str]:
+    """The claims to run: `ids` in the order given (None: every claim, in the registry's order); a
+    ValueError naming any unknown id and the known ones."""
     wanted = list(REGISTRY) if ids is None else list(ids)
     unknown = [i for i in wanted if i not in REGISTRY]
     if unknown:
         raise ValueError(f"unknown claim id(s) {unknown}; known: {', '.join(REGISTRY)}")
-    results = {}
-    after = (lambda unit: [progress(cid) for cid in unit]) if progress else None
-    for unit, out in run([(unit, check, (unit, mode)) for unit in batches(wanted)], workers, after).items():
-        results.update({r.id: r for r in out})
-    ordered = [results[cid] for cid in wanted]
-    proof_graph.resolve(ordered)      # settles the repairs' proof steps that rest on other claims' nodes
+    return wanted
+
+
+def units(ids: list[str], mode: Mode) -> list[tuple]:
+    """The ledger as tasks for `rue_verify.parallel.run`: (key, check, (unit, mode)) per unit of
+    `batches` (a unit's key is its claim ids)."""
+    return [(unit, check, (unit, mode)) for unit in batches(ids)]
+
+
+def collect(ids: list[str], parts: Iterable[list[ClaimResult]]) -> list[ClaimResult]:
+    """The units' results in the order of `ids`, with the proof graph resolved (the repairs' steps
+    that rest on other claims' nodes settled): what every run of the ledger returns."""
+    by_id = {r.id: r for part in parts for r in part}
+    ordered = [by_id[cid] for cid in ids]
+    proof_graph.resolve(ordered)
     return ordered
+
+
+def run_ledger(mode: Mode | None = None, ids: Iterable[str] | None = None,
+               progress: Callable[[str], None] | None = None, workers: int = 1) -> list[ClaimResult]:
+    """Run the checks (all, or `ids`) and return their results in that order (`collect`). With several
+    `workers` the claims run in parallel processes (`rue_verify.parallel`); the results are the same
+    (every search seeds itself by name). `progress(cid)` is called as each claim finishes. The one
+    entry point of `claims`, the report (which interleaves `units` with its figures) and the
+    reproduction's summary."""
+    from ..parallel import run
+    wanted = select(ids)
+    after = (lambda unit: [progress(cid) for cid in unit]) if progress else None
+    return collect(wanted, run(units(wanted, mode or Mode()), workers, after).values())

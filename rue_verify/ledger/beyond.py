@@ -12,6 +12,7 @@ import functools
 import numpy as np
 
 from simulate.algorithms import get
+from simulate.environments import F_SETUPS, FIXED_BUDGETS, PAPER_BASELINES, PAPER_K, R_SETUPS, RANDOM_BUDGETS
 
 from .. import rates
 from ..rates import log_slope, study
@@ -19,11 +20,12 @@ from ..rates.study import CLAIMED_EXPONENT as CLAIMED
 from ..rates.study import CLAIMED_EXPONENT_K as CLAIMED_K
 from ..rates.summary import fit_in_K
 from ..reproduction import comparisons as C
-from . import section6 as S6
-from .core import Mode, claim, from_classes, from_rate, from_tightness, from_value, overall
+from . import section6_cells as S6
+from .core import Mode, claims_in, from_classes, from_rate, from_tightness, from_value, overall
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Beyond the text: rates and tightness"
+claim = claims_in(SECTION)
 #: the setting RATE-FAIL and RATE-REGRET report first, and the tightness findings use
 BASE = "base"
 
@@ -34,8 +36,8 @@ def _load(directory: str | None):
 
 
 def study_results(mode: Mode):
-    """The rate study the claims read (shipped unless `mode.rates` names a directory)."""
-    return _load(mode.rates)
+    """The rate study the claims read (shipped unless `mode.inputs.rates` names a directory)."""
+    return _load(mode.inputs.rates)
 
 
 def base_curve(mode: Mode, algorithm: str = "rue"):
@@ -157,7 +159,6 @@ def check_rate_regret(mode: Mode):
 
 # ---------------------------------------------------------------- ABS-SOTA: the state of the art
 #: the competitors: the paper's baselines, then the prior-dependent methods its related work cites
-PAPER_BASELINES = ("ucbe", "sr", "sh", "ttts")
 PEERS = study.PEER_NAMES
 
 
@@ -169,21 +170,21 @@ def _paper_settings(mode: Mode) -> list:
     rivals = [a for a in PAPER_BASELINES + PEERS if a in have]
     absent = [a for a in PAPER_BASELINES + PEERS if a not in have]
     findings = []
-    # the literal reading (section6.LITERAL), then the authors' code's (their H, ties and a = 2n/H)
+    # the literal reading (section6_cells.LITERAL), then the authors' code's (their H, ties and a = 2n/H)
     readings = [("section2", "project", "c"), ("suboptimal", "authors", "cn/H")]
     for h, conv, form in readings:
-        lab = {**S6._labels(conv, form), **{p: get(p).label() for p in PEERS}}
+        lab = {**S6.row_labels(conv, form), **{p: get(p).label() for p in PEERS}}
         cells = []
         F = S6.table(rows, study="fixed", H_convention=h)
-        cells += [(F, ("F" + str(i), 20, b), f"F{i} {b}") for i in range(1, 7) for b in ("H/2", "H", "2H")]
-        R = S6._R(rows, S6.LITERAL["normal_scale"])          # both readings' random study: variance 0.1
-        cells += [(R, (s, 20, b), f"{s} {b}") for s in ("R1", "R2", "R3") for b in ("N/4", "N/2", "N")]
+        cells += [(F, (s, PAPER_K, b), f"{s} {b}") for s in F_SETUPS for b in FIXED_BUDGETS]
+        R = S6.random_cells(rows, S6.LITERAL["normal_scale"])          # both readings' random study: variance 0.1
+        cells += [(R, (s, PAPER_K, b), f"{s} {b}") for s in R_SETUPS for b in RANDOM_BUDGETS]
         A = S6.table(rows, study="arms")
         cells += [(A, (s, K, b), f"{s} K={K} {b}") for (s, K, b, _) in sorted(A) if _ == "rue"]
         comps, names = [], []
         for T, (s, K, b), name in cells:
             for x in rivals:
-                key = (s, K, b, lab[x] if x != "ucbe" or s.startswith("R") else S6._labels(conv)["ucbe"])
+                key = (s, K, b, lab[x] if x != "ucbe" or s.startswith("R") else S6.row_labels(conv)["ucbe"])
                 if key in T and (s, K, b, "rue") in T:
                     comps.append(C.compare(T[(s, K, b, "rue")], T[key]))
                     names.append(f"{name} vs {x}")
@@ -192,7 +193,7 @@ def _paper_settings(mode: Mode) -> list:
         text = ("RUE against " + ", ".join(f"{x} (better {v.count('better')}, worse {v.count('worse')}, undecided "
                                            f"{v.count('undecided')})" for x, v in by.items())
                 + f" over {len(comps)} paired cells (Holm, family-wise 0.05)"
-                + S6._cells_text(names, comps, cls, limit=8))
+                + S6.cells_text(names, comps, cls, limit=8))
         dom = (f"Section 6's settings (fixed: H {'of Section 2' if h == 'section2' else 'over the suboptimal arms'}; "
                f"random: N(0.5, 0.1) as a variance; UCB-E's a = {'2' if form == 'c' else '2n/H'}; {conv}'s ties); "
                f"{where}" + (f"; no rows of {', '.join(absent)}" if absent else ""))
@@ -229,7 +230,7 @@ def _model(mode: Mode) -> list:
             f"{x} (better {v.count('better')}, worse {v.count('worse')}, undecided {v.count('undecided')})"
             for x, v in by.items()) + f" over {len(comps)} paired cells on {len(res.settings())} settings "
             f"(paired t on {res.curve(BASE, 'rue').counts.size} blocks of runs, Holm over every cell)"
-            + S6._cells_text(names, comps, cls))
+            + S6.cells_text(names, comps, cls))
         dom = (f"the model of Section 3 ({res.description}): settings " + "; ".join(
             f"{s.name}: {s.text}" for s in res.settings().values()) + "; every algorithm told what it assumes "
             "(RUE the variances, the peers the prior, the prior-free baselines nothing)")

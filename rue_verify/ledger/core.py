@@ -3,6 +3,7 @@ systematic searches (grid + seeded random sampling + margin minimisation) that t
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import asdict, dataclass, field
@@ -280,27 +281,50 @@ def reading(verdict: str, domain: str, detail: str, witness: dict | None = None,
     return Finding(verdict, domain, detail, witness, False, "charitable" if charitable else "reading")
 
 
-@dataclass
+@dataclass(frozen=True)
+class LedgerInputs:
+    """What the empirical claims read: a reproduction's result directory (`results`; None: the
+    paper-scale results shipped with the package; nothing runs a sweep), a rate study's directory
+    (`rates`; None: the shipped study), and whether a claim whose studies `results` lack is judged on
+    the shipped results instead of refused (`partial_results`: the report of a partial reproduction;
+    the finding says so)."""
+
+    results: str | None = None
+    rates: str | None = None
+    partial_results: bool = False
+
+
+@dataclass(frozen=True)
 class Mode:
-    """How hard the checks work. `quick` finishes in minutes on 2 cores; `thorough` does more."""
+    """How hard the checks work (`quick` finishes in about half a minute on 2 cores; `thorough` does
+    more), with the `inputs` the empirical claims read. Frozen: a run's mode is what it was built as.
+
+    Args:
+        name: 'quick' or 'thorough' (printed with every result).
+        K_max: the largest K of the deterministic scans.
+        random_samples: random points per deterministic search.
+        sim_runs: runs per fixed simulation point.
+        seed: the root of every search's random stream (`rng`).
+        search_points: parameter points a Monte Carlo search screens.
+        search_runs: runs per screened point.
+        confirm_runs: runs at each of the best points, for the verdict.
+        inputs: the result directories the empirical claims read (`LedgerInputs`).
+    """
 
     name: str = "quick"
     K_max: int = 10_000
     random_samples: int = 4_000
     sim_runs: int = 400
     seed: int = 20241001
-    results: str | None = None     # a reproduction's result directory for the empirical claims (None: the
-    #                                paper-scale results shipped with the package; nothing runs a sweep)
-    rates: str | None = None       # a rate study's directory (None: the paper-scale study shipped with the package)
-    partial_results: bool = False  # a claim whose studies `results` lack is judged on the shipped results
-    #                                (and says so) instead of refused: the report of a partial reproduction
-    search_points: int = 24        # Monte Carlo search: parameter points screened per search
-    search_runs: int = 200         # runs per screened point
-    confirm_runs: int = 4_000      # runs at each of the best points, for the verdict
+    search_points: int = 24
+    search_runs: int = 200
+    confirm_runs: int = 4_000
+    inputs: LedgerInputs = LedgerInputs()
 
     @classmethod
-    def thorough(cls) -> "Mode":
-        return cls("thorough", 10_000, 40_000, 4_000, search_points=160, search_runs=600, confirm_runs=40_000)
+    def thorough(cls, **kw) -> "Mode":
+        """The thorough mode (`kw`: any other field, e.g. `inputs` or `seed`)."""
+        return cls("thorough", 10_000, 40_000, 4_000, search_points=160, search_runs=600, confirm_runs=40_000, **kw)
 
     def coverage(self) -> str:
         """What this mode covers, in one line (printed by `rue-verify claims`)."""
@@ -335,15 +359,7 @@ class Claim:
     repairs: list = field(default_factory=list)
     shares: str | None = None
     bound: bool = False
-
-    def recompute_witness(self, w: dict) -> tuple[float, float]:
-        """Both sides of a witness (`core.witness`) computed again from scratch."""
-        if "seed_key" in w["params"]:
-            from .proof_search import recompute
-            return recompute(w)
-        if self.recompute is None:
-            raise ValueError(f"{self.id}: no recomputation is declared for its witness {w}")
-        return self.recompute(w["params"])
+    section: str = "Other"
 
 
 @dataclass
@@ -426,17 +442,23 @@ REGISTRY: dict[str, Claim] = {}
 
 def claim(id: str, location: str, statement: str, *, needs: tuple[str, ...] = (),
           recompute: Callable[[dict], tuple[float, float]] | None = None, no_repair: str | None = None,
-          shares: str | None = None, bound: bool = False):
+          shares: str | None = None, bound: bool = False, section: str = "Other"):
     """Declare a claim whose check is the decorated function Mode -> (summary, findings). `bound`: the
     claim is an upper or lower bound, so its check owes a finding of kind `tightness` (CLAIMS-BEYOND.md;
-    a test holds every such claim to it)."""
+    a test holds every such claim to it). `section`: the part of the paper it belongs to (the report
+    groups and filters by it; `claims_in` fixes it for a module)."""
     def deco(fn: Callable[[Mode], tuple[str, list[Finding]]]):
         if id in REGISTRY:
             raise ValueError(f"claim {id} registered twice")
         REGISTRY[id] = Claim(id, location, statement, fn, tuple(needs), recompute, no_repair, shares=shares,
-                             bound=bound)
+                             bound=bound, section=section)
         return fn
     return deco
+
+
+def claims_in(section: str) -> Callable[..., Callable]:
+    """The `claim` decorator of one part of the paper: every claim it declares belongs to `section`."""
+    return functools.partial(claim, section=section)
 
 
 def repair(claim_id: str):

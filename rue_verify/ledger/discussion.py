@@ -16,7 +16,7 @@ from .core import (
     Expect,
     Mode,
     Repair,
-    claim,
+    claims_in,
     fmt,
     from_exact,
     from_margin,
@@ -30,6 +30,7 @@ from .model_points import K_, d_, n_, s0_, s_
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 5.1: the discussion of the theorems"
+claim = claims_in(SECTION)
 
 
 # ---------------------------------------------------------------- Section 5.1 discussion

@@ -21,7 +21,7 @@ from .core import (
     Mode,
     Repair,
     Rests,
-    claim,
+    claims_in,
     fmt,
     from_count,
     from_exact,
@@ -35,10 +35,11 @@ from .core import (
 )
 from .model_points import K_, d_, n_, s0_, s_, sym_ratio
 from .montecarlo import Search
-from .section4 import _simplest_tau_witness, tau_sides
+from .section4 import simplest_tau_witness, tau_sides
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Appendix: the proofs of Theorems 5.1 and 5.2"
+claim = claims_in(SECTION)
 
 
 def decomp_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
@@ -192,7 +193,7 @@ def check_tk_up(mode: Mode):
 def check_tk_low(mode: Mode):
     s = ps.inclusion_search("low", mode)
     f = [inclusion_finding(s, "E", "eq. Tk_lowv2 at every round", False, mode, "low")]
-    w = _simplest_tau_witness("lower")
+    w = simplest_tau_witness("lower")
     step = "the induction uses c_{k,t} >= sqrt(beta_1) ctilde_{k,t}, i.e. Lemma sec:tau's lower side, "
     f.append(from_count(int(w is not None), "the proof", fail="conditional", witness=w,
                         holds=step + "which holds on the search",

@@ -20,7 +20,7 @@ from .core import (
     Mode,
     Repair,
     Rests,
-    claim,
+    claims_in,
     fmt,
     from_count,
     from_exact,
@@ -34,10 +34,11 @@ from .core import (
 from .model_points import K_, d_, n_, s0_, s_, sym_ratio
 from .montecarlo import rate_finding, search_tightness
 from .proof_decomposition import inclusion_finding
-from .section4 import _simplest_tau_witness, tau_sides
+from .section4 import simplest_tau_witness, tau_sides
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Appendix: the proofs of Theorems 5.1 and 5.2"
+claim = claims_in(SECTION)
 
 
 def blup_identity_error(rng: np.random.Generator, histories: int = 200) -> float:
@@ -62,7 +63,7 @@ def blup_identity_error(rng: np.random.Generator, histories: int = 200) -> float
        recompute=tau_sides)
 def check_ebar_decomp(mode: Mode):
     err = blup_identity_error(mode.rng(54))
-    w = _simplest_tau_witness("lower")
+    w = simplest_tau_witness("lower")
     findings = [from_value(err, "200 random histories",
                         "muhat - mu = (1-w)(rbar_0 - mu_k) + w(rbar_k - mu_k) with 1 - w = sigma^2/(T sigma0^2 + "
                         f"sigma^2): max error {fmt(err)}.", at_most=1e-10, strict=True),

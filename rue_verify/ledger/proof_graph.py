@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .core import REGISTRY, SEVERITY, ClaimResult, settle_proof
+from .witnesses import recompute_witness
 
 #: a node's statement status (module docstring); the first four break a proof that uses them
 BAD = ("refuted", "undefined", "inconsistent", "conditional")
@@ -321,7 +322,7 @@ def evaluate(key: str, at: dict) -> dict:
         raise KeyError(f"no node or claim {key!r}")
     w = at if "params" in at else {"params": at}
     relation = w.get("relation", node.relation if node else "<=")
-    lhs, rhs = REGISTRY[cid].recompute_witness(w)
+    lhs, rhs = recompute_witness(REGISTRY[cid], w)
     if relation == "~" and "tol" not in w:
         raise ValueError("the relation '~' (approximately) needs the witness's tol: |lhs - rhs| <= tol")
     holds = {"<=": lhs <= rhs, ">=": lhs >= rhs, "==": lhs == rhs, "<": lhs < rhs,

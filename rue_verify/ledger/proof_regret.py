@@ -5,11 +5,12 @@ from __future__ import annotations
 from bounds import gap
 from simulate.stats import binomial_interval, mean_interval
 
-from .core import Expect, Mode, claim, fmt, from_intervals, reading
+from .core import Expect, Mode, claims_in, fmt, from_intervals, reading
 from .model_points import POINTS, point_params, sim_summary
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Appendix: the proofs of Theorems 5.1 and 5.2"
+claim = claims_in(SECTION)
 
 
 @claim("PF-REGRET-STEP", "Proof of Theorem 5.2", "sr_n <= e_n E[mu_(1) - mu_(K)], in simulation.")

@@ -16,6 +16,7 @@ import numpy as np
 from bounds import repaired, theorems
 from bounds.estimation import c_tilde, posterior_arrays
 from simulate.algorithms.variances import estimate
+from simulate.runner import outcomes
 
 
 def argmax_random(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -193,8 +194,7 @@ def tracked_rue_runs(means: np.ndarray, n: int, rng: np.random.Generator, *,
     else:
         mean, var = posterior_rows(T, S, *estimate(T, S, Q))
     J = argmax_random(mean, rng)
-    regret = means[rows, best] - means[rows, J]
-    res = RUEResult(J, best, regret, T.copy())
+    res = RUEResult(J, best, outcomes(means, J)[1], T.copy())
     if track_proof:
         res.event_E, res.tk_up_violated, res.tk_low_violated = event, up_bad, low_bad
         res.tk_up_worst, res.tk_low_worst = up_worst, low_worst
@@ -253,8 +253,7 @@ def _compiled(means: np.ndarray, n: int, z: np.ndarray, sigma0_sq: float, sigma_
     J, T, S, flags, worst = tracked(np.ascontiguousarray(means), np.ascontiguousarray(z), float(np.sqrt(nu_sq)), int(n),
                                     float(sigma0_sq), float(sigma_sq), bool(track), eta, beta, beta1, eta_r,
                                     float(r_range), up, up_r)
-    rows = np.arange(R)
-    res = RUEResult(J, best, means[rows, best] - means[rows, J], T)
+    res = RUEResult(J, best, outcomes(means, J)[1], T)
     if track:
         res.event_E, res.tk_up_violated, res.tk_low_violated = flags[:, 0], flags[:, 1], flags[:, 2]
         for w in (worst[:, 0], worst[:, 1]):

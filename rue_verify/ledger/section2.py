@@ -10,7 +10,7 @@ import sympy
 
 from bounds import repaired as rp
 from bounds import section2 as s2
-from simulate.environments import F_SETUPS, fixed_means
+from simulate.environments import F_SETUPS, FIXED_BUDGETS, PAPER_K, fixed_means
 from simulate.stats import binomial_interval
 
 from .core import (
@@ -19,7 +19,7 @@ from .core import (
     Mode,
     Repair,
     Rests,
-    claim,
+    claims_in,
     fmt,
     from_certificate,
     from_count,
@@ -35,6 +35,7 @@ from .proof_runs import ucbe_runs
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 2: UCB-E and full information"
+claim = claims_in(SECTION)
 
 
 def _random_means(rng: np.random.Generator, K: int, dmin: float | None = None) -> np.ndarray:
@@ -141,7 +142,7 @@ def _ucbe_tightness(mode: Mode):
     settings (F1-F6, K = 20, Section 2's H), the bound over the error rate of UCB-E as Section 6 runs
     it (a = 2n/H, above the admissible a, so the bound is not guaranteed there) in the shipped
     reproduction."""
-    from . import section6 as S6
+    from . import section6_cells as S6
     rng = mode.rng("ucbe-tightness")
     runs = mode.sim_runs * 5
     ratios, points, slopes = [], [], []
@@ -163,14 +164,14 @@ def _ucbe_tightness(mode: Mode):
             slopes.append(float(np.polyfit(xs, ys, 1)[0]))
     rows, _ = S6.results(mode, "SEC2-UCBE-UPPER")
     cells = S6.table(rows, study="fixed", H_convention="section2")
-    label = S6._labels("project")["ucbe"]
+    label = S6.row_labels("project")["ucbe"]
     paper = []
     for setup in F_SETUPS:
-        Hs = s2.H_complexity(fixed_means(setup, 20))
-        for b in ("H/2", "H", "2H"):
-            r = cells.get((setup, 20, b, label))
+        Hs = s2.H_complexity(fixed_means(setup, PAPER_K))
+        for b in FIXED_BUDGETS:
+            r = cells.get((setup, PAPER_K, b, label))
             if r is not None and float(r["ci_low"]) > 0:
-                paper.append(float(s2.ucbe_upper_bound(int(r["n"]), 20, Hs)) / float(r["ci_low"]))
+                paper.append(float(s2.ucbe_upper_bound(int(r["n"]), PAPER_K, Hs)) / float(r["ci_low"]))
     return from_tightness(
         ratios, points, f"UCB-E (reference) on Bernoulli means {', '.join(str(m.tolist()) for m in UCBE_INSTANCES)} at "
         f"the admissible a = 25(n-K)/(36H), n from K + 2 up to where the bound first drops below 1, {runs} runs per "

@@ -10,9 +10,8 @@ import numpy as np
 import sympy
 from scipy import integrate, optimize, special, stats
 
-from bounds import certify, gap
+from bounds import UndefinedError, certify, gap
 from bounds import repaired as rp
-from bounds._core import UndefinedError
 
 from ..rates.fit import log_slope
 from .core import (
@@ -20,7 +19,7 @@ from .core import (
     Finding,
     Mode,
     Repair,
-    claim,
+    claims_in,
     fmt,
     from_certificate,
     from_count,
@@ -35,6 +34,7 @@ from .core import (
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 3: the prior gap (Theorem 3.1)"
+claim = claims_in(SECTION)
 
 
 @lru_cache(maxsize=4)

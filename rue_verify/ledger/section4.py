@@ -22,10 +22,23 @@ from bounds.estimation import (
     var_lemma_rhs,
 )
 
-from .core import Expect, Mode, Repair, claim, fmt, from_margin, from_proof, from_tightness, from_value, repair, witness
+from .core import (
+    Expect,
+    Mode,
+    Repair,
+    claims_in,
+    fmt,
+    from_margin,
+    from_proof,
+    from_tightness,
+    from_value,
+    repair,
+    witness,
+)
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 4: the posterior and RUE"
+claim = claims_in(SECTION)
 
 
 def _random_T(rng: np.random.Generator, min_pulls: int, K_max: int = 30, T_max: float = 1e4) -> np.ndarray:
@@ -85,7 +98,7 @@ def _tau_witness(T, s0, s, side: str) -> dict:
                    float(b[k]), float(tau[k]))
 
 
-def _simplest_tau_witness(side: str):
+def simplest_tau_witness(side: str):
     """The first violation in a small ordered search (K = 2, 3; T_j <= 6; simple variances)."""
     for K in (2, 3):
         for total in range(K, 7 * K + 1):
@@ -274,7 +287,7 @@ def check_tau_upper(mode: Mode):
 def check_tau_lower(mode: Mode):
     (m, w), n, b = _search_tau(mode, "lower", 2, 32)
     findings = []
-    simple = _simplest_tau_witness("lower") if m < 0 else None
+    simple = simplest_tau_witness("lower") if m < 0 else None
     if m < 0:
         findings.append(from_value(
             m, "T_j >= 2 (as after RUE's initialisation), K in [2, 30], T_j <= 1e4, variances in [1e-3, 1e3]",

@@ -17,26 +17,27 @@ a condition that excuses the literal one.
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 from scipy import stats
 
-from simulate.algorithms import get
-from simulate.algorithms.spec import TIES
-from simulate.environments import complexity_H, random_means
+from simulate.environments import (
+    F_SETUPS,
+    PAPER_K,
+    R_SETUPS,
+    complexity_H,
+    random_means,
+)
 
 from ..reproduction import comparisons as C
-from ..reproduction.grid import K_CAP, RANDOM_N, fixed_budgets
-from ..reproduction.results import load
+from ..reproduction.grid import K_CAP, fixed_budgets
 from .core import (
-    REGISTRY,
     Expect,
     Finding,
     Mode,
     Repair,
-    claim,
+    claims_in,
     fmt,
     from_classes,
     from_count,
@@ -49,60 +50,13 @@ from .core import (
     repair,
     shorten,
 )
+from .section6_cells import BASELINES, HB, LITERAL, NB, Cells, cells_text, random_cells, results, row_labels, table
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 6: the experiments"
-
-BASELINES = ("sr", "sh", "ucbe", "ttts")
-
-
-@functools.lru_cache(maxsize=4)
-def _load(results: str | None):
-    return load(results)
+claim = claims_in(SECTION)
 
 
-def results(mode: Mode, claim_id: str) -> tuple[list[dict], str]:
-    """The result rows claim `claim_id` judges (`mode.results`: a result directory, or None for the
-    paper-scale results shipped with the package) and the phrase that names them; a ValueError if
-    they lack one of the studies the claim declares it needs (with `mode.partial_results`, the
-    shipped results instead, and the phrase says why). Never runs a sweep."""
-    res = _load(mode.results)
-    needs = REGISTRY[claim_id].needs
-    lack = res.lacks(*needs)
-    if lack and mode.partial_results and mode.results is not None:
-        shipped = _load(None)
-        return shipped.require(*needs), f"{shipped.description}, because {res.description} {lack}"
-    return res.require(*needs), res.description
-
-
-class Cells(dict):
-    """Result rows keyed by (setup, K, budget, label); a missing cell is a ValueError that says so."""
-
-    def __missing__(self, key):
-        raise ValueError(f"results: no row for {key} (an incomplete run? rerun 'rue-verify reproduce' with the "
-                         f"same arguments to finish it)")
-
-
-def table(rows: list[dict], **match) -> Cells:
-    """Rows matching `match` (column == value), keyed by (setup, K, budget, label)."""
-    out = Cells()
-    for r in rows:
-        if all(str(r[k]) == str(v) for k, v in match.items()):
-            out[(r["setup"], int(r["K"]), r["budget"], r["label"])] = r
-    return out
-
-
-def _labels(convention: str, ucbe_form: str = "cn/H") -> dict[str, str]:
-    """Algorithm -> row label under a tie convention and a UCB-E reading (the registry's labels)."""
-    out = {}
-    for name in ("rue",) + BASELINES:
-        alg = get(name)
-        takes = {p.name for p in alg.params}
-        params = {k: v for k, v in TIES.variants[convention].items() if k in takes}
-        if "a_form" in takes:
-            params["a_form"] = ucbe_form
-        out[name] = alg.label(params)
-    return out
 
 
 def _conjunction(classes: list[str], what: str) -> str:
@@ -134,21 +88,6 @@ def _stated_reductions(cases: list, seed: int) -> tuple[int, str]:
         bad += not ok
         parts.append(f"{name}: stated {want:.0%}, found {est:.1%} [{lo:.1%}, {hi:.1%}]{'' if ok else ' (outside)'}")
     return bad, "; ".join(parts)
-
-
-def _cells_text(cells, comps, classes, limit=6) -> str:
-    items = [f"{c}: {fmt(x.diff, 3)} [{fmt(x.low, 3)}, {fmt(x.high, 3)}] {k}" for c, x, k in zip(cells, comps, classes)
-             if k != "better"]
-    more = f" (+{len(items) - limit} more)" if len(items) > limit else ""
-    return ("; cells not won (RUE - baseline error, 95% interval): " + "; ".join(items[:limit]) + more) if items else ""
-
-
-#: The literal readings of Section 6's descriptions, by the paper's own notation and definitions: H as
-#: Section 2 defines it (every arm's term), ties at random (the paper states no rule; the authors'
-#: lowest-index ties come from their code), N(0.5, 0.1) with the variance second as in N(mu0, sigma0^2),
-#: and Section 6.1's own words for UCB-E on the random setups, a = 2. Every other reading is a
-#: charitable finding.
-LITERAL = {"H_convention": "section2", "ties": "project", "normal_scale": "variance", "a_form": "c"}
 
 
 def _kind(**reading) -> str:
@@ -209,21 +148,21 @@ def check_f_claims(mode: Mode):
     findings = []
     for h, conv in _fixed_readings():
         T = table(rows, study="fixed", H_convention=h)
-        lab = _labels(conv)
+        lab = row_labels(conv)
         dom = f"{_reading_text(h, conv)}; {where}"
         kind = _kind(H_convention=h, ties=conv)
-        setups = ("F1", "F2", "F3", "F4", "F5", "F6")
-        budgets = ("H/2", "H", "2H")
+        setups = F_SETUPS
+        budgets = HB
 
         def comp(s, b, base):
-            return C.compare(T[(s, 20, b, "rue")], T[(s, 20, b, lab[base])])
+            return C.compare(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])])
         # 1. SH and SR everywhere except (F1, H/2 and H) against SR
         cells = [(s, b, base) for s in setups for b in budgets for base in ("sh", "sr")
                  if not (s == "F1" and b in ("H/2", "H") and base == "sr")]
         comps = [comp(*c) for c in cells]
         cls = C.classify(comps)
         text = _conjunction(cls, "RUE against SH and SR in the 34 claimed cells")
-        findings.append(from_classes(cls, dom, text + _cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
+        findings.append(from_classes(cls, dom, text + cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
                                      kind=kind))
         exc = [comp("F1", b, "sr") for b in ("H/2", "H")]
         ecls = C.classify(exc)
@@ -231,7 +170,7 @@ def check_f_claims(mode: Mode):
                                      + "; ".join(f"{b}: {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}] ({k})"
                                                  for b, c, k in zip(("H/2", "H"), exc, ecls)), want="worse", kind=kind))
         # 2. F2 reductions against SH
-        outside, parts = _stated_reductions([(b, T[("F2", 20, b, "rue")], T[("F2", 20, b, lab["sh"])], want)
+        outside, parts = _stated_reductions([(b, T[("F2", PAPER_K, b, "rue")], T[("F2", PAPER_K, b, lab["sh"])], want)
                                              for b, want in {"H/2": 0.10, "H": 0.20, "2H": 0.66}.items()], mode.seed)
         findings.append(from_count(outside, dom, "F2, RUE's error relative to SH's, 1 - e_RUE/e_SH with paired "
                                                  "bootstrap intervals at 1 - 0.05/3 (Bonferroni over the three "
@@ -274,11 +213,11 @@ def check_f_claims(mode: Mode):
 def repair_f_claims(mode: Mode) -> Repair:
     rows, where = results(mode, "EXP-F-CLAIMS")
     h, conv = LITERAL["H_convention"], LITERAL["ties"]
-    T, lab = table(rows, study="fixed", H_convention=h), _labels(conv)
-    cells = [(s, b) for s in ("F1", "F2", "F3", "F4", "F5", "F6") for b in ("H/2", "H", "2H")]
-    groups = {lab[base]: ([f"{s} {b}" for s, b in cells], [(T[(s, 20, b, "rue")], T[(s, 20, b, lab[base])])
+    T, lab = table(rows, study="fixed", H_convention=h), row_labels(conv)
+    cells = [(s, b) for s in F_SETUPS for b in HB]
+    groups = {lab[base]: ([f"{s} {b}" for s, b in cells], [(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])])
                                                           for s, b in cells])
-              for base in ("sh", "sr", "ucbe", "ttts")}
+              for base in BASELINES}
     return ordering_repair("On F1-F6 (K = 20, 1000 runs, budgets from Section 2's H, ties at random)", groups,
                            f"{_reading_text(h, conv)} (the literal reading); {where}")
 
@@ -289,13 +228,6 @@ def _random_readings():
     return [(ns, form) for ns in ("variance", "sd") for form in ("c", "cn/H")]
 
 
-def _R(rows, ns):
-    T = Cells()
-    for setup in ("R1", "R2", "R3"):
-        T.update(table(rows, study="random", setup=setup, normal_scale=ns if setup != "R3" else "-"))
-    return T
-
-
 @claim("EXP-R-CLAIMS", "Section 6.1, Figure 2",
        "R1-R3, K = 20, 50 instances, n in {N/4, N/2, N}: RUE beats SR, SH and UCB-E in all three; vs TTTS better or "
        "worse in R3; at n = N/2 in R3 RUE's error is 23%, 24%, 31% smaller than UCB-E, SH, SR.", needs=("random",))
@@ -303,26 +235,27 @@ def check_r_claims(mode: Mode):
     rows, where = results(mode, "EXP-R-CLAIMS")
     findings = []
     for ns, form in _random_readings():
-        T = _R(rows, ns)
-        lab = _labels("project", form)
+        T = random_cells(rows, ns)
+        lab = row_labels("project", form)
         dom = f"N(0.5, 0.1) read as {ns} 0.1, UCB-E's a = {'2n/H' if form == 'cn/H' else '2'}; {where}"
         kind = _kind(normal_scale=ns, a_form=form)
-        cells = [(s, b, base) for s in ("R1", "R2", "R3") for b in ("N/4", "N/2", "N") for base in ("sr", "sh", "ucbe")]
-        comps = [C.compare(T[(s, 20, b, "rue")], T[(s, 20, b, lab[base])]) for s, b, base in cells]
+        cells = [(s, b, base) for s in R_SETUPS for b in NB for base in ("sr", "sh", "ucbe")]
+        comps = [C.compare(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])]) for s, b, base in cells]
         cls = C.classify(comps)
         text = _conjunction(cls, "RUE against SR, SH and UCB-E (paired over instances)")
-        findings.append(from_classes(cls, dom, text + _cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
+        findings.append(from_classes(cls, dom, text + cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
                                      kind=kind))
-        tcells = [(s, b) for s in ("R1", "R2") for b in ("N/4", "N/2", "N")]
-        tcomps = [C.compare(T[(s, 20, b, "rue")], T[(s, 20, b, "ttts")]) for s, b in tcells]
+        tcells = [(s, b) for s in ("R1", "R2") for b in NB]
+        tcomps = [C.compare(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, "ttts")]) for s, b in tcells]
         tcls = C.classify(tcomps)
         ttext = _conjunction(tcls, "RUE against TTTS in R1 and R2 (where 'RUE dominates' includes TTTS)")
-        r3 = [C.compare(T[("R3", 20, b, "rue")], T[("R3", 20, b, "ttts")]) for b in ("N/4", "N/2", "N")]
-        findings.append(from_classes(tcls, dom, ttext + _cells_text([f"{s} {b}" for s, b in tcells], tcomps, tcls)
+        r3 = [C.compare(T[("R3", PAPER_K, b, "rue")], T[("R3", PAPER_K, b, "ttts")]) for b in NB]
+        findings.append(from_classes(tcls, dom, ttext + cells_text([f"{s} {b}" for s, b in tcells], tcomps, tcls)
                                 + "; R3 (better or worse, no claim): " + ", ".join(
                                     f"{b} {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}]"
-                                    for b, c in zip(("N/4", "N/2", "N"), r3)), kind=kind))
-        outside, parts = _stated_reductions([(base, T[("R3", 20, "N/2", "rue")], T[("R3", 20, "N/2", lab[base])],
+                                    for b, c in zip(NB, r3)), kind=kind))
+        outside, parts = _stated_reductions([(base, T[("R3", PAPER_K, "N/2", "rue")],
+                                               T[("R3", PAPER_K, "N/2", lab[base])],
                                               want) for base, want in {"ucbe": 0.23, "sh": 0.24, "sr": 0.31}.items()],
                                             mode.seed)
         findings.append(from_count(outside, dom, "R3, n = N/2: 1 - e_RUE/e_X over the instances, paired bootstrap over "
@@ -334,11 +267,11 @@ def check_r_claims(mode: Mode):
 def repair_r_claims(mode: Mode) -> Repair:
     rows, where = results(mode, "EXP-R-CLAIMS")
     ns, form = LITERAL["normal_scale"], LITERAL["a_form"]
-    T, lab = _R(rows, ns), _labels(LITERAL["ties"], form)
-    cells = [(s, b) for s in ("R1", "R2", "R3") for b in ("N/4", "N/2", "N")]
-    groups = {lab[base]: ([f"{s} {b}" for s, b in cells], [(T[(s, 20, b, "rue")], T[(s, 20, b, lab[base])])
+    T, lab = random_cells(rows, ns), row_labels(LITERAL["ties"], form)
+    cells = [(s, b) for s in R_SETUPS for b in NB]
+    groups = {lab[base]: ([f"{s} {b}" for s, b in cells], [(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])])
                                                           for s, b in cells])
-              for base in ("sr", "sh", "ucbe", "ttts")}
+              for base in BASELINES}
     return ordering_repair("On R1-R3 (K = 20, 50 instances, N(0.5, 0.1) with variance 0.1, UCB-E's a = 2)", groups,
                            f"N(0.5, 0.1) read as {ns} 0.1, UCB-E's a = 2 (the literal reading); {where}",
                            "RUE's error minus the baseline's, mean over the instances")
@@ -355,9 +288,9 @@ def check_setup_r(mode: Mode):
     stated = {"R1": 2000, "R2": 2000, "R3": 5500}
     tol = 0.2
     cases = []
-    for setup in ("R1", "R2", "R3"):
+    for setup in R_SETUPS:
         for ns in (("variance", "sd") if setup != "R3" else ("-",)):
-            mu, _ = random_means(setup, 20, rng, draws, ns if ns != "-" else "variance", "redraw")
+            mu, _ = random_means(setup, PAPER_K, rng, draws, ns if ns != "-" else "variance", "redraw")
             for conv in ("suboptimal", "section2"):
                 H = np.array([complexity_H(m, conv) for m in mu])
                 med = float(np.median(H))
@@ -367,7 +300,7 @@ def check_setup_r(mode: Mode):
                 cases.append((setup, ns, conv, med, Hs[max(lo_i, 0)], Hs[min(hi_i, draws - 1)],
                               abs(med / stated[setup] - 1)))
     findings = []
-    for setup in ("R1", "R2", "R3"):
+    for setup in R_SETUPS:
         mine = [c for c in cases if c[0] == setup]
         for s, ns, conv, med, lo, hi, off in mine:     # false under a reading is refuted under it
             findings.append(from_value(off, f"{s}, N(0.5, 0.1) as {ns}, H {conv}; {draws} instances", at_most=tol,
@@ -385,7 +318,7 @@ def check_k_scaling(mode: Mode):
     rows, where = results(mode, "EXP-K-SCALING")
     findings = []
     for h, conv in _fixed_readings(("arms",)):
-        lab = _labels(conv)
+        lab = row_labels(conv)
         T = Cells({**table(rows, study="fixed", setup="F4", H_convention=h),
                    **table(rows, study="arms", H_convention=h)})
         dom = f"{_reading_text(h, conv)}; {where}"
@@ -393,7 +326,7 @@ def check_k_scaling(mode: Mode):
         for base in BASELINES:
             adv = {}
             for K in (20, 40, 80):
-                cs = [C.compare(T[("F4", K, b, lab[base])], T[("F4", K, b, "rue")]) for b in ("H/2", "H", "2H")]
+                cs = [C.compare(T[("F4", K, b, lab[base])], T[("F4", K, b, "rue")]) for b in HB]
                 m = float(np.mean([c.diff for c in cs]))
                 se = float(np.sqrt(np.sum([((c.high - c.low) / 3.92) ** 2 for c in cs])) / 3)
                 adv[K] = (m, se)
@@ -415,17 +348,17 @@ def check_k_scaling(mode: Mode):
 @repair("EXP-K-SCALING")
 def repair_k_scaling(mode: Mode) -> Repair:
     rows, where = results(mode, "EXP-K-SCALING")
-    lab = _labels(LITERAL["ties"])
+    lab = row_labels(LITERAL["ties"])
     T = Cells({**table(rows, study="fixed", setup="F4", H_convention="suboptimal"),
                **table(rows, study="arms", H_convention="suboptimal")})
     groups = {}
     for K in (40, 80):
         for base in BASELINES:
-            cells = [f"K = {K} {b}" for b in ("H/2", "H", "2H")]
+            cells = [f"K = {K} {b}" for b in HB]
             groups.setdefault(lab[base], ([], []))
             groups[lab[base]][0].extend(cells)
             groups[lab[base]][1].extend((T[("F4", K, b, "rue")], T[("F4", K, b, lab[base])])
-                                        for b in ("H/2", "H", "2H"))
+                                        for b in HB)
     return ordering_repair("On F4 with K = 40 and 80 (1000 runs, budgets from H over the suboptimal arms, the only H "
                            "the appendix's runs use)", groups, f"H over the suboptimal arms, project's ties; {where}")
 
@@ -438,15 +371,15 @@ def check_two_stage(mode: Mode):
     findings = []
     for conv in ("project", "authors"):
         rule = "random" if conv == "project" else "lowest-index"
-        for setup, budgets in (("F4", ("H/2", "H", "2H")), ("R2", ("N/4", "N/2", "N"))):
+        for setup, budgets in (("F4", HB), ("R2", NB)):
             T = table(rows, study="two-stage", setup=setup)
             cells, comps, unif = [], [], []
             for b in budgets:
                 for (s, K, bb, lab), r in T.items():
                     if bb == b and r["algorithm"] == "two-stage" and f'"tie_rule": "{rule}"' in r["params"]:
                         cells.append(f"{b} {lab}")
-                        comps.append(C.compare(r, T[(setup, 20, b, "rue")]))
-                        unif.append(C.compare(r, T[(setup, 20, b, "uniform")]).diff)
+                        comps.append(C.compare(r, T[(setup, PAPER_K, b, "rue")]))
+                        unif.append(C.compare(r, T[(setup, PAPER_K, b, "uniform")]).diff)
             cls = C.classify(comps)
             worse = cls.count("worse")     # two-stage errs more than RUE
             findings.append(from_classes(cls, f"{setup}, {conv}'s ties; {where}", want="worse", kind=_kind(ties=conv),
@@ -465,9 +398,9 @@ def check_two_stage(mode: Mode):
                  "repair states what holds under the literal one (Section 6.1's a = 2)")
 def check_ucbe_param(mode: Mode):
     rows, where = results(mode, "EXP-UCBE-PARAM")
-    T = _R(rows, "variance")
-    d = [C.compare(T[(s, 20, b, "ucbe [a = 2]")], T[(s, 20, b, "ucbe")])
-         for s in ("R1", "R2", "R3") for b in ("N/4", "N/2", "N")]
+    T = random_cells(rows, "variance")
+    d = [C.compare(T[(s, PAPER_K, b, "ucbe [a = 2]")], T[(s, PAPER_K, b, "ucbe")])
+         for s in R_SETUPS for b in NB]
     findings = [reading("inconsistent", "the text",
                         "Section 6 sets a = 2n/H for UCB-E ('this parameter works the best overall'); Section 6.1 says "
                         "'we also set a = 2 through three random setups'. Read literally these are different "
@@ -514,8 +447,8 @@ def check_k80(mode: Mode):
        "'RUE does not assume any distributional form ...' against Sections 3-5.", needs=("random",))
 def check_concl_dist(mode: Mode):
     rows, where = results(mode, "CONCL-DIST")
-    T = _R(rows, "variance")
-    r3 = [C.compare(T[("R3", 20, b, "rue")], T[("R3", 20, b, base)]) for b in ("N/4", "N/2", "N") for base in BASELINES]
+    T = random_cells(rows, "variance")
+    r3 = [C.compare(T[("R3", PAPER_K, b, "rue")], T[("R3", PAPER_K, b, base)]) for b in NB for base in BASELINES]
     cls = C.classify(r3)
     return Expect("the text contradicts the model it analyses", "inconsistent"), [
         reading("inconsistent", "the text",
@@ -528,15 +461,14 @@ def check_concl_dist(mode: Mode):
                           f"worse in {cls.count('worse')} of {len(cls)} comparisons with SR, SH, UCB-E, TTTS (Holm).")]
 
 
-__all__ = ["results", "table", "RANDOM_N"]
 
 
 @repair("CONCL-DIST")
 def repair_concl_dist(mode: Mode) -> Repair:
     rows, where = results(mode, "CONCL-DIST")
-    T = _R(rows, "variance")
-    cells = [f"R3 {b}" for b in ("N/4", "N/2", "N")]
-    groups = {base: (cells, [(T[("R3", 20, b, "rue")], T[("R3", 20, b, base)]) for b in ("N/4", "N/2", "N")])
+    T = random_cells(rows, "variance")
+    cells = [f"R3 {b}" for b in NB]
+    groups = {base: (cells, [(T[("R3", PAPER_K, b, "rue")], T[("R3", PAPER_K, b, base)]) for b in NB])
               for base in BASELINES}
     rep = ordering_repair("RUE runs without assuming a distribution, and its guarantees (Theorems 3.1, 5.1, 5.2) are "
                           "proved for the Gaussian prior only. Where that prior is false (R3: uniform prior, Bernoulli "

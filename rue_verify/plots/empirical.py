@@ -10,7 +10,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..reproduction.grid import ALGORITHMS as MAIN
+from simulate.environments import FIXED_BUDGETS, PAPER_ALGORITHMS, RANDOM_BUDGETS
+
 from ..reproduction.grid import instance_errors
 from .common import caption, line_style
 from .table import Table, figure
@@ -44,7 +45,8 @@ def _default_labels(rows: list[dict], extra: tuple = ()) -> tuple:
     """Each algorithm's default reading present in the rows (the paper's first), and `extra` labels."""
     have = list(dict.fromkeys(r["label"] for r in rows))
     default = {r["label"] for r in rows if r["label"] == _default_label(r["algorithm"])}
-    plain = [lab for lab in MAIN if lab in have] + [lab for lab in have if lab not in MAIN and lab in default]
+    plain = [lab for lab in PAPER_ALGORITHMS if lab in have] + [lab for lab in have if lab not in PAPER_ALGORITHMS
+                                                                and lab in default]
     return tuple(plain) + tuple(lab for lab in extra if lab in have)
 
 
@@ -71,7 +73,7 @@ def draw_fixed_setups(t: Table, ax=None):
     nrows = -(-len(panels) // cols)
     fig = fig or plt.figure(figsize=(4.2 * cols, 3.3 * nrows + 0.5))
     axes = fig.subplots(nrows, cols, squeeze=False).ravel()
-    budgets = ("H/2", "H", "2H")
+    budgets = tuple(FIXED_BUDGETS)
     for ax, (setup, k) in zip(axes, panels):
         here = [r for r in sel if (r["setup"], int(r["K"])) == (setup, k)]
         ns = {r["budget"]: int(r["n"]) for r in here}
@@ -117,7 +119,7 @@ def draw_random_setups(t: Table, ax=None):
     setups = sorted({r["setup"] for r in sel})
     fig = fig or plt.figure(figsize=(4.4 * len(setups), 7.2))
     axes = fig.subplots(2, len(setups), squeeze=False)
-    budgets = ("N/4", "N/2", "N")
+    budgets = tuple(RANDOM_BUDGETS)
     base = [lab for lab in labels if lab != "rue"]
     for j, setup in enumerate(setups):
         here = {(r["budget"], r["label"]): r for r in sel if r["setup"] == setup}

@@ -39,9 +39,8 @@ def rue_under_the_model(K: int, n: int, sigma0_sq: float, sigma_sq: float, delta
     key = f"{K}:{n}:{sigma0_sq}:{sigma_sq}:{delta}"
     rec, pulls = runner.rue_under_the_model(means, n, sigma0_sq, sigma_sq, math.sqrt(delta * sigma_sq),
                                             run_seeds(seed, "rue:" + key, runs), run_seeds(seed, "rw:" + key, runs))
-    best = means.argmax(axis=1)
-    idx = np.arange(runs)
-    return rec != best, means[idx, best] - means[idx, rec], pulls
+    failed, regret = runner.outcomes(means, rec)
+    return failed, regret, pulls
 
 
 def _undefined_note(ax, text: str, y: float) -> None:
@@ -397,11 +396,12 @@ def draw_tau_lemma(t: Table, ax=None):
 
 # ---------------------------------------------------------------- the ledger
 def ledger_overview_table(results) -> Table:
-    """How many claims of each place in the paper got each verdict."""
-    from ..ledger.core import SEVERITY
-    sections = list(dict.fromkeys(r.location.split(",")[0].split(" (")[0] for r in results))
-    rows = [{"section": sec, "verdict": v,
-             "claims": sum(1 for r in results if r.verdict == v and r.location.startswith(sec))}
+    """How many claims of each part of the paper (the claim's declared section, as the report's
+    filter) got each verdict."""
+    from ..ledger.core import REGISTRY, SEVERITY
+    part = {r.id: REGISTRY[r.id].section if r.id in REGISTRY else "Other" for r in results}
+    sections = list(dict.fromkeys(part.values()))
+    rows = [{"section": sec, "verdict": v, "claims": sum(1 for r in results if r.verdict == v and part[r.id] == sec)}
             for sec in sections for v in SEVERITY]
     return Table(rows, {"family": "ledger-overview", "claims": len(results), "mode": results[0].mode})
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from simulate.algorithms import get
 from simulate.environments import prior_variances
-from simulate.runner import package_version
+from simulate.version import package_version
 
 from .truth import bayes_truth, oracle_truth
 

@@ -11,7 +11,7 @@ Two estimators on the same runs:
   Both are unbiased for e_n and sr_n; the conditional one has the smaller variance (the ratio is
   reported as the variance-reduction factor), and `tests/rates` checks each against the plain one.
 
-The runs' reward sums are replayed from their reward streams (`_source.replayed_sums`).
+The runs' reward sums are replayed from their reward streams (`sources.replayed_sums`).
 
 Near-tie sampling (`instances(tilt=True)`) is exact importance sampling of the instances: once n is
 large, failures and regret come from instances whose top two means are within about nu/sqrt(n),
@@ -22,26 +22,20 @@ values carry the weight prior/proposal (at most 2), so every mean stays unbiased
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
 
-from simulate.algorithms._source import replayed_sums
-from simulate.runner import run_algorithm
+from simulate.algorithms.sources import replayed_sums
+from simulate.runner import outcomes, run_algorithm
 from simulate.seeds import run_seeds, stream
 from simulate.stats import Interval, binomial_interval, mean_interval
 
 POINTS = 257      # quadrature points per arm: a trapezoid over m_k +- 9 sd_k, spacing 0.07 sd_k (second order:
 #                   about 2e-4 of the value against a grid four times finer, 129 points gave about 1e-3)
-
-
-def _union_grid(m: np.ndarray, s: np.ndarray) -> np.ndarray:
-    """Per run, the sorted union of every arm's window m_k +- 9 sd_k at spacing 0.07 sd_k (the grid
-    `_grid` thins; kept for tests)."""
-    z = np.linspace(-9.0, 9.0, POINTS)
-    return np.sort((m[:, :, None] + s[:, :, None] * z).reshape(m.shape[0], -1), axis=1)
 
 
 def _grid(m: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -52,7 +46,7 @@ def _grid(m: np.ndarray, s: np.ndarray) -> np.ndarray:
     already closer than arm k's step needs. Where many posteriors overlap (many arms, small n) this
     keeps about range / (0.07 min sd) points instead of K times POINTS. Between the windows every CDF is
     flat, where a trapezoid is exact. Runs are padded to a common length by repeating their last point
-    (segments of width 0). `_union_grid` is the unthinned grid; `tests/rates` compares the two."""
+    (segments of width 0). `tests/rates` compares it with the unthinned union of the windows."""
     z = np.linspace(-9.0, 9.0, POINTS)
     R, L = m.shape
     pts = m[:, :, None] + s[:, :, None] * z                              # (R, L, P)
@@ -101,9 +95,7 @@ def _by_chunks(fn):
             local = (keep == rc[:, None]).argmax(axis=1)            # the recommended arm's place in `keep`
             out.append(fn(np.take_along_axis(mc, keep, 1), np.take_along_axis(vc, keep, 1), local))
         return np.concatenate(out)
-    chunked.__doc__, chunked.__name__ = fn.__doc__, fn.__name__
-    chunked.exact = fn          # over every arm, for tests
-    return chunked
+    return functools.wraps(fn)(chunked)     # `__wrapped__`: the integral over every arm
 
 
 @_by_chunks
@@ -271,10 +263,8 @@ def _truth(params, n, means, rec, S, pulls, sigma0_sq, nu_sq, level, rec_fail=No
     rec_fail = rec if rec_fail is None else rec_fail
     w = np.ones(runs) if weights is None else np.asarray(weights, float)
     m, v = known_mean_posterior(pulls, S, sigma0_sq, nu_sq)
-    idx = np.arange(runs)
-    best = means.argmax(axis=1)
-    fail = (rec_fail != best).astype(float)
-    regret = means[idx, best] - means[idx, rec]
+    fail = outcomes(means, rec_fail)[0].astype(float)
+    regret = outcomes(means, rec)[1]
     cf = w * conditional_failure(m, v, rec_fail)
     cr = w * conditional_regret(m, v, rec)
 

@@ -12,13 +12,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .grid import SCALES, STUDIES, Scale, Task, grid
+from .. import sweep
+from ..result_store import ResultStore, read_rows
+from .grid import COLUMNS, SCALES, STUDIES, Scale, Task, execute, grid, manifest
 from .results import SHIPPED, Results, load
-from .store import ResultStore, read_rows
-from .sweep import manifest, run_sweep
 
 __all__ = ["SCALES", "STUDIES", "SHIPPED", "Scale", "Task", "Results", "ResultStore", "grid", "load", "manifest",
-           "read_rows", "reproduce", "run_sweep"]
+           "open_store", "read_rows", "reproduce", "run_sweep"]
+
+
+def open_store(directory: str | Path, manifest: dict) -> ResultStore:
+    """The reproduction's result directory (`result_store.ResultStore` with the grid's columns)."""
+    return ResultStore(directory, manifest, COLUMNS)
+
+
+def run_sweep(tasks: list[Task], seed: int, store: ResultStore, **kw) -> tuple[list[dict], float]:
+    """Run the reproduction's tasks not yet in `store` (`sweep.run_sweep`: local or Dask, resumable,
+    one writer); `kw`: its scheduler, client, progress, on_row and wait."""
+    return sweep.run_sweep(tasks, seed, store, execute=execute, desc="reproduce", **kw)
 
 
 def reproduce(scale: str | Scale = "quick", out: str | Path | None = None, conventions=("project", "authors"),
@@ -38,7 +49,7 @@ def reproduce(scale: str | Scale = "quick", out: str | Path | None = None, conve
     if algorithms:
         kw["algorithms"] = tuple(algorithms)
     tasks = grid(scale_, conventions=tuple(conventions), **kw)
-    store = ResultStore(out, manifest(tasks, seed, scale, tuple(conventions)))
+    store = open_store(out, manifest(tasks, seed, scale, tuple(conventions)))
     rows, wall = run_sweep(tasks, seed, store, scheduler=scheduler, client=client, progress=progress, on_row=on_row,
                            wait=wait)
     return {"out": str(out), "rows": rows, "wall_seconds": wall, "tasks": len(tasks), "scale": scale, "seed": seed}

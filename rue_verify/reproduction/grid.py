@@ -43,21 +43,36 @@ import numpy as np
 
 from simulate.algorithms import get
 from simulate.algorithms.spec import TIES
-from simulate.environments import Environment, complexity_H, fixed_means, random_means
-from simulate.runner import package_version, run_algorithm, run_seeds
+from simulate.environments import (
+    ARMS_K,
+    F_SETUPS,
+    FIXED_BUDGETS,
+    PAPER_ALGORITHMS,
+    PAPER_K,
+    R_SETUPS,
+    RANDOM_BUDGETS,
+    RANDOM_N,
+    Environment,
+    budgets_from,
+    complexity_H,
+    fixed_means,
+    random_means,
+)
+from simulate.runner import outcomes, run_algorithm, run_seeds
 from simulate.seeds import stream
 from simulate.stats import binomial_interval, mean_interval
+from simulate.version import package_version
 
 STUDIES = ("fixed", "random", "arms", "two-stage")
 CONVENTIONS = tuple(TIES.variants)     # 'project' (ties at random), 'authors' (lowest index, in SH and two-stage)
-ALGORITHMS = ("rue", "ucbe", "sr", "sh", "ttts")     # the paper's; `grid(algorithms=...)` runs others beside them
 TWO_STAGE_ALGORITHMS = ("rue", "uniform", "two-stage")   # Figure 4's
 
 
 def paper_algorithms(study: str) -> tuple[str, ...]:
     """The algorithms the paper runs in `study` (what its claims on that study compare)."""
-    return TWO_STAGE_ALGORITHMS if study == "two-stage" else ALGORITHMS
-RANDOM_N = {"R1": 5000, "R2": 5000, "R3": 12000}
+    return TWO_STAGE_ALGORITHMS if study == "two-stage" else PAPER_ALGORITHMS
+
+
 K_CAP = 400_000                        # appendix: "N = 400000 as the maximal budget" for K = 80
 Q_GRID = tuple(round(0.1 * i, 1) for i in range(1, 10))
 
@@ -89,7 +104,7 @@ class Task:
     study: str
     setup: str
     K: int
-    budget: str                        # 'H/2', 'H', '2H' or 'N/4', 'N/2', 'N'
+    budget: str                        # a label of FIXED_BUDGETS or RANDOM_BUDGETS (simulate.environments)
     n: int
     algorithm: str
     params: tuple                      # resolved parameters, as sorted (name, value) pairs
@@ -138,14 +153,14 @@ def _task(study, setup, K, budget, n, algorithm, params, instances, runs, normal
 
 
 def fixed_budgets(setup: str, K: int, H_convention: str, cap: int | None = None) -> dict[str, int]:
-    """ceil(H/2), ceil(H), 2 ceil(H) (Section 6.2), each capped at `cap`."""
-    Hc = math.ceil(complexity_H(fixed_means(setup, K), H_convention))
-    out = {"H/2": math.ceil(Hc / 2), "H": Hc, "2H": 2 * Hc}
+    """The budgets of `FIXED_BUDGETS` (ceil(H/2), ceil(H), 2 ceil(H), Section 6.2), each capped at `cap`."""
+    out = budgets_from(FIXED_BUDGETS, math.ceil(complexity_H(fixed_means(setup, K), H_convention)))
     return {k: min(v, cap) if cap else v for k, v in out.items()}
 
 
 def grid(scale: Scale = PAPER, studies: tuple[str, ...] = STUDIES,
-         conventions: tuple[str, ...] = ("project", "authors"), algorithms: tuple[str, ...] = ALGORITHMS) -> list[Task]:
+         conventions: tuple[str, ...] = ("project", "authors"),
+         algorithms: tuple[str, ...] = PAPER_ALGORITHMS) -> list[Task]:
     """Every task of the reproduction at `scale`, in a fixed order: `algorithms` (registry names;
     default the paper's five) on every setting of the fixed, random and arms studies, under every
     reading that changes them."""
@@ -161,8 +176,7 @@ def grid(scale: Scale = PAPER, studies: tuple[str, ...] = STUDIES,
     tasks = []
     for study in studies:
         if study in ("fixed", "arms"):
-            settings = [(s, 20) for s in ("F1", "F2", "F3", "F4", "F5", "F6")] if study == "fixed" else \
-                [("F4", 40), ("F4", 80)]
+            settings = [(s, PAPER_K) for s in F_SETUPS] if study == "fixed" else [("F4", K) for K in ARMS_K]
             runs = scale.fixed_runs if study == "fixed" else scale.arms_runs
             for setup, K in settings:
                 for conv in (("suboptimal", "section2") if study == "fixed" else ("suboptimal",)):
@@ -171,33 +185,37 @@ def grid(scale: Scale = PAPER, studies: tuple[str, ...] = STUDIES,
                             for p in get(a).variants(setup, conventions):
                                 tasks.append(_task(study, setup, K, b, n, a, p, 1, runs, H_convention=conv))
         elif study == "random":
-            for setup in ("R1", "R2", "R3"):
+            for setup in R_SETUPS:
                 for scale_ in (("variance", "sd") if setup != "R3" else ("-",)):
-                    N = RANDOM_N[setup]
-                    for b, n in (("N/4", N // 4), ("N/2", N // 2), ("N", N)):
+                    for b, n in budgets_from(RANDOM_BUDGETS, RANDOM_N[setup]).items():
                         for a in algorithms:
                             for p in get(a).variants(setup, conventions):
-                                tasks.append(_task(study, setup, 20, b, n, a, p, scale.random_instances,
+                                tasks.append(_task(study, setup, PAPER_K, b, n, a, p, scale.random_instances,
                                                    scale.random_runs, normal_scale=scale_))
         else:
-            for b, n in fixed_budgets("F4", 20, "suboptimal").items():
+            for b, n in fixed_budgets("F4", PAPER_K, "suboptimal").items():
                 for a, ps in (("rue", [{}]), ("uniform", [{}]),
                               ("two-stage", [{"q": q, **v} for q in Q_GRID
                                              for v in get("two-stage").variants("F4", conventions)])):
                     for p in ps:
-                        tasks.append(_task(study, "F4", 20, b, n, a, p, 1, scale.two_stage_runs))
-            N = RANDOM_N["R2"]
-            for b, n in (("N/4", N // 4), ("N/2", N // 2), ("N", N)):
+                        tasks.append(_task(study, "F4", PAPER_K, b, n, a, p, 1, scale.two_stage_runs))
+            for b, n in budgets_from(RANDOM_BUDGETS, RANDOM_N["R2"]).items():
                 for a, ps in (("rue", [{}]), ("uniform", [{}]),
                               ("two-stage", [{"q": q, **v} for q in Q_GRID
                                              for v in get("two-stage").variants("R2", conventions)])):
                     for p in ps:
-                        tasks.append(_task(study, "R2", 20, b, n, a, p, scale.random_instances,
+                        tasks.append(_task(study, "R2", PAPER_K, b, n, a, p, scale.random_instances,
                                            scale.two_stage_random_runs, normal_scale="variance"))
     keys = [t.key for t in tasks]
     if len(set(keys)) != len(keys):
         raise ValueError("the grid defines a task twice")
     return tasks
+
+
+def manifest(tasks: list[Task], seed: int, scale: str, conventions: tuple[str, ...]) -> dict:
+    """What a result directory of these tasks records about them (its `manifest.json`)."""
+    return {"tool": "rue-verify reproduce", "version": package_version(), "definition": definition_hash(tasks, seed),
+            "scale": scale, "seed": seed, "conventions": list(conventions), "tasks": len(tasks)}
 
 
 def definition_hash(tasks: list[Task], seed: int) -> str:
@@ -270,9 +288,7 @@ def execute(task: Task, seed: int) -> dict:
     reward_seeds = run_seeds(seed, "rewards:" + task.setting, R)
     rec, _, shown, wall = run_algorithm(task.algorithm, dict(task.params), means, task.n, seeds, reward_seeds,
                                         gaussian, nu)
-    best = means.argmax(axis=1)
-    failed = rec != best
-    regret = means[np.arange(R), best] - means[np.arange(R), rec]
+    failed, regret = outcomes(means, rec)
     ci = binomial_interval(int(failed.sum()), R, 0.95)
     rci = mean_interval(regret, 0.95)
     per_inst = failed.reshape(task.instances, task.runs).sum(axis=1)

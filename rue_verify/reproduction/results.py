@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from ..result_store import read_rows
 from .grid import paper_algorithms
-from .store import read_rows
 
 #: what the ledger uses when it is given no result directory
 SHIPPED = "shipped"

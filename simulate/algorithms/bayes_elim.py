@@ -29,15 +29,15 @@ import numpy as np
 from numba import njit, prange
 
 from ..environments import prior_variances
-from ._source import TIE_RULES, keep_top, live_source, n_arms, replay_source, reward_sum
 from .sequential_halving import rounds
+from .sources import TIE_RULES, keep_top, live_source, n_arms, replay_source, reward_sum
 from .spec import Algorithm, Param, tie_tag
 
 DATA = ("stage", "all")
 
 
 @njit(cache=True, error_model="numpy")
-def _noise(src, noise_var):
+def noise_variance(src, noise_var):
     if noise_var > 0:
         return noise_var
     return src[2] * src[2] if src[1] else 0.25
@@ -46,7 +46,7 @@ def _noise(src, noise_var):
 @njit(cache=True, error_model="numpy")
 def _run(src, i, n, prior_mean, prior_var, noise_var, stage_only, lowest):
     K = n_arms(src)
-    s2 = _noise(src, noise_var)
+    s2 = noise_variance(src, noise_var)
     T = np.zeros(K)
     S = np.zeros(K)
     alive = np.ones(K, np.bool_)

@@ -1,7 +1,7 @@
 """An exact Beta(a, b) sampler from uniforms only (a, b >= 1), for TTTS's posterior draws: closed
 forms when a or b is 1 (Beta(a, 1) = U^(1/a), Beta(1, b) = 1 - U^(1/b)), otherwise Cheng's (1978)
 algorithm BB, with its constants computed once per arm and parameter pair (`cheng_constants`).
-Uniforms come from a source (`_source.uniform`): in table mode the kernel reads the very uniforms
+Uniforms come from a source (`sources.uniform`): in table mode the kernel reads the very uniforms
 `beta_reference`, the algorithm written out from Cheng's definition, reads.
 """
 
@@ -11,7 +11,7 @@ import math
 
 from numba import njit
 
-from ._source import uniform
+from .sources import uniform
 
 LOG4 = math.log(4.0)
 ONE_PLUS_LOG5 = 1.0 + math.log(5.0)

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ._source import live_source, reward
+from .sources import live_source, reward
 from .spec import Algorithm
 
 GROUP = "rue_verify.algorithms"
@@ -94,7 +94,7 @@ class ProtocolError(ValueError):
 
 
 class _Counting:
-    """A reference source (`_source.TableSource` or `LiveSource`) that counts pulls."""
+    """A reference source (`sources.TableSource` or `LiveSource`) that counts pulls."""
 
     def __init__(self, source, K: int):
         self._s = source
@@ -154,7 +154,7 @@ def from_function(fn, name: str) -> Algorithm:
     def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0):
         if table is None:
             return one(np.asarray(mu, float), n, gaussian, nu, seed, reward_seed, 0)
-        from ._source import TableSource
+        from .sources import TableSource
         return reference(TableSource(table, ties), len(mu), n, gaussian, nu)
 
     def reference(source, K, n, gaussian=False, nu=0.0):
@@ -201,11 +201,6 @@ def _entry_point(name: str):
         if ep.name == name:
             return ep.load()
     return None
-
-
-def entry_point_names() -> list[str]:
-    from importlib.metadata import entry_points
-    return sorted(ep.name for ep in entry_points(group=GROUP))
 
 
 @functools.lru_cache(maxsize=None)

@@ -25,8 +25,8 @@ import functools
 import numpy as np
 from numba import njit, prange
 
-from ._source import add_extras, argmax_random, live_source, n_arms, replay_source, reward_sum
-from .bayes_elim import PRIOR_PARAMS, PRIOR_RULES, _noise, prior_kernel_params
+from .bayes_elim import PRIOR_PARAMS, PRIOR_RULES, noise_variance, prior_kernel_params
+from .sources import add_extras, argmax_random, live_source, n_arms, replay_source, reward_sum
 from .spec import Algorithm
 
 
@@ -38,7 +38,7 @@ def counts(n: int, weights: np.ndarray) -> np.ndarray:
 @njit(cache=True, error_model="numpy")
 def _run(src, i, n, base, prior_mean, prior_var, noise_var):
     K = n_arms(src)
-    s2 = _noise(src, noise_var)
+    s2 = noise_variance(src, noise_var)
     T = base.copy()
     add_extras(T, n - int(base.sum()), src, i)     # extras to distinct random arms, as `uniform` does
     post = np.empty(K)

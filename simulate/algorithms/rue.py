@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import variances as V
-from ._source import argmax_random, decided, live_source, n_arms, pick_index, replay_source, reward, tie_uniform
+from .sources import argmax_random, decided, live_source, n_arms, pick_index, replay_source, reward, tie_uniform
 from .spec import Algorithm, Param
 
 DEG = 2.0

@@ -5,12 +5,12 @@ allowed ranges, and its smallest budget. Each algorithm module ends with one `Al
 Calling conventions shared by every algorithm (keyword arguments; modes are names, never integers):
 
 - `batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, **kernel_params)`: runs
-  r = 0..R-1 on means[r] (`(R, K)`), each on the streams of its seeds (`_source`); returns the
+  r = 0..R-1 on means[r] (`(R, K)`), each on the streams of its seeds (`sources`); returns the
   recommended arms `(R,)` and the pulls per arm `(R, K)`. Results do not depend on threads.
 - `run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0,
   **kernel_params)`: one run, live (as `batch` would run it with those seeds) or on a reward table.
 - `reference(source, K, n, gaussian=False, nu=0.0, **kernel_params)`: the plain numpy version,
-  written from the definition, reading rewards and uniforms from `source` (`_source.LiveSource`
+  written from the definition, reading rewards and uniforms from `source` (`sources.LiveSource`
   or `TableSource`).
 
 The kernel parameters are the user's parameters, except for an algorithm that is told something

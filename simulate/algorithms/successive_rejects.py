@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._source import argmax_random, live_source, n_arms, replay_source, reward_sum
+from .sources import argmax_random, live_source, n_arms, replay_source, reward_sum
 from .spec import Algorithm
 
 

@@ -22,9 +22,9 @@ import numpy as np
 from numba import njit, prange
 
 from ._rng import box_muller, lane_buffer, next_double, seed_lanes
-from ._source import argmax_random, live_source, n_arms, replay_source, reward, uniform
 from .beta_sampler import beta_draw, beta_reference, cheng_constants
 from .lazy_argmax import GRID, cdf_init, cdf_update, grid, lazy_argmax
+from .sources import argmax_random, live_source, n_arms, replay_source, reward, uniform
 from .spec import Algorithm
 
 

@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._source import TIE_RULES, argmax_random, live_source, n_arms, replay_source, reward_sum
+from .sources import TIE_RULES, argmax_random, live_source, n_arms, replay_source, reward_sum
 from .spec import TIES, Algorithm, Param, tie_tag
 
 

@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._source import FAST, argmax_random, live_source, n_arms, replay_source, reward
+from .sources import FAST, argmax_random, live_source, n_arms, replay_source, reward
 from .spec import Algorithm, Param, Reading
 
 

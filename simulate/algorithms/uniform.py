@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._source import add_extras, argmax_random, live_source, n_arms, replay_source, reward_sum
+from .sources import add_extras, argmax_random, live_source, n_arms, replay_source, reward_sum
 from .spec import Algorithm
 
 

@@ -6,6 +6,7 @@ refuted, undefined or inconsistent claim has repairs or a reason)."""
 
 from rue_verify.ledger import REGISTRY, Mode, run_ledger
 from rue_verify.ledger.core import SEVERITY, overall
+from rue_verify.ledger.witnesses import recompute_witness
 
 SMALL = Mode("test", K_max=400, random_samples=300, sim_runs=60, seed=3, search_points=6, search_runs=50,
              confirm_runs=500)
@@ -31,7 +32,7 @@ def check_module(module: str) -> list:
             if f.verdict not in ("refuted", "conditional") or not w or \
                     not all(isinstance(w.get(s), (int, float)) for s in ("lhs", "rhs")):
                 continue
-            lhs, rhs = c.recompute_witness(w)
+            lhs, rhs = recompute_witness(c, w)
             assert abs(lhs - w["lhs"]) <= 1e-6 * max(abs(lhs), 1e-300) and \
                 abs(rhs - w["rhs"]) <= 1e-6 * max(abs(rhs), 1e-300), (r.id, w)
             assert (lhs > rhs) if w["relation"] == "<=" else (lhs < rhs) if w["relation"] == ">=" else True, (r.id, w)

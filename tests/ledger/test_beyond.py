@@ -4,7 +4,7 @@ CLAIMS-BEYOND.md gives (in n, and in K across the settings that differ only in K
 comparisons can go against RUE on the paper's settings and under the model."""
 
 from rue_verify.ledger import REGISTRY
-from rue_verify.ledger.core import Mode
+from rue_verify.ledger.core import LedgerInputs, Mode
 from tests.ledger.contract import check_module
 
 
@@ -57,7 +57,7 @@ def test_abs_sota_under_the_model_compares_every_algorithm_and_can_be_refuted(tm
     w.writerows(rows)
     (tmp_path / "results.csv").write_text(buf.getvalue())
     (tmp_path / "manifest.json").write_text(json.dumps(shipped.manifest))
-    planted = _model(Mode("test", seed=3, rates=str(tmp_path)))
+    planted = _model(Mode("test", seed=3, inputs=LedgerInputs(rates=str(tmp_path))))
     assert planted[0].verdict == "refuted" and "bayes_elim (better 0" in planted[0].detail
 
 
@@ -84,5 +84,5 @@ def test_abs_sota_compares_with_the_peers_and_can_be_refuted(tmp_path):
         w = csv.DictWriter(f, COLUMNS)
         w.writeheader()
         w.writerows(rows)
-    planted = _paper_settings(Mode("test", sim_runs=100, seed=3, results=str(tmp_path)))
+    planted = _paper_settings(Mode("test", sim_runs=100, seed=3, inputs=LedgerInputs(str(tmp_path))))
     assert planted[0].verdict == "refuted" and "bayes_elim (better 0" in planted[0].detail

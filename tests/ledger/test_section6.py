@@ -3,10 +3,9 @@ refuse results that lack a study they need."""
 
 import pytest
 
-from rue_verify.ledger import REGISTRY, Mode, run_ledger
+from rue_verify.ledger import REGISTRY, LedgerInputs, Mode, run_ledger
+from rue_verify.reproduction import manifest, open_store, run_sweep
 from rue_verify.reproduction.grid import Scale, grid
-from rue_verify.reproduction.store import ResultStore
-from rue_verify.reproduction.sweep import manifest, run_sweep
 
 
 @pytest.fixture(scope="module")
@@ -14,18 +13,18 @@ def partial(tmp_path_factory):
     """A result directory with two-stage rows only (R2 at N/4, tiny)."""
     tasks = [t for t in grid(Scale("t", 8, 3, 2, 2, 8, 2), studies=("two-stage",)) if t.setup == "R2"]
     d = tmp_path_factory.mktemp("partial")
-    run_sweep(tasks, 2, ResultStore(d, manifest(tasks, 2, "t", ("project", "authors"))), progress=False)
+    run_sweep(tasks, 2, open_store(d, manifest(tasks, 2, "t", ("project", "authors"))), progress=False)
     return d
 
 
 def test_claims_on_results_lacking_a_study_are_refused(partial):
     with pytest.raises(ValueError, match="hold no rows of the fixed study"):
-        run_ledger(Mode(results=str(partial)), ["EXP-F-CLAIMS"])
+        run_ledger(Mode(inputs=LedgerInputs(str(partial))), ["EXP-F-CLAIMS"])
 
 
 def test_results_without_a_csv_are_refused(tmp_path):
     with pytest.raises(ValueError, match="holds no results.csv"):
-        run_ledger(Mode(results=str(tmp_path)), ["EXP-SE"])
+        run_ledger(Mode(inputs=LedgerInputs(str(tmp_path))), ["EXP-SE"])
 
 
 def test_every_empirical_claim_is_judged_on_the_shipped_results():

@@ -1,4 +1,4 @@
-"""rue_verify.reproduction.sweep and .store: a killed sweep resumes to the same file, the Dask path
+"""rue_verify.reproduction.run_sweep and open_store: a killed sweep resumes to the same file, the Dask path
 gives the local rows, and a result directory of another definition or version is refused."""
 
 import csv
@@ -6,9 +6,8 @@ import json
 
 import pytest
 
+from rue_verify.reproduction import manifest, open_store, read_rows, run_sweep
 from rue_verify.reproduction.grid import Scale, grid
-from rue_verify.reproduction.store import ResultStore, read_rows
-from rue_verify.reproduction.sweep import manifest, run_sweep
 
 TINY = Scale("tiny", fixed_runs=16, random_instances=3, random_runs=4, arms_runs=4, two_stage_runs=8,
              two_stage_random_runs=2)
@@ -34,7 +33,7 @@ class Stop(Exception):
 def uninterrupted(tmp_path_factory):
     tasks = tiny_tasks()
     d = tmp_path_factory.mktemp("full")
-    rows, _ = run_sweep(tasks, 5, ResultStore(d, manifest(tasks, 5, "tiny", ("project",))), progress=False)
+    rows, _ = run_sweep(tasks, 5, open_store(d, manifest(tasks, 5, "tiny", ("project",))), progress=False)
     return tasks, rows, d
 
 
@@ -48,12 +47,12 @@ def test_a_killed_sweep_resumes_to_the_same_file(uninterrupted, tmp_path):
         if len(seen) == 7:
             raise Stop
     with pytest.raises(Stop):
-        run_sweep(tasks, 5, ResultStore(tmp_path, m), progress=False, on_row=stop_after_seven)
+        run_sweep(tasks, 5, open_store(tmp_path, m), progress=False, on_row=stop_after_seven)
     assert len(read_rows(tmp_path)) == 7                    # every finished task is on disk
     with open(tmp_path / "results.csv", "a") as f:         # and a write that was cut off
         f.write(full[9]["key"] + ",fixed,F2,20")
     ran = []
-    rows, _ = run_sweep(tasks, 5, ResultStore(tmp_path, m), progress=False, on_row=lambda r: ran.append(r["key"]))
+    rows, _ = run_sweep(tasks, 5, open_store(tmp_path, m), progress=False, on_row=lambda r: ran.append(r["key"]))
     assert len(ran) == len(tasks) - 7                      # nothing that finished is run again
     assert comparable(rows) == comparable(full)
     assert comparable(read_rows(tmp_path)) == comparable(full)
@@ -64,7 +63,7 @@ def test_dask_cluster_gives_the_local_rows(uninterrupted, tmp_path):
     tasks, full, _ = uninterrupted
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as lc, \
             distributed.Client(lc) as client:
-        rows, _ = run_sweep(tasks, 5, ResultStore(tmp_path, manifest(tasks, 5, "tiny", ("project",))),
+        rows, _ = run_sweep(tasks, 5, open_store(tmp_path, manifest(tasks, 5, "tiny", ("project",))),
                             client=client, progress=False)
     assert comparable(rows) == comparable(full)
 
@@ -72,15 +71,15 @@ def test_dask_cluster_gives_the_local_rows(uninterrupted, tmp_path):
 def test_a_directory_of_another_definition_or_version_is_refused(uninterrupted, tmp_path):
     tasks, _, d = uninterrupted
     with pytest.raises(ValueError, match="--out: .* holds results of another definition"):
-        ResultStore(d, manifest(tasks[:-1], 5, "tiny", ("project",)))
+        open_store(d, manifest(tasks[:-1], 5, "tiny", ("project",)))
     with pytest.raises(ValueError, match="another definition"):
-        ResultStore(d, manifest(tasks, 6, "tiny", ("project",)))          # another seed
+        open_store(d, manifest(tasks, 6, "tiny", ("project",)))          # another seed
     m = json.loads((d / "manifest.json").read_text())
     with pytest.raises(ValueError, match="holds results of another version"):
-        ResultStore(d, {**m, "version": "0.0.1"})
+        open_store(d, {**m, "version": "0.0.1"})
     (tmp_path / "results.csv").write_text("x\n")
     with pytest.raises(ValueError, match="without a manifest"):
-        ResultStore(tmp_path, m)
+        open_store(tmp_path, m)
 
 
 def test_rows_say_what_produced_them(uninterrupted):
@@ -98,11 +97,11 @@ def test_rows_say_what_produced_them(uninterrupted):
 
 SWEEP = """
 import sys
-from rue_verify.reproduction.store import ResultStore
-from rue_verify.reproduction.sweep import manifest, run_sweep
+from rue_verify.reproduction import open_store
+from rue_verify.reproduction import manifest, run_sweep
 from tests.reproduction.test_sweep import tiny_tasks
 tasks = tiny_tasks()
-run_sweep(tasks, 5, ResultStore(sys.argv[1], manifest(tasks, 5, "tiny", ("project",))), progress=False,
+run_sweep(tasks, 5, open_store(sys.argv[1], manifest(tasks, 5, "tiny", ("project",))), progress=False,
           wait=sys.argv[2] == "wait")
 print("done", flush=True)
 """
@@ -142,7 +141,7 @@ def test_a_dask_worker_killed_mid_sweep_ends_with_the_same_rows(uninterrupted, t
                 pid = next(iter(client.run(os.getpid).values()))
                 os.kill(pid, signal.SIGKILL)
                 killed.append(pid)
-        rows, _ = run_sweep(tasks, 5, ResultStore(tmp_path, manifest(tasks, 5, "tiny", ("project",))), client=client,
+        rows, _ = run_sweep(tasks, 5, open_store(tmp_path, manifest(tasks, 5, "tiny", ("project",))), client=client,
                             progress=False, on_row=kill_one)
     assert killed and comparable(rows) == comparable(full)
     assert comparable(read_rows(tmp_path)) == comparable(full)

@@ -6,7 +6,7 @@ from scipy import stats
 
 from rue_verify.testing import reward_table  # noqa: F401 -- re-exported for the simulate tests
 from simulate.algorithms import get
-from simulate.algorithms._source import LiveSource
+from simulate.algorithms.sources import LiveSource
 from simulate.environments import Environment, fixed_means
 from simulate.runner import simulate
 

@@ -6,7 +6,7 @@ from numba import njit
 from scipy import stats
 
 from simulate.algorithms import beta_sampler
-from simulate.algorithms._source import live_source
+from simulate.algorithms.sources import live_source
 from tests.simulate.streams import TINY
 
 
@@ -28,7 +28,7 @@ def test_draws_have_the_beta_law(a, b):
 
 def test_closed_forms_and_cheng_agree_with_the_reference_draw_for_draw():
     """The compiled sampler and `beta_reference` read the same uniforms and return the same values."""
-    from simulate.algorithms._source import table_source
+    from simulate.algorithms.sources import table_source
     u = np.random.default_rng(1).random(4000)
     for a, b in ((1.0, 1.0), (4.0, 1.0), (1.0, 6.0), (2.5, 7.0), (300.0, 20.0)):
         src = table_source(1, np.zeros((1, 1)), u)

@@ -13,19 +13,19 @@ import pytest
 from simulate import cost
 from simulate.algorithms import get
 from simulate.environments import Environment
-from simulate.runner import simulate
+from simulate.runner import pilot_rate, simulate
 
 
 def test_the_estimate_is_the_arm_rounds_at_the_measured_rate():
     items = [("uniform", get("uniform").resolve({}), 20, 10 ** 6, 4000), ("rue", get("rue").resolve({}), 20, 10 ** 6,
                                                                           4000)]
-    c = cost.estimate(items, pilot_above=0)
+    c = cost.estimate(items, pilot_rate, pilot_above=0)
     assert c.arm_rounds == 2 * 4000 * 10 ** 6 * 20
     rates = dict(c.rates)
     assert set(rates) == {"uniform", "rue"} and all(r > 0 for r in rates.values())
     assert c.seconds == pytest.approx(4000 * 10 ** 6 * 20 * (1 / rates["uniform"] + 1 / rates["rue"]))
     assert "arm-rounds" in c.sentence() and cost.duration(c.seconds) in c.sentence()
-    assert cost.estimate(items[:1], pilot_above=1e99).seconds is None         # small: no pilot
+    assert cost.estimate(items[:1], pilot_rate, pilot_above=1e99).seconds is None         # small: no pilot
 
 
 def test_durations_read_in_the_unit_that_fits():

@@ -136,8 +136,8 @@ def test_it_runs_through_the_reproduction_and_the_report(algfile, tmp_path):
 
 def test_replayed_sums_are_the_rewards_a_run_saw(algfile):
     """The sums replayed from the reward streams equal what an outside algorithm summed pull by pull."""
-    from simulate.algorithms._source import replayed_sums
     from simulate.algorithms.external import StreamSource
+    from simulate.algorithms.sources import replayed_sums
     mu = np.array([0.3, -0.2, 0.5, 0.1])
     src = StreamSource(mu, 37, True, 0.7, seed=5, reward_seed=11, name="t", run=0)
     seen = np.zeros(4)

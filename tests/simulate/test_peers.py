@@ -64,7 +64,7 @@ def test_bivariate_normal_probabilities_match_scipy():
     h, k, r = rng.normal(0, 2, 40), rng.normal(0, 2, 40), rng.uniform(-0.95, 0.95, 40)
     h[:3], k[3:6] = 0.0, 0.0
     h[6], k[6] = 0.0, 0.0
-    got = nguyen2024._phi2(h, k, r)
+    got = nguyen2024.phi2(h, k, r)
     ref = [multivariate_normal(mean=[0, 0], cov=[[1, c], [c, 1]]).cdf([a, b]) for a, b, c in zip(h, k, r)]
     assert np.max(np.abs(got - ref)) < 1e-6
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from rue_verify import testing
 from simulate.algorithms import REGISTRY, get, rue
-from simulate.algorithms._source import TableSource
+from simulate.algorithms.sources import TableSource
 from simulate.environments import fixed_means
 from tests.simulate.streams import reward_table
 

@@ -1,11 +1,11 @@
-"""simulate.algorithms._source: rewards and uniforms as the algorithms see them."""
+"""simulate.algorithms.sources: rewards and uniforms as the algorithms see them."""
 
 import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from simulate.algorithms import _source as C
+from simulate.algorithms import sources as C
 
 
 @settings(max_examples=200)

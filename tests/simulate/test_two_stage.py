@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulate.algorithms import two_stage
-from simulate.algorithms._source import TableSource
+from simulate.algorithms.sources import TableSource
 from tests.simulate.streams import reward_table
 
 
