@@ -205,6 +205,33 @@ def evaluate(name: str, **params: Any) -> Any:
     return e.fn(**{p: params[p] for p in e.params})
 
 
+def evaluate_record(name: str, **params: Any) -> dict:
+    """A registered formula at `params`, as a record: {name, label, params} and its value as
+    {"terms", "total"} (a sum of named terms), the fields of a named tuple, {"value"}, or, where the
+    formula is undefined there, {"undefined": the reason} (never a crash or a NaN). A ValueError for
+    an unknown name or a missing or bad parameter."""
+    val = None
+    head = {"name": name, "label": REGISTRY[name].label if name in REGISTRY else None, "params": params}
+    try:
+        val = evaluate(name, **params)
+    except UndefinedError as err:
+        return {**head, "undefined": err.reason}
+    if isinstance(val, dict):
+        terms = {k: float(v) for k, v in val.items()}
+        return {**head, "terms": terms, "total": float(sum(terms.values()))}
+    if hasattr(val, "_fields"):
+        return {**head, **{k: _plain(getattr(val, k)) for k in val._fields}}
+    return {**head, "value": _plain(val)}
+
+
+def _plain(v: Any) -> Any:
+    """A number or an array as JSON has it (a float, or a list)."""
+    if isinstance(v, (str, dict)):
+        return v
+    a = np.asarray(v, dtype=float)
+    return float(a) if a.ndim == 0 else a.tolist()
+
+
 def symbolic(name: str) -> Any:
     """The sympy expression (or dict of terms) of a registered formula, from the same code."""
     e = REGISTRY[name]

@@ -10,7 +10,11 @@ import html
 import json
 import textwrap
 
-from .ledger.core import PALETTE, ClaimResult, Finding, Repair
+from .ledger.core import ClaimResult, Finding, Repair
+
+#: The one colour of each verdict (the report's badges, the overview figure).
+PALETTE = {"refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400", "conditional": "#b7950b",
+           "vacuous": "#7f8c8d", "inconclusive": "#95a5a6", "holds": "#1e8449"}
 
 
 # ---------------------------------------------------------------- the view

@@ -123,6 +123,22 @@ def random_means(setup: str, K: int, rng: np.random.Generator, size: int = 1,
 
 
 # ---------------------------------------------------------------- environment objects
+def environment_for(setup: str | None = None, K: int | None = None, means=None, **kw) -> "Environment":
+    """An environment from what a user gives: a setup (default F1) and K (default `PAPER_K`), or
+    custom `means` (then the setup is 'custom' and K is their number). `kw`: the other fields of
+    `Environment`. A ValueError naming the parameter when the two ways disagree."""
+    if means is not None:
+        if setup not in (None, "custom"):
+            raise ValueError(f"setup {setup} and means: custom means replace the setup; give one of them")
+        if K is not None and K != len(means):
+            raise ValueError(f"K {K}: the means give K = {len(means)}")
+        return Environment("custom", len(means), custom_means=tuple(means), **kw)
+    if setup == "custom":
+        raise ValueError("setup custom needs the means (custom arm means)")
+    return Environment(setup or "F1", K or PAPER_K, **kw)
+
+
+
 @dataclass(frozen=True)
 class Environment:
     """A bandit environment: a setup name, K, the reward law, and how each run gets its means.

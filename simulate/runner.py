@@ -42,7 +42,7 @@ def outcomes(means: np.ndarray, recommended: np.ndarray) -> tuple[np.ndarray, np
         recommended: each run's recommended arm, `(R,)` integers in [0, K).
 
     Returns:
-        (failed, regret): a boolean and a float array, each `(R,)`.
+        A pair of `(R,)` arrays: booleans (the run failed) and floats (its simple regret).
     """
     means = np.asarray(means, float)
     rows, best = np.arange(means.shape[0]), means.argmax(axis=1)

@@ -45,10 +45,10 @@ def test_simulate_help_names_every_registered_algorithm():
 @pytest.mark.parametrize("argv,flag", [
     (["simulate", "--setup", "F2", "--ucbe-c", "-1", "--runs", "10", "--algorithms", "ucbe"], "--ucbe-c"),
     (["simulate", "--setup", "F2", "--K", "20", "--budget", "10", "--runs", "3"], "budget"),
-    (["simulate", "--setup", "custom"], "--setup custom"),
+    (["simulate", "--setup", "custom"], "setup custom"),
     (["simulate", "--means", "0.5,1.2", "--budget", "100"], "custom_means"),
-    (["simulate", "--setup", "F2", "--means", "0.5,0.4"], "--means"),
-    (["simulate", "--means", "0.5,0.4", "--K", "3"], "--K"),
+    (["simulate", "--setup", "F2", "--means", "0.5,0.4"], "setup F2 and means"),
+    (["simulate", "--means", "0.5,0.4", "--K", "3"], "K 3"),
     (["table", "--setups", "f9"], "--setups"), (["table", "--runs", "-5"], "--runs"),
     (["table", "--budgets", "3H"], "--budgets"),
     (["bound", "theorem_5_1", "--K", "100,200", "--n", "1e6", "--sigma0-sq", "1", "--sigma-sq", "0.1",

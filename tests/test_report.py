@@ -84,9 +84,8 @@ def test_a_real_browser_loads_every_image_without_error(built):
 
 
 def test_a_reproduction_gets_its_figures_and_its_claims_judged(tmp_path):
-    from rue_verify.report import write_reproduction
-    from rue_verify.reproduction import reproduce
-    res = write_reproduction(reproduce("quick", tmp_path, studies=["two-stage"], progress=False))
+    from rue_verify.summary import reproduce
+    res = reproduce("quick", tmp_path, studies=["two-stage"], progress=False)
     assert sorted(res["figures"]) == ["figure4-two-stage.csv", "figure4-two-stage.png", "figure4-two-stage.svg"]
     summary = (tmp_path / "summary.md").read_text()
     assert "## The empirical claims on these results" in summary and "EXP-TWOSTAGE" in summary

@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 from .core import REGISTRY, SEVERITY, ClaimResult, Finding, LedgerInputs, Mode, run_claim
 
 __all__ = ["REGISTRY", "SEVERITY", "ClaimResult", "Finding", "LedgerInputs", "Mode", "run_claim", "run_ledger",
-           "select", "units", "collect"]
+           "check_inputs", "select", "units", "collect"]
 
 #: the ledger's modules in the paper's order; importing one registers its claims (the registry's
 #: order, and so every output's, is this order, then each module's order of declaration)
@@ -41,6 +41,15 @@ def batches(ids: list[str]) -> list[tuple[str, ...]]:
         key = REGISTRY[cid].shares
         (groups.setdefault(key, []) if key else singles).append(cid)
     return [tuple(g) for g in groups.values()] + [(cid,) for cid in singles]
+
+
+def check_inputs(inputs: LedgerInputs) -> None:
+    """Load the result directories `inputs` names, so that a bad one is refused (an
+    `errors.ParameterError` naming 'results' or 'rates') before any claim runs."""
+    from ..rates import load as load_rates
+    from ..reproduction import load
+    load(inputs.results)
+    load_rates(inputs.rates)
 
 
 def select(ids: Iterable[str] | None = None) -> list[str]:

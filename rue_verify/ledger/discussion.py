@@ -12,7 +12,6 @@ from bounds import orders
 from bounds import theorems as th
 
 from .core import (
-    Dim,
     Expect,
     Mode,
     Repair,
@@ -22,11 +21,11 @@ from .core import (
     from_margin,
     from_proof,
     from_value,
-    minimize_margin,
     repair,
     witness,
 )
 from .model_points import K_, d_, n_, s0_, s_
+from .search import Dim, minimize_margin
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 5.1: the discussion of the theorems"

@@ -22,7 +22,8 @@ import numpy as np
 
 from simulate.stats import binomial_interval
 
-from .core import Dim, Finding, Mode, fmt, from_tightness, unit_point, witness
+from .core import Finding, Mode, fmt, from_tightness, witness
+from .search import Dim, unit_point
 
 LEVEL = 1 - 1e-6
 TINY = 1e-300

@@ -15,7 +15,6 @@ from bounds.estimation import tau_sq_tilde
 
 from . import proof_search as ps
 from .core import (
-    Dim,
     Expect,
     Finding,
     Mode,
@@ -28,13 +27,13 @@ from .core import (
     from_margin,
     from_proof,
     from_value,
-    minimize_margin,
     reading,
     repair,
     witness,
 )
 from .model_points import K_, d_, n_, s0_, s_, sym_ratio
 from .montecarlo import Search
+from .search import Dim, minimize_margin
 from .section4 import simplest_tau_witness, tau_sides
 
 #: the part of the paper these claims belong to (the report groups and filters by it)

@@ -20,9 +20,10 @@ from bounds import theorems as th
 from bounds.estimation import shrinkage
 from simulate.runner import rue_under_the_model
 
-from .core import Dim, Mode
+from .core import Mode
 from .montecarlo import Point, Search, rate_score, search
 from .proof_runs import RUEResult, tracked_rue_runs
+from .search import Dim
 
 #: the tracked simulator's runs per point, in multiples of the mode's: it is compiled
 #: (`proof_kernel`), about ten times the numpy loop's speed, so it screens and confirms five times

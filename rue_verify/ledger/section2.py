@@ -14,7 +14,6 @@ from simulate.environments import F_SETUPS, FIXED_BUDGETS, PAPER_K, fixed_means
 from simulate.stats import binomial_interval
 
 from .core import (
-    Dim,
     Expect,
     Mode,
     Repair,
@@ -27,11 +26,11 @@ from .core import (
     from_proof,
     from_tightness,
     from_value,
-    minimize_margin,
     repair,
     witness,
 )
 from .proof_runs import ucbe_runs
+from .search import Dim, minimize_margin
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 2: UCB-E and full information"

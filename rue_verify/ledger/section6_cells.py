@@ -12,6 +12,7 @@ from simulate.algorithms import get
 from simulate.algorithms.spec import TIES
 from simulate.environments import FIXED_BUDGETS, PAPER_BASELINES, R_SETUPS, RANDOM_BUDGETS
 
+from ..errors import ParameterError
 from ..reproduction.results import load
 from .core import REGISTRY, Mode, fmt
 
@@ -52,7 +53,7 @@ class Cells(dict):
     """Result rows keyed by (setup, K, budget, label); a missing cell is a ValueError that says so."""
 
     def __missing__(self, key):
-        raise ValueError(f"results: no row for {key} (an incomplete run? rerun 'rue-verify reproduce' with the "
+        raise ParameterError("results", f"no row for {key} (an incomplete run? rerun 'rue-verify reproduce' with the "
                          f"same arguments to finish it)")
 
 

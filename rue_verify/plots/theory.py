@@ -407,7 +407,8 @@ def ledger_overview_table(results) -> Table:
 
 
 def draw_ledger_overview(t: Table, ax=None):
-    from ..ledger.core import PALETTE, SEVERITY
+    from ..ledger.core import SEVERITY
+    from ..render import PALETTE
     fig, ax = new_axes(ax, (7.5, 4.0))
     sections = t.values("section")
     left = np.zeros(len(sections))

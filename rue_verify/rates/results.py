@@ -18,6 +18,7 @@ from scipy import stats
 
 from simulate.stats import Interval, binomial_interval
 
+from ..errors import ParameterError
 from .fit import Fit, fit_groups
 from .grid import COLUMNS, Setting
 
@@ -111,11 +112,11 @@ class RateResults:
         rows = sorted((r for r in self.rows if r["setting"] == setting and r["algorithm"] == algorithm),
                       key=lambda r: int(r["n"]))
         if not rows:
-            raise ValueError(f"rates: {self.description} hold no rows of {algorithm} on the {setting!r} setting; run "
-                             "'rue-verify rates' with it")
+            raise ParameterError("rates", f"{self.description} hold no rows of {algorithm} on the {setting!r} "
+                                          "setting; run 'rue-verify rates' with it")
         runs = {int(r["runs"]) for r in rows}
         if len(runs) != 1:
-            raise ValueError(f"rates: {algorithm} on {setting!r} has rows of different run counts {sorted(runs)}")
+            raise ParameterError("rates", f"{algorithm} on {setting!r} has rows of different run counts {sorted(runs)}")
         G = int(rows[0]["groups"])
         counts = np.array([len(p) for p in np.array_split(np.arange(runs.pop()), G)], float)
 
@@ -144,14 +145,14 @@ def load(directory: str | Path | None = None) -> RateResults:
     else:
         d = Path(directory)
         if not (d / "results.csv").is_file():
-            raise ValueError(f"rates: {d} holds no results.csv of a rate study (write one with 'rue-verify rates "
+            raise ParameterError("rates", f"{d} holds no results.csv of a rate study (write one with 'rue-verify rates "
                              f"--out {d}')")
         text = (d / "results.csv").read_text()
         man = (d / "manifest.json").read_text() if (d / "manifest.json").is_file() else "{}"
         source = str(d)
     reader = csv.DictReader(io.StringIO(text, newline=""))
     if tuple(reader.fieldnames or ()) != COLUMNS:
-        raise ValueError(f"rates: {source} holds a results.csv of another form than this version's rate study "
+        raise ParameterError("rates", f"{source} holds a results.csv of another form than this version's rate study "
                          f"(columns {', '.join(reader.fieldnames or ['none'])}); rerun 'rue-verify rates' into a new "
                          "directory")
     return RateResults(tuple(reader), source, json.loads(man))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from ..errors import ParameterError
 from ..result_store import read_rows
 from .grid import paper_algorithms
 
@@ -56,8 +57,8 @@ class Results:
         """The rows, or a ValueError naming the studies (or the paper's algorithms) these results lack."""
         lack = self.lacks(*studies)
         if lack:
-            raise ValueError(f"results: {self.description} {lack}; run 'rue-verify reproduce' with every study and "
-                             "the paper's algorithms")
+            raise ParameterError("results", f"{self.description} {lack}; run 'rue-verify reproduce' with every "
+                                            "study and the paper's algorithms")
         return list(self.rows)
 
 
@@ -82,7 +83,7 @@ def load(directory: str | Path | None = None) -> Results:
         return Results(tuple(rows), SHIPPED, json.loads(_shipped_dir().joinpath("manifest.json").read_text()))
     p = Path(directory)
     if not (p / "results.csv").is_file():
-        raise ValueError(f"results: {p} holds no results.csv (run 'rue-verify reproduce --out {p}')")
+        raise ParameterError("results", f"{p} holds no results.csv (run 'rue-verify reproduce --out {p}')")
     m = p / "manifest.json"
     manifest = json.loads(m.read_text()) if m.is_file() else {}
     return Results(tuple(read_rows(p)), str(p), manifest)

@@ -4,7 +4,8 @@ search, and text shortened at boundaries."""
 import pytest
 
 from rue_verify.ledger import Finding, Mode
-from rue_verify.ledger.core import Dim, minimize_margin, overall
+from rue_verify.ledger.core import overall
+from rue_verify.ledger.search import Dim, minimize_margin
 
 SMALL = Mode("test", K_max=400, random_samples=300, sim_runs=60, seed=3)
 

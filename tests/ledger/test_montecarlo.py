@@ -2,8 +2,8 @@
 corner, and invents none where there is none."""
 
 from rue_verify.ledger import Mode
-from rue_verify.ledger.core import Dim
 from rue_verify.ledger.montecarlo import Point, rate_score, search
+from rue_verify.ledger.search import Dim
 
 
 def test_monte_carlo_search_finds_a_planted_corner():

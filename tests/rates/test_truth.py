@@ -14,9 +14,6 @@ from simulate.stats import mean_interval
 LEVEL = 1 - 1e-6
 
 
-@pytest.mark.parametrize("algorithm,params,K,n", [("rue", {"variances": "known"}, 5, 200), ("uniform", {}, 8, 400),
-                                                   ("sh", {}, 6, 300)])
-
 def union_grid(m: np.ndarray, s: np.ndarray) -> np.ndarray:
     """Per run, the sorted union of every arm's window m_k +- 9 sd_k at spacing 0.07 sd_k (the grid
     `truth._grid` thins)."""
@@ -24,6 +21,8 @@ def union_grid(m: np.ndarray, s: np.ndarray) -> np.ndarray:
     return np.sort((m[:, :, None] + s[:, :, None] * z).reshape(m.shape[0], -1), axis=1)
 
 
+@pytest.mark.parametrize("algorithm,params,K,n", [("rue", {"variances": "known"}, 5, 200), ("uniform", {}, 8, 400),
+                                                   ("sh", {}, 6, 300)])
 def test_the_conditional_estimators_are_unbiased_on_the_same_runs(algorithm, params, K, n):
     t = bayes_truth(algorithm, K, n, 1.0, 1.0, 3000, seed=11, params=params, level=LEVEL)
     assert t.failure_plain.low <= t.failure.estimate <= t.failure_plain.high

@@ -1,0 +1,395 @@
+"""The command line's commands: one table (`COMMANDS`: what each command is, whether it compiles
+kernels, what an interrupted run leaves on disk) and the parser built from it, with the flags that
+are generated (the algorithms' parameters from their registry) or parsed here (setups, budgets, a
+formula's --PARAM VALUE pairs, custom means). `cli` only dispatches, calls and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Any
+
+from simulate.environments import F_SETUPS, FIXED_BUDGETS, R_SETUPS
+
+from . import __version__
+from .args import Parser, algorithm_names, alias, integer, names, real, reals
+
+#: parameters set for every algorithm at once by a flag of their own (--H-convention also sets the budgets)
+SHARED_PARAMS = ("H_convention",)
+#: earlier spellings of generated algorithm flags (still accepted, not shown)
+OLD_FLAGS = {"--q": "two-stage:q", "--sigma0-sq": "rue:sigma0_sq", "--sigma-sq": "rue:sigma_sq"}
+BUDGET_LABELS = tuple(FIXED_BUDGETS)
+MAX_RUNS = 10 ** 7
+MAX_K = 10 ** 4
+MAX_BUDGET = 10 ** 9
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: whether it may compile the simulator's kernels (it says so first), whether its
+    flags come from the algorithm registry (which loads numba), and what an interrupted run keeps."""
+
+    compiles: bool = False
+    registry: bool = False
+    kept: str = "nothing was written"
+
+
+_RESUMES = "finished rows are kept (a rerun of the same command resumes)"
+#: every subcommand; `build_parser` defines their flags, `cli.HANDLERS` their handlers
+COMMANDS = {"claims": Command(compiles=True), "proofs": Command(), "bound": Command(), "vacuity": Command(),
+            "simulate": Command(compiles=True, registry=True), "bench": Command(compiles=True, registry=True),
+            "table": Command(compiles=True), "report": Command(compiles=True, kept="the previous report, if there "
+                                                                                 "was one, is unchanged"),
+            "rates": Command(compiles=True, kept=_RESUMES),
+            "reproduce": Command(compiles=True, registry=True, kept=_RESUMES)}
+
+
+def setup_name(text: str) -> str:
+    """A setup name in any case (F1..F6, R1..R3, custom)."""
+    t = text.strip()
+    up = t.upper()
+    if up in F_SETUPS + R_SETUPS:
+        return up
+    if t.lower() == "custom":
+        return "custom"
+    raise argparse.ArgumentTypeError(f"unknown setup {text!r}; choose from {', '.join(F_SETUPS + R_SETUPS)} "
+                                     "(or give --means)")
+
+
+def budget(text: str) -> str | int:
+    """A budget: an integer (1e4 works) or a label of the fixed setups' budgets (H/2, H, 2H)."""
+    t = text.strip().upper()
+    if t in BUDGET_LABELS:
+        return t
+    try:
+        return integer(1, MAX_BUDGET)(text)
+    except argparse.ArgumentTypeError as err:
+        raise argparse.ArgumentTypeError(f"{err} (or one of {', '.join(BUDGET_LABELS)})") from None
+
+
+def budgets(text: str) -> list:
+    """A comma-separated list of budgets."""
+    items = [budget(x) for x in text.split(",") if x.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError("expected a comma-separated list of budgets")
+    return items
+
+
+def means_of(args: argparse.Namespace) -> list[float] | None:
+    """The custom means of `simulate` (--means, or read from --means-file), None if neither is given."""
+    if args.means is not None and args.means_file:
+        raise ValueError("--means and --means-file: give one of them")
+    if args.means_file:
+        try:
+            text = open(args.means_file).read()
+        except OSError as err:
+            raise ValueError(f"--means-file: cannot read {args.means_file} ({err.strerror})") from None
+        try:
+            return reals(min_items=2)(",".join(text.replace(",", " ").split()))
+        except argparse.ArgumentTypeError as err:
+            raise ValueError(f"--means-file: {err}") from None
+    return args.means
+
+
+def formula_params(entry, extra: list[str]) -> dict:
+    """--PARAM VALUE pairs (hyphens or underscores), numbers or comma-separated lists, checked against
+    the formula's parameters; a ValueError names the flag."""
+    params: dict[str, Any] = {}
+    it = iter(extra)
+    for tok in it:
+        if not tok.startswith("--") or len(tok) < 3:
+            raise ValueError(f"expected --PARAM VALUE, got {tok!r}")
+        name = tok[2:].replace("-", "_")
+        if name not in entry.params:
+            raise ValueError(f"{tok}: not a parameter of this formula (it takes "
+                             f"{', '.join('--' + p.replace('_', '-') for p in entry.params)})")
+        value = next(it, None)
+        if value is None:
+            raise ValueError(f"{tok} needs a value")
+        try:
+            if name in entry.list_params:
+                params[name] = reals()(value)
+            elif "," in value:
+                raise ValueError(f"{tok} takes one number, got the list {value!r}")
+            elif name in entry.int_params:
+                params[name] = integer()(value)
+            else:
+                params[name] = real()(value)
+        except argparse.ArgumentTypeError as err:
+            raise ValueError(f"{tok}: {err}") from None
+    return params
+
+
+# ---------------------------------------------------------------- the algorithms' flags
+def registry():
+    from simulate.algorithms import REGISTRY
+    return REGISTRY
+
+
+def _flag(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def _param_type(p):
+    """The argparse type of a registry parameter: its choices, or a number in its range."""
+    if p.choices:
+        def choice(text: str) -> str:
+            if text in p.choices:
+                return text
+            raise argparse.ArgumentTypeError(f"expected one of {', '.join(map(str, p.choices))}, got {text!r}")
+        choice.__name__ = "choice"
+        return choice
+    return real(p.low, p.high, p.open_low, p.open_high)
+
+
+def algorithm_flags(parser: argparse.ArgumentParser) -> None:
+    """The algorithms' flags, generated from their registry parameters: --ALG-PARAM sets one
+    algorithm's parameter; --PARAM, for a parameter that several algorithms take, sets it for every
+    selected one that takes it."""
+    owners: dict[str, list] = {}
+    for alg in registry().values():
+        for p in alg.params:
+            if p.name in SHARED_PARAMS:
+                continue
+            owners.setdefault(p.name, []).append((alg, p))
+            parser.add_argument(f"--{alg.name}-{_flag(p.name)}", dest=f"{alg.name}:{p.name}", type=_param_type(p),
+                                metavar="VALUE", help=f"{alg.name}: {p.help} ({p.allowed()}; default {p.default})")
+    for name, pairs in owners.items():
+        if len(pairs) > 1:
+            parser.add_argument(f"--{_flag(name)}", dest=f"*:{name}", type=_param_type(pairs[0][1]), metavar="VALUE",
+                                help=f"{name} of every selected algorithm that takes it ("
+                                     f"{', '.join(a.name for a, _ in pairs)}); --ALG-{_flag(name)} overrides it")
+    for old, dest in OLD_FLAGS.items():
+        if old[2:].replace("-", "_") in owners and len(owners[old[2:].replace("-", "_")]) > 1:
+            continue                    # a parameter several algorithms now share: --PARAM is generated above
+        name, param = dest.split(":")
+        p = next(p for p in registry()[name].params if p.name == param)
+        alias(parser, old, dest, type=_param_type(p))
+
+
+def algorithm_params(args: argparse.Namespace, name: str) -> dict:
+    """The parameters the command line gives algorithm `name` (the rest keep their defaults)."""
+    given = vars(args)
+    out = {}
+    from simulate.algorithms import get
+    for p in get(name).params:
+        for key in (f"{name}:{p.name}", f"*:{p.name}"):
+            if given.get(key) is not None:
+                out[p.name] = given[key]
+                break
+    return out
+
+
+# ---------------------------------------------------------------- the parser
+def build_parser(full: bool = True) -> argparse.ArgumentParser:
+    """The parser; with `full` False the registry-derived flags (of the commands whose `COMMANDS` entry
+    says `registry`) are left out, so --help and --version do not load numba."""
+    algs = tuple(registry()) if full else ()
+    p = Parser(prog="rue-verify",
+               description="Check the quantitative claims of Zhu & Qiu (TMLR 2024), 'UCB Exploration for "
+                           "Fixed-Budget Bayesian Best Arm Identification' (RUE).",
+               epilog="Every verdict is computed (a search, an integral, a proof or a simulation); nothing is typed "
+                      "in. Lists are comma-separated; integers may be written as 1e4.")
+    p.add_argument("--version", action="version", version=f"rue-verify {__version__}")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=Parser)
+    seed = integer(0, 2 ** 63 - 1)
+
+    c = sub.add_parser("claims", help="compute a verdict for every claim of CLAIMS.md",
+                       description="Run the claims ledger (theory and, from the reproduction's results, the "
+                                   "empirical claims). The quick default takes a minute or two on 2 cores.")
+    c.add_argument("--json", action="store_true", help="print the JSON list that CLAIMS.md specifies")
+    c.add_argument("--id", nargs="+", metavar="ID", help="only these claim IDs, comma-separated (e.g. "
+                                                         "THM-GAP,LEM-TAU-LOWER)")
+    c.add_argument("--thorough", action="store_true",
+                   help="larger searches: 10x the random points and runs, Monte Carlo searches over 160 points with "
+                        "40000 confirmation runs (about 7 minutes on 2 cores; the default quick mode takes about 1)")
+    c.add_argument("--seed", type=seed, help="seed for every search and simulation (default 20241001)")
+    c.add_argument("--results", metavar="DIR", help="a reproduction's result directory for the empirical claims "
+                                                    "(default: the paper-scale results shipped with the package)")
+    c.add_argument("--rates", metavar="DIR", help="a rate study's directory (rue-verify rates --out DIR) for the rate "
+                                                  "and tightness findings (default: the paper-scale study shipped)")
+    c.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
+    c.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core; the "
+                                                           "results do not depend on it)")
+    c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    c.add_argument("--markdown", metavar="PATH", help="also write a Markdown report (e.g. docs/claims.md)")
+
+    pf = sub.add_parser("proofs", help="the proofs as a graph: each step's status, where each theorem's proof breaks, "
+                                       "and the repaired routes",
+                        description="Print each theorem's proof as a tree of the steps it uses, "
+                                    "each with the status the "
+                                    "ledger computed (certified, checked, refuted, undefined, inconsistent, "
+                                    "conditional, argued), where the proof breaks, and the repaired route (runs the "
+                                    "quick ledger, about 40 s). With --node ID --at JSON, evaluate one node's relation "
+                                    "at a point instead, e.g. --node Tk_lowv2 --at '{\"K\": 3, \"T\": [2, 9, 2], "
+                                    "...}' (a witness's params, or the whole witness).")
+    pf.add_argument("--json", action="store_true", help="print the nodes as JSON: id, label, location, statement, "
+                                                       "status, uses, witness, and proof and broken_at")
+    pf.add_argument("--node", metavar="ID", help="a node's id or LaTeX label (or a claim ID)")
+    pf.add_argument("--at", metavar="JSON", help="the point: K, n, sigma0_sq, sigma_sq, delta or nu_sq, T, means, k")
+    pf.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core)")
+    pf.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+    b = sub.add_parser("bound", help="evaluate a bound of the paper, with its terms",
+                       description="Evaluate a named formula: rue-verify bound theorem_5_1 --K 100 --n 1e6 "
+                                   "--sigma0-sq 1 --sigma-sq 0.1 --delta 0.01. Parameters are --NAME VALUE (hyphens "
+                                   "or underscores); list parameters take comma-separated numbers (--T 2,5,3).")
+    b.add_argument("name", nargs="?", help="formula name (see --list)")
+    b.add_argument("--list", action="store_true", help="list every formula with its paper label and parameters")
+    b.add_argument("--symbolic", action="store_true", help="print the sympy expression")
+    b.add_argument("--latex", action="store_true", help="print the LaTeX of the expression")
+    b.add_argument("--json", action="store_true", help="print the value (or terms, or the reason it is undefined) "
+                                                       "as JSON")
+
+    v = sub.add_parser("vacuity", help="smallest n at which Theorem 5.1 or 5.2 falls below 1",
+                       description="Search n for the first value at which a bound of Section 5 is below 1.")
+    v.add_argument("--K", type=integer(2, MAX_K), required=True, help="number of arms (2..1e4)")
+    v.add_argument("--sigma0-sq", type=real(0, None, open_low=True), help="prior variance sigma0^2 (> 0)")
+    alias(v, "--sigma0_sq", "sigma0_sq", type=real(0, None, open_low=True))
+    v.add_argument("--sigma-sq", type=real(0, None, open_low=True), help="likelihood variance sigma^2 (> 0)")
+    alias(v, "--sigma_sq", "sigma_sq", type=real(0, None, open_low=True))
+    v.add_argument("--map", action="store_true", help="the smallest n over a grid of sigma0_sq x sigma_sq")
+    v.add_argument("--delta", type=real(0, 1, open_low=True), required=True, help="delta = nu^2 / sigma^2, in (0, 1]")
+    v.add_argument("--bound", default="theorem_5_1", choices=["theorem_5_1", "theorem_5_2"], help="which bound")
+    v.add_argument("--n-max", type=integer(2, 10 ** 15), default=10 ** 12, help="largest n searched (default 1e12)")
+    v.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    sm = sub.add_parser("simulate", help="run RUE and its baselines on a benchmark environment",
+                        description="Monte Carlo error rates (exact binomial intervals) and simple regret of the "
+                                    "algorithms on setup F1-F6 (fixed means), R1-R3 (random means) or your own means.")
+    sm.add_argument("--setup", type=setup_name, help="F1..F6 or R1..R3 (default F1; case does not matter)")
+    sm.add_argument("--means", type=reals(min_items=2), help="custom arm means, comma-separated (K is their number; "
+                                                             "Bernoulli means must lie in [0, 1])")
+    sm.add_argument("--means-file", metavar="PATH", help="a file of custom means (separated by commas, spaces or "
+                                                         "newlines)")
+    sm.add_argument("--K", type=integer(2, MAX_K), help="number of arms (default 20; taken from --means if given)")
+    sm.add_argument("--budget", type=budget, default="H", help="an integer (1e4 works), or H/2, H, 2H (fixed or "
+                                                                "custom means; default H)")
+    sm.add_argument("--algorithms", type=algorithm_names(algs),
+                    help="comma-separated names (default: every algorithm in the registry: " + ", ".join(algs) + "); "
+                         "an algorithm of your own as module:NAME or path/to/file.py:NAME (see "
+                         "simulate.algorithms.external), or an installed entry point")
+    sm.add_argument("--runs", type=integer(1, MAX_RUNS), default=1000, help="runs per algorithm (default 1000)")
+    sm.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
+    sm.add_argument("--reward", default=None, choices=["bernoulli", "gaussian"],
+                    help="reward law (default: the setup's own, Gaussian for R1 and Bernoulli otherwise)")
+    sm.add_argument("--nu-sq", type=real(0, 1e6, open_low=True), default=None,
+                    help="Gaussian reward noise variance (default: the setup's own, 1 for R1, else 0.25)")
+    alias(sm, "--nu_sq", "nu_sq", type=real(0, 1e6, open_low=True))
+    sm.add_argument("--normal-scale", default="variance", choices=["variance", "sd"],
+                    help="reading of N(0.5, 0.1) in R1/R2: variance 0.1 or standard deviation 0.1")
+    sm.add_argument("--clip-policy", default="redraw", choices=["redraw", "clip", "error"],
+                    help="Bernoulli means drawn outside [0, 1] (R2): redraw, clip, or stop")
+    sm.add_argument("--H-convention", default="suboptimal", choices=["suboptimal", "section2"],
+                    help="H for budgets and UCB-E: over suboptimal arms (authors' code) or Section 2's")
+    if full:
+        algorithm_flags(sm)
+    sm.add_argument("--workers", type=integer(1, 1024), help="threads (default: all cores; results do not depend "
+                                                             "on it)")
+    sm.add_argument("--crn", action="store_true", help="common random numbers: every algorithm sees the same "
+                                                      "reward stream of each arm")
+    sm.add_argument("--level", type=real(0, 1, open_low=True, open_high=True), default=0.95,
+                    help="interval level, in (0, 1) (default 0.95)")
+    sm.add_argument("--json", action="store_true", help="print every parameter and result as JSON")
+    sm.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+    bn = sub.add_parser("bench", help="throughput of the compiled kernels and the numpy references")
+    bn.add_argument("--algorithms", type=names(("rue", "rue-known") + tuple(a for a in algs if a != "rue")),
+                    help="comma-separated subset (default: all)")
+    bn.add_argument("--reference-seconds", type=real(0, 3600), default=3.0, help="time budget per numpy reference")
+    bn.add_argument("--repeats", type=integer(1, 100), default=3,
+                    help="timings per compiled kernel, interleaved across kernels; the best is reported, the "
+                         "slowest in brackets (default 3)")
+    bn.add_argument("--json", action="store_true", help="every row (timings, host checks) as JSON on stdout; the "
+                                                        "table goes to stderr")
+    bn.add_argument("--commands", action="store_true",
+                    help="time the README's commands instead (claims, report --quick; cold and warm numba cache; wall "
+                         "time and CPU utilisation), each in a fresh process")
+    bn.add_argument("--thorough", action="store_true", help="with --commands: also time claims --thorough")
+    bn.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+    tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")
+    tb.add_argument("--setups", type=names(F_SETUPS, str.upper), default=["F1", "F2", "F3"],
+                    help="comma-separated fixed setups (default F1,F2,F3)")
+    tb.add_argument("--budgets", type=budgets, default=list(BUDGET_LABELS),
+                    help=f"comma-separated budgets: integers or {', '.join(BUDGET_LABELS)} (default all)")
+    tb.add_argument("--K", type=integer(2, MAX_K), default=20, help="number of arms (default 20)")
+    tb.add_argument("--runs", type=integer(1, MAX_RUNS), default=1000, help="runs per cell (default 1000)")
+    tb.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
+    tb.add_argument("--out", help="directory for fixed-setups.md and fixed-setups.json (e.g. docs)")
+    tb.add_argument("--json", action="store_true", help="print the table as JSON")
+    tb.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+    rr = sub.add_parser("report", help="the ledger and every figure in one page (index.html, report.md, figures)",
+                        description="Run the claims ledger and draw every figure family (the paper's bounds against "
+                                    "the exact truth and simulation, the reproduction of Section 6) into a static "
+                                    "HTML page that works from the file system, with the same content in Markdown.")
+    rsize = rr.add_mutually_exclusive_group()
+    rsize.add_argument("--quick", action="store_true", help="fewer simulated runs (the default; about 2 minutes)")
+    rsize.add_argument("--full", action="store_true", help="10x the simulated runs (about 10 minutes)")
+    rr.add_argument("--out", default="report", help="output directory (default ./report)")
+    rr.add_argument("--thorough", action="store_true", help="run the ledger in thorough mode")
+    rr.add_argument("--results", metavar="DIR", help="a reproduction's result directory (default: the paper-scale "
+                                                     "results shipped with the package)")
+    rr.add_argument("--rates", metavar="DIR", help="a rate study's directory (default: the paper-scale study shipped "
+                                                   "with the package)")
+    rr.add_argument("--seed", type=seed, default=0, help="seed of the figures' simulations (default 0)")
+    rr.add_argument("--workers", type=integer(1, 256), help="processes the claims and figures run in (default: every "
+                                                            "core; the results do not depend on it)")
+    rr.add_argument("--json", action="store_true", help="print what was written as JSON")
+    rr.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    rt = sub.add_parser("rates", help="the rate study: Bayesian failure probability and simple regret under the model, "
+                                      "and their exponents in n and K",
+                        description="Estimate every algorithm's Bayesian failure probability and simple regret "
+                                    "under the model of Section 3 (means from the Gaussian prior, Gaussian rewards) "
+                                    "over budgets spanning decades and several (K, sigma0^2, sigma^2), with "
+                                    "conditional (Rao-Blackwell) estimators on common random numbers, into a "
+                                    "resumable result directory; print the fitted exponents. The ledger and the "
+                                    "report read the paper-scale study shipped with the package unless given "
+                                    "--rates DIR.")
+    rsize = rt.add_mutually_exclusive_group()
+    rsize.add_argument("--quick", action="store_true", help="400 runs, budgets to 1e5 (the default; about 1.5 minutes "
+                                                            "on 2 cores)")
+    rsize.add_argument("--paper", action="store_true", help="the shipped study: 4000 runs, budgets to 1e6, K to 100 "
+                                                            "(about 33 minutes on 2 cores)")
+    rt.add_argument("--out", help="result directory (default rates-quick or rates-paper); rerunning resumes")
+    rt.add_argument("--show", metavar="DIR", help="print the exponents of a stored study (a directory, or 'shipped') "
+                                                  "without simulating")
+    _sweep_flags(rt, "print the exponents as JSON")
+    rp = sub.add_parser("reproduce", help="rerun Section 6 and its appendix; figures, tables and the empirical claims",
+                        description="Run the experimental section of the paper (Figures 2-5) into a result directory "
+                                    "(results.csv, PNG/SVG figures, summary.md with the empirical claims' verdicts). "
+                                    "A killed run resumes where it stopped when the same command is run again.")
+    size = rp.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="fewer runs and instances (the default; about 2 minutes)")
+    size.add_argument("--paper", action="store_true", help="the paper's scale (about 15-20 minutes on 2 cores)")
+    rp.add_argument("--out", help="result directory (default reproduction-quick or reproduction-paper)")
+    rp.add_argument("--conventions", type=names(("project", "authors")), default=["project", "authors"],
+                    help="index-tie conventions to run: project (random ties) and/or authors (lowest index in SH and "
+                         "two-stage, as the authors' code); default both")
+    rp.add_argument("--studies", type=names(("fixed", "random", "arms", "two-stage")),
+                    help="comma-separated subset of fixed, random, arms, two-stage (default all)")
+    rp.add_argument("--algorithms", type=algorithm_names(algs),
+                    help="comma-separated algorithms run on the fixed, random and arms studies (default the "
+                         "paper's: rue, ucbe, sr, sh, ttts): registry names, module:NAME, path/to/file.py:NAME or "
+                         "installed entry points")
+    rp.add_argument("--redraw", action="store_true",
+                    help="draw the figures and write summary.md from stored results without simulating (the results "
+                         "in --out, or --results DIR, or --results shipped for the paper-scale run in the package)")
+    rp.add_argument("--results", metavar="DIR", help="with --redraw: where the results are ('shipped' for the "
+                                                     "package's)")
+    _sweep_flags(rp, "print what was written as JSON")
+    return p
+
+
+def _sweep_flags(p, json_help: str) -> None:
+    """The flags every sweep command (reproduce, rates) shares: where it runs, how it waits, its seed
+    and output."""
+    p.add_argument("--scheduler", metavar="ADDR", help="a Dask scheduler address (tcp://host:8786): run the tasks on "
+                                                       "that cluster; results are identical to a local run")
+    p.add_argument("--wait", action="store_true", help="if another run is writing the same --out directory, wait "
+                                                       "for it to end and then run what is left (default: refuse)")
+    p.add_argument("--seed", type=integer(0, 2 ** 63 - 1), default=0, help="master seed (default 0)")
+    p.add_argument("--json", action="store_true", help=json_help)
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

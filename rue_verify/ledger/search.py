@@ -1,0 +1,103 @@
+"""The deterministic searches of the ledger's checks: a parameter space (`Dim` per parameter, a point
+of the unit cube mapped onto it by `unit_point`) and `minimize_margin`, which screens a grid and seeded
+random points and refines the smallest margins (a margin below 0 is a counterexample). The Monte
+Carlo searches (`montecarlo`) share the spaces."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from scipy import optimize
+
+from .core import Mode
+
+
+@dataclass(frozen=True)
+class Dim:
+    """One search dimension: `low`..`high`, on a 'log' or 'lin' scale, optionally integer."""
+
+    low: float
+    high: float
+    scale: str = "log"
+    integer: bool = False
+
+    def from_unit(self, u: np.ndarray) -> np.ndarray:
+        u = np.clip(u, 0.0, 1.0)
+        if self.scale == "log":
+            v = np.exp(np.log(self.low) + u * (np.log(self.high) - np.log(self.low)))
+        else:
+            v = self.low + u * (self.high - self.low)
+        return np.round(v) if self.integer else v
+
+
+def unit_point(space: dict[str, Dim], u: np.ndarray) -> dict:
+    """The parameter point at `u` in the unit cube of `space` (integers where a Dim says so)."""
+    return {k: (int(d.from_unit(np.array(x))) if d.integer else float(d.from_unit(np.array(x))))
+            for (k, d), x in zip(space.items(), u)}
+
+
+@dataclass
+class SearchResult:
+    """The worst point found: `margin` = rhs - lhs (< 0 means the claim is violated there)."""
+
+    params: dict
+    margin: float
+    evaluated: int
+    violations: int
+    domain: str
+
+
+def minimize_margin(margin: Callable[[dict], float], space: dict[str, Dim], mode: Mode,
+                    salt: int, grid_per_dim: int = 5, random: int | None = None,
+                    constraint: Callable[[dict], bool] | None = None) -> SearchResult:
+    """Grid, then seeded random sampling, then Nelder-Mead from the worst point found.
+
+    `margin(params)` returns rhs - lhs of the claimed `lhs <= rhs` (or any quantity that the claim
+    says is >= 0). Points where `constraint` is False (outside the claim's hypotheses) are skipped.
+    """
+    names = list(space)
+    rng = mode.rng(salt)
+    units = [np.array(p) for p in np.array(np.meshgrid(*[np.linspace(0, 1, grid_per_dim)] * len(
+        names))).reshape(len(names), -1).T]
+    units += list(rng.random((random if random is not None else mode.random_samples, len(names))))
+
+    def point(u: np.ndarray) -> dict:
+        return unit_point(space, u)
+
+    best_u, best_m, count, bad = None, math.inf, 0, 0
+    for u in units:
+        p = point(u)
+        if constraint is not None and not constraint(p):
+            continue
+        m = _safe(margin, p)
+        count += 1
+        bad += m < 0
+        if m < best_m:
+            best_u, best_m = u, m
+
+    if best_u is not None and math.isfinite(best_m):
+        def obj(u: np.ndarray) -> float:
+            p = point(u)
+            if constraint is not None and not constraint(p):
+                return math.inf
+            return _safe(margin, p)
+        res = optimize.minimize(obj, best_u, method="Nelder-Mead",
+                                options={"maxiter": 400, "xatol": 1e-6, "fatol": 1e-14})
+        count += int(res.nfev)
+        if res.fun < best_m:
+            best_u, best_m = np.clip(res.x, 0, 1), float(res.fun)
+    dom = "; ".join(f"{k} in [{space[k].low:g}, {space[k].high:g}]" + (" (integer)" if space[k].integer else "")
+                    for k in names)
+    return SearchResult(point(best_u) if best_u is not None else {}, float(best_m), count, int(bad),
+                        dom)
+
+
+def _safe(fn: Callable[[dict], float], p: dict) -> float:
+    try:
+        v = float(fn(p))
+    except (ValueError, ZeroDivisionError, OverflowError, FloatingPointError):
+        return math.inf
+    return v if not math.isnan(v) else math.inf
