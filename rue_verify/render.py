@@ -23,6 +23,15 @@ def tag(f: Finding) -> str:
     return f.verdict + (", certified" if f.certified else "") + (f", {f.kind}" if f.kind != "computed" else "")
 
 
+def no_repair_text(r: ClaimResult) -> str | None:
+    """Why a claim has no repair, and whether that reason held on this run (`core.NoRepair`)."""
+    w = r.no_repair
+    if not w:
+        return None
+    said = {True: "checked", False: "FALSE on this run", None: "not checked on this run"}[w["holds"]]
+    return f"no repair: {w['reason']} ({said}: {w['evidence']})"
+
+
 def repair_head(x: Repair) -> str:
     return f"repaired ({x.verdict}" + (f"; rue-verify bound {x.formula}" if x.formula else "") + f"): {x.statement}"
 
@@ -92,6 +101,8 @@ def markdown_evidence(results: list[ClaimResult], level: int = 2) -> list[str]:
             lines.append(f"- **{repair_head(x)}**")
             for f in x.findings:
                 lines += _md_finding(f, "  ")
+        if no_repair_text(r):
+            lines.append(f"- *{no_repair_text(r)}*")
         lines.append("")
     return lines
 
@@ -208,6 +219,8 @@ def html_evidence(results: list[ClaimResult], figures: dict[str, str] | None = N
             items.append(f"<li><b>repaired</b> {_badge(x.verdict, x.verdict)}"
                          + (f" (<code>rue-verify bound {e(x.formula)}</code>)" if x.formula else "")
                          + f": {e(x.statement)}<ul>" + "".join(_html_finding(f) for f in x.findings) + "</ul></li>")
+        if no_repair_text(r):
+            items.append(f"<li><i>{e(no_repair_text(r))}</i></li>")
         out.append(f'<section id="{anchor(r.id)}" data-verdict="{e(r.verdict)}" data-section="{e(section(r.id))}">'
                    f'<h3>{e(r.id)}: {_badge(r.verdict, r.verdict)}</h3>'
                    f'<p><i>{e(r.location)}.</i> {e(r.statement)}</p><ul>{"".join(items)}</ul>'

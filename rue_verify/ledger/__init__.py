@@ -70,10 +70,17 @@ def units(ids: list[str], mode: Mode) -> list[tuple]:
 
 def collect(ids: list[str], parts: Iterable[list[ClaimResult]]) -> list[ClaimResult]:
     """The units' results in the order of `ids`, with the proof graph resolved (the repairs' steps
-    that rest on other claims' nodes settled): what every run of the ledger returns."""
+    that rest on other claims' nodes settled) and the reason of each refuted, undefined or
+    inconsistent claim without a repair checked (`core.NoRepair`): what every run of the ledger
+    returns."""
     by_id = {r.id: r for part in parts for r in part}
     ordered = [by_id[cid] for cid in ids]
     proof_graph.resolve(ordered)
+    for r in ordered:                 # a claim without a repair: is its reason true on this run?
+        why = REGISTRY[r.id].no_repair
+        if why is not None and r.verdict in ("refuted", "undefined", "inconsistent"):
+            holds, evidence = why.check(r, by_id)
+            r.no_repair = {"reason": why.reason, "rests_on": why.rests_on, "holds": holds, "evidence": evidence}
     return ordered
 
 

@@ -21,7 +21,7 @@ from ..rates.study import CLAIMED_EXPONENT_K as CLAIMED_K
 from ..rates.summary import fit_in_K
 from ..reproduction import comparisons as C
 from . import section6_cells as S6
-from .core import Mode, claims_in, from_classes, from_rate, from_tightness, from_value, overall
+from .core import Mode, NoRepair, claims_in, from_classes, from_rate, from_tightness, from_value, overall
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Beyond the text: rates and tightness"
@@ -145,14 +145,14 @@ def _peer_tightness(mode: Mode) -> list:
 
 @claim("RATE-FAIL", "Abstract and Section 5 (O~(sqrt(K/n)))",
        "Under the model of Section 3, RUE's Bayesian failure probability e_n decays like O~(sqrt(K/n)).",
-       no_repair="a rate finding: the measured exponent is the answer")
+       no_repair=NoRepair("a rate finding: the measured exponent is the answer", "finding:rate"))
 def check_rate_fail(mode: Mode):
     return _rate(mode, "failure probability", "failure")
 
 
 @claim("RATE-REGRET", "Abstract and Section 5 (O~(sqrt(K/n)))",
        "Under the model of Section 3, RUE's Bayesian simple regret sr_n decays like O~(sqrt(K/n)).",
-       no_repair="a rate finding: the measured exponent is the answer")
+       no_repair=NoRepair("a rate finding: the measured exponent is the answer", "finding:rate"))
 def check_rate_regret(mode: Mode):
     return _rate(mode, "simple regret", "regret")
 
@@ -241,7 +241,8 @@ def _model(mode: Mode) -> list:
 @claim("ABS-SOTA", "Abstract; Section 1",
        "RUE consistently outperforms state-of-the-art baselines, including (beyond the paper's comparison) the "
        "prior-dependent methods its related work cites: Bayesian elimination and prior-informed allocation.",
-       needs=("fixed", "random", "arms"), no_repair="a comparison: the paired cells list where RUE wins and loses")
+       needs=("fixed", "random", "arms"),
+       no_repair=NoRepair("a comparison: the paired cells list where RUE wins and loses", "finding:computed"))
 def check_abs_sota(mode: Mode):
     findings = _paper_settings(mode) + _model(mode)
     v = overall(findings)

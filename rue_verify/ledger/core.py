@@ -132,30 +132,36 @@ def from_tightness(ratios, points: list[dict], domain: str, *, bound: str, paper
 
 
 def from_classes(classes: list[str], domain: str, detail: str, *, want: str = "better",
-                 kind: str = "computed") -> Finding:
+                 kind: str = "computed", witness: Callable[[], dict] | None = None) -> Finding:
     """A finding on 'every cell goes the stated way' from paired comparisons classified with Holm's
     correction ('better', 'worse', 'undecided'): holds when every cell is significant in the direction
-    `want`, refuted when any is significant the other way, else inconclusive."""
+    `want`, refuted when any is significant the other way, else inconclusive. `witness` is called
+    when refuted."""
     other = "worse" if want == "better" else "better"
     verdict = "refuted" if other in classes else ("holds" if classes and set(classes) == {want} else "inconclusive")
-    return Finding(verdict, domain, detail, None, False, kind)
+    return Finding(verdict, domain, detail, witness() if witness and verdict == "refuted" else None, False, kind)
 
 
 def from_majority(classes: list[str], domain: str, detail: str, *, want: str = "better",
-                  kind: str = "computed") -> Finding:
+                  kind: str = "computed", witness: Callable[[], dict] | None = None) -> Finding:
     """'In most cases': holds when more than half the cells are significant in the direction `want`,
-    refuted when at least half are significant the other way, else inconclusive."""
+    refuted when at least half are significant the other way, else inconclusive. `witness` is called
+    when refuted."""
     other = "worse" if want == "better" else "better"
     n = len(classes)
     verdict = ("holds" if classes.count(want) > n / 2 else "refuted" if classes.count(other) >= n / 2
                else "inconclusive")
-    return Finding(verdict, domain, detail, None, False, kind)
+    return Finding(verdict, domain, detail, witness() if witness and verdict == "refuted" else None, False, kind)
 
 
-def from_parts(verdicts: list[str], domain: str, detail: str, kind: str = "computed") -> Finding:
+def from_parts(verdicts: list[str], domain: str, detail: str, kind: str = "computed",
+               witness: Callable[[int], dict] | None = None) -> Finding:
     """A finding over several parts judged one by one (each verdict computed by the caller's stated
-    rule): the most severe part's verdict."""
-    return Finding(overall(Finding(v, domain, "") for v in verdicts), domain, detail, None, False, kind)
+    rule): the most severe part's verdict. `witness(i)`, for the first part i with that verdict, is
+    called when it is refuted."""
+    v = overall(Finding(x, domain, "") for x in verdicts)
+    w = witness(verdicts.index(v)) if witness and v == "refuted" else None
+    return Finding(v, domain, detail, w, False, kind)
 
 
 def from_exact(ok: bool, domain: str, detail: str, *, fail: str = "refuted", certified: bool = True,
@@ -350,7 +356,7 @@ class Claim:
     check: Callable[[Mode], tuple[str, list[Finding]]]
     needs: tuple[str, ...] = ()
     recompute: Callable[[dict], tuple[float, float]] | None = None
-    no_repair: str | None = None
+    no_repair: NoRepair | None = None
     repairs: list = field(default_factory=list)
     shares: str | None = None
     bound: bool = False
@@ -398,6 +404,31 @@ class Repair:
                           "evidence": [asdict(f) for f in self.findings]})
 
 
+@dataclass(frozen=True)
+class NoRepair:
+    """Why a refuted, undefined or inconsistent claim has no repair, and what that reason rests on, so
+    that it is checked like any step: 'repair:ID' (claim ID's repair holds: the correction lives
+    there), 'finding:holds' (a computed finding of this claim holds: the reading that is true is
+    judged on its own), 'finding:charitable' (a charitable reading holds), 'finding:rate' (the claim
+    is answered by a measured rate), 'finding:computed' (by computed comparisons)."""
+
+    reason: str
+    rests_on: str
+
+    def check(self, result: "ClaimResult", results: dict[str, "ClaimResult"]) -> tuple[bool | None, str]:
+        """(whether the reason holds, None if what it rests on did not run; the evidence)."""
+        what, _, arg = self.rests_on.partition(":")
+        if what == "repair":
+            other = results.get(arg)
+            if other is None or not other.repairs:
+                return None, f"{arg} did not run"
+            return other.repairs[0].verdict == "holds", f"{arg}'s repair: {other.repairs[0].verdict}"
+        want = {"holds": ("computed", "holds"), "charitable": ("charitable", "holds"), "rate": ("rate", None),
+                "computed": ("computed", None)}[arg]
+        found = [f for f in result.findings if f.kind == want[0] and (want[1] is None or f.verdict == want[1])]
+        return bool(found), f"{len(found)} {want[0]} finding(s)" + (" that hold" if want[1] else "")
+
+
 @dataclass
 class ClaimResult:
     id: str
@@ -409,11 +440,14 @@ class ClaimResult:
     seconds: float
     mode: str = "quick"
     repairs: list[Repair] = field(default_factory=list)
+    no_repair: dict | None = None       # {reason, rests_on, holds, evidence}, set once the ledger has run
 
     def to_json(self) -> dict:
         d = asdict(self)
         d["findings"] = [asdict(f) for f in self.findings]
         d["repairs"] = [r.to_json() for r in self.repairs]
+        if d["no_repair"] is None:
+            del d["no_repair"]
         return _jsonable(d)
 
 
@@ -436,7 +470,7 @@ REGISTRY: dict[str, Claim] = {}
 
 
 def claim(id: str, location: str, statement: str, *, needs: tuple[str, ...] = (),
-          recompute: Callable[[dict], tuple[float, float]] | None = None, no_repair: str | None = None,
+          recompute: Callable[[dict], tuple[float, float]] | None = None, no_repair: NoRepair | None = None,
           shares: str | None = None, bound: bool = False, section: str = "Other"):
     """Declare a claim whose check is the decorated function Mode -> (summary, findings). `bound`: the
     claim is an upper or lower bound, so its check owes a finding of kind `tightness` (CLAIMS-BEYOND.md;

@@ -14,6 +14,7 @@ from bounds import theorems as th
 from .core import (
     Expect,
     Mode,
+    NoRepair,
     Repair,
     claims_in,
     fmt,
@@ -116,8 +117,8 @@ def repair_disc_rho(mode: Mode) -> Repair:
 
 @claim("DISC-SIGMA0-1/K", "Section 5.1",
        "'mK >= 2 permits sigma0^2 = O(1/K)'; the bounds stay O~(sqrt(K/n)) for small sigma0^2.",
-       no_repair="the remark is right that mK >= 2 permits sigma0^2 = c/K; what it gets wrong is the rate, which "
-                 "the repaired Theorem 5.1 gives")
+       no_repair=NoRepair("the remark is right that mK >= 2 permits sigma0^2 = c/K; what it gets wrong is the rate, "
+                          "which the repaired Theorem 5.1 gives", "repair:THM-FAIL"))
 def check_disc_sigma0(mode: Mode):
     c = orders.c
     lim = orders.mK_limit_sigma0_over_K()

@@ -322,8 +322,19 @@ def repair_lower_h2(mode: Mode) -> Repair:
                   "harmonic_log_bound_repaired", [proof, search])
 
 
+def _lower_chain_logs(p: dict) -> tuple[float, float]:
+    """A witness of SEC2-LOWER-CHAIN again: the logs of the chain's first two members, -5n/(p(1-p) H_2)
+    and -32n/H, from the instance's means."""
+    mu = np.asarray(p["means"], float)
+    n, q = mpmath.mpf(p["n"]), mpmath.mpf(p["p"])
+    with mpmath.workdps(30):          # the members underflow a float; their logs do not
+        return (float(mpmath.log(s2.ucbe_lower_bound(n, q, mpmath.mpf(float(s2.H_2(mu)))))),
+                float(mpmath.log(s2.lower_chain_middle(n, mpmath.mpf(float(s2.H_complexity(mu)))))))
+
+
 @claim("SEC2-LOWER-CHAIN", "Section 2",
-       "p = 0.2, Delta_min <= ((32n)^-1 log n)^(1/2): exp(-5n/(p(1-p)H_2)) >= exp(-32n/H) >= n^-1/2.")
+       "p = 0.2, Delta_min <= ((32n)^-1 log n)^(1/2): exp(-5n/(p(1-p)H_2)) >= exp(-32n/H) >= n^-1/2.",
+       recompute=_lower_chain_logs)
 def check_lower_chain(mode: Mode):
     rng = mode.rng(5)
     p = 0.2
@@ -345,15 +356,18 @@ def check_lower_chain(mode: Mode):
     findings = []
     if worst:
         _, nn, mu, H, H2 = worst
-        with mpmath.workdps(30):
-            lhs = s2.ucbe_lower_bound(mpmath.mpf(nn), mpmath.mpf(p), mpmath.mpf(H2))
-            rhs = s2.lower_chain_middle(mpmath.mpf(nn), mpmath.mpf(H))
+        params = {"n": nn, "p": p, "K": int(mu.size), "means": mu.tolist(), "Delta": s2.gaps(mu).tolist(), "H": H,
+                  "H_2": H2}
+        lhs, rhs = _lower_chain_logs(params)
+        with mpmath.workdps(30):         # the members themselves (too small for a float)
+            first = s2.ucbe_lower_bound(mpmath.mpf(nn), mpmath.mpf(p), mpmath.mpf(H2))
+            middle = s2.lower_chain_middle(mpmath.mpf(nn), mpmath.mpf(H))
         findings.append(from_count(
             v1, f"{N} random instances: n in [10, 1e7], K in [2, 39], Delta_min below the threshold",
             f"the first inequality fails in {v1}/{N} instances: it needs H_2 >= (5/(32 p (1-p))) H = "
             f"{5 / (32 * p * (1 - p)):.4g} H, but H_2 <= H and can be far smaller.",
-            witness=witness({"n": nn, "p": p, "K": int(mu.size), "Delta": s2.gaps(mu).tolist(),
-                             "H": H, "H_2": H2}, str(lhs), str(rhs), ">=")))
+            witness=witness(params, lhs, rhs, ">=", what="natural logs of the first two members",
+                            members=[mpmath.nstr(first, 8), mpmath.nstr(middle, 8)])))
     findings.append(from_count(v2, f"{N} random instances",
                                f"exp(-32n/H) >= n^-1/2 violated in {v2} instances (follows from H >= 2 Delta_min^-2)."))
     return Expect(f"first inequality fails in {v1}/{N} instances; the second holds",

@@ -23,12 +23,14 @@ import numpy as np
 from scipy import stats
 
 from simulate.environments import (
+    ARMS_K,
     F_SETUPS,
     PAPER_K,
     R_SETUPS,
     complexity_H,
     random_means,
 )
+from simulate.seeds import stream
 
 from ..reproduction import comparisons as C
 from ..reproduction.grid import K_CAP, fixed_budgets
@@ -36,6 +38,7 @@ from .core import (
     Expect,
     Finding,
     Mode,
+    NoRepair,
     Repair,
     claims_in,
     fmt,
@@ -49,8 +52,23 @@ from .core import (
     reading,
     repair,
     shorten,
+    witness,
 )
-from .section6_cells import BASELINES, HB, LITERAL, NB, Cells, cells_text, random_cells, results, row_labels, table
+from .section6_cells import (
+    BASELINES,
+    HB,
+    LITERAL,
+    NB,
+    Cells,
+    cells_text,
+    pair_witness,
+    random_cells,
+    recompute,
+    reduction_witness,
+    results,
+    row_labels,
+    table,
+)
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 6: the experiments"
@@ -77,17 +95,33 @@ def summarize(findings: list[Finding]) -> Expect:
                   f"({v}, {worst.domain.split(';')[0]}): {shorten(head, 260)}", v)
 
 
-def _stated_reductions(cases: list, seed: int) -> tuple[int, str]:
+def _stated_reductions(cases: list, mode: Mode) -> tuple[int, str, dict | None]:
     """Stated relative reductions ('RUE's error is 23% smaller') against paired bootstrap intervals
     of 1 - e_RUE / e_X at Bonferroni level 1 - 0.05/len(cases): cases are (name, RUE's row, X's row,
-    the stated fraction). Returns how many stated values lie outside their intervals, and the text."""
-    parts, bad = [], 0
+    the stated fraction). Returns how many stated values lie outside their intervals, the text, and
+    the witness of the first that does."""
+    parts, bad, w = [], 0, None
+    level = 1 - 0.05 / len(cases)
     for name, rue_row, base_row, want in cases:
-        est, lo, hi = C.relative_reduction(rue_row, base_row, level=1 - 0.05 / len(cases), seed=seed)
+        est, lo, hi = C.relative_reduction(rue_row, base_row, level=level, seed=mode.seed)
         ok = lo <= want <= hi
         bad += not ok
+        if not ok and w is None:
+            w = reduction_witness(mode, rue_row, base_row, want, level, mode.seed)
         parts.append(f"{name}: stated {want:.0%}, found {est:.1%} [{lo:.1%}, {hi:.1%}]{'' if ok else ' (outside)'}")
-    return bad, "; ".join(parts)
+    return bad, "; ".join(parts), w
+
+
+def _wrong_way(mode: Mode, pairs: list, classes: list[str], want: str):
+    """The witness of a refuted ordering over the cells `pairs` (RUE's row, the other's): the cell
+    significant against `want` with the smallest p-value (`section6_cells.pair_witness`)."""
+    other = "worse" if want == "better" else "better"
+
+    def make() -> dict:
+        comps = [C.compare(a, b) for a, b in pairs]
+        i = min((j for j, k in enumerate(classes) if k == other), key=lambda j: comps[j].p)
+        return pair_witness(mode, pairs, i, want)
+    return make
 
 
 def _kind(**reading) -> str:
@@ -142,7 +176,7 @@ def ordering_repair(what: str, groups: dict, dom: str, unit: str = "RUE's error 
        "F1-F6, K = 20, n in {ceil(H/2), ceil(H), 2 ceil(H)}, 1000 runs: RUE beats SH and SR everywhere except F1 at "
        "H/2 and H (slightly worse than SR); in F2 its error is 10%, 20%, 66% below SH's; vs UCB-E better in F3, F5, "
        "F6, similar in F4, worse in F1, F2; vs TTTS better in most cases, slightly worse at 2H in F4 and F6.",
-       needs=("fixed",))
+       needs=("fixed",), recompute=recompute)
 def check_f_claims(mode: Mode):
     rows, where = results(mode, "EXP-F-CLAIMS")
     findings = []
@@ -154,31 +188,38 @@ def check_f_claims(mode: Mode):
         setups = F_SETUPS
         budgets = HB
 
+        def pair(s, b, base):
+            return T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])]
+
         def comp(s, b, base):
-            return C.compare(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])])
+            return C.compare(*pair(s, b, base))
         # 1. SH and SR everywhere except (F1, H/2 and H) against SR
         cells = [(s, b, base) for s in setups for b in budgets for base in ("sh", "sr")
                  if not (s == "F1" and b in ("H/2", "H") and base == "sr")]
-        comps = [comp(*c) for c in cells]
+        pairs = [pair(*c) for c in cells]
+        comps = [C.compare(*p) for p in pairs]
         cls = C.classify(comps)
         text = _conjunction(cls, "RUE against SH and SR in the 34 claimed cells")
         findings.append(from_classes(cls, dom, text + cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
-                                     kind=kind))
-        exc = [comp("F1", b, "sr") for b in ("H/2", "H")]
+                                     kind=kind, witness=_wrong_way(mode, pairs, cls, "better")))
+        epairs = [pair("F1", b, "sr") for b in ("H/2", "H")]
+        exc = [C.compare(*p) for p in epairs]
         ecls = C.classify(exc)
         findings.append(from_classes(ecls, dom, "the exception, RUE slightly worse than SR in F1 at H/2 and H: "
                                      + "; ".join(f"{b}: {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}] ({k})"
-                                                 for b, c, k in zip(("H/2", "H"), exc, ecls)), want="worse", kind=kind))
+                                                 for b, c, k in zip(("H/2", "H"), exc, ecls)), want="worse", kind=kind,
+                                     witness=_wrong_way(mode, epairs, ecls, "worse")))
         # 2. F2 reductions against SH
-        outside, parts = _stated_reductions([(b, T[("F2", PAPER_K, b, "rue")], T[("F2", PAPER_K, b, lab["sh"])], want)
-                                             for b, want in {"H/2": 0.10, "H": 0.20, "2H": 0.66}.items()], mode.seed)
+        outside, parts, w = _stated_reductions([(b, *pair("F2", b, "sh"), want)
+                                                for b, want in {"H/2": 0.10, "H": 0.20, "2H": 0.66}.items()], mode)
         findings.append(from_count(outside, dom, "F2, RUE's error relative to SH's, 1 - e_RUE/e_SH with paired "
                                                  "bootstrap intervals at 1 - 0.05/3 (Bonferroni over the three "
-                                                 "budgets): " + parts, kind=kind))
+                                                 "budgets): " + parts, kind=kind, witness=w))
         # 3. UCB-E by setup
         claimed = {"F1": "worse", "F2": "worse", "F3": "better", "F4": "similar", "F5": "better", "F6": "better"}
         ucells = [(s, b) for s in setups for b in budgets]
-        ucomps = [comp(s, b, "ucbe") for s, b in ucells]
+        upairs = [pair(s, b, "ucbe") for s, b in ucells]
+        ucomps = [C.compare(*p) for p in upairs]
         ucls = C.classify(ucomps)
         parts, verdicts = [], []
         for s in setups:
@@ -190,22 +231,30 @@ def check_f_claims(mode: Mode):
                             ("inconclusive" if found == "similar" or (want == "similar" and found == "mixed") else
                              "refuted"))
             parts.append(f"{s}: claimed {want}, found {found} ({', '.join(k)})")
+        def setup_witness(i: int) -> dict:           # the setup's cell that goes against its claim
+            s, want = setups[i], claimed[setups[i]]
+            mine = [j for j, (ss, _) in enumerate(ucells) if ss == s]
+            against = [j for j in mine if ucls[j] != "undecided" and (want == "similar" or ucls[j] != want)]
+            return pair_witness(mode, upairs, min(against, key=lambda j: ucomps[j].p), want)
         findings.append(from_parts(verdicts, dom,
                                 "RUE against UCB-E per setup (a setup is 'better' when RUE wins a budget and loses "
                                 "none, 'similar' when no budget is significant; Holm over 18 cells): "
-                                + "; ".join(parts), kind=kind))
+                                + "; ".join(parts), kind=kind, witness=setup_witness))
         # 4. TTTS
-        tcomps = [comp(s, b, "ttts") for s, b in ucells]
+        tpairs = [pair(s, b, "ttts") for s, b in ucells]
+        tcomps = [C.compare(*p) for p in tpairs]
         tcls = C.classify(tcomps)
         better, worse = tcls.count("better"), tcls.count("worse")
         findings.append(from_majority(tcls, dom, "RUE against TTTS 'in most cases' (holds if significantly better "
                                                  "in more than half the cells, refuted if worse in at least half): "
-                                                 f"better in {better}, worse in {worse} of 18 cells (Holm)", kind=kind))
+                                                 f"better in {better}, worse in {worse} of 18 cells (Holm)", kind=kind,
+                                      witness=_wrong_way(mode, tpairs, tcls, "better")))
         spec = {c: k for c, k in zip(ucells, tcls)}
         sw = [spec[("F4", "2H")], spec[("F6", "2H")]]
         findings.append(from_classes(sw, dom, "RUE slightly worse than TTTS at 2H in F4 and F6: " + ", ".join(
             f"{s} 2H {fmt(tcomps[ucells.index((s, '2H'))].diff, 3)} ({k})" for s, k in zip(("F4", "F6"), sw)),
-            want="worse", kind=kind))
+            want="worse", kind=kind, witness=_wrong_way(mode, [tpairs[ucells.index((s, "2H"))] for s in ("F4", "F6")],
+                                                        sw, "worse")))
     return summarize(findings), findings
 
 
@@ -230,7 +279,8 @@ def _random_readings():
 
 @claim("EXP-R-CLAIMS", "Section 6.1, Figure 2",
        "R1-R3, K = 20, 50 instances, n in {N/4, N/2, N}: RUE beats SR, SH and UCB-E in all three; vs TTTS better or "
-       "worse in R3; at n = N/2 in R3 RUE's error is 23%, 24%, 31% smaller than UCB-E, SH, SR.", needs=("random",))
+       "worse in R3; at n = N/2 in R3 RUE's error is 23%, 24%, 31% smaller than UCB-E, SH, SR.", needs=("random",),
+       recompute=recompute)
 def check_r_claims(mode: Mode):
     rows, where = results(mode, "EXP-R-CLAIMS")
     findings = []
@@ -240,26 +290,29 @@ def check_r_claims(mode: Mode):
         dom = f"N(0.5, 0.1) read as {ns} 0.1, UCB-E's a = {'2n/H' if form == 'cn/H' else '2'}; {where}"
         kind = _kind(normal_scale=ns, a_form=form)
         cells = [(s, b, base) for s in R_SETUPS for b in NB for base in ("sr", "sh", "ucbe")]
-        comps = [C.compare(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])]) for s, b, base in cells]
+        pairs = [(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])]) for s, b, base in cells]
+        comps = [C.compare(*p) for p in pairs]
         cls = C.classify(comps)
         text = _conjunction(cls, "RUE against SR, SH and UCB-E (paired over instances)")
         findings.append(from_classes(cls, dom, text + cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
-                                     kind=kind))
+                                     kind=kind, witness=_wrong_way(mode, pairs, cls, "better")))
         tcells = [(s, b) for s in ("R1", "R2") for b in NB]
-        tcomps = [C.compare(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, "ttts")]) for s, b in tcells]
+        tpairs = [(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, "ttts")]) for s, b in tcells]
+        tcomps = [C.compare(*p) for p in tpairs]
         tcls = C.classify(tcomps)
         ttext = _conjunction(tcls, "RUE against TTTS in R1 and R2 (where 'RUE dominates' includes TTTS)")
         r3 = [C.compare(T[("R3", PAPER_K, b, "rue")], T[("R3", PAPER_K, b, "ttts")]) for b in NB]
         findings.append(from_classes(tcls, dom, ttext + cells_text([f"{s} {b}" for s, b in tcells], tcomps, tcls)
                                 + "; R3 (better or worse, no claim): " + ", ".join(
                                     f"{b} {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}]"
-                                    for b, c in zip(NB, r3)), kind=kind))
-        outside, parts = _stated_reductions([(base, T[("R3", PAPER_K, "N/2", "rue")],
-                                               T[("R3", PAPER_K, "N/2", lab[base])],
-                                              want) for base, want in {"ucbe": 0.23, "sh": 0.24, "sr": 0.31}.items()],
-                                            mode.seed)
+                                    for b, c in zip(NB, r3)), kind=kind,
+                                     witness=_wrong_way(mode, tpairs, tcls, "better")))
+        outside, parts, w = _stated_reductions([(base, T[("R3", PAPER_K, "N/2", "rue")],
+                                                  T[("R3", PAPER_K, "N/2", lab[base])], want)
+                                                 for base, want in {"ucbe": 0.23, "sh": 0.24,
+                                                                    "sr": 0.31}.items()], mode)
         findings.append(from_count(outside, dom, "R3, n = N/2: 1 - e_RUE/e_X over the instances, paired bootstrap over "
-                                                 "instances at 1 - 0.05/3: " + parts, kind=kind))
+                                                 "instances at 1 - 0.05/3: " + parts, kind=kind, witness=w))
     return summarize(findings), findings
 
 
@@ -277,22 +330,35 @@ def repair_r_claims(mode: Mode) -> Repair:
                            "RUE's error minus the baseline's, mean over the instances")
 
 
+def _instance_H(seed: int, setup: str, normal_scale: str, draws: int) -> dict[str, np.ndarray]:
+    """H (both conventions) of `draws` instances of a random setup, drawn from the stream named after
+    the setup and the reading under `seed`."""
+    rng = stream(seed, 61, setup, normal_scale)
+    mu, _ = random_means(setup, PAPER_K, rng, draws, normal_scale if normal_scale != "-" else "variance", "redraw")
+    return {conv: np.array([complexity_H(m, conv) for m in mu]) for conv in ("suboptimal", "section2")}
+
+
+def _median_H_sides(p: dict) -> tuple[float, float]:
+    """A witness of EXP-SETUP-R again: |median H / stated - 1| and the tolerance."""
+    med = float(np.median(_instance_H(p["seed"], p["setup"], p["normal_scale"], p["draws"])[p["H_convention"]]))
+    return abs(med / p["stated"] - 1), p["tol"]
+
+
 @claim("EXP-SETUP-R", "Section 6.1",
        "R1-R3 as described; median H ~ 2000 for R1 and R2, ~ 5500 for R3 (both readings of N(0.5, 0.1), both H "
        "conventions).",
-       no_repair="a statement about the paper's own setup: the readings under which the stated medians hold are its "
-                 "charitable findings")
+       no_repair=NoRepair("a statement about the paper's own setup: the readings under which the stated medians hold "
+                          "are its charitable findings", "finding:charitable"), recompute=_median_H_sides)
 def check_setup_r(mode: Mode):
-    rng = mode.rng(61)
     draws = 2000 if mode.name == "quick" else 20000
     stated = {"R1": 2000, "R2": 2000, "R3": 5500}
     tol = 0.2
     cases = []
     for setup in R_SETUPS:
         for ns in (("variance", "sd") if setup != "R3" else ("-",)):
-            mu, _ = random_means(setup, PAPER_K, rng, draws, ns if ns != "-" else "variance", "redraw")
+            Hs_by = _instance_H(mode.seed, setup, ns, draws)
             for conv in ("suboptimal", "section2"):
-                H = np.array([complexity_H(m, conv) for m in mu])
+                H = Hs_by[conv]
                 med = float(np.median(H))
                 lo_i, hi_i = (int(x) for x in np.floor(np.array(
                     [draws / 2 - 1.96 * math.sqrt(draws) / 2, draws / 2 + 1.96 * math.sqrt(draws) / 2])))
@@ -304,7 +370,10 @@ def check_setup_r(mode: Mode):
         mine = [c for c in cases if c[0] == setup]
         for s, ns, conv, med, lo, hi, off in mine:     # false under a reading is refuted under it
             findings.append(from_value(off, f"{s}, N(0.5, 0.1) as {ns}, H {conv}; {draws} instances", at_most=tol,
-                                       fail="refuted",
+                                       fail="refuted", witness=witness(
+                                           {"setup": s, "normal_scale": ns, "H_convention": conv, "draws": draws,
+                                            "seed": mode.seed, "stated": stated[s], "tol": tol}, off, tol, "<=",
+                                           what="|median H / stated - 1| against the tolerance"),
                                        kind=_kind(normal_scale=ns if ns != "-" else "variance", H_convention=conv),
                                        detail=f"median H = {med:.0f} (95% interval {lo:.0f}-{hi:.0f}) against the "
                                               f"stated ~{stated[s]} (within {tol:.0%}: {off <= tol})"))
@@ -313,7 +382,8 @@ def check_setup_r(mode: Mode):
 
 # ---------------------------------------------------------------- appendix
 @claim("EXP-K-SCALING", "Appendix A.6, Figure 5",
-       "F4 with K = 40 and K = 80 (N capped at 400000): RUE's advantage grows with K.", needs=("fixed", "arms"))
+       "F4 with K = 40 and K = 80 (N capped at 400000): RUE's advantage grows with K.", needs=("fixed", "arms"),
+       recompute=recompute)
 def check_k_scaling(mode: Mode):
     rows, where = results(mode, "EXP-K-SCALING")
     findings = []
@@ -322,16 +392,18 @@ def check_k_scaling(mode: Mode):
         T = Cells({**table(rows, study="fixed", setup="F4", H_convention=h),
                    **table(rows, study="arms", H_convention=h)})
         dom = f"{_reading_text(h, conv)}; {where}"
-        comps, parts = [], []
+        comps, parts, keys = [], [], []
         for base in BASELINES:
             adv = {}
-            for K in (20, 40, 80):
+            keys.append({str(K): [[T[("F4", K, b, lab[base])]["key"], T[("F4", K, b, "rue")]["key"]] for b in HB]
+                         for K in (PAPER_K,) + ARMS_K})
+            for K in (PAPER_K,) + ARMS_K:
                 cs = [C.compare(T[("F4", K, b, lab[base])], T[("F4", K, b, "rue")]) for b in HB]
                 m = float(np.mean([c.diff for c in cs]))
                 se = float(np.sqrt(np.sum([((c.high - c.low) / 3.92) ** 2 for c in cs])) / 3)
                 adv[K] = (m, se)
-            d = adv[80][0] - adv[20][0]
-            se = math.hypot(adv[80][1], adv[20][1])
+            d = adv[ARMS_K[-1]][0] - adv[PAPER_K][0]
+            se = math.hypot(adv[ARMS_K[-1]][1], adv[PAPER_K][1])
             p = float(2 * stats.norm.sf(abs(d) / se)) if se > 0 else 1.0
             # as a comparison whose negative difference means 'grew' (classify calls that 'better')
             comps.append(C.Comparison(-d, -d - 1.96 * se, -d + 1.96 * se, p, "runs", 0))
@@ -339,9 +411,14 @@ def check_k_scaling(mode: Mode):
                          f"K=40 {fmt(adv[40][0], 3)}, K=80 {fmt(adv[80][0], 3)}")
         cls = C.classify(comps)        # 'better' = the advantage grew from K = 20 to 80
         text = _conjunction(cls, "growth of RUE's advantage from K = 20 to K = 80, per baseline")
+        shrank = [j for j, k in enumerate(cls) if k == "worse"]
         findings.append(from_classes(cls, dom, text.replace("RUE significantly better", "grew significantly")
                                      .replace("worse in", "shrank in") + ". " + "; ".join(parts),
-                                     kind=_kind(H_convention=h, ties=conv)))
+                                     kind=_kind(H_convention=h, ties=conv), witness=lambda: witness(
+                                         {"check": "growth", "results": mode.inputs.results,
+                                          "pairs": keys[min(shrank, key=lambda j: comps[j].p)]},
+                                         -comps[min(shrank, key=lambda j: comps[j].p)].diff, 0.0, ">=",
+                                         what="RUE's advantage at the most arms minus at K = 20 (mean over budgets)")))
     return summarize(findings), findings
 
 
@@ -394,8 +471,8 @@ def check_two_stage(mode: Mode):
 
 @claim("EXP-UCBE-PARAM", "Section 6",
        "UCB-E's parameter: a = 2n/H (Section 6) versus 'a = 2' (Section 6.1).", needs=("random",),
-       no_repair="two places of the text disagree; EXP-R-CLAIMS is judged under both readings, and its "
-                 "repair states what holds under the literal one (Section 6.1's a = 2)")
+       no_repair=NoRepair("two places of the text disagree; EXP-R-CLAIMS is judged under both readings, and its "
+                 "repair states what holds under the literal one (Section 6.1's a = 2)", "repair:EXP-R-CLAIMS"))
 def check_ucbe_param(mode: Mode):
     rows, where = results(mode, "EXP-UCBE-PARAM")
     T = random_cells(rows, "variance")

@@ -13,8 +13,9 @@ from simulate.algorithms.spec import TIES
 from simulate.environments import FIXED_BUDGETS, PAPER_BASELINES, R_SETUPS, RANDOM_BUDGETS
 
 from ..errors import ParameterError
+from ..reproduction import comparisons as C
 from ..reproduction.results import load
-from .core import REGISTRY, Mode, fmt
+from .core import REGISTRY, Mode, fmt, witness
 
 #: the baselines Section 6 compares RUE with
 BASELINES = PAPER_BASELINES
@@ -93,3 +94,64 @@ def cells_text(cells, comps, classes, limit=6) -> str:
              if k != "better"]
     more = f" (+{len(items) - limit} more)" if len(items) > limit else ""
     return ("; cells not won (RUE - baseline error, 95% interval): " + "; ".join(items[:limit]) + more) if items else ""
+
+
+# ---------------------------------------------------------------- witnesses that recompute
+def _row(results: str | None, key: str) -> dict:
+    """The stored row of `key` in `results` (None: the shipped results), else in the shipped ones (a
+    partial reproduction's report judges some claims on those)."""
+    for source in dict.fromkeys((results, None)):
+        for r in _load(source).rows:
+            if r["key"] == key:
+                return r
+    raise ParameterError("results", f"no row with key {key!r}")
+
+
+def pair_witness(mode: Mode, family: list[tuple[dict, dict]], i: int, claimed: str) -> dict:
+    """A refuted claim about cell `i` of a family of paired comparisons (Holm over the family): RUE's
+    row against the other's, the family named by the rows' keys so that it recomputes. `claimed`:
+    'better' or 'worse' (the paired difference of error rates, RUE's minus the other's, is then
+    claimed <= 0 or >= 0; the Holm-adjusted p-value shows it is significant the other way), or
+    'similar' (the Holm-adjusted p-value is claimed >= 0.05)."""
+    comps = [C.compare(a, b) for a, b in family]
+    q = float(C.holm([c.p for c in comps])[i])
+    params = {"check": "paired", "results": mode.inputs.results, "family": [[a["key"], b["key"]] for a, b in family],
+              "cell": i, "claimed": claimed}
+    if claimed == "similar":
+        return witness(params, q, C.ALPHA, ">=", what="Holm-adjusted p-value of the cell against the level")
+    return witness(params, comps[i].diff, 0.0, "<=" if claimed == "better" else ">=", p_holm=q,
+                   what="RUE's error rate minus the other's (paired), against 0")
+
+
+def reduction_witness(mode: Mode, a: dict, b: dict, stated: float, level: float, seed: int) -> dict:
+    """A stated relative reduction (1 - e_RUE / e_X) outside its paired bootstrap interval: the
+    interval's nearer end against the stated value."""
+    _, lo, hi = C.relative_reduction(a, b, level=level, seed=seed)
+    side = "above" if stated > hi else "below"
+    params = {"check": "reduction", "results": mode.inputs.results, "a": a["key"], "b": b["key"], "stated": stated,
+              "level": level, "seed": seed, "side": side}
+    return witness(params, *((stated, hi) if side == "above" else (lo, stated)), "<=",
+                   what="the stated reduction against the bootstrap interval's upper end" if side == "above" else
+                   "the bootstrap interval's lower end against the stated reduction")
+
+
+def recompute(params: dict) -> tuple[float, float]:
+    """Both sides of a witness of `pair_witness` or `reduction_witness` (or of the growth of RUE's
+    advantage with K, EXP-K-SCALING), from the stored rows."""
+    if params["check"] == "paired":
+        family = [(_row(params["results"], a), _row(params["results"], b)) for a, b in params["family"]]
+        comps = [C.compare(a, b) for a, b in family]
+        i = params["cell"]
+        if params["claimed"] == "similar":
+            return float(C.holm([c.p for c in comps])[i]), C.ALPHA
+        return comps[i].diff, 0.0
+    if params["check"] == "reduction":
+        _, lo, hi = C.relative_reduction(_row(params["results"], params["a"]), _row(params["results"], params["b"]),
+                                         level=params["level"], seed=params["seed"])
+        return (params["stated"], hi) if params["side"] == "above" else (lo, params["stated"])
+    if params["check"] == "growth":       # RUE's advantage (the other's error minus RUE's), mean over budgets
+        adv = {K: sum(C.compare(_row(params["results"], a), _row(params["results"], b)).diff for a, b in cells)
+               / len(cells) for K, cells in params["pairs"].items()}
+        ks = sorted(adv, key=int)
+        return adv[ks[-1]] - adv[ks[0]], 0.0
+    raise ValueError(f"no recomputation for a witness of check {params.get('check')!r}")

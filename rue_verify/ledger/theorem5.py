@@ -18,6 +18,7 @@ from . import proof_search as ps
 from .core import (
     Expect,
     Mode,
+    NoRepair,
     Repair,
     Rests,
     claims_in,
@@ -299,7 +300,8 @@ def repair_thm_regret(mode: Mode) -> Repair:
 
 @claim("THM-COND", "Theorems 5.1 and 5.2", "The conditions n >= 4(K-1) (Thm 5.1) and n > 4(K-1) (Thm 5.2) against the "
                                            "formulas.",
-       no_repair="the conditions are corrected inside the repaired Theorem 5.1 (strict n > 4(K-1))")
+       no_repair=NoRepair("the conditions are corrected inside the repaired Theorem 5.1 (strict n > 4(K-1))",
+                           "repair:THM-FAIL"))
 def check_thm_cond(mode: Mode):
     findings = []
     K = 40

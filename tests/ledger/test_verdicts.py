@@ -54,6 +54,18 @@ def test_every_refuted_undefined_or_inconsistent_claim_has_a_repair_or_says_why(
             assert r.repairs or c.no_repair, cid
 
 
+def test_every_reason_for_having_no_repair_is_checked_and_holds(ledger):
+    """A refuted, undefined or inconsistent claim without a repair carries its reason and what the
+    reason rests on, checked on this run (`core.NoRepair`): the reason holds."""
+    checked = 0
+    for cid, r in ledger.items():
+        if r.verdict in ("refuted", "undefined", "inconsistent") and not r.repairs:
+            assert r.no_repair is not None, cid
+            assert r.no_repair["holds"] is True, (cid, r.no_repair)
+            checked += 1
+    assert checked >= 5
+
+
 def test_every_bound_claim_measures_its_tightness(ledger):
     """A claim declared a bound (`claim(..., bound=True)`) owes a finding of kind tightness (CLAIMS-BEYOND.md):
     bound/truth where tightest, in its findings or its repairs'."""
