@@ -409,7 +409,7 @@ def ledger_overview_table(results) -> Table:
 def draw_ledger_overview(t: Table, ax=None):
     from ..ledger.core import SEVERITY
     from ..render import PALETTE
-    fig, ax = new_axes(ax, (7.5, 4.0))
+    fig, ax = new_axes(ax, (8.2, 4.4))
     sections = t.values("section")
     left = np.zeros(len(sections))
     for v in SEVERITY:
@@ -419,10 +419,11 @@ def draw_ledger_overview(t: Table, ax=None):
     ax.invert_yaxis()
     ax.set_xlabel("claims")
     ax.set_title("The claims ledger: verdicts by place in the paper", fontsize=10)
-    ax.legend(fontsize=7, ncol=4, loc="lower right")
+    fig.legend(*ax.get_legend_handles_labels(), fontsize=7, ncol=7, loc="lower center", bbox_to_anchor=(0.5, 0.04),
+               frameon=False)
     ax.tick_params(axis="y", labelsize=7)
     caption(fig, f"{t.meta['claims']} claims; mode {t.meta['mode']}.")
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    fig.tight_layout(rect=(0.01, 0.1, 1, 1))
     return fig
 
 
