@@ -5,11 +5,13 @@ proofs joined to it through the nodes their steps rest on (`core.Rests`).
 
 A node's status is its statement's, computed by the ledger: `certified` (sympy, exact or interval
 arithmetic), `checked` (a search or a simulation of the states the proof conditions on found no
-counterexample), `refuted`, `undefined`, `inconsistent`, `conditional`, `argued` (no machine check),
-or `definition`. A node that uses others has a proof status besides: `proved` when every node below
-it, all the way down, is certified, checked or a definition; `argued` when some is only argued;
-`broken` when some is refuted, undefined, inconsistent or conditional (`broken_at` names them). The
-two are separate: a true statement can have a broken proof.
+counterexample), `refuted`, `undefined`, `inconsistent`, `conditional`, `inconclusive` (a check ran
+and could not decide: an undecided simulation, an empirical repair that its held-out half did not
+confirm), `argued` (no machine check), or `definition`. A node that uses others has a proof status
+besides: `proved` when every node below it, all the way down, is certified, checked or a
+definition; `argued` when some is only argued or inconclusive (not established); `broken` when some
+is refuted, undefined, inconsistent or conditional (`broken_at` names them). The two are separate:
+a true statement can have a broken proof.
 
 `resolve(results)` settles the repairs' steps that rest on other nodes (once the whole ledger has
 run) and returns the graph; `nodes_json` and `trees` are its two views (`rue-verify proofs`).
@@ -24,7 +26,7 @@ from .witnesses import recompute_witness
 
 #: a node's statement status (module docstring); the first four break a proof that uses them
 BAD = ("refuted", "undefined", "inconsistent", "conditional")
-STATUS = ("certified", "checked", "definition", "argued") + BAD
+STATUS = ("certified", "checked", "definition", "inconclusive", "argued") + BAD
 GOOD = ("certified", "checked", "definition")
 
 
@@ -172,14 +174,19 @@ def _claim_status(r: ClaimResult, finding: str | None) -> tuple[str, dict | None
     witness = next((f.witness for f in fs if f.verdict == worst and f.witness), None)
     if worst in ("holds", "vacuous"):
         return ("certified" if all(f.certified for f in fs if f.verdict == "holds") else "checked"), None
-    return ("argued" if worst == "inconclusive" else worst), witness
+    if worst == "inconclusive":          # a check that could not decide, or no check at all
+        return ("inconclusive" if any(f.kind != "reading" for f in fs if f.verdict == "inconclusive")
+                else "argued"), witness
+    return worst, witness
 
 
 def _status_of_repair(rep) -> str:
     v = rep.verdict
     if v == "holds":
         return "certified" if all(f.certified for f in rep.findings if f.verdict == "holds") else "checked"
-    return "argued" if v == "inconclusive" else v
+    if v == "inconclusive":              # a proof that is not proved is argued; a check that did not decide is not
+        return "argued" if rep.proof and rep.proof["status"] != "proved" else "inconclusive"
+    return v
 
 
 def resolve(results: list[ClaimResult]) -> Graph:
@@ -261,7 +268,7 @@ def _proof_status(key: str, nodes: dict) -> tuple[str, list[str]]:
         s = nodes[u]["status"]
         if s in BAD:
             bad.append(u)
-        argued |= s == "argued"
+        argued |= s in ("argued", "inconclusive")
         queue.extend(nodes[u]["uses"])
     return ("broken" if bad else "argued" if argued else "proved"), bad
 

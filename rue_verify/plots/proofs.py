@@ -17,6 +17,7 @@ DRAWN = ("lemma-true", "them-R", "them-R-Bayes")
 
 #: the colour of each node status (`ledger.proof_graph.STATUS`; a repair's pending step is 'rests')
 STATUS_COLOURS = {"certified": "#145a32", "checked": "#27ae60", "definition": "#d5d8dc", "argued": "#95a5a6",
+                  "inconclusive": "#7f8c8d",
                   "refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400",
                   "conditional": "#b7950b", "rests": "#95a5a6"}
 _LIGHT = ("definition",)
