@@ -105,12 +105,22 @@ def posterior(T: Any, reward_sums: Any, sigma0_sq: float, sigma_sq: float) -> Po
 
 def exact_gaussian_posterior(T: Any, reward_sums: Any, sigma0_sq: float, sigma_sq: float,
                              mu0: float | None = None) -> Posterior:
-    """The posterior of (mu_1..mu_K) by exact Gaussian conditioning, computed independently.
+    """The posterior of (mu_1..mu_K) by exact Gaussian conditioning, computed independently of eqs.
+    `blup` and `MSE` (the tests hold one against the other).
 
     Model: mu_k = mu0 + delta_k, delta_k ~ N(0, sigma0^2), rewards N(mu_k, sigma^2). The data enter
-    through rbar_k ~ N(mu0 + delta_k, sigma^2 / T_k) for the pulled arms. With `mu0=None` the prior
-    on mu0 is flat (improper); with a number, mu0 is known. Solved through the posterior precision
-    of theta = (mu0, delta_1..delta_K) (or delta alone when mu0 is known).
+    through rbar_k ~ N(mu0 + delta_k, sigma^2 / T_k) for the pulled arms. Solved through the posterior
+    precision of theta = (mu0, delta_1..delta_K) (or delta alone when mu0 is known).
+
+    Args:
+        T: pull counts, shape `(K,)`, integers >= 0, not all zero.
+        reward_sums: each arm's sum of rewards, shape `(K,)` (0 where T_k = 0).
+        sigma0_sq: the prior variance of the means, > 0.
+        sigma_sq: the reward-noise variance of the Gaussian likelihood, > 0.
+        mu0: the prior mean if known; None for a flat (improper) prior on it.
+
+    Returns:
+        `Posterior(mean, var)`, each of shape `(K,)`.
     """
     T = _check_T(T)
     S = np.asarray(reward_sums, dtype=float)

@@ -49,7 +49,14 @@ def c_K_radicand(K: Any) -> Any:
 
 
 def c_K_is_defined(K: Any) -> Any:
-    """True where c_K is a real number (its radicand is >= 0). Vectorised over K."""
+    """True where c_K (Theorem 3.1, `lemma-true`) is a real number: its radicand is >= 0.
+
+    Args:
+        K: the number of arms, an integer >= 2, or an array of them (vectorised).
+
+    Returns:
+        A bool, or a bool array of K's shape.
+    """
     check_int("K", K, 2)
     return np.asarray(c_K_radicand(as_numeric(K))) >= 0
 
@@ -77,9 +84,19 @@ def c_K(K: Any) -> Any:
 
 
 def theorem_3_1_bound(alpha: Any, K: Any, sigma0_sq: Any = 1.0) -> Any:
-    """Right side of Theorem 3.1 (`lemma-true`): c_K alpha / sigma0.
+    """The right side of Theorem 3.1 (`lemma-true`): c_K alpha / sigma0.
 
-    Domain: alpha > 0, integer K >= 2 where c_K is real, sigma0_sq > 0.
+    Args:
+        alpha: the gap, > 0 (in the units of the means), or an array (vectorised).
+        K: the number of arms, an integer >= 2 where c_K is real (K >= 36).
+        sigma0_sq: the prior variance of the means, > 0.
+
+    Returns:
+        The bound on Pr(mu_(1) - mu_(2) <= alpha), of the arguments' broadcast shape.
+
+    Raises:
+        ValueError: a parameter outside its range (named).
+        UndefinedError: c_K is not real at this K.
     """
     check_positive("alpha", alpha)
     check_positive("sigma0_sq", sigma0_sq)
@@ -148,7 +165,17 @@ def e_star(alpha: Any, K: int, sigma0_sq: float = 1.0) -> Any:
 
 
 def gap_density(s: Any, K: int, sigma0_sq: float = 1.0) -> Any:
-    """Density of mu_(1) - mu_(2) at s >= 0 (the derivative of e_*). Vectorised over `s`."""
+    """The density of mu_(1) - mu_(2), the gap between the two largest of K iid N(0, sigma0^2) means, at
+    s >= 0 (the derivative of e_*).
+
+    Args:
+        s: the gap, a number >= 0 or an array of them (vectorised; in the units of the means).
+        K: the number of arms, an integer >= 2.
+        sigma0_sq: the prior variance, > 0.
+
+    Returns:
+        The density, of `s`'s shape (per unit of s).
+    """
     check_int("K", K, 2)
     check_positive("sigma0_sq", sigma0_sq)
     s_arr = np.asarray(s, dtype=float)
@@ -162,9 +189,16 @@ def gap_density(s: Any, K: int, sigma0_sq: float = 1.0) -> Any:
 
 
 def gap_constant_tightest(K: int) -> float:
-    """Smallest C with e_*(alpha) <= C alpha / sigma0 for all alpha > 0: the top-gap density at 0.
+    """The smallest C with e_*(alpha) <= C alpha / sigma0 for every alpha > 0: the top-gap density at 0.
 
-    Equals K (K-1)/(2 pi) int Phi(x)^(K-2) exp(-x^2) dx (module docstring for why p(0) is the sup).
+    It equals K (K-1)/(2 pi) int Phi(x)^(K-2) exp(-x^2) dx (the module docstring says why p(0) is the
+    supremum).
+
+    Args:
+        K: the number of arms, an integer >= 2.
+
+    Returns:
+        A float (dimensionless: the constant multiplies alpha / sigma0).
     """
     return float(gap_density(0.0, K))
 
@@ -184,7 +218,18 @@ def _breakpoints(K: int) -> list:
 
 
 def e_star_mp(alpha: Any, K: int, sigma0_sq: Any = 1, dps: int = 30) -> mpmath.mpf:
-    """mpmath twin of `e_star`, from the proof's first form K(K-1) int Phi^(K-2) f [Phi(x+a)-Phi(x)]."""
+    """The mpmath twin of `e_star`, from the proof's first form K(K-1) int Phi^(K-2) f [Phi(x+a)-Phi(x)]:
+    the probability that the two largest of K iid N(mu0, sigma0^2) means are within alpha.
+
+    Args:
+        alpha: the gap, a number >= 0 (in the units of the means).
+        K: the number of arms, an integer >= 2.
+        sigma0_sq: the prior variance of the means, > 0.
+        dps: decimal digits of the quadrature.
+
+    Returns:
+        An `mpmath.mpf` in [0, 1].
+    """
     check_int("K", K, 2)
     check_positive("alpha", alpha)
     with mpmath.workdps(dps):

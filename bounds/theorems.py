@@ -94,12 +94,20 @@ def ebar_terms(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: Any) -> dic
 
 
 def theorem_5_1_terms(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: Any) -> dict[str, Any]:
-    """The four terms of Theorem 5.1 (`them-R`), the bound on RUE's failure probability e_n.
+    """The four terms of Theorem 5.1 (`them-R`), the bound on RUE's failure probability e_n:
 
     gamma sqrt(H_b (K-1) log n / (n K)) + gamma sqrt(H_b log n / (K (n - 4(K-1))))
     + 2 K n^(-mK+1) + 2 K n^(-sigma^2 m/(delta (2 sigma0^2 + sigma^2)) + 1).
 
-    Domain: integer K >= 2 with c_K real, n >= 4(K-1), sigma0_sq, sigma_sq > 0, delta in (0, 1].
+    Args:
+        K: the number of arms, an integer >= 2 with c_K real.
+        n: the budget, an integer >= 4(K-1).
+        sigma0_sq: the prior variance of the arm means, > 0.
+        sigma_sq: the variance RUE assumes for the rewards, > 0.
+        delta: nu^2 / sigma^2, the true reward variance over sigma^2, in (0, 1].
+
+    Returns:
+        A dict of the four named terms (numpy, mpmath or sympy as the arguments are).
 
     Raises:
         ValueError: a parameter is outside its range (names it).
@@ -120,16 +128,45 @@ def theorem_5_1_terms(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: Any)
 
 
 def theorem_5_1_bound(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: Any) -> Any:
-    """Theorem 5.1 (`them-R`): the sum of `theorem_5_1_terms`."""
+    """Theorem 5.1 (`them-R`): the sum of `theorem_5_1_terms`, the bound on RUE's failure probability e_n.
+
+    Args:
+        K: the number of arms, an integer >= 2 with c_K real (K >= 36).
+        n: the budget, an integer >= 4(K-1) (> 4(K-1) for Theorem 5.2).
+        sigma0_sq: the prior variance of the arm means, > 0.
+        sigma_sq: the variance RUE assumes for the rewards, > 0.
+        delta: the ratio nu^2 / sigma^2 of the true reward variance to sigma^2, in (0, 1].
+
+    Returns:
+        A number (a probability bound for Theorem 5.1, in the means' units for Theorem 5.2); numpy,
+        mpmath or sympy as the arguments are.
+
+    Raises:
+        ValueError: a parameter outside its range (named).
+        UndefinedError: c_K is not real, or n = 4(K-1).
+    """
     return sum(theorem_5_1_terms(K, n, sigma0_sq, sigma_sq, delta).values())
 
 
 def theorem_5_2_terms(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: Any) -> dict[str, Any]:
-    """The terms of Theorem 5.2 (`them-R-Bayes`), the bound on RUE's simple Bayes regret sr_n.
+    """The terms of Theorem 5.2 (`them-R-Bayes`), the bound on RUE's simple Bayes regret sr_n:
 
     kappa sqrt(2 H_b (K-1) log n/(n K)) + kappa sqrt(2 H_b log n/(K (n - 4(K-1))))
     + 4 sigma0 sqrt(2 log K) (K n^(-mK+1) + K n^(-sigma^2 m/(delta(2 sigma0^2 + sigma^2)) + 1)).
-    Domain as Theorem 5.1 but n > 4(K-1).
+
+    Args:
+        K: the number of arms, an integer >= 2 with c_K real.
+        n: the budget, an integer > 4(K-1).
+        sigma0_sq: the prior variance of the arm means, > 0.
+        sigma_sq: the variance RUE assumes for the rewards, > 0.
+        delta: nu^2 / sigma^2, in (0, 1].
+
+    Returns:
+        A dict of the named terms (in the units of the means).
+
+    Raises:
+        ValueError: a parameter is outside its range (names it).
+        UndefinedError: c_K is not real, or n <= 4(K-1).
     """
     _check_budget(K, n, strict=True)
     K, s0, s = _prep(K, sigma0_sq, sigma_sq)
@@ -145,7 +182,23 @@ def theorem_5_2_terms(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: Any)
 
 
 def theorem_5_2_bound(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: Any) -> Any:
-    """Theorem 5.2 (`them-R-Bayes`): the sum of `theorem_5_2_terms`."""
+    """Theorem 5.2 (`them-R-Bayes`): the sum of `theorem_5_2_terms`, the bound on RUE's simple Bayes regret sr_n.
+
+    Args:
+        K: the number of arms, an integer >= 2 with c_K real (K >= 36).
+        n: the budget, an integer >= 4(K-1) (> 4(K-1) for Theorem 5.2).
+        sigma0_sq: the prior variance of the arm means, > 0.
+        sigma_sq: the variance RUE assumes for the rewards, > 0.
+        delta: the ratio nu^2 / sigma^2 of the true reward variance to sigma^2, in (0, 1].
+
+    Returns:
+        A number (a probability bound for Theorem 5.1, in the means' units for Theorem 5.2); numpy,
+        mpmath or sympy as the arguments are.
+
+    Raises:
+        ValueError: a parameter outside its range (named).
+        UndefinedError: c_K is not real, or n = 4(K-1).
+    """
     return sum(theorem_5_2_terms(K, n, sigma0_sq, sigma_sq, delta).values())
 
 

@@ -52,8 +52,15 @@ seeds = st.integers(min_value=0, max_value=2 ** 32 - 1)
 
 @st.composite
 def bandit_instances(draw, min_K: int = 2, max_K: int = 25, reward: str = "bernoulli", distinct: bool = True):
-    """Arm means `(K,)`: in [0.01, 0.99] for Bernoulli rewards, in [-3, 3] for Gaussian ones; with
-    `distinct`, the best arm is unique (a failure is then well defined)."""
+    """A Hypothesis strategy of arm means `(K,)`: in [0.01, 0.99] for Bernoulli rewards, in [-3, 3] for
+    Gaussian ones.
+
+    Args:
+        min_K: the fewest arms, >= 2.
+        max_K: the most arms.
+        reward: 'bernoulli' or 'gaussian'.
+        distinct: the best arm is unique (a failure is then well defined).
+    """
     K = draw(st.integers(min_K, max_K))
     lo, hi = (0.01, 0.99) if reward == "bernoulli" else (-3.0, 3.0)
     mu = np.array(draw(st.lists(st.floats(lo, hi), min_size=K, max_size=K,
@@ -71,7 +78,13 @@ def priors(draw):
 
 @st.composite
 def pull_counts(draw, min_pulls: int = 0, max_K: int = 25, max_T: int = 500):
-    """A pull-count vector with at least one pulled arm."""
+    """A Hypothesis strategy of pull-count vectors `(K,)` with at least one pulled arm.
+
+    Args:
+        min_pulls: the fewest pulls of each arm.
+        max_K: the most arms.
+        max_T: the most pulls of one arm.
+    """
     K = draw(st.integers(2, max_K))
     T = draw(st.lists(st.integers(min_pulls, max_T), min_size=K, max_size=K))
     if sum(T) == 0:
@@ -81,7 +94,12 @@ def pull_counts(draw, min_pulls: int = 0, max_K: int = 25, max_T: int = 500):
 
 @st.composite
 def histories(draw, min_pulls: int = 0):
-    """(pull counts, reward sums) consistent with them."""
+    """A Hypothesis strategy of histories: (pull counts `(K,)`, reward sums `(K,)`) consistent with
+    each other (each arm's sum is its count times a mean in [-3, 3]).
+
+    Args:
+        min_pulls: the fewest pulls of each arm.
+    """
     T = draw(pull_counts(min_pulls))
     means = draw(st.lists(st.floats(-3, 3), min_size=len(T), max_size=len(T)))
     return T, [m * t for m, t in zip(means, T)]
@@ -91,7 +109,12 @@ history = histories        # the name the project's tests first used
 
 
 def budgets(K: int, max_multiple: int = 200):
-    """Budgets n in [K, max_multiple K] (every arm can be pulled once)."""
+    """A Hypothesis strategy of budgets n in [K, max_multiple K] (every arm can be pulled once).
+
+    Args:
+        K: the number of arms.
+        max_multiple: the largest budget in multiples of K.
+    """
     return st.integers(K, max_multiple * K)
 
 
@@ -107,8 +130,20 @@ def paper_settings():
 
 # ---------------------------------------------------------------- reward tables
 def reward_table(mu, n: int, gaussian: bool, seed: int, nu: float = 1.0, uniforms_per_round: int = 40):
-    """(table, ties): n rewards per arm (`(K, n)`) and enough uniforms for an algorithm's own choices,
-    the shared input of a kernel and its reference."""
+    """The shared input of a kernel and its reference: n rewards per arm and enough uniforms for an
+    algorithm's own choices.
+
+    Args:
+        mu: the arm means, `(K,)`.
+        n: the budget (rewards per arm).
+        gaussian: Gaussian rewards of standard deviation `nu` (True) or Bernoulli (False).
+        seed: the seed of both tables.
+        nu: the Gaussian rewards' standard deviation.
+        uniforms_per_round: uniforms per round.
+
+    Returns:
+        (table `(K, n)`, a flat array of uniforms `(uniforms_per_round n + 100,)`).
+    """
     mu = np.asarray(mu, float)
     rng = np.random.default_rng(seed)
     K = mu.size
@@ -120,7 +155,18 @@ def reward_table(mu, n: int, gaussian: bool, seed: int, nu: float = 1.0, uniform
 # ---------------------------------------------------------------- assertions
 def assert_rate_below(failures: int, runs: int, bound: float, level: float = LEVEL, what: str = "rate"):
     """Fails if `failures` in `runs` is significantly above `bound`: the exact (Clopper-Pearson)
-    interval at `level` lies wholly above it. Returns the interval."""
+    interval at `level` lies wholly above it. Never flakes at the default level.
+
+    Args:
+        failures: the number of failed runs, 0 <= failures <= runs.
+        runs: the number of runs, > 0.
+        bound: the claimed bound on the failure probability.
+        level: the interval's confidence level, in (0, 1).
+        what: what the rate is, for the failure message.
+
+    Returns:
+        The interval (`simulate.stats.Interval`).
+    """
     from simulate.stats import binomial_interval
     ci = binomial_interval(int(failures), int(runs), level)
     if ci.low > bound:
@@ -131,8 +177,22 @@ def assert_rate_below(failures: int, runs: int, bound: float, level: float = LEV
 
 def assert_simulated_rate_below(algorithm: str, env, budget, bound: float, runs: int, seed: int,
                                 level: float = LEVEL, params: dict | None = None):
-    """Simulate `algorithm` (a registry name or an outside algorithm) `runs` times on `env` with
-    `budget` and assert its failure rate is not significantly above `bound`. Returns the interval."""
+    """Simulate `algorithm` `runs` times on `env` with `budget` and assert its failure rate is not
+    significantly above `bound` (`assert_rate_below`).
+
+    Args:
+        algorithm: a registry name or an outside algorithm (`module:NAME`, `file.py:NAME`).
+        env: a `simulate.environments.Environment`.
+        budget: an integer, or a budget label of the fixed setups (H/2, H, 2H).
+        bound: the claimed bound on the failure probability.
+        runs: the number of runs, > 0.
+        seed: the master seed.
+        level: the interval's confidence level.
+        params: the algorithm's parameters (its defaults otherwise).
+
+    Returns:
+        The interval (`simulate.stats.Interval`).
+    """
     from simulate.runner import simulate
     res = simulate(env, [(algorithm, params or {})], budget, runs, seed, progress=False).results[0]
     return assert_rate_below(res.failures, runs, bound, level, f"{algorithm}'s failure rate on {env.describe()}")
@@ -140,7 +200,14 @@ def assert_simulated_rate_below(algorithm: str, env, budget, bound: float, runs:
 
 def assert_posterior_variance_bounds(T, sigma0_sq: float, sigma_sq: float, rtol: float = 1e-12):
     """The posterior variances tau_k^2 (eq. `MSE`) of pull counts T lie in [the repaired lower side,
-    the upper side] of Lemma `sec:tau` for every arm pulled at least once."""
+    the upper side] of Lemma `sec:tau` for every arm pulled at least once.
+
+    Args:
+        T: pull counts, `(K,)`, integers >= 0, at least one positive.
+        sigma0_sq: the prior variance, > 0.
+        sigma_sq: the reward variance, > 0.
+        rtol: the relative tolerance of each comparison (rounding).
+    """
     from bounds.estimation import posterior_variance_formula, tau_sq_upper
     from bounds.repaired import tau_sq_lower_repaired
     T = np.asarray(T, float)
@@ -160,7 +227,17 @@ def assert_posterior_variance_bounds(T, sigma0_sq: float, sigma_sq: float, rtol:
 def assert_kernel_matches_reference(algorithm: str, mu, n: int, gaussian: bool = False, seed: int = 0,
                                     params: dict | None = None, uniforms_per_round: int = 40):
     """On one reward table and one table of uniforms, `algorithm`'s `run` (the compiled kernel for
-    the registry's entries) and its plain `reference` make the same pulls and recommendation."""
+    the registry's entries) and its plain `reference` make the same pulls and recommendation.
+
+    Args:
+        algorithm: a registry name or an outside algorithm (`module:NAME`, `file.py:NAME`).
+        mu: the arm means, `(K,)` (in [0, 1] for Bernoulli rewards).
+        n: the budget.
+        gaussian: Gaussian rewards of standard deviation 1 (True) or Bernoulli (False).
+        seed: the seed of the reward table and the uniforms.
+        params: the algorithm's parameters (its defaults otherwise).
+        uniforms_per_round: uniforms the table holds per round for the algorithm's own choices.
+    """
     from simulate.algorithms import get
     from simulate.algorithms.sources import TableSource
     alg = get(algorithm)
@@ -176,7 +253,16 @@ def assert_kernel_matches_reference(algorithm: str, mu, n: int, gaussian: bool =
 
 
 def assert_spends_budget(algorithm: str, mu, n: int, seed: int = 0, runs: int = 4, gaussian: bool = False):
-    """Each of `runs` live runs of `algorithm` pulls exactly n times and recommends an arm in range."""
+    """Each of `runs` live runs of `algorithm` pulls exactly n times and recommends an arm in range.
+
+    Args:
+        algorithm: a registry name or an outside algorithm.
+        mu: the arm means, `(K,)`.
+        n: the budget.
+        seed: the master seed.
+        runs: how many runs to check.
+        gaussian: Gaussian rewards (True) or Bernoulli (False).
+    """
     from simulate.algorithms import get
     from simulate.seeds import run_seeds
     alg = get(algorithm)

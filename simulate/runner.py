@@ -100,10 +100,26 @@ def _check_int(name: str, value, low: int, high: int) -> None:
 
 def run_algorithm(name: str, params: dict, means: np.ndarray, n: int, seeds: np.ndarray, reward_seeds: np.ndarray,
                   gaussian: bool, nu: float, *, chunks: int = 20, progress: bool = False):
-    """Runs r = 0..R-1 of algorithm `name` (resolved `params`) on means[r], with its seeds[r] and
-    reward_seeds[r], in chunks of whole interleaved blocks (a progress bar moves per chunk).
-    Returns (recommended arms, pulls `(R, K)`, the parameters as run, wall seconds); the parameters
-    include what the kernel was told where it is one number (UCB-E's a)."""
+    """Runs r = 0..R-1 of an algorithm on means[r], each with its own seeds, in chunks of whole
+    interleaved blocks (a progress bar moves per chunk).
+
+    Args:
+        name: the algorithm's registry name (or an outside algorithm's spec, `module:NAME`).
+        params: its resolved parameters.
+        means: the runs' true means, `(R, K)`.
+        n: the budget, at least the algorithm's smallest.
+        seeds: each run's 64-bit algorithm seed, `(R,)`.
+        reward_seeds: each run's 64-bit reward seed, `(R,)` (the same across algorithms for common
+            random numbers).
+        gaussian: Gaussian rewards (True, of standard deviation `nu`) or Bernoulli (False).
+        nu: the Gaussian rewards' standard deviation (ignored for Bernoulli).
+        chunks: how many pieces the runs are split into (for progress and interruption).
+        progress: show a progress bar.
+
+    Returns:
+        (recommended arms `(R,)`, pulls `(R, K)`, the parameters as run, wall seconds); the parameters
+        include what the kernel was told where it is one number (UCB-E's a).
+    """
     from tqdm import tqdm
     alg = get(name)
     runs, K = means.shape
@@ -135,9 +151,17 @@ _RUNNING: set[threading.Thread] = set()
 
 
 def interruptible(fn, *args):
-    """`fn(*args)` in a helper thread while this one waits, so that Ctrl-C (delivered to the main
+    """Run `fn(*args)` in a helper thread while this one waits, so that Ctrl-C (delivered to the main
     thread) interrupts a compiled kernel that runs for hours (the kernels release the GIL). On an
-    interrupt the helper is left running; `kernel_running()` tells a caller that exits whether one is."""
+    interrupt the helper is left running; `kernel_running()` tells a caller that exits whether one is.
+
+    Args:
+        fn: the function to run (a compiled kernel's driver).
+        *args: its positional arguments.
+
+    Returns:
+        What `fn` returns.
+    """
     box: dict = {}
 
     def target():
@@ -165,8 +189,20 @@ def kernel_running() -> bool:
 
 def rue_under_the_model(means: np.ndarray, n: int, sigma0_sq: float, sigma_sq: float, nu: float,
                         seeds: np.ndarray, reward_seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """RUE as Theorems 5.1 and 5.2 run it, told the variances (sigma0_sq, sigma_sq), on Gaussian rewards
-    of standard deviation nu: (recommended arms, pulls) of the runs on `means` `(R, K)`."""
+    """RUE as Theorems 5.1 and 5.2 run it: told the variances, on Gaussian rewards.
+
+    Args:
+        means: the runs' true means, `(R, K)`.
+        n: the budget, an integer >= 2K.
+        sigma0_sq: the prior variance RUE is told, > 0.
+        sigma_sq: the reward variance RUE is told, > 0.
+        nu: the rewards' true standard deviation, > 0 (nu^2 = delta sigma^2 under the theorems).
+        seeds: each run's 64-bit algorithm seed, `(R,)` (its ties).
+        reward_seeds: each run's 64-bit reward seed, `(R,)`.
+
+    Returns:
+        (recommended arms `(R,)`, pulls `(R, K)`).
+    """
     rec, pulls, _, _ = run_algorithm("rue", {"variances": "known", "sigma0_sq": sigma0_sq, "sigma_sq": sigma_sq},
                                      means, n, seeds, reward_seeds, True, nu)
     return rec, pulls
@@ -240,9 +276,18 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
 
 
 def pilot_rate(name: str, params: dict, K: int, n: int) -> float:
-    """Arm-rounds per second of algorithm `name` (resolved `params`) on K Gaussian arms, measured now:
-    a warm-up call (loading the compiled kernel), then 16 runs at a budget of about 2e7 / (16 K)
-    rounds (at most n)."""
+    """Arm-rounds per second of an algorithm on K Gaussian arms, measured now: a warm-up call (loading
+    the compiled kernel), then 16 runs at a budget of about 2e7 / (16 K) rounds (at most n).
+
+    Args:
+        name: the algorithm's registry name.
+        params: its resolved parameters (`Algorithm.resolve`).
+        K: the number of arms.
+        n: the request's budget (the pilot's is at most this).
+
+    Returns:
+        Arm-rounds per second (runs x rounds x K / wall seconds).
+    """
     alg = get(name)
     runs = 16
     n_pilot = int(min(n, max(alg.min_budget(K, params), 100 * K, 2e7 // (runs * K))))

@@ -49,7 +49,20 @@ def from_margin(margin: float, domain: str, *, holds: str, fails: str, tol: floa
                 kind: str = "computed") -> Finding:
     """A finding whose verdict is computed from `margin` (>= -tol means the claim held everywhere
     checked): the text, the witness and the certificate follow the same test, so none of them can
-    say something the number does not. `witness` may be a function, built only on failure."""
+    say something the number does not. `witness` may be a function, built only on failure.
+
+    Args:
+        margin: the smallest margin found (rhs - lhs for a claim lhs <= rhs); below -tol is a violation.
+        domain: what was searched.
+        holds: the text when it held.
+        fails: the text when it failed.
+        tol: the slack allowed (rounding), with `tol_reason` saying why.
+        tol_reason: why the slack is there.
+        fail: the verdict when it fails.
+        witness: the witness, or a function that builds it (on failure).
+        certified: the margin is rigorous (arb, exact).
+        kind: as in `from_value`.
+    """
     ok = bool(margin >= -tol)
     tail = f" [smallest margin {fmt(margin)}; tolerance {tol:g}: {tol_reason}]"
     w = None if ok else (witness() if callable(witness) else witness)
@@ -65,7 +78,23 @@ def from_value(value: float, domain: str, detail: str | None = None, *, holds: s
     `value <= at_most + tol` (or `value >= at_least - tol`; with `strict`, < and >), else `fail`; the
     witness (a function is called only on failure) follows the same test. `certified` says the
     quantity is rigorous (arb, exact), so the verdict is certified whichever way it goes. `detail`
-    states the value; or `holds` and `fails`, the text for each outcome, chosen by the same test."""
+    states the value; or `holds` and `fails`, the text for each outcome, chosen by the same test.
+
+    Args:
+        value: the computed quantity.
+        domain: what was searched or computed (a parameter range, a number of points).
+        detail: the text stating the value, or None with `holds` and `fails`.
+        holds: the text when the claim held.
+        fails: the text when it failed.
+        at_most: the claim is value <= at_most.
+        at_least: the claim is value >= at_least (give exactly one of the two).
+        tol: the slack allowed, in the value's units (rounding; say why in the text).
+        strict: compare with < or > instead.
+        fail: the verdict when it fails ('refuted', 'conditional', 'inconclusive', ...).
+        witness: the witness, or a function that builds it (called only on failure).
+        certified: the value is rigorous, so the verdict is certified.
+        kind: 'computed', 'reading', 'charitable', 'rate' or 'tightness'.
+    """
     if (at_most is None) == (at_least is None):
         raise ValueError("from_value: give exactly one of at_most, at_least")
     if (detail is None) == (holds is None or fails is None):
@@ -80,7 +109,18 @@ def from_value(value: float, domain: str, detail: str | None = None, *, holds: s
 def from_count(violations: int, domain: str, detail: str | None = None, *, holds: str | None = None,
                fails: str | None = None, fail: str = "refuted", witness: Callable[[], dict] | dict | None = None,
                kind: str = "computed") -> Finding:
-    """A finding from a count of violations found (a search, a simulation): holds when there is none."""
+    """A finding from a count of violations found (a search, a simulation): holds when there is none.
+
+    Args:
+        violations: how many violations the search or simulation found.
+        domain: what was searched.
+        detail: the text, or None with `holds` and `fails`.
+        holds: the text with no violation.
+        fails: the text with some.
+        fail: the verdict when there are violations.
+        witness: the witness of one violation, or a function that builds it.
+        kind: as in `from_value`.
+    """
     return from_value(violations, domain, detail, holds=holds, fails=fails, at_most=0, fail=fail, witness=witness,
                       kind=kind)
 
@@ -88,7 +128,16 @@ def from_count(violations: int, domain: str, detail: str | None = None, *, holds
 def from_intervals(lhs: tuple[float, float], rhs: tuple[float, float], domain: str, detail: str, *,
                    witness: Callable[[], dict] | dict | None = None, kind: str = "computed") -> Finding:
     """A finding on `lhs <= rhs` when both sides are only known to lie in intervals (simulations):
-    refuted when lhs's interval lies wholly above rhs's, holds when wholly below, else inconclusive."""
+    refuted when lhs's interval lies wholly above rhs's, holds when wholly below, else inconclusive.
+
+    Args:
+        lhs: the left side's interval (low, high).
+        rhs: the right side's interval (low, high).
+        domain: what was simulated.
+        detail: the text.
+        witness: the witness, or a function that builds it (on refutation).
+        kind: as in `from_value`.
+    """
     if lhs[0] > rhs[1]:
         return Finding("refuted", domain, detail, witness() if callable(witness) else witness, False, kind)
     return Finding("holds" if lhs[1] < rhs[0] else "inconclusive", domain, detail, None, False, kind)
@@ -99,7 +148,17 @@ def from_rate(exponent: float, interval: tuple[float, float], claimed: float, do
     """A finding on 'the quantity decays at least like n^claimed' (an O~ rate) from a measured exponent
     and its interval: refuted when the interval lies wholly above `claimed` (significantly slower),
     holds when wholly at or below it, else inconclusive. The witness (the quantity, the exponent, its
-    interval and the range of n fitted) is kept whatever the verdict, as CLAIMS-BEYOND.md asks."""
+    interval and the range of n fitted) is kept whatever the verdict, as CLAIMS-BEYOND.md asks.
+
+    Args:
+        exponent: the measured exponent in n.
+        interval: its interval (low, high).
+        claimed: the claimed exponent (-1/2 for O~(sqrt(K/n))).
+        domain: the settings and budgets fitted.
+        detail: the text.
+        witness: {"quantity", "exponent", "interval", "n", "params", ...} as CLAIMS-BEYOND.md gives it.
+        kind: 'rate'.
+    """
     verdict = "refuted" if interval[0] > claimed else ("holds" if interval[1] <= claimed else "inconclusive")
     return Finding(verdict, domain, detail, witness, False, kind)
 
@@ -113,7 +172,18 @@ def from_tightness(ratios, points: list[dict], domain: str, *, bound: str, paper
     paper's own settings (`paper`: label -> ratio) and, for a bound in n or K, `exponent`: the
     variable, the bound's exponent and the measured one (with its interval when measured by
     simulation). `tol`: the relative rounding of ratios computed in floating point where the bound is
-    attained (a ratio within it of 1 is 1)."""
+    attained (a ratio within it of 1 is 1).
+
+    Args:
+        ratios: bound/truth at each point (truth/bound for a lower bound), an array.
+        points: the parameters of each point, dicts named as CLAIMS.md names them.
+        domain: what the points cover.
+        bound: the bound's name, for the text.
+        paper: label -> ratio at the paper's own settings.
+        exponent: {"variable", "bound", "measured", "interval"} for a bound in n or K.
+        lower: the bound is a lower bound.
+        tol: the relative rounding allowed where the bound is attained.
+    """
     r = np.asarray(ratios, float)
     i = int(np.nanargmin(r))
     gap = ""
@@ -136,7 +206,16 @@ def from_classes(classes: list[str], domain: str, detail: str, *, want: str = "b
     """A finding on 'every cell goes the stated way' from paired comparisons classified with Holm's
     correction ('better', 'worse', 'undecided'): holds when every cell is significant in the direction
     `want`, refuted when any is significant the other way, else inconclusive. `witness` is called
-    when refuted."""
+    when refuted.
+
+    Args:
+        classes: 'better', 'worse' or 'undecided' per cell (`comparisons.classify`).
+        domain: what the cells cover (the results read, the reading of the paper).
+        detail: the text (the counts, the cells not won).
+        want: the stated direction, 'better' or 'worse' (RUE's error against the other's).
+        kind: as in `from_value`.
+        witness: a function that builds the witness of a refutation.
+    """
     other = "worse" if want == "better" else "better"
     verdict = "refuted" if other in classes else ("holds" if classes and set(classes) == {want} else "inconclusive")
     return Finding(verdict, domain, detail, witness() if witness and verdict == "refuted" else None, False, kind)
@@ -146,7 +225,16 @@ def from_majority(classes: list[str], domain: str, detail: str, *, want: str = "
                   kind: str = "computed", witness: Callable[[], dict] | None = None) -> Finding:
     """'In most cases': holds when more than half the cells are significant in the direction `want`,
     refuted when at least half are significant the other way, else inconclusive. `witness` is called
-    when refuted."""
+    when refuted.
+
+    Args:
+        classes: 'better', 'worse' or 'undecided' per cell (`comparisons.classify`).
+        domain: what the cells cover (the results read, the reading of the paper).
+        detail: the text (the counts, the cells not won).
+        want: the stated direction, 'better' or 'worse' (RUE's error against the other's).
+        kind: as in `from_value`.
+        witness: a function that builds the witness of a refutation.
+    """
     other = "worse" if want == "better" else "better"
     n = len(classes)
     verdict = ("holds" if classes.count(want) > n / 2 else "refuted" if classes.count(other) >= n / 2
@@ -158,7 +246,15 @@ def from_parts(verdicts: list[str], domain: str, detail: str, kind: str = "compu
                witness: Callable[[int], dict] | None = None) -> Finding:
     """A finding over several parts judged one by one (each verdict computed by the caller's stated
     rule): the most severe part's verdict. `witness(i)`, for the first part i with that verdict, is
-    called when it is refuted."""
+    called when it is refuted.
+
+    Args:
+        verdicts: each part's verdict.
+        domain: what the parts cover.
+        detail: the text (each part and its verdict).
+        kind: as in `from_value`.
+        witness: part index -> its witness, for a refutation.
+    """
     v = overall(Finding(x, domain, "") for x in verdicts)
     w = witness(verdicts.index(v)) if witness and v == "refuted" else None
     return Finding(v, domain, detail, w, False, kind)
@@ -167,7 +263,17 @@ def from_parts(verdicts: list[str], domain: str, detail: str, kind: str = "compu
 def from_exact(ok: bool, domain: str, detail: str, *, fail: str = "refuted", certified: bool = True,
                witness: Callable[[], dict] | dict | None = None, kind: str = "computed") -> Finding:
     """A finding from an exact check, a sympy identity or simplification, an exact comparison of
-    rationals or integers (`ok` is its outcome): `fail` when it fails, certified when it holds."""
+    rationals or integers (`ok` is its outcome): `fail` when it fails, certified when it holds.
+
+    Args:
+        ok: the outcome of the exact check.
+        domain: what it covers ("symbolic", a parameter range).
+        detail: the text.
+        fail: the verdict when it fails.
+        certified: whether a pass is a certificate (exact arithmetic); False for a floating check.
+        witness: the witness, or a function that builds it (on failure).
+        kind: as in `from_value`.
+    """
     w = None if ok else (witness() if callable(witness) else witness)
     return Finding("holds" if ok else fail, domain, detail, w, bool(certified and ok), kind)
 
@@ -176,7 +282,16 @@ def from_certificate(ok: bool, domain: str, *, proved: str, failed: str, fail: s
                      kind: str = "computed") -> Finding:
     """A finding from a rigorous check (interval arithmetic, exact arithmetic): certified 'holds'
     when it succeeded, else `fail` (by default inconclusive: a certificate that did not close is
-    not a counterexample)."""
+    not a counterexample).
+
+    Args:
+        ok: whether the certificate closed.
+        domain: what it covers.
+        proved: the text when it closed.
+        failed: the text when it did not.
+        fail: the verdict when it did not (not a counterexample: 'inconclusive' by default).
+        kind: as in `from_value`.
+    """
     return Finding("holds" if ok else fail, domain, proved if ok else failed, certified=bool(ok), kind=kind)
 
 
@@ -246,7 +361,14 @@ def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domai
     be written, Rests(node) = the step is another node of the proof graph. 'holds' only when the proof
     is proved; an argued, broken or (until its nodes resolve) pending proof leaves its conclusion
     inconclusive: the statement may still hold in simulation, but this proof does not establish it.
-    The finding carries the steps in `proof` (status, broken_at, argued), which the proof graph reads."""
+    The finding carries the steps in `proof` (status, broken_at, argued), which the proof graph reads.
+
+    Args:
+        steps: (the step's text, its check) pairs in the proof's order; a check is True, False, a
+            Finding, `Argued(reason)` or `Rests(node)`.
+        domain: what the proof covers.
+        conclusion: what it establishes when proved.
+    """
     rows = [_step(i, text, ok) for i, (text, ok) in enumerate(steps, 1)]
     f = Finding("inconclusive", domain, "", None, False, "computed", proof={"conclusion": conclusion, "steps": rows})
     settle_proof(f)
@@ -278,7 +400,15 @@ def settle_proof(f: Finding) -> None:
 def reading(verdict: str, domain: str, detail: str, witness: dict | None = None,
             charitable: bool = False) -> Finding:
     """A finding about the paper's text (what a statement says, where two places disagree), or,
-    with `charitable`, the verdict under the reading that the literal one is not."""
+    with `charitable`, the verdict under the reading that the literal one is not.
+
+    Args:
+        verdict: the verdict of the reading.
+        domain: which statements of the paper it reads.
+        detail: what the text says, and where.
+        witness: a witness, if the reading has numbers.
+        charitable: the reading that makes the statement true, where the literal one does not.
+    """
     return Finding(verdict, domain, detail, witness, False, "charitable" if charitable else "reading")
 
 
@@ -475,7 +605,19 @@ def claim(id: str, location: str, statement: str, *, needs: tuple[str, ...] = ()
     """Declare a claim whose check is the decorated function Mode -> (summary, findings). `bound`: the
     claim is an upper or lower bound, so its check owes a finding of kind `tightness` (CLAIMS-BEYOND.md;
     a test holds every such claim to it). `section`: the part of the paper it belongs to (the report
-    groups and filters by it; `claims_in` fixes it for a module)."""
+    groups and filters by it; `claims_in` fixes it for a module).
+
+    Args:
+        id: the claim's ID, as in CLAIMS.md (unique).
+        location: where the paper says it ("Lemma TwoBoundOnC (eq. Tk_lowv2)").
+        statement: what the paper says, in plain text.
+        needs: the reproduction studies its check reads ('fixed', 'random', 'arms', 'two-stage').
+        recompute: a witness's params -> (lhs, rhs), computed again from scratch (`ledger.witnesses`).
+        no_repair: why a refuted, undefined or inconsistent claim has no repair (`NoRepair`).
+        shares: the name of a cached simulation it shares with other claims (they run in one process).
+        bound: the claim is a bound (it owes a tightness finding).
+        section: the part of the paper it belongs to.
+    """
     def deco(fn: Callable[[Mode], tuple[str, list[Finding]]]):
         if id in REGISTRY:
             raise ValueError(f"claim {id} registered twice")
@@ -486,13 +628,21 @@ def claim(id: str, location: str, statement: str, *, needs: tuple[str, ...] = ()
 
 
 def claims_in(section: str) -> Callable[..., Callable]:
-    """The `claim` decorator of one part of the paper: every claim it declares belongs to `section`."""
+    """The `claim` decorator of one part of the paper: every claim it declares belongs to `section`.
+
+    Args:
+        section: the part of the paper, as the report's filter shows it.
+    """
     return functools.partial(claim, section=section)
 
 
 def repair(claim_id: str):
     """Declare the check of a repaired statement of `claim_id` (declared above it): a function
-    Mode -> Repair."""
+    Mode -> Repair.
+
+    Args:
+        claim_id: the ID of the claim it repairs (declared before it).
+    """
     def deco(fn: Callable[[Mode], Repair]):
         if claim_id not in REGISTRY:
             raise ValueError(f"repair of {claim_id}: declare the claim before its repairs")
@@ -520,7 +670,19 @@ def run_claim(c: Claim, mode: Mode) -> ClaimResult:
 
 
 def witness(params: dict, lhs: Any, rhs: Any, relation: str = "<=", **extra: Any) -> dict:
-    """A witness of a violated inequality: the paper claims `lhs relation rhs`."""
+    """A witness of a violated inequality: the paper claims `lhs relation rhs`.
+
+    Args:
+        params: every parameter of the point, named as CLAIMS.md names them (K, n, sigma0_sq, sigma_sq,
+            delta or nu_sq, T, means, k), or a seed key for a Monte Carlo witness.
+        lhs: the left side at the point, a number.
+        rhs: the right side at the point, a number.
+        relation: '<=', '>=', '<', '==' or '~' (approximately: give `tol`).
+        **extra: anything else the witness says (what the sides are, a p-value, ...).
+
+    Returns:
+        The witness as JSON-ready data.
+    """
     w = {"params": params, "lhs": lhs, "rhs": rhs, "relation": relation}
     w.update(extra)
     return _jsonable(w)
