@@ -384,9 +384,30 @@ def _main(argv: Sequence[str] | None = None) -> int:
     return HANDLERS[args.cmd](args)
 
 
+def _check_bound(args: argparse.Namespace) -> int:
+    from . import render
+    from .user_bounds import check_bound
+    try:
+        space = json.loads(args.space) if args.space else None
+        result = check_bound(args.bound, args.quantity, args.algorithm, space=space, rates_dir=args.rates,
+                             progress=None if args.quiet else (lambda line: print(line, file=sys.stderr)))
+    except json.JSONDecodeError as err:
+        return _fail(f"--space: not JSON ({err})")
+    except ParameterError as err:
+        return _fail(f"--{err.param.replace('_', '-')}: {err.reason}" if err.param != "bound" else err.reason)
+    except ValueError as err:
+        return _fail(str(err))
+    if args.json:
+        _dump(result.to_json())
+    else:
+        print("\n".join(render.text([result], args.verbose)))
+    return 0
+
+
 #: each command's handler (`commands.COMMANDS` says what each command is)
 HANDLERS = {"claims": _claims, "proofs": _proofs, "simulate": _simulate, "bench": _bench, "table": _table,
-            "reproduce": _reproduce, "vacuity": _vacuity, "report": _report, "rates": _rates}
+            "reproduce": _reproduce, "vacuity": _vacuity, "report": _report, "rates": _rates,
+            "check-bound": _check_bound}
 assert set(HANDLERS) | {"bound"} == set(COMMANDS), "a command without a handler, or a handler without a command"
 
 

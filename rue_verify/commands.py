@@ -42,7 +42,7 @@ COMMANDS = {"claims": Command(compiles=True), "proofs": Command(), "bound": Comm
             "table": Command(compiles=True), "report": Command(compiles=True, kept="the previous report, if there "
                                                                                  "was one, is unchanged"),
             "rates": Command(compiles=True, kept=_RESUMES),
-            "reproduce": Command(compiles=True, registry=True, kept=_RESUMES)}
+            "reproduce": Command(compiles=True, registry=True, kept=_RESUMES), "check-bound": Command(compiles=True)}
 
 
 def setup_name(text: str) -> str:
@@ -241,6 +241,26 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     b.add_argument("--latex", action="store_true", help="print the LaTeX of the expression")
     b.add_argument("--json", action="store_true", help="print the value (or terms, or the reason it is undefined) "
                                                        "as JSON")
+
+    cb = sub.add_parser("check-bound", help="check your own bound on an algorithm's Bayesian failure probability or "
+                                            "simple regret, as the ledger checks the paper's",
+                        description="Judge a function (K, n, sigma0_sq, sigma_sq) -> float in your own file, claimed "
+                                    "to bound an algorithm's Bayesian failure probability or simple regret under the "
+                                    "paper's model: against the rate study's measured truth (a refutation names K, n, "
+                                    "sigma0_sq and sigma_sq), its tightness and exponent in n, where it is "
+                                    "informative, and (failure) an adversarial Monte Carlo search. Prints a claim as "
+                                    "'claims' does; writes nothing.")
+    cb.add_argument("bound", metavar="FILE.py:NAME", help="your function, as path/to/file.py:NAME or module:NAME")
+    cb.add_argument("--quantity", choices=["failure", "regret"], default="failure",
+                    help="what it bounds (default failure)")
+    cb.add_argument("--algorithm", default="rue", help="the algorithm it bounds (a registry name; default rue)")
+    cb.add_argument("--space", metavar="JSON", help='the search space, e.g. \'{"K": [2, 10], "n": [50, 500]}\' '
+                                                   "(K, n, sigma0_sq, sigma_sq; default K 2-30, n 20-3000, variances "
+                                                   "0.1-10)")
+    cb.add_argument("--rates", metavar="DIR", help="a rate study's directory (default: the study shipped)")
+    cb.add_argument("--json", action="store_true", help="print the claim as JSON (as claims --json)")
+    cb.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
+    cb.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
 
     v = sub.add_parser("vacuity", help="smallest n at which Theorem 5.1 or 5.2 falls below 1",
                        description="Search n for the first value at which a bound of Section 5 is below 1.")

@@ -77,3 +77,30 @@ nb("docs/notebooks/03-property-tests-for-your-algorithm.ipynb", [
              "                                    bound=uniform_rate, runs=200, seed=3)\n"
              "print('both properties hold')"),
 ])
+
+nb("docs/notebooks/04-check-your-own-bound.ipynb", [
+    ("md", "# Check your own bound\n\nA bound on an algorithm's Bayesian failure probability (or simple regret) "
+           "under the paper's model is a plain function `(K, n, sigma0_sq, sigma_sq) -> float` in a file of your "
+           "own. `check_bound` judges it with the ledger's machinery: against the rate study's measured truth, "
+           "for tightness and its exponent in n, and by an adversarial Monte Carlo search. Two bounds here: a "
+           "deliberately wrong one and a correct but loose one."),
+    ("code", "from pathlib import Path\n\n"
+             "Path('mybounds.py').write_text(\n"
+             "    'import math\\n\\n\\n'\n"
+             "    'def too_small(K, n, sigma0_sq, sigma_sq):\\n'\n"
+             "    '    return 0.01 * math.sqrt(K / n)\\n\\n\\n'\n"
+             "    'def loose(K, n, sigma0_sq, sigma_sq):\\n'\n"
+             "    '    return min(1.0, 3 * math.sqrt(K * math.log(n) / n))\\n'\n"
+             ")"),
+    ("md", "The wrong bound is refuted; its witnesses name K, n, sigma0_sq and sigma_sq and recompute:"),
+    ("code", "from rue_verify.ledger import Mode\nfrom rue_verify.user_bounds import check_bound, recompute\n\n"
+             "small = Mode('notebook', search_points=6, search_runs=100, confirm_runs=1000)\n"
+             "wrong = check_bound('mybounds.py:too_small', 'failure', 'rue', mode=small)\nprint(wrong.verdict)\n"
+             "for f in wrong.findings:\n    if f.verdict == 'refuted' and f.kind == 'computed':\n"
+             "        w = f.witness\n        at = {k: w['params'][k] for k in ('K', 'n', 'sigma0_sq', 'sigma_sq')}\n"
+             "        print(f.detail[:160])\n"
+             "        print('  at', at, w['lhs'], '>', w['rhs'], '; again:', recompute(w))"),
+    ("md", "The loose bound holds, with how loose it is and how fast it falls with n against the truth:"),
+    ("code", "loose = check_bound('mybounds.py:loose', 'failure', 'rue', mode=small)\nprint(loose.verdict)\n"
+             "for f in loose.findings:\n    print(f'{f.verdict:>9} {f.kind:>10}  {f.detail[:100]}')"),
+])

@@ -1,0 +1,79 @@
+"""Your own bound, checked like the paper's (`rue-verify check-bound`): a wrong bound in a file
+outside the package is refuted with witnesses that recompute, a true loose one holds with its
+tightness and exponent in n, and a bound that cannot be judged is refused with one line naming the
+file, the function and what is wrong."""
+
+import json
+import textwrap
+
+import pytest
+
+from rue_verify.cli import main
+from rue_verify.ledger import Mode
+from rue_verify.user_bounds import check_bound, recompute
+
+SMALL = Mode("test", search_points=6, search_runs=100, confirm_runs=1000)
+
+BOUNDS = '''
+import math
+
+
+def too_small(K, n, sigma0_sq, sigma_sq):
+    return 0.01 * math.sqrt(K / n)
+
+
+def loose(K, n, sigma0_sq, sigma_sq):
+    return min(1.0, 3 * math.sqrt(K * math.log(n) / n))
+
+
+def two_args(K, n):
+    return 0.5
+
+
+def negative(K, n, sigma0_sq, sigma_sq):
+    return -1.0 if n > 500 else 0.5
+
+
+def text(K, n, sigma0_sq, sigma_sq):
+    return "small"
+'''
+
+
+@pytest.fixture(scope="module")
+def bounds_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("mine") / "mybounds.py"
+    path.write_text(textwrap.dedent(BOUNDS))
+    return path
+
+
+def test_a_wrong_bound_is_refuted_with_witnesses_that_recompute(bounds_file):
+    r = check_bound(f"{bounds_file}:too_small", "failure", "rue", mode=SMALL)
+    assert r.verdict == "refuted"
+    refuted = [f for f in r.findings if f.verdict == "refuted" and f.kind == "computed"]
+    assert len(refuted) == 2                                  # against the study's truth, and by the search
+    for f in refuted:
+        w = f.witness
+        assert {"K", "n", "sigma0_sq", "sigma_sq"} <= set(w["params"])
+        lhs, rhs = recompute(w)
+        assert lhs == pytest.approx(w["lhs"], rel=1e-9) and rhs == pytest.approx(w["rhs"], rel=1e-9)
+        assert lhs > rhs
+
+
+def test_a_true_loose_bound_holds_with_its_tightness_and_exponent(bounds_file):
+    r = check_bound(f"{bounds_file}:loose", "failure", "rue", mode=SMALL)
+    assert r.verdict == "holds", [(f.verdict, f.detail) for f in r.findings]
+    tight = next(f for f in r.findings if f.kind == "tightness")
+    assert tight.witness["ratio"] > 1 and tight.witness["exponent"]["variable"] == "n"
+    assert tight.witness["exponent"]["bound"] > tight.witness["exponent"]["measured"]     # it decays more slowly
+
+
+def test_the_command_prints_a_claim_and_refuses_what_it_cannot_judge(bounds_file, capsys):
+    assert main(["check-bound", f"{bounds_file}:loose", "--quantity", "regret", "--json", "-q"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "holds" and {"findings", "repairs", "statement"} <= set(out)
+    for name, said in (("two_args", "must take exactly (K, n, sigma0_sq, sigma_sq)"), ("negative", "returned -1.0 at"),
+                       ("text", "not a number"), ("missing", "has no function missing")):
+        assert main(["check-bound", f"{bounds_file}:{name}", "-q"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and str(bounds_file) in err[0] and said in err[0], err
+    assert sorted(p.name for p in bounds_file.parent.iterdir()) == ["mybounds.py"]      # nothing written beside it
