@@ -84,12 +84,17 @@ def _proofs(args: argparse.Namespace) -> int:
 
 
 def _claims(args: argparse.Namespace) -> int:
-    from .ledger import LedgerInputs, Mode, check_inputs, run_ledger, select
+    from .ledger import LedgerInputs, Mode, check_inputs, load_claims, run_ledger, select
     from .progress import bar, counter
-    kw = {"inputs": LedgerInputs(args.results, args.rates), **({"seed": args.seed} if args.seed is not None else {})}
+    kw = {"inputs": LedgerInputs(args.results, args.rates, claims=tuple(args.claim_files or ())),
+          **({"seed": args.seed} if args.seed is not None else {})}
     mode = Mode.thorough(**kw) if args.thorough else Mode(**kw)
     try:
+        for spec in mode.inputs.claims:
+            load_claims(spec)
         ids = select([i.strip() for tok in (args.id or []) for i in tok.split(",") if i.strip()] or None)
+    except ParameterError as err:
+        return _fail(f"--{err.param}: {err.reason}")
     except ValueError as err:
         return _fail(f"--id: {err}")
     t0 = time.perf_counter()
@@ -307,7 +312,7 @@ def _report(args: argparse.Namespace) -> int:
     from .report import report
     try:
         res = report("full" if args.full else "quick", args.out, thorough=args.thorough, results_dir=args.results,
-                     rates_dir=args.rates,
+                     rates_dir=args.rates, claim_files=tuple(args.claim_files or ()),
                      seed=args.seed, progress=not args.quiet, workers=args.workers or cores())
     except ValueError as err:
         return _fail(str(err))

@@ -45,6 +45,14 @@ COMMANDS = {"claims": Command(compiles=True), "proofs": Command(), "bound": Comm
             "reproduce": Command(compiles=True, registry=True, kept=_RESUMES), "check-bound": Command(compiles=True)}
 
 
+def names_free(text: str) -> list[str]:
+    """A comma-separated list of names of anything (files, modules), none empty."""
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError("expected a comma-separated list")
+    return items
+
+
 def setup_name(text: str) -> str:
     """A setup name in any case (F1..F6, R1..R3, custom)."""
     t = text.strip()
@@ -214,6 +222,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                                                            "results do not depend on it)")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("--markdown", metavar="PATH", help="also write a Markdown report (e.g. docs/claims.md)")
+    c.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
+                   help="files of your own claims (path/to/file.py, module or entry point of rue_verify.claims, "
+                        "comma-separated), declared with rue_verify.ledger.core.claim; run beside the paper's")
 
     pf = sub.add_parser("proofs", help="the proofs as a graph: each step's status, where each theorem's proof breaks, "
                                        "and the repaired routes",
@@ -357,6 +368,8 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     rr.add_argument("--seed", type=seed, default=0, help="seed of the figures' simulations (default 0)")
     rr.add_argument("--workers", type=integer(1, 256), help="processes the claims and figures run in (default: every "
                                                             "core; the results do not depend on it)")
+    rr.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
+                    help="files of your own claims to judge and show beside the paper's (as claims --claims)")
     rr.add_argument("--json", action="store_true", help="print what was written as JSON")
     rr.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     rt = sub.add_parser("rates", help="the rate study: Bayesian failure probability and simple regret under the model, "

@@ -28,11 +28,13 @@ from .plots.registry import FAMILIES, SCALES, Inputs, Scale
 
 
 def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: bool = False, results_dir=None,
-           progress: bool = True, seed: int = 0, claims=None, workers: int = 1, rates_dir=None) -> dict:
+           progress: bool = True, seed: int = 0, claims=None, workers: int = 1, rates_dir=None,
+           claim_files: tuple[str, ...] = ()) -> dict:
     """Run the ledger and draw every figure family (`plots.FAMILIES`) whose inputs are there, the claims
     and the figures together on `workers` processes; write index.html, report.md and figures/ (PNG, SVG
     and each figure's table as CSV). The output is the same whatever the number of workers.
-    results_dir, rates_dir: a reproduction's and a rate study's directories (default: the shipped ones)."""
+    results_dir, rates_dir: a reproduction's and a rate study's directories (default: the shipped ones).
+    claim_files: files of your own claims, judged and shown beside the paper's (`ledger.load_claims`)."""
     if not isinstance(scale, Scale):
         if scale not in SCALES:
             raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
@@ -46,7 +48,8 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
                          f"{', ...' if len(others) > 3 else ''}); a report replaces its whole directory, so choose a "
                          "new or empty one, or a previous report's")
     with staged(final) as out:
-        return _report(scale, out, final, thorough, results_dir, progress, seed, claims, workers, rates_dir)
+        return _report(scale, out, final, thorough, results_dir, progress, seed, claims, workers, rates_dir,
+                       tuple(claim_files))
 
 
 #: everything a report directory holds: the only entries `report` replaces
@@ -81,9 +84,10 @@ def staged(final: Path):
         shutil.rmtree(stage, ignore_errors=True)
 
 
-def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, claims, workers, rates_dir) -> dict:
+def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, claims, workers, rates_dir,
+            claim_files) -> dict:
     from . import parallel
-    from .ledger import LedgerInputs, Mode, collect, select, units
+    from .ledger import LedgerInputs, Mode, collect, load_claims, select, units
     from .plots.registry import make
     from .progress import bar, counter
     from .rates import load as load_rates
@@ -91,7 +95,9 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     t0 = time.perf_counter()
     # a partial reproduction's report judges the claims its results lack on the shipped results
     given = LedgerInputs(str(results_dir) if results_dir else None, str(rates_dir) if rates_dir else None,
-                         partial_results=True)
+                         partial_results=True, claims=claim_files)
+    for spec in claim_files:
+        load_claims(spec)
     mode = Mode.thorough(inputs=given) if thorough else Mode(inputs=given)
     rates = load_rates(mode.inputs.rates)
     res = load(mode.inputs.results)

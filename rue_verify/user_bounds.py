@@ -24,11 +24,8 @@ Nothing is written anywhere.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
 import math
-import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -39,6 +36,7 @@ from .errors import ParameterError
 from .ledger.core import ClaimResult, Finding, Mode, from_tightness, from_value, overall, witness
 from .ledger.montecarlo import Point, rate_finding, search
 from .ledger.search import Dim
+from .userfiles import load_module
 
 PARAMS = ("K", "n", "sigma0_sq", "sigma_sq")
 QUANTITIES = {"failure": "Bayesian failure probability", "regret": "Bayesian simple regret"}
@@ -63,23 +61,9 @@ def load_bound(spec: str) -> Callable[..., float]:
     if not sep or not where or not name:
         raise BoundError(spec, "expected path/to/file.py:NAME or module:NAME")
     try:
-        if where.endswith(".py"):
-            path = Path(where)
-            if not path.is_file():
-                raise BoundError(spec, f"no file {where}")
-            loader_spec = importlib.util.spec_from_file_location(f"rue_verify_user_bound_{path.stem}", path)
-            module = importlib.util.module_from_spec(loader_spec)
-            before, sys.dont_write_bytecode = sys.dont_write_bytecode, True     # no __pycache__ beside your file
-            try:
-                loader_spec.loader.exec_module(module)
-            finally:
-                sys.dont_write_bytecode = before
-        else:
-            module = importlib.import_module(where)
-    except BoundError:
-        raise
-    except Exception as err:             # a user's file: any error while importing it is reported, in one line
-        raise BoundError(spec, f"importing {where} failed: {type(err).__name__}: {err}") from None
+        module = load_module(where, "bound")
+    except ParameterError as err:
+        raise BoundError(spec, err.reason) from None
     fn = getattr(module, name, None)
     if not callable(fn):
         raise BoundError(spec, f"{where} has no function {name}")

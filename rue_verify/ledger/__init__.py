@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 from .core import REGISTRY, SEVERITY, ClaimResult, Finding, LedgerInputs, Mode, run_claim
 
 __all__ = ["REGISTRY", "SEVERITY", "ClaimResult", "Finding", "LedgerInputs", "Mode", "run_claim", "run_ledger",
-           "check_inputs", "select", "units", "collect"]
+           "check_inputs", "load_claims", "select", "units", "collect"]
 
 #: the ledger's modules in the paper's order; importing one registers its claims (the registry's
 #: order, and so every output's, is this order, then each module's order of declaration)
@@ -25,10 +25,46 @@ for _m in MODULES:
 
 from . import proof_graph  # noqa: E402  (after the claims it reads are registered)
 
+#: the section your own claims appear under, unless they declare another (`core.claims_in`)
+YOUR_SECTION = "Your claims"
+_LOADED: dict[str, list[str]] = {}
+
+
+def load_claims(spec: str) -> list[str]:
+    """Register the claims of a file of your own, declared with `core.claim` and `core.repair` and
+    judged with the same finding constructors: a path to a .py file, a module name, or the name of an
+    entry point of the group `rue_verify.claims`. Returns their IDs (once per process; a worker
+    process loads them again from `LedgerInputs.claims`). A `ParameterError` naming 'claims' if the
+    file cannot be imported or declares no claim."""
+    if spec in _LOADED:
+        return _LOADED[spec]
+    from dataclasses import replace
+    from importlib.metadata import entry_points
+
+    from ..errors import ParameterError
+    from ..userfiles import load_module
+    before = set(REGISTRY)
+    ep = next((e for e in entry_points(group="rue_verify.claims") if e.name == spec), None)
+    if ep is not None:
+        ep.load()
+    else:
+        load_module(spec, "claims")
+    new = [cid for cid in REGISTRY if cid not in before]
+    if not new:
+        raise ParameterError("claims", f"{spec} declares no claim (declare them with rue_verify.ledger.core.claim)")
+    for cid in new:
+        if REGISTRY[cid].section == "Other":
+            REGISTRY[cid] = replace(REGISTRY[cid], section=YOUR_SECTION)
+    _LOADED[spec] = new
+    return new
+
 
 def check(cids: tuple[str, ...], mode: Mode) -> list[ClaimResult]:
     """The results of claims run one after another in one process (a module-level function, so a
-    worker process can run it): claims that share a cached simulation go together."""
+    worker process can run it): claims that share a cached simulation go together. Your own claim
+    files (`mode.inputs.claims`) are loaded first."""
+    for spec in mode.inputs.claims:
+        load_claims(spec)
     return [run_claim(REGISTRY[cid], mode) for cid in cids]
 
 
@@ -92,6 +128,9 @@ def run_ledger(mode: Mode | None = None, ids: Iterable[str] | None = None,
     entry point of `claims`, the report (which interleaves `units` with its figures) and the
     reproduction's summary."""
     from ..parallel import run
+    mode = mode or Mode()
+    for spec in mode.inputs.claims:
+        load_claims(spec)
     wanted = select(ids)
     after = (lambda unit: [progress(cid) for cid in unit]) if progress else None
-    return collect(wanted, run(units(wanted, mode or Mode()), workers, after).values())
+    return collect(wanted, run(units(wanted, mode), workers, after).values())

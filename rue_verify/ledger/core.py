@@ -418,11 +418,13 @@ class LedgerInputs:
     paper-scale results shipped with the package; nothing runs a sweep), a rate study's directory
     (`rates`; None: the shipped study), and whether a claim whose studies `results` lack is judged on
     the shipped results instead of refused (`partial_results`: the report of a partial reproduction;
-    the finding says so)."""
+    the finding says so), and files of your own claims to run beside the paper's (`claims`: paths to
+    .py files, module names or entry points of the group `rue_verify.claims`; `ledger.load_claims`)."""
 
     results: str | None = None
     rates: str | None = None
     partial_results: bool = False
+    claims: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

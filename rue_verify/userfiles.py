@@ -1,0 +1,36 @@
+"""Your own files, loaded as the toolkit's extension points load them: a path to a `.py` file or an
+importable module name, imported without writing `__pycache__` beside your file; any error while
+importing it becomes one `ParameterError` naming the parameter and the file."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from .errors import ParameterError
+
+
+def load_module(where: str, param: str) -> ModuleType:
+    """The module `where` names: a path ending in .py, or a module name. `param` names the parameter
+    (or flag) it came from, for the error."""
+    try:
+        if where.endswith(".py"):
+            path = Path(where)
+            if not path.is_file():
+                raise ParameterError(param, f"no file {where}")
+            spec = importlib.util.spec_from_file_location(f"rue_verify_user_{path.stem}", path)
+            module = importlib.util.module_from_spec(spec)
+            before, sys.dont_write_bytecode = sys.dont_write_bytecode, True     # no __pycache__ beside it
+            try:
+                spec.loader.exec_module(module)
+            finally:
+                sys.dont_write_bytecode = before
+            return module
+        return importlib.import_module(where)
+    except ParameterError:
+        raise
+    except Exception as err:             # your file: any error while importing it is reported, in one line
+        raise ParameterError(param, f"importing {where} failed: {type(err).__name__}: {err}") from None
