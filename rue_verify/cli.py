@@ -313,6 +313,7 @@ def _report(args: argparse.Namespace) -> int:
     try:
         res = report("full" if args.full else "quick", args.out, thorough=args.thorough, results_dir=args.results,
                      rates_dir=args.rates, claim_files=tuple(args.claim_files or ()),
+                     your_bounds=tuple(args.bounds or ()),
                      seed=args.seed, progress=not args.quiet, workers=args.workers or cores())
     except ValueError as err:
         return _fail(str(err))

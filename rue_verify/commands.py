@@ -53,6 +53,17 @@ def names_free(text: str) -> list[str]:
     return items
 
 
+def your_bounds(text: str) -> list[tuple[str, str]]:
+    """Comma-separated QUANTITY=FILE.py:NAME pairs (QUANTITY failure or regret)."""
+    out = []
+    for item in names_free(text):
+        q, sep, spec = item.partition("=")
+        if not sep or q not in ("failure", "regret") or ":" not in spec:
+            raise argparse.ArgumentTypeError(f"expected failure=FILE.py:NAME or regret=FILE.py:NAME, got {item!r}")
+        out.append((q, spec))
+    return out
+
+
 def setup_name(text: str) -> str:
     """A setup name in any case (F1..F6, R1..R3, custom)."""
     t = text.strip()
@@ -368,6 +379,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     rr.add_argument("--seed", type=seed, default=0, help="seed of the figures' simulations (default 0)")
     rr.add_argument("--workers", type=integer(1, 256), help="processes the claims and figures run in (default: every "
                                                             "core; the results do not depend on it)")
+    rr.add_argument("--bounds", type=your_bounds, metavar="Q=FILE.py:NAME",
+                    help="your bounds to draw in the landscape, comma-separated: failure=mybounds.py:NAME or "
+                         "regret=mybounds.py:NAME (functions of K, n, sigma0_sq, sigma_sq; see check-bound)")
     rr.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
                     help="files of your own claims to judge and show beside the paper's (as claims --claims)")
     rr.add_argument("--json", action="store_true", help="print what was written as JSON")

@@ -29,12 +29,14 @@ from .plots.registry import FAMILIES, SCALES, Inputs, Scale
 
 def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: bool = False, results_dir=None,
            progress: bool = True, seed: int = 0, claims=None, workers: int = 1, rates_dir=None,
-           claim_files: tuple[str, ...] = ()) -> dict:
+           claim_files: tuple[str, ...] = (), your_bounds: tuple[tuple[str, str], ...] = ()) -> dict:
     """Run the ledger and draw every figure family (`plots.FAMILIES`) whose inputs are there, the claims
     and the figures together on `workers` processes; write index.html, report.md and figures/ (PNG, SVG
     and each figure's table as CSV). The output is the same whatever the number of workers.
     results_dir, rates_dir: a reproduction's and a rate study's directories (default: the shipped ones).
-    claim_files: files of your own claims, judged and shown beside the paper's (`ledger.load_claims`)."""
+    claim_files: files of your own claims, judged and shown beside the paper's (`ledger.load_claims`).
+    your_bounds: (quantity 'failure' or 'regret', 'path/to/file.py:NAME') pairs: your bounds, drawn in
+    the landscape beside the paper's, the repaired and the peers' (`user_bounds`)."""
     if not isinstance(scale, Scale):
         if scale not in SCALES:
             raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
@@ -49,7 +51,7 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
                          "new or empty one, or a previous report's")
     with staged(final) as out:
         return _report(scale, out, final, thorough, results_dir, progress, seed, claims, workers, rates_dir,
-                       tuple(claim_files))
+                       tuple(claim_files), tuple(your_bounds))
 
 
 #: everything a report directory holds: the only entries `report` replaces
@@ -85,13 +87,14 @@ def staged(final: Path):
 
 
 def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, claims, workers, rates_dir,
-            claim_files) -> dict:
+            claim_files, your_bounds) -> dict:
     from . import parallel
     from .ledger import LedgerInputs, Mode, collect, load_claims, select, units
     from .plots.registry import make
     from .progress import bar, counter
     from .rates import load as load_rates
     from .reproduction import load
+    from .user_bounds import load_bound
     t0 = time.perf_counter()
     # a partial reproduction's report judges the claims its results lack on the shipped results
     given = LedgerInputs(str(results_dir) if results_dir else None, str(rates_dir) if rates_dir else None,
@@ -102,7 +105,9 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     rates = load_rates(mode.inputs.rates)
     res = load(mode.inputs.results)
     ids = select(claims)
-    inputs = Inputs(scale, seed, tuple(res.rows), rates=mode.inputs.rates)
+    for _, spec in your_bounds:          # a bound that cannot be judged is refused before anything runs
+        load_bound(spec)
+    inputs = Inputs(scale, seed, tuple(res.rows), rates=mode.inputs.rates, bounds=tuple(your_bounds))
     names = [n for n, f in FAMILIES.items() if f.available(inputs, ledger=True)]
     drawn_here = [n for n in names if "ledger" in FAMILIES[n].needs]        # they need the ledger's results
     tasks = [(("claims",) + key, fn, a) for key, fn, a in units(ids, mode)]
@@ -111,7 +116,7 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     step = counter(shown)
     done = parallel.run(tasks, workers, lambda key: [step(k) for k in (key[1:] if key[0] == "claims" else [key])])
     results = collect(ids, [part for key, part in done.items() if key[0] == "claims"])
-    with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results), mode.inputs.rates)
+    with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results), mode.inputs.rates, tuple(your_bounds))
     for n in drawn_here:
         done[("figure", n)] = make(n, with_ledger, out / "figures")
         step(("figure", n))

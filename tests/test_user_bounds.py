@@ -77,3 +77,15 @@ def test_the_command_prints_a_claim_and_refuses_what_it_cannot_judge(bounds_file
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and str(bounds_file) in err[0] and said in err[0], err
     assert sorted(p.name for p in bounds_file.parent.iterdir()) == ["mybounds.py"]      # nothing written beside it
+
+
+def test_the_landscape_draws_your_bound_beside_the_papers(bounds_file, tmp_path):
+    from rue_verify.plots.rates import landscape_table
+    from rue_verify.plots.registry import FAMILIES, save
+    t = landscape_table(None, (("failure", f"{bounds_file}:loose"),))
+    mine = t.where(series="your bound loose")
+    assert mine and {r["kind"] for r in mine} == {"bound"} and len({r["K"] for r in mine}) >= 2
+    assert len({r["quantity"] for r in mine}) == 1                   # drawn on the failure panels only
+    paths, _ = save(FAMILIES["landscape"], t, tmp_path / "landscape")
+    assert all((tmp_path / f"landscape.{e}").stat().st_size > 1000 for e in ("png", "svg", "csv"))
+    assert "your bound loose" in (tmp_path / "landscape.csv").read_text()

@@ -76,12 +76,13 @@ def draw_rates(t: Table, ax=None):
     return fig
 
 
-def landscape_table(rates_dir: str | None = None) -> Table:
+def landscape_table(rates_dir: str | None = None, your_bounds: tuple[tuple[str, str], ...] = ()) -> Table:
     """The bound landscape under the model of Section 3, for each setting that differs from the base
     one only in K: for each quantity, the measured truth of RUE and the peers (95% intervals), the
     full-information oracle below them (a lower bound on every algorithm), the repaired Theorems 5.1
     and 5.2 and the peers' own bounds above (the paper's literal theorems are undefined at these K),
-    and every truth's local slopes."""
+    `your_bounds` ((quantity 'failure' or 'regret', 'path/to/file.py:NAME') pairs,
+    `user_bounds.load_bound`) beside them, and every truth's local slopes."""
     from bounds import repaired as rp
     res = rates.load(rates_dir)
     rows = []
@@ -113,6 +114,14 @@ def landscape_table(rates_dir: str | None = None) -> Table:
                     for peer, b in study.peer_bounds(int(n), setting).items():
                         rows.append({"K": setting.K, "quantity": quantity, "series": f"{peer}'s bound",
                                      "kind": "bound", "x": int(n), "y": b})
+            for which, spec in your_bounds:
+                if which != attr:
+                    continue
+                from ..user_bounds import evaluate, load_bound
+                fn = load_bound(spec)
+                rows += [{"K": setting.K, "quantity": quantity, "series": f"your bound {spec.rpartition(':')[2]}",
+                          "kind": "bound", "x": int(n),
+                          "y": evaluate(fn, spec, setting.K, int(n), setting.sigma0_sq, setting.sigma_sq)} for n in ns]
     base = res.settings()["base"]
     return Table(rows, {"family": "landscape", "runs": res.curve("base", "rue").runs, "source": res.description,
                         "sigma0_sq": base.sigma0_sq, "sigma_sq": base.sigma_sq,
@@ -130,6 +139,8 @@ def draw_landscape(t: Table, ax=None):
 
     def color(name):
         base = name.split("'")[0].split(" ")[0]
+        if base == "your":
+            return "tab:purple"
         if base == "oracle":
             return "k"
         if base == "Theorem":

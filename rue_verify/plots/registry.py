@@ -39,13 +39,15 @@ SCALES = {"quick": QUICK, "full": FULL}
 @dataclass(frozen=True)
 class Inputs:
     """What a family may compute from: the simulation scale and seed, the reproduction's result rows,
-    the ledger's results, the rate study's directory (None: the one shipped)."""
+    the ledger's results, the rate study's directory (None: the one shipped), and your own bounds to
+    draw in the landscape."""
 
     scale: Scale = QUICK
     seed: int = 0
     rows: tuple = ()
     ledger: tuple = ()
     rates: str | None = None
+    bounds: tuple = ()                   # your bounds for the landscape: (quantity, 'file.py:NAME') pairs
 
     @property
     def studies(self) -> set[str]:
@@ -107,7 +109,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("landscape", "The bound landscape: every algorithm's measured truth between the full-information oracle "
                         "(a lower bound on all) and the upper bounds (the repaired theorems, the peers' own), with "
                         "local slopes.",
-           lambda i: rt.landscape_table(i.rates), rt.draw_landscape,
+           lambda i: rt.landscape_table(i.rates, i.bounds), rt.draw_landscape,
            claims=("RATE-FAIL", "RATE-REGRET", "ABS-SOTA")),
     Family("figure3-fixed-H-suboptimal", "Reproduction of Figure 3: fixed means, K = 20 (H over the suboptimal "
                                          "arms, as the authors' code).",
