@@ -11,9 +11,10 @@ It is judged with the ledger's machinery and returned as a claim (`core.ClaimRes
   bound (a refutation names K, n, sigma0_sq, sigma_sq and recomputes from the stored study); then
   the tightness (bound over truth where the bound is tightest) and the bound's exponent in n
   against the truth's;
-- for the failure probability, an adversarial Monte Carlo search of the bound over a parameter space
-  (`montecarlo.search`: grid, seeded random points, refinement and confirmation with exact binomial
-  intervals), simulating the algorithm only where the bound is below 1;
+- an adversarial Monte Carlo search of the bound over a parameter space: for the failure
+  probability `montecarlo.search` (grid, seeded random points, refinement and confirmation with
+  exact binomial intervals, simulating only where the bound is below 1); for the simple regret the
+  same screening and confirmation with Student-t intervals of the mean regret at level 1 - 1e-6;
 - where the bound is informative (below 1) and where it is vacuous, on the same points.
 
 
@@ -133,7 +134,7 @@ def check_bound(spec: str, quantity: str = "failure", algorithm: str = "rue", *,
         space: parameter -> (low, high) overriding the search's `SPACE` (K and n integers).
         rates_dir: a rate study's directory (None: the study shipped with the package).
         mode: how hard the search works (`ledger.Mode`; the quick one by default).
-        search_runs: run the Monte Carlo search (failure only).
+        search_runs: run the Monte Carlo search.
         progress: called with a line of text as each part finishes.
 
     Returns:
@@ -200,9 +201,10 @@ def check_bound(spec: str, quantity: str = "failure", algorithm: str = "rue", *,
                                holds=f"the bound is informative (below 1 for a probability) at {informative} of the "
                                      f"study's {informative + vacuous} points, vacuous at {vacuous}",
                                fails=f"the bound is vacuous (>= 1) at every one of the study's {vacuous} points"))
-    # 4. the adversarial search (failure probability)
-    if quantity == "failure" and search_runs:
-        findings.append(_search(fn, spec, algorithm, space, mode))
+    # 4. the adversarial search
+    if search_runs:
+        findings.append(_search(fn, spec, algorithm, space, mode) if quantity == "failure" else
+                        _regret_search(fn, spec, algorithm, space, mode))
         say("check-bound: the Monte Carlo search done")
     verdict = overall(findings)
     summary = f"{verdict}: " + next(f.detail for f in findings if f.verdict == verdict)[:300]
@@ -240,7 +242,10 @@ def _simulator(algorithm: str) -> Callable[[dict, int, np.random.Generator], Poi
                                          else {})})
         rec, *_ = run_algorithm(algorithm, params, means, n, run_seeds(base, "algorithm", runs),
                                 run_seeds(base, "rewards", runs), True, math.sqrt(s))
-        return Point(p, runs, int(outcomes(means, rec)[0].sum()))
+        failed, regret = outcomes(means, rec)
+        pt = Point(p, runs, int(failed.sum()))
+        pt.regret = regret              # the search of a regret bound reads the runs' regrets
+        return pt
     return simulate
 
 
@@ -278,11 +283,57 @@ def recompute(w: dict) -> tuple[float, float]:
     p = w["params"]
     if "seed_key" not in p:
         return truth_sides(p)
-    from simulate.stats import binomial_interval
+    from simulate.stats import binomial_interval, mean_interval
     fn = load_bound(p["bound"])
     key = p["seed_key"]
     point = {k: p[k] for k in PARAMS}
     pt = _simulator(p["algorithm"])(point, p["runs"], Mode(seed=key[0]).rng(*key[1:]))
+    if p.get("quantity") == "regret":
+        return mean_interval(pt.regret, w["level"]).low, evaluate(fn, p["bound"], *point.values())
     if pt.events != w["events"]:
         raise AssertionError(f"rerun of {key} gave {pt.events} events, the witness says {w['events']}")
     return binomial_interval(pt.events, p["runs"], w["level"]).low, evaluate(fn, p["bound"], *point.values())
+
+
+def _regret_search(fn, spec: str, algorithm: str, space: dict | None, mode: Mode) -> Finding:
+    """The adversarial search of a bound on the simple regret: screen the grid and seeded random points
+    of the space with `mode.search_runs` runs, confirm the three with the largest mean regret over
+    the bound with `mode.confirm_runs` fresh runs; refuted when a confirmed mean's lower limit (Student
+    t, level 1 - 1e-6) lies above the bound."""
+    from simulate.algorithms import get
+    from simulate.stats import mean_interval
+
+    from .ledger.montecarlo import screen_units
+    from .ledger.search import unit_point
+    alg = get(algorithm)
+    simulate = _simulator(algorithm)
+    dims = _space(space)
+    name = f"user-bound-regret:{algorithm}:{spec}"
+    screened = []
+    for i, u in enumerate(screen_units(dims, 2, 4 * mode.search_points, mode.rng(name, "points"))):
+        p = unit_point(dims, u)
+        if p["n"] < alg.min_budget(p["K"], alg.resolve({})):
+            continue
+        b = evaluate(fn, spec, p["K"], p["n"], p["sigma0_sq"], p["sigma_sq"])
+        r = simulate(p, mode.search_runs, mode.rng(name, "screen", i)).regret
+        screened.append((float(r.mean()) / max(b, 1e-300), i, p, b))
+    worst = None
+    for _, i, p, b in sorted(screened, key=lambda x: -x[0])[:3]:
+        key = (mode.seed, name, "confirm", i)
+        r = simulate(p, mode.confirm_runs, mode.rng(*key[1:])).regret
+        ci = mean_interval(r, LEVEL)
+        if worst is None or ci.low - b > worst[0]:
+            worst = (ci.low - b, p, b, ci, key)
+    excess, p, b, ci, key = worst
+    domain = (f"{len(screened)} points screened ({mode.search_runs} runs each) over "
+              + ", ".join(f"{k} in [{d.low:g}, {d.high:g}]" for k, d in dims.items())
+              + f", the 3 closest confirmed with {mode.confirm_runs} runs")
+    return from_value(excess, domain, at_most=0.0,
+                      holds=f"no confirmed point above the bound; closest at {p}: mean regret {ci.estimate:.4g} in "
+                            f"[{ci.low:.4g}, {ci.high:.4g}] against {b:.4g}",
+                      fails=f"{algorithm}'s simple regret exceeds the bound at {p}: {ci.estimate:.4g} in "
+                            f"[{ci.low:.4g}, {ci.high:.4g}] (level 1 - 1e-6) against {b:.4g}",
+                      witness=lambda: witness({**p, "runs": mode.confirm_runs, "seed_key": list(key), "bound": spec,
+                                               "algorithm": algorithm, "quantity": "regret"}, ci.low, b, "<=",
+                                              level=LEVEL, what="the mean regret's lower confidence limit"))
+

@@ -67,6 +67,14 @@ def test_a_true_loose_bound_holds_with_its_tightness_and_exponent(bounds_file):
     assert tight.witness["exponent"]["bound"] > tight.witness["exponent"]["measured"]     # it decays more slowly
 
 
+def test_a_wrong_regret_bound_is_refuted_by_the_search_too(bounds_file):
+    r = check_bound(f"{bounds_file}:too_small", "regret", "rue", mode=SMALL)
+    searched = r.findings[-1]
+    assert searched.verdict == "refuted" and searched.witness["params"]["quantity"] == "regret"
+    lhs, rhs = recompute(searched.witness)
+    assert lhs == pytest.approx(searched.witness["lhs"], rel=1e-9) and lhs > rhs
+
+
 def test_the_command_prints_a_claim_and_refuses_what_it_cannot_judge(bounds_file, capsys):
     assert main(["check-bound", f"{bounds_file}:loose", "--quantity", "regret", "--json", "-q"]) == 0
     out = json.loads(capsys.readouterr().out)

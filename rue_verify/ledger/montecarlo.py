@@ -96,7 +96,9 @@ class Search:
         return max(bad, key=lambda p: p.interval(self.level).low / p.bound) if bad else None
 
 
-def _units(space: dict, grid_per_dim: int, random: int, rng: np.random.Generator) -> list[np.ndarray]:
+def screen_units(space: dict, grid_per_dim: int, random: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """The points a search screens, in the unit cube of `space`: a grid of `grid_per_dim` per
+    dimension, then `random` seeded random points."""
     d = len(space)
     g = np.linspace(0.0, 1.0, grid_per_dim) if grid_per_dim > 1 else np.array([0.5])
     grid = np.array(np.meshgrid(*[g] * d)).reshape(d, -1).T
@@ -139,7 +141,7 @@ def search(name: str, space: dict[str, Dim], simulate: Callable[[dict, int, np.r
         return pt
 
     pool: list[tuple[float, np.ndarray, Point]] = []
-    units = _units(space, grid_per_dim, candidates * mode.search_points, rng)
+    units = screen_units(space, grid_per_dim, candidates * mode.search_points, rng)
     order = rng.permutation(len(units))          # grid and random points interleaved
     for i in order:
         u = units[i]
