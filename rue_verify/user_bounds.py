@@ -68,6 +68,12 @@ def load_bound(spec: str) -> Callable[..., float]:
     fn = getattr(module, name, None)
     if not callable(fn):
         raise BoundError(spec, f"{where} has no function {name}")
+    return _checked(fn, spec)
+
+
+def _checked(fn: Callable[..., float], spec: str) -> Callable[..., float]:
+    """`fn` if it takes exactly (K, n, sigma0_sq, sigma_sq); a `BoundError` naming the parameter otherwise."""
+    name = getattr(fn, "__name__", "the bound")
     got = tuple(inspect.signature(fn).parameters)
     if got != PARAMS:
         extra = [p for p in got if p not in PARAMS]
@@ -121,13 +127,15 @@ def truth_sides(p: dict) -> tuple[float, float]:
             evaluate(fn, p["bound"], p["K"], p["n"], p["sigma0_sq"], p["sigma_sq"]))
 
 
-def check_bound(spec: str, quantity: str = "failure", algorithm: str = "rue", *, space: dict | None = None,
+def check_bound(spec: str | Callable[..., float], quantity: str = "failure", algorithm: str = "rue", *,
+                space: dict | None = None,
                 rates_dir: str | None = None, mode: Mode | None = None, search_runs: bool = True,
                 progress: Callable[[str], None] | None = None) -> ClaimResult:
     """Judge the bound `spec` on `algorithm`'s `quantity` (module docstring).
 
     Args:
-        spec: 'path/to/file.py:NAME' or 'module:NAME', a function (K, n, sigma0_sq, sigma_sq) -> float.
+        spec: 'path/to/file.py:NAME' or 'module:NAME', a function (K, n, sigma0_sq, sigma_sq) -> float,
+            or the function itself (a claim of yours can judge a bound declared beside it).
         quantity: 'failure' (Bayesian failure probability) or 'regret' (Bayesian simple regret).
         algorithm: a registry name (its truth comes from the rate study; the Monte Carlo search
             simulates it).
@@ -146,7 +154,11 @@ def check_bound(spec: str, quantity: str = "failure", algorithm: str = "rue", *,
     get(algorithm)                        # a ValueError that lists the names
     mode = mode or Mode()
     say = progress or (lambda line: None)
-    fn = load_bound(spec)
+    if callable(spec):
+        fn = _checked(spec, f"{spec.__module__}:{spec.__name__}")
+        spec = f"{spec.__module__}:{spec.__name__}"
+    else:
+        fn = load_bound(spec)
     t0 = time.perf_counter()
     what = QUANTITIES[quantity]
     res, curves = _truth_points(quantity, algorithm, rates_dir)

@@ -12,6 +12,8 @@ import pytest
 from rue_verify.cli import main
 
 CLAIMS = '''
+import math
+
 import bounds
 from rue_verify.ledger.core import claim, from_value, witness
 
@@ -27,6 +29,17 @@ def check_ck_small(mode):
     return "c_K against 5", [from_value(v, "K in 36-200", at_most=5.0, holds=f"max c_K = {v:.4g}",
                                         fails=f"c_K = {v:.4g} > 5 at K = {worst}",
                                         witness=lambda: witness({"K": worst}, v, 5.0))]
+
+
+def my_bound(K, n, sigma0_sq, sigma_sq):
+    return min(1.0, 3 * math.sqrt(K * math.log(n) / n))
+
+
+@claim("MY-RUE-BOUND", "my note, theorem 1", "my_bound bounds RUE's Bayesian failure probability")
+def check_my_bound(mode):
+    from rue_verify.user_bounds import check_bound
+    r = check_bound(my_bound, "failure", "rue", mode=mode, search_runs=False)
+    return r.summary, r.findings
 
 
 @claim("MY-GAP-BOUND", "my note, remark 2", "e*(0.1) <= 1.2 at K = 50, sigma0^2 = 1")
@@ -56,6 +69,13 @@ def test_your_claims_run_beside_the_papers_and_their_witnesses_recompute(claims_
     w = got["MY-CK-SMALL"]["findings"][0]["witness"]
     assert recompute_witness(REGISTRY["MY-CK-SMALL"], w) == pytest.approx((w["lhs"], w["rhs"]))
     assert REGISTRY["MY-CK-SMALL"].section == "Your claims"
+
+
+def test_your_bound_runs_through_your_claims(claims_file, capsys):
+    """A bound of yours, judged by check_bound inside a claim of yours (`claims --claims`)."""
+    assert main(["claims", "--claims", str(claims_file), "--id", "MY-RUE-BOUND", "--json", "-q"]) == 0
+    got = json.loads(capsys.readouterr().out)[0]
+    assert got["verdict"] == "holds" and any(f["kind"] == "tightness" for f in got["findings"])
 
 
 def test_a_claims_file_that_cannot_be_used_is_refused_in_one_line(tmp_path, capsys):
