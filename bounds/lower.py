@@ -10,8 +10,8 @@ largest sample mean.
 For K = 2 the oracle's failure probability has a closed form (label `oracle_two_arms`): with
 D = mu_1 - mu_2 ~ N(0, 2 s0^2) and noise E ~ N(0, 2 sigma^2 / n), it fails when D and D + E differ
 in sign, which has probability arccos(rho) / pi, rho = corr(D, D + E) = sqrt(s0^2 / (s0^2 + sigma^2/n)).
-For K arms `rue_verify.rates.oracle` estimates both quantities by simulation with exact conditioning;
-the K = 2 closed form tests it.
+For K arms `rue_verify.rates.truth.oracle_truth` estimates both quantities by simulation with exact
+conditioning; the K = 2 closed form tests it (`tests/rates/test_study.py`).
 
 This is the rate the literature's lower bounds have (Atsidakou et al. 2022 for two arms, n^-1/2 for
 the failure probability; Komiyama et al. 2023, order 1/n for the Bayesian simple regret, from gaps

@@ -7,8 +7,9 @@ sums, over ordered pairs of arms, the probability that the posterior means order
 Under the Gaussian model (arm k's mean from N(nu_k, s0_k^2), rewards N(mu_k, sigma^2), T_k pulls)
 that pair probability has a closed form: with D = mu_j - mu_i and M = m_j - m_i (posterior means),
 M ~ N(nu_j - nu_i, v), v = (s0_i^2 - tau_i^2) + (s0_j^2 - tau_j^2), and D - M is independent of M
-with variance tau_i^2 + tau_j^2 (tau_k^2 = (1/s0_k^2 + T_k/sigma^2)^-1, eq. `MSE`'s posterior
-variance). So
+with variance tau_i^2 + tau_j^2 (tau_k^2 = (1/s0_k^2 + T_k/sigma^2)^-1: the posterior variance of
+a Gaussian prior with a known mean, arm by arm, as in `estimation.exact_gaussian_posterior` with mu0
+given; not the paper's eq. `MSE`, which pools the arms to estimate mu0). So
 
     Pr(mu_j > mu_i, m_i >= m_j) = Phi2(-delta / sqrt(v), delta / sqrt(v + w); -sqrt(v / (v + w))),
 

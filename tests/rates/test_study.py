@@ -147,3 +147,15 @@ def test_the_shipped_study_is_the_paper_grid_found_through_the_package():
     assert [r["key"] for r in res.rows] == [t.key for t in grid.tasks("paper")]
     assert res.manifest["definition"] == grid.definition_hash(grid.tasks("paper"), seed)
     assert "paper-scale rate study shipped with the package" in res.description
+
+
+def test_the_oracle_estimate_is_the_two_armed_closed_form():
+    """`oracle_truth` (exact conditioning, K arms) at K = 2 against `bounds.lower.oracle_two_arms`:
+    the closed form lies in the estimate's interval at level 1 - 1e-6, at several budgets and
+    variances."""
+    from bounds import lower
+    for n, s0, nu in ((10, 1.0, 1.0), (200, 0.5, 2.0), (5000, 2.0, 0.5)):
+        t = oracle_truth(2, n, s0, nu, 20_000, 5, level=1 - 1e-6)
+        exact = lower.oracle_two_arms(n, s0, nu)
+        assert t.failure.low <= exact <= t.failure.high, (n, s0, nu, exact, t.failure)
+
