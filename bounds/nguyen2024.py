@@ -86,12 +86,16 @@ def pairwise_bound(prior_mean, prior_var, pulls, noise_var) -> float:
     return float(np.sum(pair_error(nu[j] - nu[i], s0[i], s0[j], tau[i], tau[j])))
 
 
-def optimal_allocation(prior_mean, prior_var, n: int, noise_var: float) -> np.ndarray:
+def optimal_allocation(prior_mean, prior_var, n: int, noise_var: float, grouped: bool = True) -> np.ndarray:
     """The allocation weights w (summing to 1) that minimise `pairwise_bound` with T = n w
-    (label `optimized_allocation`). Arms with the same prior get the same weight (the bound is
-    symmetric in them), so a homogeneous prior gives exactly w = 1/K."""
+    (label `optimized_allocation`). With `grouped`, arms with the same prior share one weight (the
+    bound is symmetric in them), so a homogeneous prior gives exactly w = 1/K; with `grouped=False`
+    every arm's weight is free and the optimiser runs from four seeded starts, which is how
+    `tests/simulate/test_peers.py` shows by computation that the homogeneous optimum is 1/K."""
     nu = np.asarray(prior_mean, float)
     s0 = np.asarray(prior_var, float)
+    if not grouped:
+        return _free_allocation(nu, s0, n, noise_var)
     keys, group = np.unique(np.stack([nu, s0], 1), axis=0, return_inverse=True)
     group = group.ravel()
     counts = np.bincount(group).astype(float)
@@ -112,3 +116,26 @@ def optimal_allocation(prior_mean, prior_var, n: int, noise_var: float) -> np.nd
     res = optimize.minimize(objective, np.zeros(G - 1), method="L-BFGS-B", bounds=[(-30, 30)] * (G - 1))
     w = weights(res.x)[group]
     return w / w.sum()
+
+
+def _free_allocation(nu: np.ndarray, s0: np.ndarray, n: int, noise_var: float) -> np.ndarray:
+    """`optimal_allocation` with every arm's weight free (a softmax of K - 1 free numbers), the best of
+    four seeded starts."""
+    if not n >= 1:
+        raise UndefinedError("an allocation needs a budget n >= 1", {"n": n})
+    K = nu.size
+
+    def weights(x):
+        z = np.concatenate([[0.0], x])
+        e = np.exp(z - z.max())
+        return e / e.sum()
+
+    rng = np.random.default_rng(K)
+    best = None
+    for _ in range(4):
+        res = optimize.minimize(lambda x: pairwise_bound(nu, s0, n * weights(x), noise_var), rng.normal(0, 1, K - 1),
+                                method="L-BFGS-B", bounds=[(-30, 30)] * (K - 1))
+        if best is None or res.fun < best.fun:
+            best = res
+    return weights(best.x)
+

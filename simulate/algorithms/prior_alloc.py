@@ -13,7 +13,8 @@ summary of the paper; the bound minimised here is the exact pairwise sum their a
 (`bounds.nguyen2024`), not their closed form, which could not be read. The rounding of n w to whole
 pulls is this package's.
 
-With a homogeneous prior the weights are exactly 1/K, so the pulls are `uniform`'s, pull for pull,
+With a homogeneous prior the weights are exactly 1/K (the optimiser with every weight free lands on
+1/K: `nguyen2024.optimal_allocation(grouped=False)`, tested), so the pulls are `uniform`'s, pull for pull,
 and so are the recommendations when K divides n (equal counts: posterior means order the arms as
 sample means do); `tests/simulate/test_peers.py` shows both on shared rewards.
 """

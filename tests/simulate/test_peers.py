@@ -117,3 +117,17 @@ def test_the_two_armed_oracle_is_below_every_algorithm():
     assert abs(rate - lb) < 5 * math.sqrt(lb * (1 - lb) / runs)
     fails = _model_failures("uniform", {}, 2, n, 1.0, 20000, 10)
     assert fails / 20000 > lb
+
+
+@pytest.mark.parametrize("K, n, prior_var, noise_var", [(3, 100, 1.0, 1.0), (5, 1000, 0.1, 0.25), (10, 500, 2.0, 4.0)])
+def test_the_equal_prior_optimum_is_one_over_K_by_computation(K, n, prior_var, noise_var):
+    """With every arm's weight free, the optimiser lands on 1/K (within its tolerance), and no
+    allocation it found is below 1/K's bound: the grouped shortcut w = 1/K is the optimum."""
+    from bounds import nguyen2024
+    nu, v = np.zeros(K), np.full(K, prior_var)
+    free = nguyen2024.optimal_allocation(nu, v, n, noise_var, grouped=False)
+    assert np.abs(free - 1 / K).max() < 1e-4
+    at_uniform = nguyen2024.pairwise_bound(nu, v, np.full(K, n / K), noise_var)
+    assert at_uniform <= nguyen2024.pairwise_bound(nu, v, n * free, noise_var) + 1e-9
+    assert np.array_equal(nguyen2024.optimal_allocation(nu, v, n, noise_var), np.full(K, 1 / K))
+
