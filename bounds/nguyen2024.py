@@ -21,8 +21,13 @@ Where each detail comes from: the stored copies of the paper hold its abstract a
 only. That the allocation is fixed from the prior and that the recommendation is the largest
 posterior mean is in them; that the "optimized" allocation minimises the PoE bound is from a
 summary of the paper (sciencestack's abstract page: "Optimized, G-optimal, and warm-up TS"
-allocations). The bound here is the pairwise sum evaluated exactly, the quantity their argument
-bounds from above; their closed form with its constants could not be read and is not claimed.
+allocations). `pairwise_bound` is the pairwise sum evaluated exactly, the quantity their argument
+bounds from above: this project's derivation, not their statement. Their own bound, with its
+constants, is `published_bound`, written from the authors' public code (the notebook `MAB.ipynb`,
+function `factorized_upper_bound`, in nguyenicolas/Prior_Dependent_Allocations_BAI), since the
+paper's text is not at hand; a test shows that each of its pair terms is at least the exact pair
+probability. The authors' code also mixes the optimised allocation with a prior-weighted one and
+draws the pulls from a multinomial; `simulate.algorithms.prior_alloc` does not (yet) offer that.
 """
 
 from __future__ import annotations
@@ -139,3 +144,51 @@ def _free_allocation(nu: np.ndarray, s0: np.ndarray, n: int, noise_var: float) -
             best = res
     return weights(best.x)
 
+
+
+def published_bound(prior_mean, prior_var, weights, n: int, noise_var: float) -> float:
+    """The authors' own bound on PI-BAI's probability of error, as their public code computes it
+    (label `published_bound`), beside this module's exact pairwise sum (`pairwise_bound`).
+
+    Source: the function `factorized_upper_bound` of the notebook `MAB.ipynb` in the authors'
+    repository nguyenicolas/Prior_Dependent_Allocations_BAI (the stored copies of the paper hold its
+    abstract and introduction only, so the paper's own statement of it was not read). With prior
+    means nu_k, prior variances v0_k, allocation weights p_k and noise variance v, and
+    c_k = v / n + p_k v0_k, it sums over ordered pairs i != j
+
+        exp(-(nu_i - nu_j)^2 / (2 (v0_i + v0_j))) / sqrt(1 + n phi_ij),
+        phi_ij = (v0_i^2 p_i c_j + v0_j^2 p_j c_i) / (v (v0_i c_j + v0_j c_i)).
+
+    It differs from `pairwise_bound` (each pair's term is a bound on the exact pair probability
+    there), and `tests/simulate/test_peers.py` shows by how much.
+
+    Args:
+        prior_mean: the arms' prior means, `(K,)`.
+        prior_var: their prior variances, `(K,)`, > 0.
+        weights: the allocation, `(K,)`, >= 0, summing to 1.
+        n: the budget, >= 1.
+        noise_var: the reward-noise variance, > 0.
+
+    Returns:
+        The bound (a float; it can exceed 1).
+    """
+    nu = np.asarray(prior_mean, float)
+    v0 = np.asarray(prior_var, float)
+    p = np.asarray(weights, float)
+    if nu.shape != v0.shape or nu.shape != p.shape or nu.ndim != 1 or nu.size < 2:
+        raise ValueError(f"prior_mean, prior_var and weights must be (K,) arrays with K >= 2, got shapes "
+                         f"{nu.shape}, {v0.shape}, {p.shape}")
+    if not (np.all(v0 > 0) and noise_var > 0 and n >= 1 and np.all(p >= 0)):
+        raise ValueError("prior_var and noise_var must be > 0, n >= 1 and the weights >= 0")
+    terms = published_terms(nu, v0, p, n, noise_var)
+    return float(terms.sum() - np.trace(terms))
+
+
+def published_terms(nu: np.ndarray, v0: np.ndarray, p: np.ndarray, n: int, noise_var: float) -> np.ndarray:
+    """The `(K, K)` pair terms of `published_bound` (symmetric; its diagonal is not part of the bound)."""
+    c = noise_var / n + p * v0
+    num = np.outer(v0 ** 2 * p, c)
+    den = np.outer(v0, c) * noise_var
+    phi = (num + num.T) / (den + den.T)
+    sep = np.exp(-(nu[None, :] - nu[:, None]) ** 2 / (2 * (v0[None, :] + v0[:, None])))
+    return sep / np.sqrt(1 + n * phi)

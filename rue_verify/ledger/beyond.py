@@ -128,18 +128,21 @@ def _peer_tightness(mode: Mode) -> list:
     for name in study.PEER_NAMES:
         c = base_curve(mode, name)
         ns = c.n.astype(float)
-        bound = np.array([study.peer_bounds(int(n), c.setting)[name] for n in ns])
         low = np.array([max(iv.low, 1e-300) for iv in c.intervals("failure")])
         fit = c.fit("failure")
         top = ns >= fit.n_range[0]
-        out.append(from_tightness(bound / low, [{**c.setting.params, "algorithm": name, "n": int(n)} for n in ns],
-                                  f"{get(name).title}, told the prior N(0, {c.setting.sigma0_sq:g}) and sigma^2 = "
-                                  f"{c.setting.sigma_sq:g}, K = {c.setting.K}, n in "
-                                  f"{int(ns[0])}-{int(ns[-1])} ({c.runs} runs per budget)",
-                                  bound=study.PEER_BOUNDS[name],
-                                  exponent={"variable": "n", "bound": log_slope(ns[top], bound[top]),
-                                            "measured": fit.exponent, "interval": list(fit.interval),
-                                            "range": list(fit.n_range)}))
+        for label, values in ((study.PEER_BOUNDS[name], study.peer_bounds),
+                              (study.PUBLISHED_BOUNDS.get(name), study.published_bounds)):
+            if label is None:
+                continue
+            bound = np.array([values(int(n), c.setting)[name] for n in ns])
+            out.append(from_tightness(bound / low, [{**c.setting.params, "algorithm": name, "n": int(n)} for n in ns],
+                                      f"{get(name).title}, told the prior N(0, {c.setting.sigma0_sq:g}) and sigma^2 "
+                                      f"= {c.setting.sigma_sq:g}, K = {c.setting.K}, n in "
+                                      f"{int(ns[0])}-{int(ns[-1])} ({c.runs} runs per budget)", bound=label,
+                                      exponent={"variable": "n", "bound": log_slope(ns[top], bound[top]),
+                                                "measured": fit.exponent, "interval": list(fit.interval),
+                                                "range": list(fit.n_range)}))
     return out
 
 

@@ -112,7 +112,10 @@ def landscape_table(rates_dir: str | None = None, your_bounds: tuple[tuple[str, 
             if attr == "failure":
                 for n in ns:
                     for peer, b in study.peer_bounds(int(n), setting).items():
-                        rows.append({"K": setting.K, "quantity": quantity, "series": f"{peer}'s bound",
+                        rows.append({"K": setting.K, "quantity": quantity, "series": f"{peer}'s bound (derived here)",
+                                     "kind": "bound", "x": int(n), "y": b})
+                    for peer, b in study.published_bounds(int(n), setting).items():
+                        rows.append({"K": setting.K, "quantity": quantity, "series": f"{peer}'s published bound",
                                      "kind": "bound", "x": int(n), "y": b})
             for which, spec in your_bounds:
                 if which != attr:
@@ -157,7 +160,8 @@ def draw_landscape(t: Table, ax=None):
                 x = np.array([r["x"] for r in pts if r["kind"] != "local"], float)
                 y = np.array([r["y"] for r in pts if r["kind"] != "local"], float)
                 if kind == "bound":
-                    curve.plot(x, y, color=color(name), ls="--", lw=1.3, label=f"{name}: upper bound")
+                    curve.plot(x, y, color=color(name), ls=":" if "published" in name else "--", lw=1.3,
+                               label=f"{name}: upper bound")
                     continue
                 lo = np.array([r["low"] for r in pts if r["kind"] == "truth"], float)
                 hi = np.array([r["high"] for r in pts if r["kind"] == "truth"], float)

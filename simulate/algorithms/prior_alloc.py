@@ -10,8 +10,10 @@ recommended (ties at random). Prior, noise variance and their defaults are `baye
 Where each detail comes from: fixed allocation from the prior and posterior-mean recommendation are in
 the stored abstract and introduction; the "optimized" allocation by minimising their bound is from a
 summary of the paper; the bound minimised here is the exact pairwise sum their argument bounds
-(`bounds.nguyen2024`), not their closed form, which could not be read. The rounding of n w to whole
-pulls is this package's.
+(`bounds.nguyen2024.pairwise_bound`), not their published bound (`bounds.nguyen2024.published_bound`,
+from the authors' code). The rounding of n w to whole pulls is this package's; the authors' code
+mixes the optimised weights with prior-weighted ones and draws the pulls from a multinomial, which
+this algorithm does not do.
 
 With a homogeneous prior the weights are exactly 1/K (the optimiser with every weight free lands on
 1/K: `nguyen2024.optimal_allocation(grouped=False)`, tested), so the pulls are `uniform`'s, pull for pull,

@@ -131,3 +131,34 @@ def test_the_equal_prior_optimum_is_one_over_K_by_computation(K, n, prior_var, n
     assert at_uniform <= nguyen2024.pairwise_bound(nu, v, n * free, noise_var) + 1e-9
     assert np.array_equal(nguyen2024.optimal_allocation(nu, v, n, noise_var), np.full(K, 1 / K))
 
+
+
+def test_the_published_bound_bounds_each_pair_and_is_above_the_exact_pairwise_sum():
+    """The authors' bound (from their code) against this package's exact pairwise sum, on equal and
+    differing priors: each of its pair terms is at least the exact pair probability, so the whole is
+    at least `pairwise_bound`, and a simulated PoE of the fixed allocation lies below both."""
+    from bounds import nguyen2024
+    rng = np.random.default_rng(4)
+    for K, n, nu, v0, s2 in ((2, 50, [0.0, 0.0], [1.0, 1.0], 1.0), (5, 200, np.zeros(5), np.full(5, 0.5), 0.25),
+                             (4, 100, [0.0, 0.3, -0.2, 0.1], [1.0, 0.5, 2.0, 0.3], 1.0)):
+        nu, v0 = np.asarray(nu, float), np.asarray(v0, float)
+        w = np.full(K, 1 / K)
+        pub = nguyen2024.published_bound(nu, v0, w, n, s2)
+        exact = nguyen2024.pairwise_bound(nu, v0, n * w, s2)
+        assert pub >= exact - 1e-12, (K, pub, exact)
+        runs = 200_000
+        mu = nu + np.sqrt(v0) * rng.standard_normal((runs, K))
+        T = n * w
+        xbar = mu + np.sqrt(s2 / T) * rng.standard_normal((runs, K))
+        post = (nu / v0 + T * xbar / s2) / (1 / v0 + T / s2)
+        poe = np.mean(post.argmax(1) != mu.argmax(1))
+        assert poe <= exact + 5 * np.sqrt(poe * (1 - poe) / runs), (K, poe, exact)
+    for _ in range(300):                 # pair by pair, at random priors, allocations and budgets
+        K, n, s2 = int(rng.integers(2, 6)), int(rng.integers(2, 2000)), float(np.exp(rng.uniform(-3, 3)))
+        nu, v0, w = rng.normal(0, 1, K), np.exp(rng.uniform(-3, 2, K)), rng.dirichlet(np.ones(K))
+        terms = nguyen2024.published_terms(nu, v0, w, n, s2)
+        pv = nguyen2024.posterior_var(v0, n * w, s2)
+        for i in range(K):
+            for j in range(K):
+                if i != j:
+                    assert terms[i, j] >= nguyen2024.pair_error(nu[j] - nu[i], v0[i], v0[j], pv[i], pv[j]) - 1e-12
