@@ -18,7 +18,10 @@ means go at random (or to the lowest index, as the authors' SH code does).
 
 With a homogeneous prior and `data='all'`, the surviving arms always have equal counts, so posterior
 means order them as cumulative means do and the algorithm makes this package's `sh` decisions, pull
-for pull; `tests/simulate/test_peers.py` shows it on shared rewards rather than assuming it.
+for pull; `tests/simulate/test_peers.py` shows it on shared rewards rather than assuming it. With the
+default `data='stage'` it makes, pull for pull, the decisions of sequential halving that ranks the
+survivors by each stage's sample means alone (a plain reference in the same test file, on shared
+Gaussian rewards); it is not this package's `sh`, which ranks by cumulative means.
 """
 
 from __future__ import annotations

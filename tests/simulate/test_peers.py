@@ -162,3 +162,35 @@ def test_the_published_bound_bounds_each_pair_and_is_above_the_exact_pairwise_su
             for j in range(K):
                 if i != j:
                     assert terms[i, j] >= nguyen2024.pair_error(nu[j] - nu[i], v0[i], v0[j], pv[i], pv[j]) - 1e-12
+
+
+def _sh_by_stages(source, K: int, n: int):
+    """Sequential halving whose every stage ranks the survivors by that stage's sample means only
+    (the schedule of Karnin et al. with the earlier stages discarded): (recommendation, pulls)."""
+    from simulate.algorithms.sequential_halving import rounds
+    L, T, alive = rounds(K), np.zeros(K), list(range(K))
+    for _ in range(L):
+        if len(alive) == 1:
+            break
+        m = n // (len(alive) * L)
+        stage = {j: source.phase(j, m) / m for j in alive}
+        for j in alive:
+            T[j] += m
+        alive = sorted(alive, key=lambda j: -stage[j])[:(len(alive) + 1) // 2]
+    return alive[0], T
+
+
+@pytest.mark.parametrize("K, n", [(12, 1000), (7, 333), (16, 4096)])
+def test_bayesian_elimination_by_stages_is_sequential_halving_by_stages(K, n):
+    """Under a homogeneous prior the default per-stage variant makes the decisions of sequential
+    halving that ranks by each stage's means alone, pull for pull, on shared (Gaussian) rewards."""
+    from rue_verify.testing import reward_table
+    from simulate.algorithms import bayes_elim
+    from simulate.algorithms.sources import TableSource
+    rng = np.random.default_rng([K, n])
+    for _ in range(40):
+        mu = rng.normal(0.0, 1.0, K)
+        table, ties = reward_table(mu, n, True, int(rng.integers(2 ** 31)))
+        rec, T = bayes_elim.run(mu, n, gaussian=True, nu=1.0, table=table, ties=ties, prior_mean=0.0, prior_var=1.0)
+        ref_rec, ref_T = _sh_by_stages(TableSource(table, ties), K, n)
+        assert rec == ref_rec and np.array_equal(T, ref_T)
