@@ -68,6 +68,15 @@ def eta_repaired(K: Any, sigma0_sq: Any, sigma_sq: Any, beta_1: Any = None) -> A
     return 1 / (1 + 4 * m.sqrt(b / (1 if beta_1 is None else beta_1)))
 
 
+def Tk_upper_repaired(Delta_k: Any, K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any) -> Any:
+    """The right side of eq. `Tk_up1` with `eta_repaired` in place of the paper's eta:
+    2 + 2 Delta_k^-2 (1 + eta)^2 beta sigma^2 log n (the repaired route of Theorem 5.1's proof)."""
+    e, b = eta_repaired(K, sigma0_sq, sigma_sq), beta(K, sigma0_sq, sigma_sq)
+    Delta_k, n, sigma_sq = as_numeric(Delta_k), as_numeric(n), as_numeric(sigma_sq)
+    m = namespace_for(Delta_k, n, sigma_sq)
+    return 2 + 2 * (1 + e) ** 2 * b * sigma_sq * m.log(n) / Delta_k ** 2
+
+
 def eta_condition_repaired(K: Any, sigma0_sq: Any, sigma_sq: Any) -> Any:
     """The proof's condition 2 eta (1 + eta) sqrt(beta) + eta - 1 (beta_1 = 1) at `eta_repaired`; <= 0 is needed."""
     e = eta_repaired(K, sigma0_sq, sigma_sq)

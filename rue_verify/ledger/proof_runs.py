@@ -211,12 +211,10 @@ def _rhs_up(means: np.ndarray, n: int, K: int, sigma0_sq: float, sigma_sq: float
     Delta = means[rows, best][:, None] - means
     sub = np.ones((R, K), bool)
     sub[rows, best] = False
-    beta = float(theorems.beta(K, sigma0_sq, sigma_sq))
-    eta_r = float(repaired.eta_repaired(K, sigma0_sq, sigma_sq))
     safe = np.where(sub, Delta, 1.0)
     with np.errstate(divide="ignore"):
         up = np.where(sub, theorems.Tk_upper(safe, K, n, sigma0_sq, sigma_sq), np.inf)
-        up_r = np.where(sub, 2 + 2 * (1 + eta_r) ** 2 * beta * sigma_sq * np.log(n) / safe ** 2, np.inf)
+        up_r = np.where(sub, repaired.Tk_upper_repaired(safe, K, n, sigma0_sq, sigma_sq), np.inf)
     return best, Delta, sub, up, up_r
 
 
