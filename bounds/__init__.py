@@ -9,6 +9,8 @@ Modules by the paper's topic (grep a label such as `them-R` or `lemma-true` to f
   theorems   Section 5, Appendix A.3-A.5: Theorems 5.1 and 5.2 and their proofs' quantities
   orders     Section 5.1: asymptotic orders derived with sympy
   vacuity    where the theorems' bounds fall below 1
+  limit      the limit any algorithm meets (derived here): the finite-n bounds and their constants
+  lower      the full-information oracle
   certify    rigorous checks (interval arithmetic, sympy proofs)
   registry   every bound by name, for `rue-verify bound`
 

@@ -70,6 +70,31 @@ def p0_upper(K: int, h: float) -> float:
     return float(val.upper())
 
 
+def p0_lower(K: int, h: float) -> float:
+    """A rigorous lower bound on p_K(0): the lower Riemann sum of the same cells (on [a, b],
+    Phi^(K-2) >= Phi(a)^(K-2) and exp(-x^2) >= exp(-max(a^2, b^2))), the tails left out (they are >= 0)."""
+    arb = _arb()
+    edges = np.arange(-12.0, 12.0 + h / 2, h)
+    sqrt2 = arb(2).sqrt()
+    total = arb(0)
+    for a, b in zip(edges[:-1], edges[1:]):
+        phi_a = (-arb(float(a)) / sqrt2).erfc() / 2
+        total += phi_a ** (K - 2) * (-(arb(float(max(abs(a), abs(b)))) ** 2)).exp() * arb(float(b - a))
+    val = arb(K) * arb(K - 1) / (2 * arb.pi()) * total
+    return float(val.lower())
+
+
+def zero_gap_density_bracket(K: int, sigma0_sq: float = 1.0, h: float = 0.0005) -> tuple[float, float]:
+    """A rigorous interval [low, high] holding p(0) = p_K(0) / sigma0, the prior density of a zero
+    top-two gap that `bounds.limit` turns on (`p0_lower`, `p0_upper` at cell width h; each end
+    rounded outwards to a float)."""
+    check_int("K", K, 2)
+    arb = _arb()
+    s0 = arb(float(sigma0_sq)).sqrt()
+    lo, hi = arb(p0_lower(K, h)) / s0, arb(p0_upper(K, h)) / s0
+    return float(lo.lower()), float(hi.upper())
+
+
 def p0_upper_at_most(K: int, target: float,
                      widths: tuple[float, ...] = (0.2, 0.05, 0.01, 0.004, 0.002)) -> bool:
     """True if some rigorous upper bound on p_K(0) is <= target (refining the cells as needed)."""

@@ -13,10 +13,10 @@ in sign, which has probability arccos(rho) / pi, rho = corr(D, D + E) = sqrt(s0^
 For K arms `rue_verify.rates.truth.oracle_truth` estimates both quantities by simulation with exact
 conditioning; the K = 2 closed form tests it (`tests/rates/test_study.py`).
 
-This is the rate the literature's lower bounds have (Atsidakou et al. 2022 for two arms, n^-1/2 for
-the failure probability; Komiyama et al. 2023, order 1/n for the Bayesian simple regret, from gaps
-below sqrt(log n / n)); their constants could not be read in the stored copies (abstracts only), so
-the oracle bound, whose proof is the paragraph above, stands in for them.
+The oracle is not the limit: it sees K n observations. `bounds.limit` derives the bound every
+algorithm with budget n meets (the pair argument), and shows the oracle below it: for K = 2 the oracle
+at n is that bound at 2n, and for every K its constants are the limit's over sqrt(2) (failure) and over
+2 (regret).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from . import estimation, gap, repaired, section2, theorems
+from . import estimation, gap, limit, repaired, section2, theorems
 from ._core import UndefinedError
 
 
@@ -189,6 +189,14 @@ REGISTRY: dict[str, Entry] = {
                                        "proof of Theorem 5.2 repaired"),
     "ucbe_lower_chain_threshold_repaired": Entry(repaired.ucbe_lower_chain_threshold_repaired, ("n", "K", "p"),
                                                  "Section 2 repaired (SEC2-LOWER-CHAIN)"),
+    "limit_failure": Entry(limit.failure_lower_bound, ("n", "K", "sigma0_sq", "sigma_sq"),
+                           "the limit, every algorithm's e_n at budget n (derived here, `limit_failure`)", False,
+                           int_params=("K",)),
+    "limit_regret": Entry(limit.regret_lower_bound, ("n", "K", "sigma0_sq", "sigma_sq"),
+                          "the limit, every algorithm's sr_n at budget n (derived here, `limit_regret`)", False,
+                          int_params=("K",)),
+    "limit_constants": Entry(limit.limit_constants, ("K", "sigma0_sq", "sigma_sq"),
+                             "the limit's constants of sqrt(n) e_n and n sr_n (derived here)", False),
     "harmonic_log_bound_repaired": Entry(repaired.harmonic_log_bound_repaired, ("K",),
                                          "Section 2 repaired (SEC2-LOWER-H2)", False),
 }
