@@ -283,7 +283,7 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _rates(args: argparse.Namespace) -> int:
-    from .rates import load, run
+    from .rates import efficiency, load, run
     from .rates.summary import exponents
     scale = "paper" if args.paper else "quick"
     try:
@@ -300,11 +300,13 @@ def _rates(args: argparse.Namespace) -> int:
         if args.scheduler and not err.filename:
             return _fail(f"--scheduler {args.scheduler}: {err}")
         return _cannot_write("--out", args.out or f"rates-{scale}", err)
-    table = exponents(res)
+    table, eff = exponents(res), efficiency.table(res)
     if args.json:
-        _dump({"source": res.description, "wall_seconds": wall, "arm_rounds": arm_rounds, "exponents": table})
+        _dump({"source": res.description, "wall_seconds": wall, "arm_rounds": arm_rounds, "exponents": table,
+               "efficiency": eff})
         return 0
-    print("\n".join(formatting.rates(res.description, table, wall, arm_rounds, None if args.show else out["out"])))
+    print("\n".join(formatting.rates(res.description, table, wall, arm_rounds, None if args.show else out["out"])
+                    + formatting.efficiency(eff)))
     return 0
 
 

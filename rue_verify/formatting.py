@@ -107,6 +107,20 @@ def rates(description: str, table: list[dict], wall: float | None, arm_rounds: f
     return lines
 
 
+def efficiency(table: list[dict]) -> list[str]:
+    """Each algorithm's constant and efficiency against the limit (`rates.efficiency.table`)."""
+    lines = ["", "Against the limit (bounds.limit): the constant sqrt(n) e_n or n sr_n over the largest budgets, the "
+                 "limit's constant (every algorithm at least this in the limit; the oracle, which sees n observations "
+                 "of every arm, is not bound by it), efficiency = constant / limit (1 is the best possible), and the "
+                 "constant's drift in n (95% intervals):"]
+    for r in table:
+        c, e, d = r["constant"], r["efficiency"], r["drift"]
+        lines.append(f"{r['setting']:<17} {r['algorithm']:<11} {r['quantity']:<20} constant {c[0]:.4g} "
+                     f"[{c[1]:.4g}, {c[2]:.4g}]  limit {r['limit']:.4g}  efficiency {e[0]:.3f} [{e[1]:.3f}, {e[2]:.3f}]"
+                     f"  drift n^{d[0]:+.3f} [{d[1]:+.3f}, {d[2]:+.3f}]  (n = {', '.join(str(n) for n in r['n'])})")
+    return lines
+
+
 def report(res: dict) -> str:
     """What `report` wrote."""
     return (f"rue-verify {__version__} report ({res['scale']}): {res['claims']} claims, "
