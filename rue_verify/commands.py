@@ -401,9 +401,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     rsize.add_argument("--paper", action="store_true", help="the shipped study: 4000 runs, budgets to 1e6, K to 100 "
                                                             "(about 33 minutes on 2 cores)")
     rt.add_argument("--out", help="result directory (default rates-quick or rates-paper); rerunning resumes")
-    rt.add_argument("--show", metavar="DIR", help="print the exponents, constants and efficiencies against the limit of "
-                                                  "a stored study (a directory, or 'shipped') without simulating")
-    _sweep_flags(rt, "print the exponents as JSON")
+    rt.add_argument("--show", metavar="DIR", help="print the exponents, constants and efficiencies against the limit "
+                                                  "of a stored study (a directory, or 'shipped') without simulating")
+    _sweep_flags(rt, "print the exponents, constants and efficiencies as JSON")
     rp = sub.add_parser("reproduce", help="rerun Section 6 and its appendix; figures, tables and the empirical claims",
                         description="Run the experimental section of the paper (Figures 2-5) into a result directory "
                                     "(results.csv, PNG/SVG figures, summary.md with the empirical claims' verdicts). "

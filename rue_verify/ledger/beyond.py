@@ -113,8 +113,10 @@ def _constant(curve, q: str):
     by_n = ", ".join(f"{int(n)}: {y:.3g}" for n, y in zip(e.n, e.scaled[:, 0]))
     text = (f"{scale} over the largest budgets ({', '.join(str(n) for n in e.top)}): {c:.4g} [{lo:.4g}, {hi:.4g}]; the "
             f"limit's constant {e.limit:.4g} (bounds.limit, every algorithm at least this in the limit), so the "
-            f"efficiency is {f:.3f} [{flo:.3f}, {fhi:.3f}]; drift of {scale} in n on {e.drift_range[0]}-"
-            f"{e.drift_range[1]}: n^{d:+.3f} [{dlo:+.3f}, {dhi:+.3f}]; {scale} by budget: {by_n}")
+            f"efficiency is {f:.3f} [{flo:.3f}, {fhi:.3f}]; "
+            + (f"drift of {scale} in n on {e.drift_range[0]}-{e.drift_range[1]}: n^{d:+.3f} [{dlo:+.3f}, {dhi:+.3f}]"
+               if e.drift_range else "no drift (fewer than three budgets, or a zero estimate)")
+            + f"; {scale} by budget: {by_n}")
     holds = text + (f"; it does not grow significantly, so at every budget measured {scale} <= {cmax:.4g} (the "
                     "largest upper end of its 95% intervals): a bound of the claimed form, with the limit below it")
     fails = text + "; it grows significantly: a slowly varying factor (allowed by O~) or a slower power, not settled"

@@ -78,12 +78,15 @@ def draw_rates(t: Table, ax=None):
 
 def landscape_table(rates_dir: str | None = None, your_bounds: tuple[tuple[str, str], ...] = ()) -> Table:
     """The bound landscape under the model of Section 3, for each setting that differs from the base
-    one only in K: for each quantity, the measured truth of RUE and the peers (95% intervals), the
-    full-information oracle below them (a lower bound on every algorithm), the repaired Theorems 5.1
+    one only in K: for each quantity, the measured truth of RUE and the peers (95% intervals), the limit
+    below them (`bounds.limit`: every algorithm with budget n meets it), the full-information oracle
+    (which sees n observations of every arm, so sits below the limit), the repaired Theorems 5.1
     and 5.2 and the peers' own bounds above (the paper's literal theorems are undefined at these K),
     `your_bounds` ((quantity 'failure' or 'regret', 'path/to/file.py:NAME') pairs,
     `user_bounds.load_bound`) beside them, and every truth's local slopes."""
     from bounds import repaired as rp
+
+    from ..rates import efficiency
     res = rates.load(rates_dir)
     rows = []
     names = k_family(res) or ["base"]
@@ -104,6 +107,9 @@ def landscape_table(rates_dir: str | None = None, your_bounds: tuple[tuple[str, 
                     continue
                 rows += [{"K": setting.K, "quantity": quantity, "series": label, "kind": "local", "x": m, "y": b,
                           "low": b - 1.96 * e, "high": b + 1.96 * e} for m, b, e in fit.local]
+            rows += [{"K": setting.K, "quantity": quantity, "series": "the limit (every algorithm)", "kind": "limit",
+                      "x": int(n), "y": float(efficiency.finite_bound(setting, attr, int(n)))} for n in ns
+                     if setting.prior_ratio == 1]
             fn = rp.theorem_5_1_repaired if attr == "failure" else rp.theorem_5_2_repaired
             rows += [{"K": setting.K, "quantity": quantity,
                       "series": f"Theorem 5.{1 if attr == 'failure' else 2} repaired (RUE)", "kind": "bound",
@@ -142,6 +148,8 @@ def draw_landscape(t: Table, ax=None):
 
     def color(name):
         base = name.split("'")[0].split(" ")[0]
+        if base == "the":
+            return "k"
         if base == "your":
             return "tab:purple"
         if base == "oracle":
@@ -159,6 +167,9 @@ def draw_landscape(t: Table, ax=None):
                 kind = pts[0]["kind"]
                 x = np.array([r["x"] for r in pts if r["kind"] != "local"], float)
                 y = np.array([r["y"] for r in pts if r["kind"] != "local"], float)
+                if kind == "limit":
+                    curve.plot(x, y, color="k", lw=2.2, label=f"{name}: lower bound (bounds.limit)")
+                    continue
                 if kind == "bound":
                     curve.plot(x, y, color=color(name), ls=":" if "published" in name else "--", lw=1.3,
                                label=f"{name}: upper bound")
@@ -194,4 +205,71 @@ def draw_landscape(t: Table, ax=None):
                  f"{t.meta['source']}. Literal Theorems 5.1/5.2: undefined at these K; prior_alloc = "
                  "uniform allocation here (common prior).")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
+    return fig
+
+
+def efficiency_table(rates_dir: str | None = None) -> Table:
+    """Every algorithm's efficiency against the limit (`rates.efficiency`) at every budget of every setting
+    of the rate study: sqrt(n) e_n and n sr_n over the limit's constant, with 95% intervals; and, per
+    setting, the efficiency the oracle (which sees n observations of every arm) tends to."""
+    from bounds import limit
+
+    from ..rates import efficiency
+    res = rates.load(rates_dir)
+    rows = []
+    for name, setting in res.settings().items():
+        for alg in res.algorithms(name):
+            c = res.curve(name, alg)
+            for quantity, attr in QUANTITIES:
+                e = efficiency.efficiency(c, attr)
+                rows += [{"setting": name, "text": setting.text, "quantity": quantity, "series": alg, "x": int(n),
+                          "y": y / e.limit, "low": lo / e.limit, "high": hi / e.limit}
+                         for n, (y, lo, hi) in zip(e.n, e.scaled)]
+        for quantity, attr in QUANTITIES:
+            rows.append({"setting": name, "text": setting.text, "quantity": quantity, "series": "oracle's limit",
+                         "y": limit.ORACLE_FACTOR[attr]})
+    return Table(rows, {"family": "efficiency", "source": res.description, "seed": res.manifest.get("seed", "?"),
+                        "settings": " | ".join(res.settings())})
+
+
+def draw_efficiency(t: Table, ax=None):
+    import textwrap
+
+    import matplotlib.pyplot as plt
+
+    from simulate.algorithms import get
+    settings = str(t.meta["settings"]).split(" | ")
+    fig = ax or plt.figure(figsize=(3.3 * len(settings), 7.8))
+    axes = np.atleast_2d(fig.subplots(2, len(settings), sharey="row"))
+    handles = {}
+    for row, (quantity, _) in enumerate(QUANTITIES):
+        for col, name in enumerate(settings):
+            a = axes[row][col]
+            sel = t.where(setting=name, quantity=quantity)
+            for alg in dict.fromkeys(r["series"] for r in sel if r.get("x") not in (None, "")):
+                pts = [r for r in sel if r["series"] == alg]
+                x, y, lo, hi = (np.array([r[k] for r in pts], float) for k in ("x", "y", "low", "high"))
+                oracle = alg == "oracle"
+                colour, marker = ("0.3", "v") if oracle else (get(alg).style[0], "o")
+                label = "oracle (sees n observations of every arm)" if oracle else alg
+                handles[label] = a.errorbar(x, y, yerr=[y - lo, hi - y], color=colour, marker=marker, ms=3,
+                                            capsize=2, lw=1, ls=":" if oracle else "-")
+            handles["the limit: 1 (every algorithm >= 1 as n grows)"] = a.axhline(1.0, color="k", lw=2.2)
+            o = [r for r in sel if r["series"] == "oracle's limit"]
+            if o:
+                handles["the oracle's limit (predicted: 1/sqrt(2), 1/2)"] = a.axhline(float(o[0]["y"]), color="0.3",
+                                                                                     ls="--", lw=0.9)
+            a.set_xscale("log")
+            a.set_yscale("log")
+            a.set_xlabel("n (budget)")
+            if col == 0:
+                a.set_ylabel(("sqrt(n) e_n" if row == 0 else "n sr_n") + " / the limit's constant (95%)")
+            text = textwrap.fill(sel[0]["text"], 38) if sel else ""
+            a.set_title(f"{quantity}: {name}\n{text}", fontsize=7.5)
+            a.grid(alpha=0.3, which="both")
+    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=6, fontsize=7, frameon=False,
+               bbox_to_anchor=(0.5, 0.03))
+    caption(fig, f"Efficiency against the limit (bounds.limit, derived here): each algorithm's constant over the "
+                 f"best any algorithm can reach with budget n; 1 is optimal. {t.meta['source']}.")
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig

@@ -106,9 +106,13 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
                     "O~(sqrt(K/n)): measured curves, fitted exponents and local slopes.",
            lambda i: rt.rates_table(i.rates), rt.draw_rates,
            claims=("RATE-FAIL", "RATE-REGRET")),
-    Family("landscape", "The bound landscape: every algorithm's measured truth between the full-information oracle "
-                        "(a lower bound on all) and the upper bounds (the repaired theorems, the peers' own), with "
-                        "local slopes.",
+    Family("efficiency", "How far each algorithm is from the limit: its constant (sqrt(n) e_n, n sr_n) over the best "
+                         "any algorithm can reach with budget n, against n, one panel per setting of the rate study.",
+           lambda i: rt.efficiency_table(i.rates), rt.draw_efficiency,
+           claims=("RATE-FAIL", "RATE-REGRET", "ABS-SOTA")),
+    Family("landscape", "The bound landscape: every algorithm's measured truth between the limit (the lowest curve: "
+                        "every algorithm with budget n meets it) and the upper bounds (the repaired theorems, the "
+                        "peers' own), with the full-information oracle below the limit and local slopes.",
            lambda i: rt.landscape_table(i.rates, i.bounds), rt.draw_landscape,
            claims=("RATE-FAIL", "RATE-REGRET", "ABS-SOTA")),
     Family("figure3-fixed-H-suboptimal", "Reproduction of Figure 3: fixed means, K = 20 (H over the suboptimal "

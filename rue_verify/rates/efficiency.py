@@ -94,13 +94,15 @@ def efficiency(curve: Curve, q: str, top: int = TOP, level: float = 0.95) -> Eff
     se = math.sqrt(float(np.sum(w ** 2 * (per_block - est) ** 2)) * G / (G - 1))
     h = float(stats.t.ppf(0.5 + level / 2, G - 1)) * se
     L = getattr(constants(curve.setting), q)
-    try:
-        fit = curve.fit(q)
-        off = LIMIT_EXPONENT[q]
-        drift = (float(fit.exponent) - off, float(fit.interval[0]) - off, float(fit.interval[1]) - off)
-        rng = tuple(int(x) for x in fit.n_range)
-    except ValueError:                       # a zero estimate somewhere: no logarithm, no drift
-        drift, rng = (math.nan, math.nan, math.nan), ()
+    drift, rng = (math.nan, math.nan, math.nan), ()
+    if curve.n.size >= 3:                    # a fit needs three budgets (`summary.exponents` skips fewer too)
+        try:
+            fit = curve.fit(q)
+            off = LIMIT_EXPONENT[q]
+            drift = (float(fit.exponent) - off, float(fit.interval[0]) - off, float(fit.interval[1]) - off)
+            rng = tuple(int(x) for x in fit.n_range)
+        except ValueError:                   # a zero estimate somewhere: no logarithm, no drift
+            pass
     ratio = None
     if curve.setting.prior_ratio == 1:
         b = np.array([finite_bound(curve.setting, q, int(n)) for n in curve.n])

@@ -86,3 +86,64 @@ def test_abs_sota_compares_with_the_peers_and_can_be_refuted(tmp_path):
         w.writerows(rows)
     planted = _paper_settings(Mode("test", sim_runs=100, seed=3, inputs=LedgerInputs(str(tmp_path))))
     assert planted[0].verdict == "refuted" and "bayes_elim (better 0" in planted[0].detail
+
+
+def _planted(tmp_path, change):
+    """A copy of the shipped study with `change(row)` applied to every row."""
+    import csv
+    import io
+    import json
+
+    from rue_verify.rates import load
+    from rue_verify.rates.grid import COLUMNS
+    shipped = load()
+    rows = [dict(r) for r in shipped.rows]
+    for r in rows:
+        change(r)
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, COLUMNS)
+    w.writeheader()
+    w.writerows(rows)
+    (tmp_path / "results.csv").write_text(buf.getvalue())
+    (tmp_path / "manifest.json").write_text(json.dumps(shipped.manifest))
+    return Mode("test", seed=3, inputs=LedgerInputs(rates=str(tmp_path)))
+
+
+def test_constant_findings_carry_the_stated_witness_and_settle_the_exponent():
+    from rue_verify.rates import load
+    _, findings = REGISTRY["RATE-FAIL"].check(Mode("test", seed=3))
+    const = [f for f in findings if f.kind == "rate" and "constant" in (f.witness or {})]
+    settings = [s for s in load().settings() if load().has(s, "rue")]
+    assert len(const) == len(settings)
+    for f in const:
+        w = f.witness
+        assert {"params", "quantity", "constant", "interval", "limit", "efficiency", "n"} <= set(w)
+        assert w["interval"][0] <= w["constant"] <= w["interval"][1]
+        assert w["efficiency"] == __import__("pytest").approx(w["constant"] / w["limit"], rel=1e-3)
+
+
+def test_a_growing_constant_is_not_settled_and_a_truth_below_the_limit_is_caught(tmp_path):
+    """Planted: RUE's failure sums on the base setting multiplied by (n / 1e4)^0.3 above n = 1e4 (a
+    constant that grows), and bayes_elim's divided by 5 (below the limit every algorithm meets)."""
+    import json
+
+    def change(r):
+        if r["setting"] != "base":
+            return
+        if r["algorithm"] == "rue" and int(r["n"]) > 10_000:
+            f = (int(r["n"]) / 1e4) ** 0.3
+            for col, p in (("failure_sums", 1), ("failure_sumsq", 2)):
+                r[col] = json.dumps([x * f ** p for x in json.loads(r[col])])
+        if r["algorithm"] == "bayes_elim":
+            for col, p in (("failure_sums", 1), ("failure_sumsq", 2)):
+                r[col] = json.dumps([x / 5 ** p for x in json.loads(r[col])])
+    mode = _planted(tmp_path, change)
+    _, findings = REGISTRY["RATE-FAIL"].check(mode)
+    base = findings[0]
+    const = next(f for f in findings if "constant" in (f.witness or {}) and f.witness["params"]["K"] == 10
+                 and "prior_ratio" not in f.witness["params"] and f.witness["params"].get("sigma_sq") == 1.0
+                 and f.witness["params"]["sigma0_sq"] == 1.0)
+    assert const.verdict == "inconclusive" and "grows significantly" in const.detail
+    assert base.verdict != "holds" and "settled" not in base.detail
+    meets = next(f for f in findings if "finite-n limit" in f.detail)
+    assert meets.verdict == "inconclusive" and meets.witness["params"]["algorithm"] == "bayes_elim"
