@@ -11,9 +11,13 @@ Where each detail comes from: fixed allocation from the prior and posterior-mean
 the stored abstract and introduction; the "optimized" allocation by minimising their bound is from a
 summary of the paper; the bound minimised here is the exact pairwise sum their argument bounds
 (`bounds.nguyen2024.pairwise_bound`), not their published bound (`bounds.nguyen2024.published_bound`,
-from the authors' code). The rounding of n w to whole pulls is this package's; the authors' code
-mixes the optimised weights with prior-weighted ones and draws the pulls from a multinomial, which
-this algorithm does not do.
+from the authors' code). The rounding of n w to whole pulls is this package's. The authors' own
+allocation is the mode allocation='authors': their code (MAB.ipynb, `compute_w_opt` and `PI_BAI_Opt`)
+minimises their published bound from random starts, mixes the result with prior-weighted weights
+(share alpha, 0.5 in their experiment) and draws each run's pulls from a multinomial; with every prior
+mean 0, as in the rate study's model, their prior-weighted vector is 0/0 and the mode is undefined.
+It is a mode, not a `Reading` of the reproduction: the paper does not run PI-BAI, so there is no
+reading of the paper to settle, and the shipped Section 6 study would have to be rerun for it.
 
 With a homogeneous prior the weights are exactly 1/K (the optimiser with every weight free lands on
 1/K: `nguyen2024.optimal_allocation(grouped=False)`, tested), so the pulls are `uniform`'s, pull for pull,
@@ -29,8 +33,8 @@ import numpy as np
 from numba import njit, prange
 
 from .bayes_elim import PRIOR_PARAMS, PRIOR_RULES, noise_variance, prior_kernel_params
-from .sources import add_extras, argmax_random, live_source, n_arms, replay_source, reward_sum
-from .spec import Algorithm
+from .sources import add_extras, argmax_random, live_source, n_arms, replay_source, reward_sum, uniform
+from .spec import Algorithm, Param
 
 
 def counts(n: int, weights: np.ndarray) -> np.ndarray:
@@ -39,11 +43,34 @@ def counts(n: int, weights: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, error_model="numpy")
-def _run(src, i, n, base, prior_mean, prior_var, noise_var):
+def multinomial(T, n, weights, src, i):
+    """n draws from the categorical law `weights` into the counts T (in place), one uniform per draw:
+    the draw is the first arm whose cumulative weight exceeds it (the authors' rounding: their code
+    draws np.random.multinomial(n, w) once per run)."""
+    K = weights.shape[0]
+    total = weights.sum()
+    for _ in range(n):
+        u = uniform(src, i) * total
+        acc = 0.0
+        pick = K - 1
+        for j in range(K):
+            acc += weights[j]
+            if u < acc:
+                pick = j
+                break
+        T[pick] += 1.0
+
+
+@njit(cache=True, error_model="numpy")
+def _run(src, i, n, base, prior_mean, prior_var, noise_var, draw=None):
     K = n_arms(src)
     s2 = noise_variance(src, noise_var)
-    T = base.copy()
-    add_extras(T, n - int(base.sum()), src, i)     # extras to distinct random arms, as `uniform` does
+    if draw is None:
+        T = base.copy()
+        add_extras(T, n - int(base.sum()), src, i)     # extras to distinct random arms, as `uniform` does
+    else:
+        T = np.zeros(K)
+        multinomial(T, n, draw, src, i)
     post = np.empty(K)
     for j in range(K):
         S = reward_sum(src, i, j, int(T[j]))
@@ -52,66 +79,98 @@ def _run(src, i, n, base, prior_mean, prior_var, noise_var):
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds, base, prior_mean, prior_var, noise_var):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, base, prior_mean, prior_var, noise_var, draw=None):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
     src = live_source(means, gaussian, nu, reward_seeds, seeds)
     for i in prange(R):
-        rec[i], pulls[i] = _run(src, i, n, base, prior_mean, prior_var, noise_var)
+        rec[i], pulls[i] = _run(src, i, n, base, prior_mean, prior_var, noise_var, draw)
     return rec, pulls
 
 
 @functools.lru_cache(maxsize=256)
-def _weights(prior_mean: tuple, prior_var: tuple, n: int, s2: float) -> tuple:
-    from bounds.nguyen2024 import optimal_allocation  # scipy.optimize: only when an allocation is made
-    return tuple(optimal_allocation(np.array(prior_mean), np.array(prior_var), n, s2))
+def _weights(prior_mean: tuple, prior_var: tuple, n: int, s2: float, allocation: str, alpha: float) -> tuple:
+    from bounds import nguyen2024  # scipy.optimize: only when an allocation is made
+    if allocation == "authors":
+        return tuple(nguyen2024.authors_allocation(np.array(prior_mean), np.array(prior_var), n, s2, alpha))
+    return tuple(nguyen2024.optimal_allocation(np.array(prior_mean), np.array(prior_var), n, s2))
 
 
-def allocation(K, n, prior_mean, prior_var, noise_var, gaussian, nu) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(floor counts, per-arm prior means, per-arm prior variances) of runs with K arms and budget n."""
+def allocation(K, n, prior_mean, prior_var, noise_var, gaussian, nu, allocation="floor", alpha=0.5):
+    """(floor counts, per-arm prior means, per-arm prior variances, the weights a run draws its pulls
+    from or None) of runs with K arms and budget n: allocation 'floor' rounds n w down and spreads the
+    rest (this package's), 'authors' draws every run's pulls from a multinomial with the authors'
+    mixed weights (`bounds.nguyen2024.authors_allocation`, mixing share alpha)."""
     pm = np.broadcast_to(np.asarray(prior_mean, float), (K,))
     pv = np.broadcast_to(np.asarray(prior_var, float), (K,))
     s2 = noise_var if noise_var > 0 else (nu * nu if gaussian else 0.25)
-    w = np.array(_weights(tuple(pm), tuple(pv), int(n), float(s2)))
-    return counts(n, w), np.ascontiguousarray(pm), np.ascontiguousarray(pv)
+    w = np.array(_weights(tuple(pm), tuple(pv), int(n), float(s2), allocation, float(alpha)))
+    return counts(n, w), np.ascontiguousarray(pm), np.ascontiguousarray(pv), w if allocation == "authors" else None
 
 
-def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1, noise_var=0.0):
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1, noise_var=0.0,
+          allocation="floor", alpha=0.5):
     means = np.ascontiguousarray(means, float)
-    base, pm, pv = allocation(means.shape[1], n, prior_mean, prior_var, noise_var, gaussian, nu)
+    base, pm, pv, draw = _allocation(means.shape[1], n, prior_mean, prior_var, noise_var, gaussian, nu, allocation,
+                                     alpha)
     return _batch(means, n, gaussian, nu, np.asarray(reward_seeds, np.uint64), np.asarray(seeds, np.uint64), base, pm,
-                  pv, float(noise_var))
+                  pv, float(noise_var), draw)
+
+
+_allocation = allocation
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, prior_mean=0.5, prior_var=0.1,
-        noise_var=0.0):
+        noise_var=0.0, allocation="floor", alpha=0.5):
     mu = np.asarray(mu, float)
     if table is None:
         return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, prior_mean, prior_var,
-                                         noise_var))
-    base, pm, pv = allocation(mu.size, n, prior_mean, prior_var, noise_var, gaussian, nu)
-    return _run(replay_source(mu.size, table, ties, gaussian, nu), 0, n, base, pm, pv, float(noise_var))
+                                         noise_var, allocation, alpha))
+    base, pm, pv, draw = _allocation(mu.size, n, prior_mean, prior_var, noise_var, gaussian, nu, allocation, alpha)
+    return _run(replay_source(mu.size, table, ties, gaussian, nu), 0, n, base, pm, pv, float(noise_var), draw)
 
 
 def reference(source, K: int, n: int, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1,
-              noise_var=0.0) -> tuple[int, np.ndarray]:
-    """Plain numpy PI-BAI: the allocation from the bound's minimiser, then posterior means."""
-    from bounds.nguyen2024 import optimal_allocation
+              noise_var=0.0, allocation="floor", alpha=0.5) -> tuple[int, np.ndarray]:
+    """Plain numpy PI-BAI: the allocation from the bound's minimiser (or the authors' mixed weights,
+    drawn per run from a multinomial), then posterior means."""
+    from bounds.nguyen2024 import authors_allocation, optimal_allocation
     s2 = noise_var if noise_var > 0 else (nu * nu if gaussian else 0.25)
     pm = np.broadcast_to(np.asarray(prior_mean, float), (K,))
     pv = np.broadcast_to(np.asarray(prior_var, float), (K,))
-    T = counts(n, optimal_allocation(pm, pv, n, s2))
-    free = list(range(K))
-    for e in range(n - int(T.sum())):
-        T[free.pop(min(int(source.uniform() * (K - e)), K - e - 1))] += 1
+    if allocation == "authors":
+        w = authors_allocation(pm, pv, n, s2, alpha)
+        cum = np.cumsum(w)
+        T = np.zeros(K)
+        for _ in range(n):
+            u = source.uniform() * cum[-1]
+            T[min(int(np.searchsorted(cum, u, side="right")), K - 1)] += 1
+    else:
+        T = counts(n, optimal_allocation(pm, pv, n, s2))
+        free = list(range(K))
+        for e in range(n - int(T.sum())):
+            T[free.pop(min(int(source.uniform() * (K - e)), K - e - 1))] += 1
     S = np.array([source.phase(j, int(T[j])) for j in range(K)])
     return source.argmax((pm / pv + S / s2) / (1.0 / pv + T / s2)), T
 
+
+#: how the weights become pulls: this package's floor rounding of the bound's minimiser, or the authors'
+#: code's multinomial draw from the mix of their optimised and prior-weighted weights
+ALLOCATION_PARAMS = (
+    Param("allocation", "floor", "floor: the weights minimising the pairwise bound, n w rounded down and the rest "
+          "spread (this package's); authors: the authors' code's weights (their bound's minimiser mixed with "
+          "prior-weighted ones, bounds.nguyen2024.authors_allocation) and every run's pulls drawn from a "
+          "multinomial (undefined when every prior mean is 0)", choices=("floor", "authors"),
+          tag=lambda v, p: " [authors' allocation]" if v == "authors" else ""),
+    Param("alpha", 0.5, "the authors' mixing share of the optimised weights (their experiment: 0.5); only with "
+          "allocation=authors", low=0.0, high=1.0),
+)
 
 ALGORITHM = Algorithm(
     name="prior_alloc", title="Prior-informed fixed allocation, multi-armed PI-BAI (Nguyen et al. 2024)",
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K, budget_rule="n >= K (an arm may get no pull; its posterior is then its prior)",
-    params=PRIOR_PARAMS, kernel_params=prior_kernel_params, kernel_rules=PRIOR_RULES,
+    params=PRIOR_PARAMS + ALLOCATION_PARAMS, kernel_params=prior_kernel_params,
+    kernel_rules=PRIOR_RULES + ALLOCATION_PARAMS,
     style=("tab:olive", "*", "-"), cost=0.05)

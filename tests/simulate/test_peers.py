@@ -194,3 +194,49 @@ def test_bayesian_elimination_by_stages_is_sequential_halving_by_stages(K, n):
         rec, T = bayes_elim.run(mu, n, gaussian=True, nu=1.0, table=table, ties=ties, prior_mean=0.0, prior_var=1.0)
         ref_rec, ref_T = _sh_by_stages(TableSource(table, ties), K, n)
         assert rec == ref_rec and np.array_equal(T, ref_T)
+
+
+def test_the_authors_allocation_mixes_as_their_code_does():
+    """bounds.nguyen2024.authors_allocation (MAB.ipynb's compute_w_opt): alpha = 0 is the prior-weighted
+    vector alone (v0 / sum v0 when the prior means are equal and positive); alpha = 1 minimises their
+    published bound, so no other allocation tried beats it; a homogeneous prior gives 1/K; prior means
+    all 0 make the prior-weighted vector 0/0, reported as undefined, also by the algorithm."""
+    from bounds import UndefinedError, nguyen2024
+    from simulate.runner import run_algorithm
+    from simulate.seeds import run_seeds
+    pm, pv = np.full(6, 0.5), np.linspace(0.1, 0.5, 6) ** 2
+    assert np.allclose(nguyen2024.authors_allocation(pm, pv, 200, 1.0, alpha=0.0), pv / pv.sum())
+    w = nguyen2024.authors_allocation(pm, pv, 200, 1.0, alpha=1.0)
+    best = nguyen2024.published_bound(pm, pv, w, 200, 1.0)
+    for other in (np.full(6, 1 / 6), nguyen2024.optimal_allocation(pm, pv, 200, 1.0), pv / pv.sum()):
+        assert best <= nguyen2024.published_bound(pm, pv, other, 200, 1.0) + 1e-9
+    assert np.allclose(nguyen2024.authors_allocation(np.full(5, 0.5), np.full(5, 0.1), 100, 1.0), 0.2, atol=1e-4)
+    with pytest.raises(UndefinedError, match="0/0"):
+        nguyen2024.authors_allocation(np.zeros(4), np.ones(4), 100, 1.0)
+    alg = get("prior_alloc")
+    p = alg.resolve({"prior_mean": 0.0, "prior_var": 1.0, "allocation": "authors"})
+    with pytest.raises(ValueError, match="0/0"):
+        run_algorithm("prior_alloc", p, np.zeros((3, 4)), 40, run_seeds(0, "a", 3), run_seeds(0, "b", 3), True, 1.0)
+
+
+def test_the_authors_rounding_draws_a_multinomial():
+    """Every run's pulls sum to n, and over many runs each arm's mean count is n w_k (the multinomial's
+    mean) within 5 standard errors."""
+    from bounds import nguyen2024
+    from simulate.runner import run_algorithm
+    from simulate.seeds import run_seeds
+    K, n, R = 5, 60, 4000
+    pm = np.full(K, 0.5)
+    alg = get("prior_alloc")
+    p = alg.resolve({"prior_mean": 0.5, "prior_var": 0.1, "allocation": "authors", "noise_var": 1.0})
+    kw = alg.kernel_kwargs(p, np.zeros((1, K)), n)
+    assert kw["allocation"] == "authors"
+    p = alg.resolve({"prior_mean": 0.5, "prior_var": 0.1, "prior_ratio": 8.0, "allocation": "authors",
+                     "noise_var": 1.0})
+    means = np.random.default_rng(1).normal(0.5, 0.3, (R, K))
+    _, pulls, _, _ = run_algorithm("prior_alloc", p, means, n, run_seeds(0, "a", R), run_seeds(0, "b", R), True, 1.0)
+    assert np.all(pulls.sum(axis=1) == n)
+    from simulate.environments import prior_variances
+    w = nguyen2024.authors_allocation(pm * 0 + 0.5, prior_variances(K, 0.1, 8.0), n, 1.0)
+    se = np.sqrt(n * w * (1 - w) / R)
+    assert np.all(np.abs(pulls.mean(axis=0) - n * w) <= 5 * se + 1e-12)
