@@ -14,6 +14,8 @@ from .spec import Algorithm, Param, Reading
 
 REGISTRY: dict[str, Algorithm] = {m.ALGORITHM.name: m.ALGORITHM for m in (
     rue, ucbe, successive_rejects, sequential_halving, ttts, two_stage, uniform, bayes_elim, prior_alloc)}
+#: a module may declare a second entry (the authors' variant of the prior-informed allocation)
+REGISTRY[prior_alloc.AUTHORS.name] = prior_alloc.AUTHORS
 
 
 def get(name: str) -> Algorithm:

@@ -12,12 +12,13 @@ the stored abstract and introduction; the "optimized" allocation by minimising t
 summary of the paper; the bound minimised here is the exact pairwise sum their argument bounds
 (`bounds.nguyen2024.pairwise_bound`), not their published bound (`bounds.nguyen2024.published_bound`,
 from the authors' code). The rounding of n w to whole pulls is this package's. The authors' own
-allocation is the mode allocation='authors': their code (MAB.ipynb, `compute_w_opt` and `PI_BAI_Opt`)
-minimises their published bound from random starts, mixes the result with prior-weighted weights
-(share alpha, 0.5 in their experiment) and draws each run's pulls from a multinomial; with every prior
-mean 0, as in the rate study's model, their prior-weighted vector is 0/0 and the mode is undefined.
-It is a mode, not a `Reading` of the reproduction: the paper does not run PI-BAI, so there is no
-reading of the paper to settle, and the shipped Section 6 study would have to be rerun for it.
+allocation is the registry entry `prior_alloc_authors` (`AUTHORS` below): their code (MAB.ipynb,
+`compute_w_opt` and `PI_BAI_Opt`) minimises their published bound from random starts, mixes the result
+with prior-weighted weights (share alpha, 0.5 in their experiment) and draws each run's pulls from a
+multinomial; with every prior mean 0, as in the rate study's model, their prior-weighted vector is 0/0
+and it is undefined there. It is an entry of its own rather than a `Reading` of the reproduction: the
+paper does not run PI-BAI, so there is no reading of the paper to settle, and a new parameter of
+`prior_alloc` would change the keys of the shipped Section 6 study.
 
 With a homogeneous prior the weights are exactly 1/K (the optimiser with every weight free lands on
 1/K: `nguyen2024.optimal_allocation(grouped=False)`, tested), so the pulls are `uniform`'s, pull for pull,
@@ -155,22 +156,45 @@ def reference(source, K: int, n: int, gaussian=False, nu=0.0, prior_mean=0.5, pr
     return source.argmax((pm / pv + S / s2) / (1.0 / pv + T / s2)), T
 
 
-#: how the weights become pulls: this package's floor rounding of the bound's minimiser, or the authors'
-#: code's multinomial draw from the mix of their optimised and prior-weighted weights
-ALLOCATION_PARAMS = (
-    Param("allocation", "floor", "floor: the weights minimising the pairwise bound, n w rounded down and the rest "
-          "spread (this package's); authors: the authors' code's weights (their bound's minimiser mixed with "
-          "prior-weighted ones, bounds.nguyen2024.authors_allocation) and every run's pulls drawn from a "
-          "multinomial (undefined when every prior mean is 0)", choices=("floor", "authors"),
-          tag=lambda v, p: " [authors' allocation]" if v == "authors" else ""),
-    Param("alpha", 0.5, "the authors' mixing share of the optimised weights (their experiment: 0.5); only with "
-          "allocation=authors", low=0.0, high=1.0),
-)
-
 ALGORITHM = Algorithm(
     name="prior_alloc", title="Prior-informed fixed allocation, multi-armed PI-BAI (Nguyen et al. 2024)",
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K, budget_rule="n >= K (an arm may get no pull; its posterior is then its prior)",
-    params=PRIOR_PARAMS + ALLOCATION_PARAMS, kernel_params=prior_kernel_params,
-    kernel_rules=PRIOR_RULES + ALLOCATION_PARAMS,
+    params=PRIOR_PARAMS, kernel_params=prior_kernel_params, kernel_rules=PRIOR_RULES,
     style=("tab:olive", "*", "-"), cost=0.05)
+
+
+# ---------------------------------------------------------------- the authors' allocation
+#: the authors' mixing share of their optimised weights (their experiment calls compute_w_opt with 0.5)
+MIX = Param("mix_alpha", 0.5, "the share alpha of the authors' optimised weights in their mix with the "
+            "prior-weighted ones (MAB.ipynb's experiment: 0.5)", low=0.0, high=1.0,
+            tag=lambda v, p: f" [alpha {v:g}]" if v != 0.5 else "")
+
+
+def authors_batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1,
+                  noise_var=0.0, mix_alpha=0.5):
+    return batch(means, n, seeds, reward_seeds, gaussian, nu, prior_mean, prior_var, noise_var, "authors", mix_alpha)
+
+
+def authors_run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, prior_mean=0.5,
+                prior_var=0.1, noise_var=0.0, mix_alpha=0.5):
+    return run(mu, n, gaussian, nu, table, ties, seed, reward_seed, prior_mean, prior_var, noise_var, "authors",
+               mix_alpha)
+
+
+def authors_reference(source, K: int, n: int, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1, noise_var=0.0,
+                      mix_alpha=0.5):
+    return reference(source, K, n, gaussian, nu, prior_mean, prior_var, noise_var, "authors", mix_alpha)
+
+
+#: PI-BAI-Opt as the authors' code runs it: a registry entry of its own, so that the reproduction's grid,
+#: whose task keys hold every parameter of `prior_alloc`, and its shipped results stay as they are
+AUTHORS = Algorithm(
+    name="prior_alloc_authors",
+    title="Prior-informed allocation as the authors' code runs it (PI_BAI_Opt of Nguyen et al.'s MAB.ipynb): "
+          "their bound's minimiser mixed with prior-weighted weights, pulls drawn from a multinomial",
+    batch=authors_batch, run=authors_run, reference=authors_reference,
+    min_budget=lambda K, p: K, budget_rule="n >= K, as prior_alloc (an arm may draw no pull: its posterior is its "
+                                           "prior)",
+    params=PRIOR_PARAMS + (MIX,), kernel_params=prior_kernel_params, kernel_rules=PRIOR_RULES + (MIX,),
+    style=("tab:olive", "x", "--"), cost=0.05, pulls_every_arm=False)

@@ -115,6 +115,8 @@ class Algorithm:
     style: tuple[str, str, str] = ("k", ".", "-")      # plot colour, marker and line style
     cost: float = 0.05                           # relative seconds per arm-round (a progress bar's unit)
     readings: tuple[Reading, ...] = ()           # the paper's ambiguities that change this algorithm
+    pulls_every_arm: bool = True                 # at its smallest budget every arm gets a pull (a random
+    #                                              allocation, a multinomial draw, may leave an arm out)
 
     def label(self, params: dict | None = None) -> str:
         """A display name that shows the reading: 'sh', 'sh [lowest-index ties]', 'ucbe [a = 2]', ..."""

@@ -213,10 +213,11 @@ def test_the_authors_allocation_mixes_as_their_code_does():
     assert np.allclose(nguyen2024.authors_allocation(np.full(5, 0.5), np.full(5, 0.1), 100, 1.0), 0.2, atol=1e-4)
     with pytest.raises(UndefinedError, match="0/0"):
         nguyen2024.authors_allocation(np.zeros(4), np.ones(4), 100, 1.0)
-    alg = get("prior_alloc")
-    p = alg.resolve({"prior_mean": 0.0, "prior_var": 1.0, "allocation": "authors"})
+    alg = get("prior_alloc_authors")
+    p = alg.resolve({"prior_mean": 0.0, "prior_var": 1.0})
     with pytest.raises(ValueError, match="0/0"):
-        run_algorithm("prior_alloc", p, np.zeros((3, 4)), 40, run_seeds(0, "a", 3), run_seeds(0, "b", 3), True, 1.0)
+        run_algorithm("prior_alloc_authors", p, np.zeros((3, 4)), 40, run_seeds(0, "a", 3), run_seeds(0, "b", 3),
+                      True, 1.0)
 
 
 def test_the_authors_rounding_draws_a_multinomial():
@@ -227,14 +228,11 @@ def test_the_authors_rounding_draws_a_multinomial():
     from simulate.seeds import run_seeds
     K, n, R = 5, 60, 4000
     pm = np.full(K, 0.5)
-    alg = get("prior_alloc")
-    p = alg.resolve({"prior_mean": 0.5, "prior_var": 0.1, "allocation": "authors", "noise_var": 1.0})
-    kw = alg.kernel_kwargs(p, np.zeros((1, K)), n)
-    assert kw["allocation"] == "authors"
-    p = alg.resolve({"prior_mean": 0.5, "prior_var": 0.1, "prior_ratio": 8.0, "allocation": "authors",
-                     "noise_var": 1.0})
+    alg = get("prior_alloc_authors")
+    p = alg.resolve({"prior_mean": 0.5, "prior_var": 0.1, "prior_ratio": 8.0, "noise_var": 1.0})
     means = np.random.default_rng(1).normal(0.5, 0.3, (R, K))
-    _, pulls, _, _ = run_algorithm("prior_alloc", p, means, n, run_seeds(0, "a", R), run_seeds(0, "b", R), True, 1.0)
+    _, pulls, _, _ = run_algorithm("prior_alloc_authors", p, means, n, run_seeds(0, "a", R), run_seeds(0, "b", R),
+                                   True, 1.0)
     assert np.all(pulls.sum(axis=1) == n)
     from simulate.environments import prior_variances
     w = nguyen2024.authors_allocation(pm * 0 + 0.5, prior_variances(K, 0.1, 8.0), n, 1.0)
