@@ -17,19 +17,20 @@ about d are a function of n such observations (and of independent randomness), s
 least that of n observations, whose mean estimates d with variance 4 sigma^2 / n. Given the free
 information, d's law is symmetric (i and j are exchangeable under a common prior), and the likelihood
 ratio is monotone, so the Bayes rule for both losses picks the arm the estimate's sign points to; it
-errs with probability Phi(-|d| sqrt(n) / (2 sigma)) and loses |d| when it errs. Averaging over the
-prior, with Delta = mu_(1) - mu_(2):
+errs with probability Phi(-abs(d) sqrt(n) / (2 sigma)) and loses abs(d) when it errs. Averaging over
+the prior, with Delta = mu_(1) - mu_(2)::
 
     e_n >= E[Phi(-Delta sqrt(n) / (2 sigma))]             (`failure_lower_bound`)
-    sr_n >= E[Delta Phi(-Delta sqrt(n) / (2 sigma))]      (`regret_lower_bound`; an arm outside the pair
-                                                           only loses more)
+    sr_n >= E[Delta Phi(-Delta sqrt(n) / (2 sigma))]      (`regret_lower_bound`)
+
+(an arm outside the pair only loses more).
 
 Both are one-dimensional integrals against Delta's density p(s) (`gap.gap_density`). For K = 2,
-Delta = |d| with d ~ N(0, 2 sigma0^2) and they have closed forms (`two_arms_failure`,
+Delta = abs(d) with d ~ N(0, 2 sigma0^2) and they have closed forms (`two_arms_failure`,
 `two_arms_regret`), which uniform allocation attains: for two arms no algorithm beats it.
 
 **The constants (asymptotic).** As n grows, only Delta below a few sigma / sqrt(n) matters, where p(s) is
-p(0) to first order; with int_0^inf Phi(-u) du = phi(0) and int_0^inf u Phi(-u) du = 1/4,
+p(0) to first order; with int_0^inf Phi(-u) du = phi(0) and int_0^inf u Phi(-u) du = 1/4::
 
     sqrt(n) e_n  ->  at least  L_e = 2 sigma phi(0) p(0) = sigma p(0) sqrt(2 / pi)
     n sr_n       ->  at least  L_r = sigma^2 p(0)
@@ -142,7 +143,7 @@ def two_arms_failure(n: float, sigma0_sq: float = 1.0, sigma_sq: float = 1.0) ->
 
 
 def two_arms_regret(n: float, sigma0_sq: float = 1.0, sigma_sq: float = 1.0) -> float:
-    """`regret_lower_bound` at K = 2 in closed form: E[|d| 1{the sign flips}] = a / sqrt(2 pi)
+    """`regret_lower_bound` at K = 2 in closed form: E[abs(d) 1{the sign flips}] = a / sqrt(2 pi)
     (1 - a / sqrt(a^2 + b^2)) with a, b as in `two_arms_failure` (integrate by parts once)."""
     _check(n, 2, sigma0_sq, sigma_sq)
     a2, b2 = 2.0 * sigma0_sq, 4.0 * sigma_sq / n
