@@ -13,6 +13,7 @@ e_n, -1 for sr_n), with its jackknife interval (`Curve.fit`).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -35,8 +36,10 @@ def constants(setting: Setting) -> limit.Constants:
     return limit.limit_constants(setting.K, setting.prior_vars(), setting.sigma_sq)
 
 
+@functools.lru_cache(maxsize=4096)
 def finite_bound(setting: Setting, q: str, n: int) -> float | None:
-    """The finite-n bound at budget n, or None where there is none (per-arm priors)."""
+    """The finite-n bound at budget n, or None where there is none (per-arm priors); cached, since the
+    ledger, the figures and `table` ask for the same budgets of the same settings."""
     if setting.prior_ratio != 1:
         return None
     return limit.lower_bound(q, n, setting.K, setting.sigma0_sq, setting.sigma_sq)

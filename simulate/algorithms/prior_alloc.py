@@ -91,56 +91,53 @@ def _batch(means, n, gaussian, nu, reward_seeds, seeds, base, prior_mean, prior_
 
 
 @functools.lru_cache(maxsize=256)
-def _weights(prior_mean: tuple, prior_var: tuple, n: int, s2: float, allocation: str, alpha: float) -> tuple:
+def _weights(prior_mean: tuple, prior_var: tuple, n: int, s2: float, scheme: str, alpha: float) -> tuple:
     from bounds import nguyen2024  # scipy.optimize: only when an allocation is made
-    if allocation == "authors":
+    if scheme == "authors":
         return tuple(nguyen2024.authors_allocation(np.array(prior_mean), np.array(prior_var), n, s2, alpha))
     return tuple(nguyen2024.optimal_allocation(np.array(prior_mean), np.array(prior_var), n, s2))
 
 
-def allocation(K, n, prior_mean, prior_var, noise_var, gaussian, nu, allocation="floor", alpha=0.5):
+def allocation(K, n, prior_mean, prior_var, noise_var, gaussian, nu, scheme="floor", alpha=0.5):
     """(floor counts, per-arm prior means, per-arm prior variances, the weights a run draws its pulls
-    from or None) of runs with K arms and budget n: allocation 'floor' rounds n w down and spreads the
+    from or None) of runs with K arms and budget n: scheme 'floor' rounds n w down and spreads the
     rest (this package's), 'authors' draws every run's pulls from a multinomial with the authors'
     mixed weights (`bounds.nguyen2024.authors_allocation`, mixing share alpha)."""
     pm = np.broadcast_to(np.asarray(prior_mean, float), (K,))
     pv = np.broadcast_to(np.asarray(prior_var, float), (K,))
     s2 = noise_var if noise_var > 0 else (nu * nu if gaussian else 0.25)
-    w = np.array(_weights(tuple(pm), tuple(pv), int(n), float(s2), allocation, float(alpha)))
-    return counts(n, w), np.ascontiguousarray(pm), np.ascontiguousarray(pv), w if allocation == "authors" else None
+    w = np.array(_weights(tuple(pm), tuple(pv), int(n), float(s2), scheme, float(alpha)))
+    return counts(n, w), np.ascontiguousarray(pm), np.ascontiguousarray(pv), w if scheme == "authors" else None
 
 
 def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1, noise_var=0.0,
-          allocation="floor", alpha=0.5):
+          scheme="floor", alpha=0.5):
     means = np.ascontiguousarray(means, float)
-    base, pm, pv, draw = _allocation(means.shape[1], n, prior_mean, prior_var, noise_var, gaussian, nu, allocation,
-                                     alpha)
+    base, pm, pv, draw = allocation(means.shape[1], n, prior_mean, prior_var, noise_var, gaussian, nu, scheme, alpha)
     return _batch(means, n, gaussian, nu, np.asarray(reward_seeds, np.uint64), np.asarray(seeds, np.uint64), base, pm,
                   pv, float(noise_var), draw)
 
 
-_allocation = allocation
-
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, prior_mean=0.5, prior_var=0.1,
-        noise_var=0.0, allocation="floor", alpha=0.5):
+        noise_var=0.0, scheme="floor", alpha=0.5):
     mu = np.asarray(mu, float)
     if table is None:
         return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, prior_mean, prior_var,
-                                         noise_var, allocation, alpha))
-    base, pm, pv, draw = _allocation(mu.size, n, prior_mean, prior_var, noise_var, gaussian, nu, allocation, alpha)
+                                         noise_var, scheme, alpha))
+    base, pm, pv, draw = allocation(mu.size, n, prior_mean, prior_var, noise_var, gaussian, nu, scheme, alpha)
     return _run(replay_source(mu.size, table, ties, gaussian, nu), 0, n, base, pm, pv, float(noise_var), draw)
 
 
 def reference(source, K: int, n: int, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1,
-              noise_var=0.0, allocation="floor", alpha=0.5) -> tuple[int, np.ndarray]:
+              noise_var=0.0, scheme="floor", alpha=0.5) -> tuple[int, np.ndarray]:
     """Plain numpy PI-BAI: the allocation from the bound's minimiser (or the authors' mixed weights,
     drawn per run from a multinomial), then posterior means."""
     from bounds.nguyen2024 import authors_allocation, optimal_allocation
     s2 = noise_var if noise_var > 0 else (nu * nu if gaussian else 0.25)
     pm = np.broadcast_to(np.asarray(prior_mean, float), (K,))
     pv = np.broadcast_to(np.asarray(prior_var, float), (K,))
-    if allocation == "authors":
+    if scheme == "authors":
         w = authors_allocation(pm, pv, n, s2, alpha)
         cum = np.cumsum(w)
         T = np.zeros(K)

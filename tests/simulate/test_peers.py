@@ -235,6 +235,6 @@ def test_the_authors_rounding_draws_a_multinomial():
                                    True, 1.0)
     assert np.all(pulls.sum(axis=1) == n)
     from simulate.environments import prior_variances
-    w = nguyen2024.authors_allocation(pm * 0 + 0.5, prior_variances(K, 0.1, 8.0), n, 1.0)
+    w = nguyen2024.authors_allocation(pm, prior_variances(K, 0.1, 8.0), n, 1.0)
     se = np.sqrt(n * w * (1 - w) / R)
     assert np.all(np.abs(pulls.mean(axis=0) - n * w) <= 5 * se + 1e-12)
