@@ -99,7 +99,8 @@ def _check_int(name: str, value, low: int, high: int) -> None:
 
 
 def run_algorithm(name: str, params: dict, means: np.ndarray, n: int, seeds: np.ndarray, reward_seeds: np.ndarray,
-                  gaussian: bool, nu: float, *, chunks: int = 20, progress: bool = False):
+                  gaussian: bool, nu: float, *, chunks: int = 20, progress: bool = False,
+                  sums: np.ndarray | None = None):
     """Runs r = 0..R-1 of an algorithm on means[r], each with its own seeds, in chunks of whole
     interleaved blocks (a progress bar moves per chunk).
 
@@ -115,6 +116,9 @@ def run_algorithm(name: str, params: dict, means: np.ndarray, n: int, seeds: np.
         nu: the Gaussian rewards' standard deviation (ignored for Bernoulli).
         chunks: how many pieces the runs are split into (for progress and interruption).
         progress: show a progress bar.
+        sums: an `(R, K)` float array to fill with each run's reward sums per arm (what a posterior
+            needs beside the pulls), kept by the kernel as it draws them where the entry
+            `collects_sums`, else replayed (`spec`); None: not wanted.
 
     Returns:
         (recommended arms `(R,)`, pulls `(R, K)`, the parameters as run, wall seconds); the parameters
@@ -131,9 +135,15 @@ def run_algorithm(name: str, params: dict, means: np.ndarray, n: int, seeds: np.
     bar = tqdm(total=runs, desc=f"{name} n={n}", disable=not progress, leave=False, unit="run")
     threads = numba.get_num_threads()
 
+    if sums is not None and not (isinstance(sums, np.ndarray) and sums.shape == (runs, K)):
+        raise ValueError(f"sums must be an array of shape ({runs}, {K}) (runs, K), got "
+                         f"{getattr(sums, 'shape', type(sums).__name__)}")
+
     def chunk(lo, hi):
         numba.set_num_threads(threads)          # numba's thread count is per calling thread
         part = {k: v[lo:hi] if isinstance(v, np.ndarray) and v.shape[:1] == (runs,) else v for k, v in kw.items()}
+        if sums is not None:
+            part["sums"] = sums[lo:hi]          # rows of a C-contiguous array: a C-contiguous view
         return alg.batch(np.ascontiguousarray(means[lo:hi]), n, seeds[lo:hi], reward_seeds[lo:hi], gaussian=gaussian,
                          nu=nu, **part)
     for lo, hi in zip(edges[:-1], edges[1:]):

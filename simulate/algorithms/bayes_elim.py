@@ -33,7 +33,7 @@ from numba import njit, prange
 
 from ..environments import prior_variances
 from .sequential_halving import rounds
-from .sources import TIE_RULES, keep_top, live_source, n_arms, replay_source, reward_sum
+from .sources import TIE_RULES, collect, keep_top, live_source, n_arms, replay_source, reward_sum
 from .spec import Algorithm, Param, tie_tag
 
 DATA = ("stage", "all")
@@ -80,11 +80,11 @@ def _run(src, i, n, prior_mean, prior_var, noise_var, stage_only, lowest):
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds, prior_mean, prior_var, noise_var, stage_only, lowest):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, prior_mean, prior_var, noise_var, stage_only, lowest):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
-    src = live_source(means, gaussian, nu, reward_seeds, seeds)
+    src = live_source(means, gaussian, nu, reward_seeds, seeds, sums)
     for i in prange(R):
         rec[i], pulls[i] = _run(src, i, n, prior_mean, prior_var, noise_var, stage_only, lowest)
     return rec, pulls
@@ -102,11 +102,11 @@ def _arrays(K, prior_mean, prior_var):
 
 
 def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1, noise_var=0.0,
-          data="stage", tie_rule="random"):
+          data="stage", tie_rule="random", sums=None):
     means = np.ascontiguousarray(means, float)
     pm, pv = _arrays(means.shape[1], prior_mean, prior_var)
-    return _batch(means, n, gaussian, nu, np.asarray(reward_seeds, np.uint64), np.asarray(seeds, np.uint64), pm, pv,
-                  float(noise_var), data == "stage", tie_rule == "lowest-index")
+    return _batch(means, n, gaussian, nu, np.asarray(reward_seeds, np.uint64), np.asarray(seeds, np.uint64),
+                  collect(sums, np.shape(means)), pm, pv, float(noise_var), data == "stage", tie_rule == "lowest-index")
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, prior_mean=0.5, prior_var=0.1,
@@ -191,4 +191,4 @@ ALGORITHM = Algorithm(
     kernel_params=prior_kernel_params,
     kernel_rules=PRIOR_RULES + (Param("data", "stage", "observations per posterior", choices=DATA),
                                 Param("tie_rule", "random", "index ties", choices=TIE_RULES)),
-    style=("tab:brown", "P", "-"), cost=0.05)
+    style=("tab:brown", "P", "-"), cost=0.05, collects_sums=True)

@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit, prange
 
 from .bayes_elim import PRIOR_PARAMS, PRIOR_RULES, noise_variance, prior_kernel_params
-from .sources import add_extras, argmax_random, live_source, n_arms, replay_source, reward_sum, uniform
+from .sources import add_extras, argmax_random, collect, live_source, n_arms, replay_source, reward_sum, uniform
 from .spec import Algorithm, Param
 
 
@@ -80,11 +80,11 @@ def _run(src, i, n, base, prior_mean, prior_var, noise_var, draw=None):
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds, base, prior_mean, prior_var, noise_var, draw=None):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, base, prior_mean, prior_var, noise_var, draw=None):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
-    src = live_source(means, gaussian, nu, reward_seeds, seeds)
+    src = live_source(means, gaussian, nu, reward_seeds, seeds, sums)
     for i in prange(R):
         rec[i], pulls[i] = _run(src, i, n, base, prior_mean, prior_var, noise_var, draw)
     return rec, pulls
@@ -111,11 +111,11 @@ def allocation(K, n, prior_mean, prior_var, noise_var, gaussian, nu, scheme="flo
 
 
 def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1, noise_var=0.0,
-          scheme="floor", alpha=0.5):
+          scheme="floor", alpha=0.5, sums=None):
     means = np.ascontiguousarray(means, float)
     base, pm, pv, draw = allocation(means.shape[1], n, prior_mean, prior_var, noise_var, gaussian, nu, scheme, alpha)
-    return _batch(means, n, gaussian, nu, np.asarray(reward_seeds, np.uint64), np.asarray(seeds, np.uint64), base, pm,
-                  pv, float(noise_var), draw)
+    return _batch(means, n, gaussian, nu, np.asarray(reward_seeds, np.uint64), np.asarray(seeds, np.uint64),
+                  collect(sums, np.shape(means)), base, pm, pv, float(noise_var), draw)
 
 
 
@@ -158,7 +158,7 @@ ALGORITHM = Algorithm(
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K, budget_rule="n >= K (an arm may get no pull; its posterior is then its prior)",
     params=PRIOR_PARAMS, kernel_params=prior_kernel_params, kernel_rules=PRIOR_RULES,
-    style=("tab:olive", "*", "-"), cost=0.05)
+    style=("tab:olive", "*", "-"), cost=0.05, collects_sums=True)
 
 
 # ---------------------------------------------------------------- the authors' allocation
@@ -169,8 +169,9 @@ MIX = Param("mix_alpha", 0.5, "the share alpha of the authors' optimised weights
 
 
 def authors_batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, prior_mean=0.5, prior_var=0.1,
-                  noise_var=0.0, mix_alpha=0.5):
-    return batch(means, n, seeds, reward_seeds, gaussian, nu, prior_mean, prior_var, noise_var, "authors", mix_alpha)
+                  noise_var=0.0, mix_alpha=0.5, sums=None):
+    return batch(means, n, seeds, reward_seeds, gaussian, nu, prior_mean, prior_var, noise_var, "authors", mix_alpha,
+                 sums)
 
 
 def authors_run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, prior_mean=0.5,
@@ -194,4 +195,4 @@ AUTHORS = Algorithm(
     min_budget=lambda K, p: K, budget_rule="n >= K, as prior_alloc (an arm may draw no pull: its posterior is its "
                                            "prior)",
     params=PRIOR_PARAMS + (MIX,), kernel_params=prior_kernel_params, kernel_rules=PRIOR_RULES + (MIX,),
-    style=("tab:olive", "x", "--"), cost=0.05, pulls_every_arm=False)
+    style=("tab:olive", "x", "--"), cost=0.05, collects_sums=True, pulls_every_arm=False)

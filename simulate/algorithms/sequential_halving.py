@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .sources import TIE_RULES, argmax_random, keep_top, live_source, n_arms, replay_source, reward_sum
+from .sources import TIE_RULES, argmax_random, collect, keep_top, live_source, n_arms, replay_source, reward_sum
 from .spec import TIES, Algorithm, Param, tie_tag
 
 
@@ -51,19 +51,19 @@ def _run(src, i, n, lowest):
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds, lowest):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, lowest):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
-    src = live_source(means, gaussian, nu, reward_seeds, seeds)
+    src = live_source(means, gaussian, nu, reward_seeds, seeds, sums)
     for i in prange(R):
         rec[i], pulls[i] = _run(src, i, n, lowest)
     return rec, pulls
 
 
-def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, tie_rule="random"):
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, tie_rule="random", sums=None):
     return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
-                  np.asarray(seeds, np.uint64), tie_rule == "lowest-index")
+                  np.asarray(seeds, np.uint64), collect(sums, np.shape(means)), tie_rule == "lowest-index")
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, tie_rule="random"):
@@ -103,4 +103,4 @@ ALGORITHM = Algorithm(
     budget_rule="the first round gives every arm floor(n / (K ceil(log2 K))) >= 1 pulls",
     params=(Param("tie_rule", "random", "index ties: at random (this project) or to the lowest index (the authors' "
                   "code)", choices=TIE_RULES, tag=tie_tag),),
-    style=("tab:purple", "v", "-"), cost=0.05, readings=(TIES,))
+    style=("tab:purple", "v", "-"), cost=0.05, collects_sums=True, readings=(TIES,))

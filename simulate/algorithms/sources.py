@@ -13,6 +13,10 @@ A kernel never reads the true means. It is handed a *source* (a tuple made by `l
   reference can be compared pull by pull. Every argmax consumes one uniform in table mode; in live
   mode only an argmax with a tie draws one.
 A tie among c maximal arms picks the floor(u c)-th of them in index order.
+
+A live source can also keep each run's reward sums as the kernel draws them (`collect`): a run's data
+is then (pulls, sums) without drawing its rewards a second time (`replayed_sums` does that for an
+algorithm whose kernel keeps none, such as an outside one).
 """
 
 from __future__ import annotations
@@ -40,14 +44,16 @@ def bernoulli(u, p):
 
 
 @njit(cache=True)
-def live_source(means, gaussian, nu, reward_seeds, seeds):
+def live_source(means, gaussian, nu, reward_seeds, seeds, sums):
     """The source of live runs r = 0..R-1 on means[r] (`(R, K)`): run r's reward streams are
     seeded from reward_seeds[r] (splitmix64 outputs 4k..4k+3 start arm k's stream), its own
-    stream from seeds[r]."""
+    stream from seeds[r]. sums: `(R, K)` zeros that every reward drawn is added to (run r's arm k
+    in sums[r, k], in the order drawn), or an empty array (`collect`)."""
     R, K = means.shape
     rw = seed_states(reward_seeds.astype(np.uint64), 4 * K).reshape(R * K, 4)
     st = seed_states(seeds.astype(np.uint64))
-    return (means, gaussian, nu, rw, st, EMPTY_TABLE, EMPTY_TIES, np.zeros(K, np.int64), np.zeros(1, np.int64))
+    return (means, gaussian, nu, rw, st, EMPTY_TABLE, EMPTY_TIES, np.zeros(K, np.int64), np.zeros(1, np.int64),
+            sums)
 
 
 @njit(cache=True)
@@ -56,7 +62,21 @@ def table_source(K, table, ties, gaussian=False, nu=0.0):
     (the reward law is still said: a Gaussian posterior or confidence bound needs nu)."""
     st = np.zeros((1, 4), np.uint64)
     return (np.zeros((1, K)), gaussian, nu, np.zeros((K, 4), np.uint64), st, table, ties,
-            np.zeros(K, np.int64), np.zeros(1, np.int64))
+            np.zeros(K, np.int64), np.zeros(1, np.int64), np.zeros((0, 0)))
+
+
+def collect(sums, shape) -> np.ndarray:
+    """What a kernel's live source adds its rewards to (`live_source`): `sums` (an `(R, K)` float
+    array, C-contiguous and writable, which is zeroed and then holds each run's reward sum per arm)
+    or, when `sums` is None, an empty array (nothing kept)."""
+    if sums is None:
+        return np.zeros((0, 0))
+    if not (isinstance(sums, np.ndarray) and sums.shape == tuple(shape) and sums.dtype == np.float64
+            and sums.flags.c_contiguous and sums.flags.writeable):
+        raise ValueError(f"sums must be a writable C-contiguous float64 array of shape {tuple(shape)} "
+                         f"(runs, K), got {getattr(sums, 'shape', type(sums).__name__)}")
+    sums[...] = 0.0
+    return sums
 
 
 def replay_source(K, table, ties, gaussian=False, nu=0.0):
@@ -72,7 +92,7 @@ def n_arms(src):
 @njit(cache=True, error_model="numpy", inline="always")
 def reward(src, i, k):
     """Run i's next reward from arm k."""
-    means, gaussian, nu, rw, st, table, ties, cursor, tie_i = src
+    means, gaussian, nu, rw, st, table, ties, cursor, tie_i, _ = src
     if table.shape[0] > 0:
         r = table[k, cursor[k]]
         cursor[k] += 1
@@ -80,8 +100,13 @@ def reward(src, i, k):
     row = i * means.shape[1] + k
     if gaussian:
         z, _ = box_muller(next_double(rw, row), next_double(rw, row))
-        return means[i, k] + nu * z
-    return bernoulli(next_double(rw, row), means[i, k])
+        r = means[i, k] + nu * z
+    else:
+        r = bernoulli(next_double(rw, row), means[i, k])
+    sums = src[9]
+    if sums.shape[0] > 0:      # kept (`collect`); an empty array keeps none
+        sums[i, k] += r
+    return r
 
 
 @njit(cache=True, error_model="numpy")
@@ -262,7 +287,7 @@ class TableSource:
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def _replayed_sums(means, gaussian, nu, reward_seeds, pulls):
     R, K = means.shape
-    src = live_source(means, gaussian, nu, reward_seeds, reward_seeds)
+    src = live_source(means, gaussian, nu, reward_seeds, reward_seeds, np.zeros((0, 0)))
     out = np.empty((R, K))
     for i in numba.prange(R):
         for k in range(K):

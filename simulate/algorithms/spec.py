@@ -6,7 +6,10 @@ Calling conventions shared by every algorithm (keyword arguments; modes are name
 
 - `batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, **kernel_params)`: runs
   r = 0..R-1 on means[r] (`(R, K)`), each on the streams of its seeds (`sources`); returns the
-  recommended arms `(R,)` and the pulls per arm `(R, K)`. Results do not depend on threads.
+  recommended arms `(R,)` and the pulls per arm `(R, K)`. Results do not depend on threads. An
+  entry that declares `collects_sums` also takes `sums=`, an `(R, K)` float array it fills with each
+  run's reward sums as its kernel draws them (`sources.collect`); through the entry every algorithm
+  takes it, the others' sums replayed from their reward streams (`sources.replayed_sums`).
 - `run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0,
   **kernel_params)`: one run, live (as `batch` would run it with those seeds) or on a reward table.
 - `reference(source, K, n, gaussian=False, nu=0.0, **kernel_params)`: the plain numpy version,
@@ -117,6 +120,7 @@ class Algorithm:
     readings: tuple[Reading, ...] = ()           # the paper's ambiguities that change this algorithm
     pulls_every_arm: bool = True                 # at its smallest budget every arm gets a pull (a random
     #                                              allocation, a multinomial draw, may leave an arm out)
+    collects_sums: bool = False                  # its batch fills `sums=` itself (the kernel keeps them)
 
     def label(self, params: dict | None = None) -> str:
         """A display name that shows the reading: 'sh', 'sh [lowest-index ties]', 'ucbe [a = 2]', ..."""
@@ -189,12 +193,20 @@ class Algorithm:
             raise ValueError(f"{name}: {what} must be {R} non-negative integers (one per run), got {seeds!r}"[:300])
         return a.astype(np.uint64)
 
-    def _checked_batch(self, means, n, seeds, reward_seeds, gaussian=False, nu=0.0, **kw):
+    def _checked_batch(self, means, n, seeds, reward_seeds, gaussian=False, nu=0.0, sums=None, **kw):
+        from .sources import collect, replayed_sums
         means = np.asarray(means, float)
         kw = self._check(means, n, gaussian, nu, kw)
         R = means.shape[0]
-        return self.raw_batch(means, n, self._seeds(self.name, seeds, R, "seeds"),
-                              self._seeds(self.name, reward_seeds, R, "reward_seeds"), gaussian=gaussian, nu=nu, **kw)
+        seeds, reward_seeds = (self._seeds(self.name, s, R, w) for s, w in ((seeds, "seeds"),
+                                                                           (reward_seeds, "reward_seeds")))
+        collect(sums, means.shape)                  # checked (and zeroed) before any run
+        if sums is None or self.collects_sums:
+            return self.raw_batch(means, n, seeds, reward_seeds, gaussian=gaussian, nu=nu,
+                                  **({} if sums is None else {"sums": sums}), **kw)
+        rec, pulls = self.raw_batch(means, n, seeds, reward_seeds, gaussian=gaussian, nu=nu, **kw)
+        sums[...] = replayed_sums(means, pulls, reward_seeds, gaussian, nu)
+        return rec, pulls
 
     def _checked_run(self, mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, **kw):
         mu = np.asarray(mu, float)

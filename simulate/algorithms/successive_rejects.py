@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .sources import argmax_random, live_source, n_arms, replay_source, reward_sum
+from .sources import argmax_random, collect, live_source, n_arms, replay_source, reward_sum
 from .spec import Algorithm
 
 
@@ -55,19 +55,19 @@ def _run(src, i, n):
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
-    src = live_source(means, gaussian, nu, reward_seeds, seeds)
+    src = live_source(means, gaussian, nu, reward_seeds, seeds, sums)
     for i in prange(R):
         rec[i], pulls[i] = _run(src, i, n)
     return rec, pulls
 
 
-def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0):
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, sums=None):
     return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
-                  np.asarray(seeds, np.uint64))
+                  np.asarray(seeds, np.uint64), collect(sums, np.shape(means)))
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0):
@@ -97,4 +97,4 @@ ALGORITHM = Algorithm(
     name="sr", title="Successive rejects (Audibert, Bubeck & Munos 2010)",
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K + 1, budget_rule="n_1 = ceil((n - K) / (logbar(K) K)) must give every arm a pull",
-    style=("tab:green", "^", "-"), cost=0.05)
+    style=("tab:green", "^", "-"), cost=0.05, collects_sums=True)

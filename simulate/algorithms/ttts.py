@@ -24,7 +24,7 @@ from numba import njit, prange
 from ._rng import box_muller, lane_buffer, next_double, seed_lanes
 from .beta_sampler import beta_draw, beta_reference, cheng_constants
 from .lazy_argmax import GRID, cdf_init, cdf_update, grid, lazy_argmax
-from .sources import argmax_random, live_source, n_arms, replay_source, reward, uniform
+from .sources import argmax_random, collect, live_source, n_arms, replay_source, reward, uniform
 from .spec import Algorithm
 
 
@@ -109,20 +109,20 @@ def _run(src, i, n, lanes):
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
-    src = live_source(means, gaussian, nu, reward_seeds, seeds)
+    src = live_source(means, gaussian, nu, reward_seeds, seeds, sums)
     lanes = seed_lanes(seeds.astype(np.uint64))
     for i in prange(R):
         rec[i], pulls[i] = _run(src, i, n, lanes)
     return rec, pulls
 
 
-def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0):
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, sums=None):
     return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
-                  np.asarray(seeds, np.uint64))
+                  np.asarray(seeds, np.uint64), collect(sums, np.shape(means)))
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0):
@@ -171,4 +171,4 @@ ALGORITHM = Algorithm(
     name="ttts", title="Top-two Thompson sampling (Russo 2020), beta = 1/2, exact posterior draws",
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: 2 * K, budget_rule="two round-robin passes first",
-    style=("tab:orange", "D", "-"), cost=6.0)
+    style=("tab:orange", "D", "-"), cost=6.0, collects_sums=True)

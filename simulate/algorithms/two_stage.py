@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .sources import TIE_RULES, argmax_random, live_source, n_arms, replay_source, reward_sum
+from .sources import TIE_RULES, argmax_random, collect, live_source, n_arms, replay_source, reward_sum
 from .spec import TIES, Algorithm, Param, tie_tag
 
 
@@ -123,19 +123,19 @@ def _run(src, i, n, q, lowest):
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds, q, lowest):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, q, lowest):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
-    src = live_source(means, gaussian, nu, reward_seeds, seeds)
+    src = live_source(means, gaussian, nu, reward_seeds, seeds, sums)
     for i in prange(R):
         rec[i], pulls[i] = _run(src, i, n, q, lowest)
     return rec, pulls
 
 
-def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, q=0.5, tie_rule="random"):
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, q=0.5, tie_rule="random", sums=None):
     return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
-                  np.asarray(seeds, np.uint64), float(q), tie_rule == "lowest-index")
+                  np.asarray(seeds, np.uint64), collect(sums, np.shape(means)), float(q), tie_rule == "lowest-index")
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, q=0.5, tie_rule="random"):
@@ -197,4 +197,4 @@ ALGORITHM = Algorithm(
                   "code)", choices=TIE_RULES, tag=tie_tag),
             Param("q", 0.5, "fraction of the budget in stage 1 (round robin)", low=0.0, high=1.0, open_low=True,
                   open_high=True, tag=lambda q, p: f" q={q:g}")),
-    style=("tab:brown", "P", "-"), cost=0.05, readings=(TIES,))
+    style=("tab:brown", "P", "-"), cost=0.05, collects_sums=True, readings=(TIES,))

@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .sources import FAST, argmax_random, live_source, n_arms, replay_source, reward
+from .sources import FAST, argmax_random, collect, live_source, n_arms, replay_source, reward
 from .spec import Algorithm, Param, Reading
 
 
@@ -41,21 +41,22 @@ def _run(src, i, n, a):
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds, a):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, a):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
-    src = live_source(means, gaussian, nu, reward_seeds, seeds)
+    src = live_source(means, gaussian, nu, reward_seeds, seeds, sums)
     for i in prange(R):
         rec[i], pulls[i] = _run(src, i, n, a[i])
     return rec, pulls
 
 
-def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, a=2.0):
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, a=2.0, sums=None):
     """`a`: one exploration parameter, or one per run (random instances differ in H)."""
     means = np.ascontiguousarray(means, float)
     a = np.ascontiguousarray(np.broadcast_to(np.asarray(a, float), means.shape[:1]))
-    return _batch(means, n, gaussian, nu, np.asarray(reward_seeds, np.uint64), np.asarray(seeds, np.uint64), a)
+    return _batch(means, n, gaussian, nu, np.asarray(reward_seeds, np.uint64), np.asarray(seeds, np.uint64),
+                  collect(sums, np.shape(means)), a)
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, a=2.0):
@@ -97,6 +98,6 @@ ALGORITHM = Algorithm(
                   "(plus Delta_min^-2 for the best arm)", choices=("suboptimal", "section2"))),
     kernel_params=exploration,
     kernel_rules=(Param("a", 2.0, "exploration parameter a", low=0.0, open_low=True),),
-    style=("tab:blue", "s", "-"), cost=0.6,
+    style=("tab:blue", "s", "-"), cost=0.6, collects_sums=True,
     # Section 6 sets a = 2n/H; Section 6.1 says 'a = 2' for its random setups
     readings=(Reading("a = 2 (Section 6.1)", {"a = c n / H": {}, "a = c": {"a_form": "c"}}, setups=("R",)),))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .sources import add_extras, argmax_random, live_source, n_arms, replay_source, reward_sum
+from .sources import add_extras, argmax_random, collect, live_source, n_arms, replay_source, reward_sum
 from .spec import Algorithm
 
 
@@ -22,19 +22,19 @@ def _run(src, i, n):
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
-    src = live_source(means, gaussian, nu, reward_seeds, seeds)
+    src = live_source(means, gaussian, nu, reward_seeds, seeds, sums)
     for i in prange(R):
         rec[i], pulls[i] = _run(src, i, n)
     return rec, pulls
 
 
-def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0):
+def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, sums=None):
     return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
-                  np.asarray(seeds, np.uint64))
+                  np.asarray(seeds, np.uint64), collect(sums, np.shape(means)))
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0):
@@ -58,4 +58,4 @@ ALGORITHM = Algorithm(
     name="uniform", title="Uniform allocation (round robin), the baseline every adaptive rule should beat",
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K, budget_rule="every arm needs a pull for its empirical mean",
-    style=("tab:gray", "x", "--"), cost=0.05)
+    style=("tab:gray", "x", "--"), cost=0.05, collects_sums=True)

@@ -33,8 +33,8 @@ def test_the_conditional_estimators_are_unbiased_on_the_same_runs(algorithm, par
 def test_the_pairing_catches_a_wrong_posterior(monkeypatch):
     """Plant an error (the posterior variance doubled): the paired difference between the plain and
     the conditional failure estimates is then far from zero on the same runs."""
-    real = truth.conditional_failure
-    monkeypatch.setattr(truth, "conditional_failure", lambda m, v, rec: real(m, 4 * v, rec))
+    real = truth.conditional_values
+    monkeypatch.setattr(truth, "conditional_values", lambda m, v, rec: real(m, 4 * v, rec))
     t = bayes_truth("uniform", 8, 400, 1.0, 1.0, 3000, seed=11, level=LEVEL)
     assert not t.failure_plain.low <= t.failure.estimate <= t.failure_plain.high
 
@@ -141,3 +141,34 @@ def test_the_thinned_grid_is_as_accurate_as_a_union_grid_twice_as_fine(monkeypat
         monkeypatch.undo()
         for a, b in zip(got, ref):
             assert np.max(np.abs(a - b)) <= 1e-3 * b.mean(), (K, vlo)
+
+
+def test_both_integrals_in_one_pass_are_the_two_apart_whatever_the_threads(monkeypatch):
+    """`conditional_values` shares one grid and one set of log CDFs between the two integrals: the same
+    values, to the bit, as `conditional_failure` and `conditional_regret`, and the same on one thread
+    as on three (the chunks are fixed by the runs, not the threads)."""
+    rng = np.random.default_rng(10)
+    R, K = 5000, 10                              # several chunks of runs
+    m, v = rng.normal(0, 1, (R, K)), rng.uniform(1e-4, 0.3, (R, K))
+    rec = np.where(rng.random(R) < 0.8, m.argmax(axis=1), rng.integers(0, K, R))
+    f, g = truth.conditional_values(m, v, rec)
+    assert np.array_equal(f, conditional_failure(m, v, rec)) and np.array_equal(g, conditional_regret(m, v, rec))
+    for threads in (1, 3):
+        monkeypatch.setattr(truth, "_threads", lambda: threads)
+        f2, g2 = truth.conditional_values(m, v, rec)
+        assert np.array_equal(f, f2) and np.array_equal(g, g2), threads
+
+
+@given(st.integers(2, 40), st.integers(1, 30), st.floats(1e-6, 1.0), st.integers(0, 2 ** 32 - 1))
+@settings(max_examples=30, deadline=None)
+def test_the_arm_most_probably_best_in_one_pass(K, R, v_scale, seed):
+    """`most_probably_best` finds, in one pass, an arm whose failure probability (evaluated apart,
+    over every arm) is the least of all K, to 1e-9; it is the first such arm unless two are that close."""
+    rng = np.random.default_rng(seed)
+    m = rng.normal(0, 1, (R, K))
+    v = v_scale * np.geomspace(0.01, 1.0, K)[rng.permuted(np.tile(np.arange(K), (R, 1)), axis=1)]
+    got = truth.most_probably_best(m, v)
+    every = np.column_stack([conditional_failure(m, v, np.full(R, k)) for k in range(K)])
+    assert np.all(every[np.arange(R), got] <= every.min(axis=1) + 1e-9)
+    close = np.sort(every, axis=1)[:, 1] - every.min(axis=1) < 1e-9
+    assert np.all((got == every.argmin(axis=1)) | close)

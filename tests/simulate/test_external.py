@@ -147,3 +147,23 @@ def test_replayed_sums_are_the_rewards_a_run_saw(algfile):
         seen[k] += src.reward(k)
     sums = replayed_sums(mu[None], src.pulls[None], np.array([11], np.uint64), True, 0.7)[0]
     assert np.allclose(sums, seen, rtol=0, atol=1e-12)
+
+
+def test_an_outside_algorithm_gets_its_sums_replayed():
+    """An outside algorithm keeps no sums; through its entry `batch(sums=)` gives the sums of the
+    rewards it was handed, replayed from its streams."""
+    from simulate.algorithms.external import from_function
+    seen = {}
+
+    def lopsided(source, K, n):
+        total = np.zeros(K)
+        for t in range(n):
+            k = 0 if t % 3 else t % K
+            total[k] += source.reward(k)
+        seen.setdefault(len(seen), total)
+        return 0
+    alg = from_function(lopsided, "lopsided")
+    means = np.random.default_rng(2).normal(0, 1, (3, 4))
+    sums = np.empty((3, 4))
+    alg.batch(means, 40, np.arange(3), np.arange(10, 13), gaussian=True, nu=0.5, sums=sums)
+    assert not alg.collects_sums and np.allclose(sums, np.array([seen[r] for r in range(3)]), rtol=0, atol=1e-12)
