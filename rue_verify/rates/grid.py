@@ -122,7 +122,7 @@ def _scale(name: str, runs: int, wide: int, top: int) -> Scale:
     ))
 
 
-#: quick: a demonstration (about 1.5 minutes); paper: the study the package ships (`results`, 33 minutes)
+#: quick: a demonstration (about 1.5 minutes); paper: the study the package ships (`results`, 17 minutes)
 SCALES = {"quick": _scale("quick", 400, 10_000, 100_000), "paper": _scale("paper", 4000, 100_000, 1_000_000)}
 
 
