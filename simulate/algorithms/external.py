@@ -56,7 +56,7 @@ class StreamSource:
         self.n = n
         self.gaussian, self.nu = gaussian, nu
         self._src = live_source(np.ascontiguousarray(mu[None], float), gaussian, nu,
-                                np.array([reward_seed], np.uint64), np.array([seed], np.uint64), np.zeros((0, 0)))
+                                np.array([reward_seed], np.uint64), np.array([seed], np.uint64), None)
         self._rng = np.random.default_rng(int(seed))
         self._buf = [np.empty(0)] * self.K
         self._pos = [0] * self.K

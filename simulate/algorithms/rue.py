@@ -149,7 +149,7 @@ def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, mode, s0_known, s_
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
-    src = live_source(means, gaussian, nu, reward_seeds, seeds, np.zeros((0, 0)))
+    src = live_source(means, gaussian, nu, reward_seeds, seeds, None)
     for g in prange(starts.shape[0] - 1):
         _block(src, n, mode, s0_known, s_known, rec, pulls, starts[g], starts[g + 1], sums)
     return rec, pulls
@@ -184,10 +184,10 @@ def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="auth
     base, extra = divmod(units, nblocks)           # spread the units evenly over the blocks
     sizes = [(base + (i < extra)) * UNIT for i in range(nblocks)]
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    kept = out if out.size == 0 or RU == R else np.empty((RU, means.shape[1]))      # the padded runs write theirs too
+    kept = np.zeros((0, 0)) if out is None else out if RU == R else np.empty((RU, means.shape[1]))  # padded: theirs too
     rec, pulls = _batch(np.ascontiguousarray(means), n, gaussian, nu, reward_seeds, seeds, kept,
                         V.mode_of(variances), sigma0_sq, sigma_sq, starts)
-    if kept is not out:      # padded
+    if out is not None and kept is not out:
         out[...] = kept[:R]
     return rec[:R], pulls[:R]
 

@@ -25,7 +25,8 @@ import math
 
 import numba
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ._rng import box_muller, next_double, seed_states
 
@@ -48,7 +49,7 @@ def live_source(means, gaussian, nu, reward_seeds, seeds, sums):
     """The source of live runs r = 0..R-1 on means[r] (`(R, K)`): run r's reward streams are
     seeded from reward_seeds[r] (splitmix64 outputs 4k..4k+3 start arm k's stream), its own
     stream from seeds[r]. sums: `(R, K)` zeros that every reward drawn is added to (run r's arm k
-    in sums[r, k], in the order drawn), or an empty array (`collect`)."""
+    in sums[r, k], in the order drawn), or None (`collect`)."""
     R, K = means.shape
     rw = seed_states(reward_seeds.astype(np.uint64), 4 * K).reshape(R * K, 4)
     st = seed_states(seeds.astype(np.uint64))
@@ -62,15 +63,15 @@ def table_source(K, table, ties, gaussian=False, nu=0.0):
     (the reward law is still said: a Gaussian posterior or confidence bound needs nu)."""
     st = np.zeros((1, 4), np.uint64)
     return (np.zeros((1, K)), gaussian, nu, np.zeros((K, 4), np.uint64), st, table, ties,
-            np.zeros(K, np.int64), np.zeros(1, np.int64), np.zeros((0, 0)))
+            np.zeros(K, np.int64), np.zeros(1, np.int64), None)
 
 
 def collect(sums, shape) -> np.ndarray:
     """What a kernel's live source adds its rewards to (`live_source`): `sums` (an `(R, K)` float
-    array, C-contiguous and writable, which is zeroed and then holds each run's reward sum per arm)
-    or, when `sums` is None, an empty array (nothing kept)."""
+    array, C-contiguous and writable, which is zeroed and then holds each run's reward sum per arm),
+    or None when `sums` is None (nothing kept, and nothing in the compiled reward loop: `keep`)."""
     if sums is None:
-        return np.zeros((0, 0))
+        return None
     if not (isinstance(sums, np.ndarray) and sums.shape == tuple(shape) and sums.dtype == np.float64
             and sums.flags.c_contiguous and sums.flags.writeable):
         raise ValueError(f"sums must be a writable C-contiguous float64 array of shape {tuple(shape)} "
@@ -92,7 +93,7 @@ def n_arms(src):
 @njit(cache=True, error_model="numpy", inline="always")
 def reward(src, i, k):
     """Run i's next reward from arm k."""
-    means, gaussian, nu, rw, st, table, ties, cursor, tie_i, _ = src
+    means, gaussian, nu, rw, st, table, ties, cursor, tie_i, sums = src
     if table.shape[0] > 0:
         r = table[k, cursor[k]]
         cursor[k] += 1
@@ -103,10 +104,28 @@ def reward(src, i, k):
         r = means[i, k] + nu * z
     else:
         r = bernoulli(next_double(rw, row), means[i, k])
-    sums = src[9]
-    if sums.shape[0] > 0:      # kept (`collect`); an empty array keeps none
-        sums[i, k] += r
+    keep(sums, i, k, r)
     return r
+
+
+def keep(sums, i, k, r):
+    """Add reward r of run i's arm k to `sums` (`live_source`); nothing when `sums` is None. Compiled
+    per type (`_keep`), so a kernel that keeps no sums has no branch or store in its reward loop:
+    a test of an empty array there cost the Bernoulli kernels of Section 6 a third to two thirds of
+    their speed (`rue-verify bench`), and a kernel that keeps sums is compiled a second time."""
+    if sums is not None:
+        sums[i, k] += r
+
+
+@overload(keep)      # not inline='always': numba 0.68's IR inlining of it lost the table cursor's increments
+def _keep(sums, i, k, r):
+    if isinstance(sums, types.NoneType):
+        return lambda sums, i, k, r: None
+
+    def add(sums, i, k, r):
+        if i < sums.shape[0]:          # an array too small for the runs is not written past its end
+            sums[i, k] += r
+    return add
 
 
 @njit(cache=True, error_model="numpy")
@@ -287,7 +306,7 @@ class TableSource:
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def _replayed_sums(means, gaussian, nu, reward_seeds, pulls):
     R, K = means.shape
-    src = live_source(means, gaussian, nu, reward_seeds, reward_seeds, np.zeros((0, 0)))
+    src = live_source(means, gaussian, nu, reward_seeds, reward_seeds, None)
     out = np.empty((R, K))
     for i in numba.prange(R):
         for k in range(K):

@@ -85,7 +85,9 @@ def _rounds(src, i, n, lanes, lazy, T, S, A, B, C, theta, u, XS, lx, l1x, F, G, 
 
 
 @njit(cache=True, error_model="numpy")
-def _run(src, i, n, lanes):
+def _run(src, i, n, lanes, sums):
+    """One run; sums: empty, or the array whose row i gets the run's reward totals S (added in the
+    order drawn, as a collecting source would, without a store in the reward loop)."""
     K = n_arms(src)
     T = np.zeros(K)
     S = np.zeros(K)
@@ -102,6 +104,8 @@ def _run(src, i, n, lanes):
     F, G, W, lnB = cdf_init(K, m)
     cand = np.empty(K, np.int64)
     _rounds(src, i, n, lanes, lazy, T, S, A, B, C, theta, u, XS, lx, l1x, F, G, W, lnB, cand)
+    if sums.shape[0] > 0:
+        sums[i] = S
     rbar = np.empty(K)
     for j in range(K):
         rbar[j] = S[j] / T[j] if T[j] > 0 else -np.inf
@@ -113,16 +117,21 @@ def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
-    src = live_source(means, gaussian, nu, reward_seeds, seeds, sums)
+    src = live_source(means, gaussian, nu, reward_seeds, seeds, None)
     lanes = seed_lanes(seeds.astype(np.uint64))
     for i in prange(R):
-        rec[i], pulls[i] = _run(src, i, n, lanes)
+        rec[i], pulls[i] = _run(src, i, n, lanes, sums)
     return rec, pulls
 
 
 def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, sums=None):
     return _batch(np.ascontiguousarray(means, float), n, gaussian, nu, np.asarray(reward_seeds, np.uint64),
-                  np.asarray(seeds, np.uint64), collect(sums, np.shape(means)))
+                  np.asarray(seeds, np.uint64), _kept(collect(sums, np.shape(means))))
+
+
+def _kept(sums):
+    """The array `_run` writes the sums to: `sums`, or an empty one (one compiled kernel either way)."""
+    return np.zeros((0, 0)) if sums is None else sums
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0):
@@ -130,7 +139,7 @@ def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_see
     if table is None:
         return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu))
     src = replay_source(mu.size, table, ties, gaussian, nu)
-    return _run(src, 0, n, seed_lanes(np.zeros(1, np.uint64)))
+    return _run(src, 0, n, seed_lanes(np.zeros(1, np.uint64)), np.zeros((0, 0)))
 
 
 def reference(source, K: int, n: int, gaussian: bool = False, nu: float = 0.0) -> tuple[int, np.ndarray]:

@@ -16,7 +16,7 @@ def test_draws_have_the_beta_law(a, b):
     @njit
     def draws(a, b, N):
         seeds = np.array([3], np.uint64)
-        src = live_source(np.zeros((1, 1)), False, 0.0, seeds, seeds, np.zeros((0, 0)))
+        src = live_source(np.zeros((1, 1)), False, 0.0, seeds, seeds, None)
         kind, lo, hi, tot, bb, cc = beta_sampler.cheng_constants(a, b)
         out = np.empty(N)
         for k in range(N):

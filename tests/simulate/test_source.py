@@ -22,7 +22,7 @@ def test_branch_free_bernoulli_is_the_threshold_rule(u, p):
 def _draw_in_order(order, means, reward_seeds, seeds, gaussian):
     """Rewards of run 0 drawn arm by arm in `order`, interleaved with the algorithm's own uniforms;
     returns them grouped per arm (row k: arm k's rewards in the order they were drawn)."""
-    src = C.live_source(means, gaussian, 1.0, reward_seeds, seeds, np.zeros((0, 0)))
+    src = C.live_source(means, gaussian, 1.0, reward_seeds, seeds, None)
     K = means.shape[1]
     out = np.zeros((K, order.shape[0]))
     count = np.zeros(K, np.int64)
