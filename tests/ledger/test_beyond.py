@@ -34,30 +34,19 @@ def test_abs_sota_under_the_model_compares_every_algorithm_and_can_be_refuted(tm
     """Under the model ABS-SOTA compares RUE with every other algorithm of the rate study on every
     setting; a planted bayes_elim that never fails (its block sums zeroed in a copy of the shipped
     study) is significantly better somewhere, and the failure finding says refuted."""
-    import csv
-    import io
     import json
 
     from rue_verify.ledger.beyond import _model
-    from rue_verify.rates import load
-    from rue_verify.rates.grid import COLUMNS
     honest = _model(Mode("test", seed=3))
-    shipped = load()
     for x in ("bayes_elim", "prior_alloc", "sr", "sh", "ucbe", "uniform", "ttts"):
         assert f"{x} (better" in honest[0].detail, x
     assert honest[0].verdict != "refuted"
-    rows = [dict(r) for r in shipped.rows]
-    for r in rows:
+
+    def never_fails(r):
         if r["algorithm"] == "bayes_elim":
             zeros = json.dumps([0.0] * int(r["groups"]))
             r.update(failure_sums=zeros, failure_sumsq=zeros, failure_plain_sum="0", failure_plain_sumsq="0")
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, COLUMNS)
-    w.writeheader()
-    w.writerows(rows)
-    (tmp_path / "results.csv").write_text(buf.getvalue())
-    (tmp_path / "manifest.json").write_text(json.dumps(shipped.manifest))
-    planted = _model(Mode("test", seed=3, inputs=LedgerInputs(rates=str(tmp_path))))
+    planted = _model(_planted(tmp_path, never_fails))
     assert planted[0].verdict == "refuted" and "bayes_elim (better 0" in planted[0].detail
 
 
