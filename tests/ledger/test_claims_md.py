@@ -14,8 +14,9 @@ from rue_verify.ledger import REGISTRY
 
 CLAIMS_MD = pathlib.Path(__file__).resolve().parents[3] / "shared" / "CLAIMS.md"
 BEYOND_MD = CLAIMS_MD.with_name("CLAIMS-BEYOND.md")
-#: claims of CLAIMS-BEYOND.md not registered yet (none: a new one there fails this test until it is built)
-PENDING: set[str] = set()
+#: claims of CLAIMS-BEYOND.md not registered yet: issue 41 builds these two (the oracle by
+#: quadrature, Kato's rule as a peer); a new claim there fails this test until it is built or listed here
+PENDING: set[str] = {"LIMIT-TIGHT", "KATO-OPT"}
 
 
 def claims_md_ids(text: str) -> set[str]:
