@@ -34,12 +34,48 @@ class Finding:
     certified: bool = False
     kind: str = "computed"
     proof: dict | None = None      # a proof's steps and status (`from_proof`), read by the proof graph
+    #: how a 'holds' was decided when it is neither certified nor sampled: 'exhausted' (every case of a
+    #: finite domain, e.g. every history up to a length, `from_exhaustive`); None otherwise
+    method: str | None = None
+    #: the proof graph's node this finding decides (None: the claim's node); the graph reads this, never the text
+    node: str | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in SEVERITY:
             raise ValueError(f"verdict must be one of {SEVERITY}, got {self.verdict!r}")
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
+
+    @property
+    def decided_by(self) -> str:
+        """How a 'holds' was decided, weakest last: 'certified' (sympy, exact or interval arithmetic),
+        'exhausted' (every case of a finite domain), 'sampled' (a search or simulation of points)."""
+        return "certified" if self.certified else (self.method or "sampled")
+
+
+#: how a finding that holds can have been decided besides certified and sampled (`Finding.method`)
+METHODS = (None, "exhausted")
+#: the ways a 'holds' is decided, strongest first (`Finding.decided_by`)
+DECIDED = ("certified", "exhausted", "sampled")
+
+
+def about(node: str, finding: Finding) -> Finding:
+    """`finding`, declared to decide the proof graph's node `node` (a claim that checks several nodes
+    says which finding is which; the graph never reads a finding's text).
+
+    Args:
+        node: the node's id in the proof graph's table.
+        finding: the finding.
+    """
+    finding.node = node
+    return finding
+
+
+def weakest(findings: Iterable[Finding]) -> str:
+    """The weakest way any of these (holding) findings was decided (`DECIDED`)."""
+    return max((f.decided_by for f in findings), key=DECIDED.index, default="certified")
 
 
 # ---------------------------------------------------------------- findings from computed quantities
@@ -278,6 +314,25 @@ def from_exact(ok: bool, domain: str, detail: str, *, fail: str = "refuted", cer
     return Finding("holds" if ok else fail, domain, detail, w, bool(certified and ok), kind)
 
 
+def from_exhaustive(found: dict | None, domain: str, *, holds: str, fails: str, node: str | None = None,
+                    kind: str = "computed") -> Finding:
+    """A finding from an exhaustive search of a finite domain (every reward history up to a length, at
+    the parameter points `domain` names): 'holds', decided as `exhausted`, when the search found
+    nothing; refuted, with the witness it found, when it found a counterexample.
+
+    Args:
+        found: the witness of the counterexample found, or None.
+        domain: what was exhausted.
+        holds: the text when nothing was found.
+        fails: the text when a counterexample was found.
+        node: the proof graph's node the finding decides (`about`).
+        kind: as in `from_value`.
+    """
+    if found is None:
+        return Finding("holds", domain, holds, None, False, kind, method="exhausted", node=node)
+    return Finding("refuted", domain, fails, found, False, kind, node=node)
+
+
 def from_certificate(ok: bool, domain: str, *, proved: str, failed: str, fail: str = "inconclusive",
                      kind: str = "computed") -> Finding:
     """A finding from a rigorous check (interval arithmetic, exact arithmetic): certified 'holds'
@@ -311,14 +366,11 @@ class Rests:
     node: str
 
 
-#: what one step of a proof is: certified (sympy, exact or interval arithmetic), checked (an
-#: adversarial search over the states the proof conditions on found no counterexample), refuted,
-#: argued (no machine check; a reason says why), or rests (on another node; resolved later)
-STEP_STATUS = ("certified", "checked", "refuted", "argued", "rests")
-
-#: a proof's status: proved (every step, all the way down, certified or checked), argued (some step
-#: only argued), broken (some step refuted; `broken_at` names it); pending until its rests resolve
-PROOF_STATUS = ("proved", "argued", "broken", "pending")
+#: what one step of a proof is: certified (sympy, exact or interval arithmetic), exhausted (every case
+#: of a finite domain searched, e.g. every history up to a length), sampled (a search or simulation of
+#: points found no counterexample), refuted, argued (no machine check; a reason says why), or rests (on
+#: another node; resolved later). A proof is proved when every step is one of the first three, and
+#: says which is the weakest.
 
 
 def _step(i: int, text: str, ok) -> dict:
@@ -331,8 +383,7 @@ def _step(i: int, text: str, ok) -> dict:
     elif ok is False:
         s.update(status="refuted", detail="the machine check failed")
     elif isinstance(ok, Finding):
-        s["status"] = ({"holds": "certified" if ok.certified else "checked", "refuted": "refuted"}
-                       .get(ok.verdict, "argued"))
+        s["status"] = ({"holds": ok.decided_by, "refuted": "refuted"}.get(ok.verdict, "argued"))
         s["detail"] = f"searched ({ok.domain}): " + ("no counterexample" if ok.verdict == "holds" else
                                                      f"{ok.verdict}: {ok.detail}")
         s["witness"] = ok.witness
@@ -346,7 +397,9 @@ def _step(i: int, text: str, ok) -> dict:
 
 
 def proof_status(steps: list[dict]) -> tuple[str, list[int]]:
-    """(status, the steps that decide it) of a proof from its steps' statuses (PROOF_STATUS)."""
+    """(status, the steps that decide it) of a proof from its steps' statuses: proved (every step
+    certified, exhausted or sampled), argued (some step only argued), broken (some step refuted),
+    pending (some step rests on a node not resolved yet)."""
     for status, proof in (("refuted", "broken"), ("argued", "argued"), ("rests", "pending")):
         at = [s["step"] for s in steps if s["status"] == status]
         if at:
@@ -356,8 +409,9 @@ def proof_status(steps: list[dict]) -> tuple[str, list[int]]:
 
 def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domain: str, conclusion: str) -> Finding:
     """A finding from a proof, step by step: True = machine-certified (sympy, exact arithmetic),
-    False = the check failed, a Finding = an adversarial search of that step (checked when it found
-    no counterexample, refuted when it found one), Argued(reason) = no machine check, and why none can
+    False = the check failed, a Finding = a check of that step (certified, exhausted or sampled, as the
+    finding was decided, when it found no counterexample; refuted when it found one; argued when it
+    could not decide), Argued(reason) = no machine check, and why none can
     be written, Rests(node) = the step is another node of the proof graph. 'holds' only when the proof
     is proved; an argued, broken or (until its nodes resolve) pending proof leaves its conclusion
     inconclusive: the statement may still hold in simulation, but this proof does not establish it.
@@ -380,12 +434,14 @@ def settle_proof(f: Finding) -> None:
     resolved the steps that rest on other nodes)."""
     rows, conclusion = f.proof["steps"], f.proof["conclusion"]
     status, at = proof_status(rows)
+    low = max((s["status"] for s in rows if s["status"] in DECIDED), key=DECIDED.index, default="certified")
     f.proof.update(status=status, broken_at=[f"step {i}" if rows[i - 1]["uses"] is None else rows[i - 1]["uses"]
                                              for i in at] if status == "broken" else [],
-                   argued=[i for i in (s["step"] for s in rows) if rows[i - 1]["status"] == "argued"])
+                   argued=[i for i in (s["step"] for s in rows) if rows[i - 1]["status"] == "argued"],
+                   weakest=low)
     body = "; ".join(f"({s['step']}) {s['text']} [{s['status']}" + (f": {s['detail']}" if s["detail"] else "") + "]"
                      for s in rows)
-    head = {"proved": conclusion,
+    head = {"proved": f"{conclusion} (its weakest step {low})",
             "broken": f"proof broken at {', '.join(map(str, f.proof['broken_at']))}, so {conclusion} is not "
                       "established by it",
             "argued": f"proof argued at step(s) {', '.join(map(str, f.proof['argued']))} (no machine check), so "
@@ -394,6 +450,7 @@ def settle_proof(f: Finding) -> None:
     f.verdict = "holds" if status == "proved" else "inconclusive"
     f.detail = f"{head}: {body}."
     f.certified = status == "proved" and all(s["status"] == "certified" for s in rows)
+    f.method = "exhausted" if status == "proved" and low == "exhausted" else None
     f.witness = next((s.get("witness") for s in rows if s["status"] == "refuted" and s.get("witness")), None)
 
 
@@ -441,6 +498,8 @@ class Mode:
         search_points: parameter points a Monte Carlo search screens.
         search_runs: runs per screened point.
         confirm_runs: runs at each of the best points, for the verdict.
+        history_n: (K, the largest n) pairs the exact history search of the proofs covers, every
+            history of every length from the theorems' smallest n up to it.
         inputs: the result directories the empirical claims read (`LedgerInputs`).
     """
 
@@ -452,19 +511,22 @@ class Mode:
     search_points: int = 24
     search_runs: int = 200
     confirm_runs: int = 4_000
+    history_n: tuple[tuple[int, int], ...] = ((2, 12), (3, 12), (4, 13))
     inputs: LedgerInputs = LedgerInputs()
 
     @classmethod
     def thorough(cls, **kw) -> "Mode":
         """The thorough mode (`kw`: any other field, e.g. `inputs` or `seed`)."""
-        return cls("thorough", 10_000, 40_000, 4_000, search_points=160, search_runs=600, confirm_runs=40_000, **kw)
+        return cls("thorough", 10_000, 40_000, 4_000, search_points=160, search_runs=600, confirm_runs=40_000,
+                   history_n=((2, 16), (3, 14), (4, 15)), **kw)
 
     def coverage(self) -> str:
         """What this mode covers, in one line (printed by `rue-verify claims`)."""
         return (f"mode={self.name}, seed={self.seed}: K up to {self.K_max} in scans; {self.random_samples} random "
                 f"points per deterministic search; Monte Carlo searches screen {self.search_points} informative "
                 f"points x {self.search_runs} runs, refine the worst, and confirm with {self.confirm_runs} runs; "
-                f"{self.sim_runs} runs per fixed simulation point")
+                f"{self.sim_runs} runs per fixed simulation point; every reward history of RUE on E for "
+                + ", ".join(f"K = {K} up to n = {n}" for K, n in self.history_n))
 
     def rng(self, *key: str | int) -> np.random.Generator:
         """A generator for one search, spawned from the mode's seed under a name (numpy SeedSequence):
@@ -514,7 +576,7 @@ class Repair:
     def proof(self) -> dict | None:
         """The status of the repair's proof ({"status", "broken_at", "argued"}), None without one."""
         p = next((f.proof for f in self.findings if f.proof), None)
-        return None if p is None else {k: p[k] for k in ("status", "broken_at", "argued")}
+        return None if p is None else {k: p[k] for k in ("status", "broken_at", "argued", "weakest")}
 
     def text(self) -> str:
         """One line with both parts: what the checks of the statement found, and its proof's status."""

@@ -13,7 +13,6 @@ from bounds import repaired as rp
 from bounds import theorems as th
 from bounds.estimation import tau_sq_tilde
 
-from . import proof_search as ps
 from .core import (
     Expect,
     Finding,
@@ -33,7 +32,7 @@ from .core import (
     witness,
 )
 from .model_points import K_, d_, n_, s0_, s_, sym_ratio
-from .montecarlo import Search
+from .proof_histories import history_finding
 from .search import Dim, minimize_margin
 from .section4 import simplest_tau_witness, tau_sides
 
@@ -56,48 +55,16 @@ def decomp_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
              search)]
 
 
-def inclusion_finding(s: Search, premise: str, conclusion: str, proven: bool, mode: Mode,
-                       which: str | None = None) -> Finding:
-    """The verdict of an inclusion search: a run where the premise held and the conclusion failed is a
-    counterexample (no statistics needed); without one, 'holds' rests on the runs where the premise
-    held, and without any such run the simulation cannot speak (unless a proof already does). For
-    Lemma TwoBoundOnC's inequalities (`which` 'up'/'low') the witness names the run, the round and
-    both sides."""
-    pts = s.points + s.confirmed
-    runs, seen, bad = sum(p.runs for p in pts), sum(p.observed for p in pts), [p for p in pts if p.events]
-    if bad:
-        p = max(bad, key=lambda q: q.events)
-        w = witness({**p.params, "runs": p.runs, "seed_key": list(p.key)}, p.events, 0,
-                    what=f"runs with {premise} and not {conclusion}")
-        if which in ("up", "low"):
-            r = ps.tracked(p.params, p.runs, mode.rng(*p.key[1:]))
-            viol = r.tk_up_violated if which == "up" else r.tk_low_violated
-            worst = r.tk_up_worst if which == "up" else r.tk_low_worst
-            i = int(np.flatnonzero(r.event_E & viol)[0])
-            w = witness({**p.params, "runs": p.runs, "seed_key": list(p.key), "run": i, "round": int(worst[i, 3])},
-                        float(worst[i, 1]), float(worst[i, 2]))
-        return from_count(sum(q.events for q in bad), s.covered(),
-                          f"{conclusion} failed in {sum(q.events for q in bad)} runs where {premise} held ({seen} such "
-                          f"runs of {runs}).", witness=w)
-    # evidence: runs where the premise occurred, or a proof
-    return from_value(seen + int(proven), s.covered(), at_least=1, fail="inconclusive",
-                      holds=f"{premise} held in {seen} of {runs} simulated runs and {conclusion} held in every one"
-                      + ("" if seen else " (the premise never occurred, so the simulation is no evidence; the verdict "
-                                         "rests on the proof)"),
-                      fails=f"{premise} never held in {runs} simulated runs and there is no proof: no evidence")
-
-
 @claim("PF-DECOMP", "Proof of Theorem 5.1 (eq. regret-decomV)",
        "e_n <= Pr(Delta_{J_n} < eta (c_{1,n} + c_{J_n,n}) | E) + Pr(not E).",
        shares="tracked-runs")
 def check_decomp(mode: Mode):
-    s = ps.inclusion_search("decomp", mode)
-    sim = inclusion_finding(s, "an error on E", "Delta_J < eta(c_1 + c_J)", False, mode)
+    sim = history_finding("regret-decomV", mode)
     proof = from_proof(decomp_proof(sim), "every history (algebra on the event E)",
                        "e_n <= Pr(Delta_J <= eta(c_1 + c_J), E) + Pr(not E) <= Pr(. | E) + Pr(not E)")
     text = reading("holds", "the text", "the paper writes '<'; the proof gives '<=', which changes nothing for "
                                         "continuous rewards (ties have probability 0).")
-    return Expect("proved (the step is algebra on E); the simulation search found no counterexample",
+    return Expect("proved (the step is algebra on E); no history on E breaks it (exhaustive search)",
                   "holds"), [proof, sim, text]
 
 
@@ -173,26 +140,33 @@ def tk_up_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
                                                       "sigma^2 log n.",
        shares="tracked-runs")
 def check_tk_up(mode: Mode):
-    s = ps.inclusion_search("up", mode)
-    sim = inclusion_finding(s, "E", "eq. Tk_up1 at every round", False, mode, "up")
-    proof = from_proof(tk_up_proof(sim), "every history on E, any K, sigma0^2, sigma^2, eta in (0, 1)",
+    exact = history_finding("Tk_up1", mode)
+    proof = from_proof(tk_up_proof(exact), "every history on E (rounds 2K+1..n, as printed)",
                        "T_k <= 1 + 2(1+eta)^2 beta sigma^2 log n / Delta_k^2 on E")
-    rep = inclusion_finding(ps.inclusion_search("up-rep", mode), "E with eta_repaired",
-                             "eq. Tk_up1 with eta_repaired at every round", False, mode)
-    mis = ps.inclusion_search("up", mode, ps.MISSPECIFIED)
-    seen, bad = sum(p.observed for p in mis.points), sum(p.events for p in mis.points)
-    sim.detail += (f" Misspecified delta in [1, 20] (outside the theorem's delta <= 1; the proof does not use delta): "
-                   f"E held in {seen} runs, the inequality failed in {bad}.")
-    return Expect("proved from the index rule and Lemma sec:tau's upper side; no counterexample in the search",
-                  "holds"), [proof, sim, rep]
+    return Expect("a history on E breaks it: E starts at round 2K+1, so the pull at round 2K+1 is made from a "
+                  "state E does not constrain (the induction's base 'obviously true at t = 2K+1' is false)",
+                  "refuted"), [proof, exact]
+
+
+@repair("LEM-TK-UP")
+def repair_tk_up(mode: Mode) -> Repair:
+    """Eq. Tk_up1 on E from round 2K (the state after the initialisation included), with eta_repaired:
+    every pull after the initialisation is then made from a state on E, so the induction has its base.
+    The repaired Pr(not E) (`bounds.repaired.not_E_bound_repaired`) already covers every count from 2,
+    that is the state after round 2K, at no cost."""
+    exact = history_finding("Tk_up1", mode, "repaired")
+    proof = from_proof(tk_up_proof(exact), "every history on E (rounds 2K..n, eta_repaired)",
+                       "T_k <= 1 + 2(1+eta)^2 beta sigma^2 log n / Delta_k^2 on E")
+    return Repair("On E with its rounds from 2K (the state after the initialisation) to n and eta = eta_repaired, "
+                  "for k != 1: T_{k,t} <= 2 + 2 Delta_k^-2 (1+eta)^2 beta sigma^2 log n", "Tk_upper_repaired",
+                  [proof, exact])
 
 
 @claim("LEM-TK-LOW", "Lemma TwoBoundOnC (eq. Tk_lowv2)",
        "On E, for k != 1: (1-eta) sqrt(beta_1) ctilde_{k,t} <= (1+eta) sqrt(beta) ctilde_{1,t} + Delta_k.",
        recompute=tau_sides, shares="tracked-runs")
 def check_tk_low(mode: Mode):
-    s = ps.inclusion_search("low", mode)
-    f = [inclusion_finding(s, "E", "eq. Tk_lowv2 at every round", False, mode, "low")]
+    f = [history_finding("Tk_lowv2", mode)]
     w = simplest_tau_witness("lower")
     step = "the induction uses c_{k,t} >= sqrt(beta_1) ctilde_{k,t}, i.e. Lemma sec:tau's lower side, "
     f.append(from_count(int(w is not None), "the proof", fail="conditional", witness=w,
@@ -214,8 +188,7 @@ def _ctilde_decreasing() -> bool:
 def repair_tk_low(mode: Mode) -> Repair:
     """Eq. Tk_lowv2 shifted by one pull of arm 1: what the index rule gives at the last round arm 1
     was pulled holds at every later round, with arm 1's count as it was before that pull."""
-    s = ps.inclusion_search("low-shift", mode)
-    sim = inclusion_finding(s, "E (eta = eta_repaired)", "the shifted eq. Tk_lowv2 at every round", False, mode)
+    sim = history_finding("Tk_lowv2-shifted", mode, "repaired")
     dec = _ctilde_decreasing()
     proof = from_proof([
         ("let s + 1 <= t be the last round that pulled arm 1 after the initialisation; then U_k <= U_1 at state s, "
@@ -226,10 +199,11 @@ def repair_tk_low(mode: Mode) -> Repair:
          "ctilde_1(s) = ctilde(T_1(t) - 1) (sympy: the T-derivative of ctilde^2 is negative)", dec),
         ("if no such round exists, or it is 2K+1, T_1(t) - 1 <= 2 <= T_k(t), so ctilde_k(t) <= ctilde(T_1(t) - 1) "
          "and the inequality holds with Delta_k >= 0 (same monotonicity)", dec)],
-        "every history on E, any K >= 2, sigma0^2, sigma^2 > 0, eta in (0, 1)",
+        "every history on E (rounds 2K..n), any K >= 2, sigma0^2, sigma^2 > 0, eta in (0, 1)",
         "(1-eta) ctilde_{k,t} <= (1+eta) sqrt(beta) ctilde(T_{1,t} - 1) + Delta_k on E")
-    return Repair("On E (eta = eta_repaired), for k != 1 and every round t: (1-eta) ctilde_{k,t} <= (1+eta) sqrt(beta) "
-                  "ctilde(T_{1,t} - 1) + Delta_k (arm 1's count one pull lower; beta_1 = 1)", None, [proof, sim])
+    return Repair("On E (rounds 2K..n, eta = eta_repaired), for k != 1 and every round t: (1-eta) ctilde_{k,t} <= "
+                  "(1+eta) sqrt(beta) ctilde(T_{1,t} - 1) + Delta_k (arm 1's count one pull lower; beta_1 = 1)", None,
+                  [proof, sim])
 
 
 @claim("PF-E1", "Proof of Theorem 5.1 (eqs. prob-dk, prob-dk-v1)", "eqs. prob-dk and prob-dk-v1.",
@@ -258,6 +232,7 @@ def check_pf_e1(mode: Mode):
                         "zero to "
                         f"1e-30 at 200 random points (mpmath, 40 digits): {step}; the step is valid where PF-ETA-COND "
                         "and LEM-TK-LOW hold.")]
+    findings.append(history_finding("prob-dk-v1", mode))
     return f"the printed threshold in prob-dk-v1 is smaller by a factor {ratio} than the event it names", findings
 
 
@@ -265,9 +240,7 @@ def check_pf_e1(mode: Mode):
 def repair_pf_e1(mode: Mode) -> Repair:
     """Eqs. prob-dk and prob-dk-v1 on the repaired route: on E an error forces Delta_min below
     (1+eta) sqrt(beta) ctilde(T_1 - 1), with the shifted Tk_lowv2 in place of the refuted one."""
-    s = ps.inclusion_search("gap", mode)
-    sim = inclusion_finding(s, "an error on E (eta = eta_repaired)",
-                             "Delta_min < (1+eta) sqrt(beta) ctilde(T_{1,n} - 1)", False, mode)
+    sim = history_finding("gap-repaired", mode, "repaired")
     D, Dm, e, c = sympy.symbols("Delta_J Delta_min eta ctilde_J", positive=True)
     # on E_1' (Delta_min >= (1+eta) sqrt(beta) ctilde(T_1 - 1) >= (1+eta) sqrt(beta) ctilde_1) and Delta_min <=
     # Delta_J: Delta_J < eta Delta_J/(1+eta) + eta sqrt(beta) ctilde_J is Delta_J < eta (1+eta) sqrt(beta) ctilde_J
@@ -285,15 +258,16 @@ def repair_pf_e1(mode: Mode) -> Repair:
         ("the shifted Tk_lowv2 itself", Rests("repair:LEM-TK-LOW")),
         ("(1-eta)/2 >= eta (1+eta) sqrt(beta) at eta_repaired (the eta condition with beta_1 = 1), contradicting "
          "step 3: no error on E and E_1'", Rests("repair:PF-ETA-COND"))],
-        "every history on E (eta = eta_repaired)",
+        "every history on E (rounds 2K..n, eta = eta_repaired)",
         "on E an error implies Delta_min < (1+eta) sqrt(beta) ctilde(T_{1,n} - 1)")
-    return Repair("On E (eta = eta_repaired), an error J_n != 1 implies Delta_min < (1+eta) "
+    return Repair("On E (rounds 2K..n, eta = eta_repaired), an error J_n != 1 implies Delta_min < (1+eta) "
                   "sqrt(beta) ctilde(T_{1,n} - 1) "
                   "(eq. prob-dk-v1 with the threshold's 2 restored and arm 1's count one pull lower)", None,
                   [proof, sim])
 
 
-@claim("PF-T1N-E2", "Proof of Theorem 5.1 (eq. eqn:T1n, event E_2)", "eq. eqn:T1n and its consequence on E_2.")
+@claim("PF-T1N-E2", "Proof of Theorem 5.1 (eq. eqn:T1n, event E_2)", "eq. eqn:T1n and its consequence on E_2.",
+       shares="tracked-runs")
 def check_t1n(mode: Mode):
     Dm = sympy.symbols("Delta_min", positive=True)
     lower = th.T1_lower(Dm, K_, n_, s0_, s_)
@@ -307,7 +281,28 @@ def check_t1n(mode: Mode):
                 f"summing eq. Tk_up1 over k != 1 with Delta_k >= Delta_min gives eqn:T1n exactly ({ok1}); at the E_2 "
                 f"threshold the bound equals n/2 - 2(K-1) ({at_E2}); it increases in Delta_min for n > 1 ({mono}). So "
                 "sigma0^2 T_1 + sigma^2 >= sigma0^2 n/2 - 2 sigma0^2 (K-1) + sigma^2 on E and E_2.")
-    return Expect("follows from Tk_up1 (symbolic)", "holds"), [f]
+    exact = history_finding("eqn:T1n", mode)
+    return Expect("follows from Tk_up1 (symbolic), and so breaks where Tk_up1 does: a history on E has T_1 below "
+                  "the bound", "refuted"), [f, exact]
+
+
+@repair("PF-T1N-E2")
+def repair_t1n(mode: Mode) -> Repair:
+    """Eq. eqn:T1n on the repaired route: summing the repaired Tk_up1 (E from round 2K, eta_repaired)."""
+    Dm = sympy.symbols("Delta_min", positive=True)
+    summed = n_ - (K_ - 1) * rp.Tk_upper_repaired(Dm, K_, n_, s0_, s_)
+    at_E2 = sympy.simplify(summed.subs(Dm, 2 * (1 + rp.eta_repaired(K_, s0_, s_)) * sympy.sqrt(
+        (K_ - 1) * th.beta(K_, s0_, s_) * s_ * sympy.log(n_) / n_)) - (n_ / 2 - 2 * (K_ - 1))) == 0
+    proof = from_proof([("summing the repaired eq. Tk_up1 over k != 1 with Delta_k >= Delta_min",
+                         Rests("repair:LEM-TK-UP")),
+                        ("at E_2's threshold (with eta_repaired) the sum is n/2 - 2(K-1) (sympy)", at_E2),
+                        ("on every history on E (rounds 2K..n) the inequality itself", history_finding("eqn:T1n", mode,
+                                                                                                       "repaired"))],
+                       "every history on E (rounds 2K..n, eta_repaired)",
+                       "T_1 >= n - 2(K-1)(1+eta)^2 Delta_min^-2 beta sigma^2 log n - 2(K-1) on E, and "
+                       "T_1 >= n/2 - 2(K-1) on E and E_2")
+    return Repair("On E with rounds 2K..n and eta_repaired: T_{1,n} >= n - 2(K-1)(1+eta)^2 Delta_min^-2 beta sigma^2 "
+                  "log n - 2(K-1), so T_{1,n} >= n/2 - 2(K-1) on E and E_2", None, [proof])
 
 
 @claim("PF-DK-V2", "Proof of Theorem 5.1 (eq. prob-dk-v2)", "eq. prob-dk-v2 (appendix) against its main-text "

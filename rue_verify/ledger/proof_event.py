@@ -33,7 +33,6 @@ from .core import (
 )
 from .model_points import K_, d_, n_, s0_, s_, sym_ratio
 from .montecarlo import rate_finding, search_tightness
-from .proof_decomposition import inclusion_finding
 from .section4 import simplest_tau_witness, tau_sides
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
@@ -291,7 +290,7 @@ def not_E_proof(mode: Mode) -> list[tuple[str, "bool | Finding | Rests"]]:
     ratio = sympy.simplify((w * r / (e * ct / 3)) ** 2 - (2 * s0 + s) / (T * s0 + s)) == 0
     gap = sympy.expand((T * s0 + s) - (2 * s0 + s) - (T - 2) * s0) == 0
     s_in = ps.inclusion_search("E-prime", mode)
-    inside = inclusion_finding(s_in, "E' (every count reached, and the range at most r)", "E (eta = eta_repaired)",
+    inside = ps.inclusion_finding(s_in, "E' (every count reached, and the range at most r)", "E (eta = eta_repaired)",
                                 False, mode)
     return [("muhat_k - mu_k = w_k (rbar_0 - sum_j a_j mu_j) + w_k (sum_j a_j mu_j - mu_k) + (1 - w_k)(rbar_k - mu_k), "
              "a convex combination",

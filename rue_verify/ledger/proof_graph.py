@@ -3,15 +3,20 @@ that the appendix proofs and the main-text proof outline use, each a node with t
 off the proofs), its claim (the ledger's check of that step) and a computed status; the repairs'
 proofs joined to it through the nodes their steps rest on (`core.Rests`).
 
-A node's status is its statement's, computed by the ledger: `certified` (sympy, exact or interval
-arithmetic), `checked` (a search or a simulation of the states the proof conditions on found no
-counterexample), `refuted`, `undefined`, `inconsistent`, `conditional`, `inconclusive` (a check ran
-and could not decide: an undecided simulation, an empirical repair that its held-out half did not
-confirm), `argued` (no machine check), or `definition`. A node that uses others has a proof status
-besides: `proved` when every node below it, all the way down, is certified, checked or a
-definition; `argued` when some is only argued or inconclusive (not established); `broken` when some
-is refuted, undefined, inconsistent or conditional (`broken_at` names them). The two are separate:
-a true statement can have a broken proof.
+A node's status is its statement's, computed by the ledger and named by the method that decided it:
+`certified` (sympy, exact or interval arithmetic), `exhausted` (every case of a finite domain: every
+reward history up to a length, at the parameter points the finding names), `sampled` (a search or a
+simulation of points found no counterexample), `refuted`, `undefined`, `inconsistent`, `conditional`,
+`inconclusive` (a check ran and could not decide: an undecided simulation, an empirical repair that
+its held-out half did not confirm), `vacuous` (nothing was tested), `read` (only a reading of the text
+holds), `argued` (no machine check), or
+`definition`. A node's findings are those that declare it (`core.about`; the claim's undeclared
+findings belong to the claim's own node): the graph never reads a finding's text. A node that uses
+others has a proof status besides: `proved` when every node below it, all the way down, is
+certified, exhausted, sampled or a definition (`weakest` names the weakest and where); `argued` when
+some is only argued, vacuous or inconclusive (not established); `broken` when some is refuted,
+undefined, inconsistent or conditional (`broken_at` names them). The two are separate: a true
+statement can have a broken proof.
 
 `resolve(results)` settles the repairs' steps that rest on other nodes (once the whole ledger has
 run) and returns the graph; `nodes_json` and `trees` are its two views (`rue-verify proofs`).
@@ -21,22 +26,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .core import REGISTRY, SEVERITY, ClaimResult, settle_proof
+from .core import DECIDED, REGISTRY, SEVERITY, ClaimResult, settle_proof, weakest
 from .witnesses import recompute_witness
 
 #: a node's statement status (module docstring); the first four break a proof that uses them
 BAD = ("refuted", "undefined", "inconsistent", "conditional")
-STATUS = ("certified", "checked", "definition", "inconclusive", "argued") + BAD
-GOOD = ("certified", "checked", "definition")
+#: statuses that establish a node, strongest first (a definition is as good as a certificate)
+DECIDED_NODE = ("definition",) + DECIDED
+#: statuses that leave a node not established ('read': only a reading of the text holds)
+OPEN = ("inconclusive", "vacuous", "read", "argued")
+STATUS = DECIDED_NODE + OPEN + BAD
 
 
 @dataclass(frozen=True)
 class Node:
     """One node of the paper's proofs. `label`: its LaTeX label (None for an unlabelled step);
     `aliases`: other labels that name it (the main text's copies `*-main`, the section holding its
-    proof); `claim`: the ledger claim that checks it, `finding`: the start of the findings of that
-    claim that concern this node (a claim can check several nodes); `relation`: how its witness
-    reads (lhs relation rhs)."""
+    proof); `claim`: the ledger claim that checks it (a claim that checks several nodes declares, on
+    each finding, the node it decides: `core.about`); `relation`: how its witness reads (lhs relation
+    rhs)."""
 
     id: str
     kind: str
@@ -44,7 +52,6 @@ class Node:
     statement: str
     uses: tuple[str, ...] = ()
     claim: str | None = None
-    finding: str | None = None
     label: str | None = None
     aliases: tuple[str, ...] = ()
     relation: str = "<="
@@ -60,7 +67,7 @@ PAPER: tuple[Node, ...] = (
     _n("lemma-true", "theorem", "Theorem 3.1", "e_*(alpha) <= c_K alpha/sigma0 for mu_k iid N(mu0, sigma0^2)",
        ("lem:bound-D2", "A1:every-K"), "THM-GAP", aliases=("sec:lemProof",)),
     _n("A1:every-K", "step", "Appendix A.1, end of the proof", "Lemma A.1's constant, proved 'for K large enough', "
-       "taken as c_K at every K >= 2", (), "THM-GAP", finding="c_K takes the square root", label=None),
+       "taken as c_K at every K >= 2", (), "THM-GAP", label=None),
     _n("lem:bound-D2", "lemma", "Lemma A.1", "Pr(X_(1) - X_(2) <= alpha) <= C (ln K)^(3/2) alpha",
        ("A1:formula", "A1:steps", "fact-2", "fact-3/left"), "LEM-A1"),
     _n("A1:formula", "step", "Appendix A.1, proof of Lemma A.1", "eta(alpha) = 1 - K int Phi^(K-1)(x) f(x + alpha) dx "
@@ -68,13 +75,13 @@ PAPER: tuple[Node, ...] = (
     _n("A1:steps", "step", "Appendix A.1, proof of Lemma A.1", "the bounds on T_1, T_2, a_K, (1 - 1/x)^x <= 1/e and "
        "the choice of c", ("fact-3/left",), "LEM-A1-STEPS", label=None),
     _n("MGF-inequality", "fact", "Appendix A.5, Fact 1", "Pr(X >= alpha) <= exp(-alpha^2/(2 sigma^2)) for "
-       "X ~ N(0, sigma^2)", (), "FACT-1-3", finding="Fact 1", aliases=("sec:property",)),
+       "X ~ N(0, sigma^2)", (), "FACT-1-3", aliases=("sec:property",)),
     _n("fact-2", "fact", "Appendix A.5, Fact 2", "the joint density of the top two order statistics", (), "FACT-1-3",
-       finding="Fact 2", label=None),
+       label=None),
     _n("fact-3/left", "fact", "Appendix A.5, Fact 3", "the left Mills-ratio bound t/(t^2+1) phi(t) <= 1 - Phi(t)",
-       (), "FACT-1-3", finding="Fact 3, left", label=None),
+       (), "FACT-1-3", label=None),
     _n("fact-3", "fact", "Appendix A.5, Fact 3", "the Mills-ratio bounds and Pr(X_(2) < t)", ("fact-3/left",),
-       "FACT-1-3", finding="Fact 3", label=None),
+       "FACT-1-3", label=None),
     _n("posterior-mu", "equation", "Section 4.1 (eqs. posterior-mu, blup, MSE)", "mu_k | H_t ~ N(muhat_k, tau_k^2)",
        (), "PROP-POST", aliases=("blup", "MSE")),
     _n("var-lemma", "proposition", "Proposition 4.1", "Pr(muhat_k >= muhat_i* | Delta_k, H_n) <= exp(-Delta_k^2/"
@@ -168,12 +175,26 @@ def node_for_claim(cid: str) -> str:
     return next((n.id for n in PAPER if n.claim == cid), cid)
 
 
-def _claim_status(r: ClaimResult, finding: str | None) -> tuple[str, dict | None]:
-    fs = [f for f in r.findings if finding is None or f.detail.startswith(finding)] or r.findings
+def findings_of(r: ClaimResult, node: str) -> list:
+    """The findings of claim result `r` that decide `node`: those that declare it, else (for the
+    claim's own node) those that declare no node. Never the text."""
+    mine = [f for f in r.findings if f.node == node]
+    if mine:
+        return mine
+    return [f for f in r.findings if f.node is None]
+
+
+def _decided(fs: list) -> tuple[str, dict | None]:
+    """A node's status from its findings: the worst verdict, and for a pass the weakest method."""
+    if not fs:
+        return "argued", None
     worst = min((f.verdict for f in fs), key=SEVERITY.index)
     witness = next((f.witness for f in fs if f.verdict == worst and f.witness), None)
-    if worst in ("holds", "vacuous"):
-        return ("certified" if all(f.certified for f in fs if f.verdict == "holds") else "checked"), None
+    if worst == "holds":                 # a reading of the text is no check: it decides nothing alone
+        checks = [f for f in fs if f.verdict == "holds" and f.kind != "reading"]
+        return (weakest(checks) if checks else "read"), None
+    if worst == "vacuous":               # nothing was tested: not a pass
+        return "vacuous", None
     if worst == "inconclusive":          # a check that could not decide, or no check at all
         return ("inconclusive" if any(f.kind != "reading" for f in fs if f.verdict == "inconclusive")
                 else "argued"), witness
@@ -182,11 +203,20 @@ def _claim_status(r: ClaimResult, finding: str | None) -> tuple[str, dict | None
 
 def _status_of_repair(rep) -> str:
     v = rep.verdict
-    if v == "holds":
-        return "certified" if all(f.certified for f in rep.findings if f.verdict == "holds") else "checked"
     if v == "inconclusive":              # a proof that is not proved is argued; a check that did not decide is not
         return "argued" if rep.proof and rep.proof["status"] != "proved" else "inconclusive"
-    return v
+    return _decided(rep.findings)[0]
+
+
+def _from_parts(kids: list[str]) -> str:
+    """The status of a node with no check of its own (a lemma that is the sum of its parts): the first
+    bad part's, else not established where a part is not, else the weakest part's method."""
+    bad = next((s for s in BAD if s in kids), None)
+    if bad:
+        return bad
+    if any(k in OPEN for k in kids):
+        return "argued"
+    return max(kids, key=DECIDED_NODE.index, default="definition")
 
 
 def resolve(results: list[ClaimResult]) -> Graph:
@@ -196,7 +226,7 @@ def resolve(results: list[ClaimResult]) -> Graph:
     nodes: dict[str, dict] = {}
     for n in PAPER:
         if n.claim and n.claim in res:
-            status, w = _claim_status(res[n.claim], n.finding)
+            status, w = _decided(findings_of(res[n.claim], n.id))
         elif n.claim:
             status, w = "argued", None
         else:
@@ -206,8 +236,7 @@ def resolve(results: list[ClaimResult]) -> Graph:
                        "status": status, "witness": w, "route": "paper", "relation": n.relation}
     for n in PAPER:           # a node without a check of its own (a lemma that is the sum of its parts)
         if nodes[n.id]["status"] is None:
-            kids = [nodes[u]["status"] for u in n.uses]
-            nodes[n.id]["status"] = next((s for s in BAD if s in kids), "argued" if "argued" in kids else "checked")
+            nodes[n.id]["status"] = _from_parts([nodes[u]["status"] for u in n.uses])
     repairs = {f"repair:{r.id}": (r, rep) for r in results for rep in r.repairs[:1]}
     state: dict[str, str] = {}
 
@@ -234,8 +263,8 @@ def resolve(results: list[ClaimResult]) -> Graph:
                     continue
                 step["uses"] = canonical(step["uses"])
                 s = status(step["uses"])
-                step["status"] = ("refuted" if s in BAD else "certified" if s in ("certified", "definition") else
-                                  "checked" if s == "checked" else "argued")
+                step["status"] = ("refuted" if s in BAD else "certified" if s == "definition" else
+                                  s if s in DECIDED else "argued")
                 step["detail"] = f"rests on {step['uses']} ({s})"
             settle_proof(f)
         state[key] = _status_of_repair(rep)
@@ -253,13 +282,15 @@ def resolve(results: list[ClaimResult]) -> Graph:
                       "broken_at": rep.proof["broken_at"] if rep.proof else []}
     for key, n in nodes.items():
         if n["route"] == "paper" and n["uses"]:
-            n["proof"], n["broken_at"] = _proof_status(key, nodes)
+            n["proof"], n["broken_at"], n["weakest"] = _proof_status(key, nodes)
     return Graph(nodes)
 
 
-def _proof_status(key: str, nodes: dict) -> tuple[str, list[str]]:
-    """(proved | argued | broken, the bad nodes below `key`, nearest first)."""
+def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
+    """(proved | argued | broken, the bad nodes below `key` nearest first, the weakest method below
+    and where: "sampled at prob-dk")."""
     bad, argued, seen, queue = [], False, {key}, list(nodes[key]["uses"])
+    low, where = "definition", ""
     while queue:
         u = queue.pop(0)
         if u in seen:
@@ -268,9 +299,11 @@ def _proof_status(key: str, nodes: dict) -> tuple[str, list[str]]:
         s = nodes[u]["status"]
         if s in BAD:
             bad.append(u)
-        argued |= s in ("argued", "inconclusive")
+        argued |= s in OPEN
+        if s in DECIDED_NODE and DECIDED_NODE.index(s) > DECIDED_NODE.index(low):
+            low, where = s, u
         queue.extend(nodes[u]["uses"])
-    return ("broken" if bad else "argued" if argued else "proved"), bad
+    return ("broken" if bad else "argued" if argued else "proved"), bad, (f"{low} at {where}" if where else low)
 
 
 def nodes_json(g: Graph) -> list[dict]:
@@ -281,6 +314,8 @@ def nodes_json(g: Graph) -> list[dict]:
                                "route")}
         if "proof" in n:
             d["proof"], d["broken_at"] = n["proof"], n["broken_at"]
+            if "weakest" in n:
+                d["weakest"] = n["weakest"]
         if n["route"] == "repair":
             d["repairs"], d["steps"] = n["repairs"], n["proof_steps"]
         out.append(d)

@@ -20,7 +20,7 @@ from bounds import theorems as th
 from bounds.estimation import shrinkage
 from simulate.runner import rue_under_the_model
 
-from .core import Mode
+from .core import Finding, Mode, from_count, from_value, witness
 from .montecarlo import Point, Search, rate_score, search
 from .proof_runs import RUEResult, tracked_rue_runs
 from .search import Dim
@@ -109,6 +109,37 @@ def inclusion_search(which: str, mode: Mode, space: dict | None = None) -> Searc
                   inclusion_score, mode, constraint=feasible,
                   screen_runs=TRACKED_RUNS * mode.search_runs,
                   confirm_runs=TRACKED_RUNS * max(mode.search_runs, mode.confirm_runs // 4), candidates=2)
+
+
+def inclusion_finding(s: Search, premise: str, conclusion: str, proven: bool, mode: Mode,
+                       which: str | None = None) -> Finding:
+    """The verdict of an inclusion search: a run where the premise held and the conclusion failed is a
+    counterexample (no statistics needed); without one, 'holds' rests on the runs where the premise
+    held, and without any such run the simulation cannot speak (unless a proof already does). For
+    Lemma TwoBoundOnC's inequalities (`which` 'up'/'low') the witness names the run, the round and
+    both sides."""
+    pts = s.points + s.confirmed
+    runs, seen, bad = sum(p.runs for p in pts), sum(p.observed for p in pts), [p for p in pts if p.events]
+    if bad:
+        p = max(bad, key=lambda q: q.events)
+        w = witness({**p.params, "runs": p.runs, "seed_key": list(p.key)}, p.events, 0,
+                    what=f"runs with {premise} and not {conclusion}")
+        if which in ("up", "low"):
+            r = tracked(p.params, p.runs, mode.rng(*p.key[1:]))
+            viol = r.tk_up_violated if which == "up" else r.tk_low_violated
+            worst = r.tk_up_worst if which == "up" else r.tk_low_worst
+            i = int(np.flatnonzero(r.event_E & viol)[0])
+            w = witness({**p.params, "runs": p.runs, "seed_key": list(p.key), "run": i, "round": int(worst[i, 3])},
+                        float(worst[i, 1]), float(worst[i, 2]))
+        return from_count(sum(q.events for q in bad), s.covered(),
+                          f"{conclusion} failed in {sum(q.events for q in bad)} runs where {premise} held ({seen} such "
+                          f"runs of {runs}).", witness=w)
+    # evidence: runs where the premise occurred, or a proof
+    return from_value(seen + int(proven), s.covered(), at_least=1, fail="inconclusive",
+                      holds=f"{premise} held in {seen} of {runs} simulated runs and {conclusion} held in every one"
+                      + ("" if seen else " (the premise never occurred, so the simulation is no evidence; the verdict "
+                                         "rests on the proof)"),
+                      fails=f"{premise} never held in {runs} simulated runs and there is no proof: no evidence")
 
 
 def not_E_point(p: dict, runs: int, rng: np.random.Generator) -> Point:

@@ -19,6 +19,7 @@ from .core import (
     Finding,
     Mode,
     Repair,
+    about,
     claims_in,
     fmt,
     from_certificate,
@@ -96,13 +97,13 @@ def check_thm_gap(mode: Mode):
     und_cert = all(certify.c_K_certainly_undefined(int(K)) for K in undefined)
     if undefined.size:
         K0 = int(undefined[0])
-        findings.append(from_value(
+        findings.append(about("A1:every-K", from_value(
             max(float(gap.c_K_radicand(float(K))) for K in undefined), f"K in {_ranges(undefined)}", at_least=0.0,
             fail="undefined", certified=und_cert, detail=
             f"c_K takes the square root of ln(K/(4 sqrt(2 pi) ln K)) < 0 (arb-certified: {und_cert}); "
             "the theorem says nothing for these K" + (", which include the paper's K = 20."
                                                        if 20 in undefined else "."),
-            witness=witness({"K": K0}, None, None, note=f"radicand = {float(gap.c_K_radicand(float(K0))):.6g}")))
+            witness=witness({"K": K0}, None, None, note=f"radicand = {float(gap.c_K_radicand(float(K0))):.6g}"))))
     defined = ~np.isnan(cK)
     bad = Ks[defined & (cK < p0)]
     if bad.size:
@@ -339,20 +340,20 @@ def check_facts(mode: Mode):
     findings = []
     a = np.geomspace(1e-6, 40, 2000)
     tail = special.ndtr(-a) - np.exp(-a * a / 2)
-    findings.append(from_value(tail.max(), "alpha in [1e-6, 40], sigma = 1 (scale-free)",
-                            f"Fact 1: max of Pr(X >= alpha) - exp(-alpha^2/2) = {fmt(tail.max())}.", at_most=0))
+    findings.append(about("MGF-inequality", from_value(tail.max(), "alpha in [1e-6, 40], sigma = 1 (scale-free)",
+                          f"Fact 1: max of Pr(X >= alpha) - exp(-alpha^2/2) = {fmt(tail.max())}.", at_most=0)))
     K = 5
     tot, _ = integrate.dblquad(lambda x1, x2: gap.top_two_density(x2, x1, K), -9, 9, lambda x2: x2, lambda x2: 9)
     marg = [integrate.quad(lambda x2: gap.top_two_density(x2, x1, K), -12, x1)[0] for x1 in (-0.5, 0.8, 2.0)]
     want = [K * special.ndtr(x1) ** (K - 1) * np.exp(-x1 * x1 / 2) / np.sqrt(2 * np.pi) for x1 in (-0.5, 0.8, 2.0)]
     err = max(abs(tot - 1), max(abs(m - w) for m, w in zip(marg, want)))
-    findings.append(from_value(err, "K = 5",
-                            f"Fact 2 (with n read as K): integrates to 1 and its x_1-marginal is K Phi^(K-1) f; "
-                            f"largest error {fmt(err)}.", at_most=1e-7, strict=True))
+    findings.append(about("fact-2", from_value(err, "K = 5",
+                          f"Fact 2 (with n read as K): integrates to 1 and its x_1-marginal is K Phi^(K-1) f; "
+                          f"largest error {fmt(err)}.", at_most=1e-7, strict=True)))
     t = np.linspace(-5, 40, 4501)
     lo_bad = np.max(gap.mills_lower(t) - special.ndtr(-t))
-    findings.append(from_value(lo_bad, "t in [-5, 40]",
-                            f"Fact 3, left Mills bound: max excess {fmt(lo_bad)}.", at_most=1e-16))
+    findings.append(about("fact-3/left", from_value(lo_bad, "t in [-5, 40]",
+                          f"Fact 3, left Mills bound: max excess {fmt(lo_bad)}.", at_most=1e-16)))
     try:
         gap.mills_upper(0.0)
         und = None
@@ -381,6 +382,7 @@ def check_facts(mode: Mode):
     findings.append(from_value(max(errs), "K in {2, 3, 10, 100}, t in [-4, 5]",
                             "Pr(X_(2) < t) = Pr(at least K-1 of K below t) (binomial tail): max error "
                             f"{fmt(max(errs))}.", at_most=1e-12, strict=True))
+    findings = [f if f.node else about("fact-3", f) for f in findings]     # the right bound and Pr(X_(2) < t)
     return Expect("Facts 1, 2 and the Pr(X_(2) < t) formula hold; Fact 3's upper Mills bound is false for t < 0 and "
                   "undefined at t = 0; it holds for t > 0", "refuted"), findings
 

@@ -191,9 +191,9 @@ def repair_thm_fail(mode: Mode) -> Repair:
                         ("on E an error implies Delta_min < (1+eta) sqrt(beta) ctilde(T_{1,n} - 1) (eq. prob-dk-v1 on "
                          "the repaired route: the shifted Tk_lowv2 replaces the refuted Tk_lowv2)",
                          Rests("repair:PF-E1")),
-                        ("on E, T_k <= 2 + 2(1+eta)^2 beta sigma^2 log n/Delta_k^2 (eq. Tk_up1; any eta in (0, 1))",
-                         Rests("LEM-TK-UP")),
-                        ("summing it: T_1 >= n/2 - 2(K-1) on E and E_2 (eq. eqn:T1n)", Rests("PF-T1N-E2")),
+                        ("on E (rounds 2K..n), T_k <= 2 + 2(1+eta)^2 beta sigma^2 log n/Delta_k^2 (eq. Tk_up1 with "
+                         "E's first round moved to 2K, where the paper's base case fails)", Rests("repair:LEM-TK-UP")),
+                        ("summing it: T_1 >= n/2 - 2(K-1) on E and E_2 (eq. eqn:T1n)", Rests("repair:PF-T1N-E2")),
                         ("so on E and E_2, (T_1 - 1) sigma0^2 + sigma^2 >= sigma0^2 (n - 4(K-1) - "
                          "2)/2 + sigma^2 and the "
                          "threshold of step 2 is at most 2 (1+eta) sigma0 sqrt(beta sigma^2 log n/(sigma0^2 n - 4 "

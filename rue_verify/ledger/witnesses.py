@@ -5,6 +5,7 @@ the search's simulation from that key (`proof_search.recompute`)."""
 from __future__ import annotations
 
 from .core import Claim
+from .proof_histories import recompute as replay_history
 from .proof_search import recompute as rerun
 
 
@@ -13,6 +14,8 @@ def recompute_witness(claim: Claim, w: dict) -> tuple[float, float]:
     Monte Carlo witness `events` and `level`) of `claim`, computed again."""
     if "seed_key" in w["params"]:
         return rerun(w)
+    if "history" in w["params"]:            # a history of the exact search, replayed by the plain reference RUE
+        return replay_history(w)
     if claim.recompute is None:
         raise ValueError(f"{claim.id}: no recomputation is declared for its witness {w}")
     return claim.recompute(w["params"])

@@ -16,8 +16,8 @@ from .table import Table, figure
 DRAWN = ("lemma-true", "them-R", "them-R-Bayes")
 
 #: the colour of each node status (`ledger.proof_graph.STATUS`; a repair's pending step is 'rests')
-STATUS_COLOURS = {"certified": "#145a32", "checked": "#27ae60", "definition": "#d5d8dc", "argued": "#95a5a6",
-                  "inconclusive": "#7f8c8d",
+STATUS_COLOURS = {"certified": "#145a32", "exhausted": "#1e8449", "sampled": "#58d68d", "definition": "#d5d8dc",
+                  "argued": "#95a5a6", "read": "#aab7b8", "vacuous": "#bfc9ca", "inconclusive": "#7f8c8d",
                   "refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400",
                   "conditional": "#b7950b", "rests": "#95a5a6"}
 _LIGHT = ("definition",)
@@ -26,7 +26,7 @@ _LIGHT = ("definition",)
 def _subtree(g, root: str, steps: bool, stop: tuple[str, ...] = ()) -> list[dict]:
     """The nodes below `root` (itself included), each with its depth (the longest path from `root`, so
     every edge points down) and the panel's nodes it uses; a repair's steps that are not nodes, one leaf
-    per status ("5 checked steps"); the nodes in `stop` (drawn in a panel of their own) not expanded."""
+    per status ("5 sampled steps"); the nodes in `stop` (drawn in a panel of their own) not expanded."""
     nodes, order, queue = {}, [], [root]
     while queue:
         key = queue.pop(0)

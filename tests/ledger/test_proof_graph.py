@@ -48,8 +48,8 @@ def test_every_node_has_a_computed_status_and_proofs_follow_their_steps(graph):
     for n in nodes.values():
         assert n["status"] in proof_graph.STATUS, n["id"]
         if n["route"] == "paper" and n["uses"]:
-            status, bad = proof_graph._proof_status(n["id"], nodes)
-            assert n["proof"] == status and (status == "broken") == bool(bad)
+            status, bad, low = proof_graph._proof_status(n["id"], nodes)
+            assert n["proof"] == status and (status == "broken") == bool(bad) and n["weakest"] == low
             assert all(nodes[b]["status"] in proof_graph.BAD for b in n["broken_at"])
     # a theorem whose proof uses a refuted lemma is broken there
     assert "Tk_lowv2" in nodes["them-R"]["broken_at"]
@@ -113,3 +113,37 @@ def test_proofs_cli_refuses_half_a_query(capsys):
     assert main(["proofs", "--node", "Tk_lowv2"]) == 2
     assert "--node and --at go together" in capsys.readouterr().err
     assert main(["proofs", "--node", "no-such", "--at", "{}"]) == 2
+
+
+def test_rewording_every_finding_moves_no_status(quick_ledger):
+    """A node's findings are bound to it by identity (`Finding.node`), never by their text: with every
+    finding's text (and every repair's) replaced, every node's status and proof status stay."""
+    before = proof_graph.resolve(copy.deepcopy(quick_ledger))
+    reworded = copy.deepcopy(quick_ledger)
+    for r in reworded:
+        for f in r.findings + [f for rep in r.repairs for f in rep.findings]:
+            f.detail = "reworded"
+            if f.proof:
+                f.proof["conclusion"] = "reworded"
+    after = proof_graph.resolve(reworded)
+    assert {k: (n["status"], n.get("proof")) for k, n in before.nodes.items()} == \
+        {k: (n["status"], n.get("proof")) for k, n in after.nodes.items()}
+
+
+def test_a_node_status_names_the_method_and_nothing_passes_by_default():
+    """A vacuous finding, a reading alone and a node without a check of its own whose part is
+    inconclusive are not passes; a pass names how it was decided."""
+    def status(*fs):
+        return proof_graph._decided(list(fs))[0]
+    assert status(Finding("vacuous", "d", "nothing tested")) == "vacuous"
+    assert status(Finding("holds", "d", "the text says so", kind="reading")) == "read"
+    assert status(Finding("holds", "d", "x", certified=True), Finding("holds", "d", "y", method="exhausted")) == \
+        "exhausted"
+    assert status(Finding("holds", "d", "x", method="exhausted"), Finding("holds", "d", "y")) == "sampled"
+    assert proof_graph._from_parts(["certified", "inconclusive"]) == "argued"
+    assert proof_graph._from_parts(["certified", "exhausted"]) == "exhausted"
+
+
+def test_the_quick_graph_has_no_status_named_checked(graph):
+    assert not [k for k, n in graph.nodes.items() if n["status"] == "checked"]
+    assert graph.nodes["repair:LEM-TK-UP"]["status"] == "exhausted"

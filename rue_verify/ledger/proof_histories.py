@@ -1,0 +1,339 @@
+"""The steps of Section 5's proofs that quantify over histories, decided on every history
+(`rue_verify.verify.histories`, over RUE's linear form `simulate.proofs.linear.RUELinear`).
+
+Each step below is written as the paper prints it (or as its repair states it): for a full history
+of n rounds (arm 1, index 0 here, the best arm), the ways it can fail, each a set of linear rows in
+the rewards, the means and a margin m; the step is broken on a history when m > 0 is feasible with
+RUE's choices and the event E. E is |mu_k - muhat_{k,t}| <= eta c_{k,t} for t in {2K+1, ..., n}
+(proof of Theorem 5.1, as printed) or, on the repaired route, for t in {2K, ..., n}.
+
+The thresholds are the paper's formulas from `bounds` (eq. `Tk_up1`: `theorems.Tk_upper`; eq.
+`tilde_c`: `estimation.c_tilde`; eq. `eqn:T1n`: `theorems.T1_lower`), evaluated at the counts the
+pull sequence fixes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+from bounds import repaired as rp
+from bounds import theorems as th
+from simulate.proofs.linear import Row, RUELinear, replay
+
+from ..verify.histories import CAP, MARGIN, Outcome, Violation, search, search_many
+from .core import Finding, from_exhaustive, witness
+
+
+@dataclass(frozen=True)
+class Params:
+    """One parameter point of a history search: (K, n, sigma0^2, sigma^2) and which route's eta and
+    event range (the paper's: eta of Theorem 5.1, rounds 2K+1..n; the repaired: eta_repaired,
+    rounds 2K..n)."""
+
+    K: int
+    n: int
+    sigma0_sq: float
+    sigma_sq: float
+    route: str = "paper"
+
+    @property
+    def eta(self) -> float:
+        f = th.eta if self.route == "paper" else rp.eta_repaired      # "repaired" or "repaired-2K+1"
+        return float(f(self.K, self.sigma0_sq, self.sigma_sq))
+
+    @property
+    def beta(self) -> float:
+        return float(th.beta(self.K, self.sigma0_sq, self.sigma_sq))
+
+    @property
+    def beta_1(self) -> float:
+        return float(th.beta_1(self.K, self.sigma0_sq, self.sigma_sq)) if self.route == "paper" else 1.0
+
+    def model(self) -> RUELinear:
+        start = 2 * self.K if self.route == "repaired" else 2 * self.K + 1
+        return RUELinear(self.K, self.n, self.sigma0_sq, self.sigma_sq, self.eta, event_from=start)
+
+    def as_dict(self) -> dict:
+        return {"K": self.K, "n": self.n, "sigma0_sq": self.sigma0_sq, "sigma_sq": self.sigma_sq,
+                "route": self.route, "eta": self.eta, "E_rounds": [self.model().event_from, self.n]}
+
+
+def _gap(m: RUELinear, k: int, sign: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Delta_k = mu_1 - mu_k as (idx, coef), times `sign`."""
+    return np.array([m.mu(0), m.mu(k)]), sign * np.array([1.0, -1.0])
+
+
+def _gap_at_least(m: RUELinear, k: int, thr: float) -> Row:
+    """Delta_k - margin >= thr."""
+    idx, coef = _gap(m, k)
+    return Row(np.append(idx, MARGIN), np.append(coef, -1.0), thr, math.inf)
+
+
+def _gap_below(m: RUELinear, k: int, thr: float) -> Row:
+    """Delta_k + margin <= thr."""
+    idx, coef = _gap(m, k)
+    return Row(np.append(idx, MARGIN), np.append(coef, 1.0), -math.inf, thr)
+
+
+def _recommends(m: RUELinear, arms: tuple[int, ...], J: int) -> list[Row]:
+    """J_n = J: muhat_{J,n} >= muhat_{j,n} for every j (a tie may go to J: any fixed rule)."""
+    cols, M = m.mean_rows(arms)
+    return [Row(cols, M[J] - M[j], 0.0, math.inf) for j in range(m.K) if j != J]
+
+
+def _counts_over_time(m: RUELinear, arms: tuple[int, ...]) -> np.ndarray:
+    """T after each round t (row t-1), for t = 1..n."""
+    T = np.zeros((len(arms), m.K))
+    for t, a in enumerate(arms):
+        T[t] = T[t - 1] if t else 0
+        T[t, a] += 1
+    return T
+
+
+# ---------------------------------------------------------------- the steps
+def tk_up(p: Params) -> Callable:
+    """Eq. Tk_up1: on E, T_{k,t} <= 2 + 2 Delta_k^-2 (1+eta)^2 beta sigma^2 log n for k != 1 and every
+    t; T_{k,t} grows with t, so t = n decides it. Broken: T_{k,n} > 2 and Delta_k > the root of
+    T = Tk_upper(Delta) (with eta_repaired on the repaired route)."""
+    upper = th.Tk_upper if p.route == "paper" else rp.Tk_upper_repaired
+    X = float(upper(1.0, p.K, p.n, p.sigma0_sq, p.sigma_sq)) - 2       # Tk_upper = 2 + X / Delta^2
+
+    def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
+        T = m.counts(arms)
+        return [Violation(f"arm {k + 1}: T_k = {int(T[k])}", [_gap_at_least(m, k, math.sqrt(X / (T[k] - 2)))],
+                          {"k": k, "T_k": int(T[k])})
+                for k in range(1, m.K) if T[k] > 2]
+    return step
+
+
+def tk_low(p: Params, shifted: bool = False) -> Callable:
+    """Eq. Tk_lowv2: on E, (1-eta) sqrt(beta_1) ctilde_{k,t} <= (1+eta) sqrt(beta) ctilde_{1,t} + Delta_k
+    for k != 1 and every round t of E's range. With `shifted` (the repair): beta_1 = 1 and arm 1's
+    count one pull lower, ctilde(T_{1,t} - 1). Broken: Delta_k below the largest over t of the rest."""
+    eta, b, b1 = p.eta, p.beta, p.beta_1
+
+    def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
+        T = _counts_over_time(m, arms)[m.event_from - 1:]
+        ct = m.ctilde(T)
+        ct1 = m.ctilde(T[:, 0] - 1) if shifted else ct[:, 0]
+        out = []
+        for k in range(1, m.K):
+            g = (1 - eta) * math.sqrt(b1) * ct[:, k] - (1 + eta) * math.sqrt(b) * ct1
+            t = int(np.argmax(g))
+            out.append(Violation(f"arm {k + 1} at round {m.event_from + t}", [_gap_below(m, k, float(g[t]))],
+                                 {"k": k, "round": m.event_from + t}))
+        return out
+    return step
+
+
+def decomp(p: Params) -> Callable:
+    """Eq. regret-decomV's inclusion: on E, an error J_n = J != 1 forces Delta_J <= eta (c_{1,n} + c_{J,n})."""
+    def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
+        c = m.width(arms)
+        return [Violation(f"J_n = arm {J + 1}", _recommends(m, arms, J) + [_gap_at_least(m, J, m.eta * (c[0] + c[J]))],
+                          {"J": J}) for J in range(1, m.K)]
+    return step
+
+
+def prob_dk_v1(p: Params) -> Callable:
+    """Eqs. prob-dk and prob-dk-v1's inclusion: on E and E_1 = {ctilde_{1,n} <= Delta_min/(sqrt(beta)(1+eta))},
+    Delta_k >= eta sqrt(beta) (ctilde_{1,n} + ctilde_{k,n}) for every k != 1."""
+    def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
+        ct = m.ctilde(m.counts(arms))
+        e1 = [_gap_at_least(m, j, math.sqrt(p.beta) * (1 + p.eta) * ct[0])._replace(idx=_gap(m, j)[0],
+                                                                                      coef=_gap(m, j)[1])
+              for j in range(1, m.K)]
+        return [Violation(f"arm {k + 1}", e1 + [_gap_below(m, k, p.eta * math.sqrt(p.beta) * (ct[0] + ct[k]))],
+                          {"k": k}) for k in range(1, m.K)]
+    return step
+
+
+def gap_repaired(p: Params) -> Callable:
+    """The repaired route's inclusion (repair of eqs. prob-dk, prob-dk-v1): on E, an error forces
+    Delta_min < (1+eta) sqrt(beta) ctilde(T_{1,n} - 1)."""
+    def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
+        thr = (1 + p.eta) * math.sqrt(p.beta) * float(m.ctilde(m.counts(arms)[0] - 1))
+        return [Violation(f"J_n = arm {J + 1}", _recommends(m, arms, J)
+                          + [_gap_at_least(m, k, thr) for k in range(1, m.K)], {"J": J}) for J in range(1, m.K)]
+    return step
+
+
+def t1n(p: Params) -> Callable:
+    """Eq. eqn:T1n: on E, T_{1,n} >= n - 2(K-1)(1+eta)^2 Delta_min^-2 beta sigma^2 log n - 2(K-1)
+    (`theorems.T1_lower`; eta_repaired on the repaired route). Broken: D = n - 2(K-1) - T_{1,n} > 0 and
+    Delta_min > sqrt((K-1) X / D)."""
+    upper = th.Tk_upper if p.route == "paper" else rp.Tk_upper_repaired
+    X = float(upper(1.0, p.K, p.n, p.sigma0_sq, p.sigma_sq)) - 2
+
+    def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
+        D = m.n - 2 * (m.K - 1) - m.counts(arms)[0]
+        if D <= 0:
+            return []
+        thr = math.sqrt((m.K - 1) * X / D)
+        return [Violation(f"T_1 = {int(m.counts(arms)[0])}", [_gap_at_least(m, k, thr) for k in range(1, m.K)],
+                          {"T_1": int(m.counts(arms)[0])})]
+    return step
+
+
+# ---------------------------------------------------------------- both sides of a step on a replayed history
+def _sides(step: str, p: Params, r: dict, mu: np.ndarray, data: dict) -> tuple[float, float, str]:
+    """(lhs, rhs, relation) of the step as the paper states it, on a history replayed by the plain
+    reference RUE (`replay`: counts after every round, the last posterior); the step holds when
+    lhs relation rhs."""
+    m = p.model()
+    Delta = mu[0] - mu
+    T = r["T"]
+    if step in ("Tk_up1", "eqn:T1n"):
+        upper = th.Tk_upper if p.route == "paper" else rp.Tk_upper_repaired
+        if step == "Tk_up1":
+            k = data["k"]
+            return float(T[-1, k]), float(upper(Delta[k], p.K, p.n, p.sigma0_sq, p.sigma_sq)), "<="
+        dmin = float(Delta[1:].min())
+        lower = p.n - (p.K - 1) * float(upper(dmin, p.K, p.n, p.sigma0_sq, p.sigma_sq))   # eq. eqn:T1n's right side
+        return lower, float(T[-1, 0]), "<="
+    if step.startswith("Tk_lowv2"):
+        k, t = data["k"], data["round"]
+        ct = m.ctilde(T[t - 1])
+        ct1 = float(m.ctilde(T[t - 1, 0] - 1)) if step.endswith("shifted") else float(ct[0])
+        return (float((1 - p.eta) * math.sqrt(p.beta_1) * ct[k]),
+                float((1 + p.eta) * math.sqrt(p.beta) * ct1 + Delta[k]), "<=")
+    c = np.sqrt(2 * r["var"] * math.log(p.n))
+    ct = m.ctilde(T[-1])
+    if step == "regret-decomV":
+        J = data["J"]
+        return float(Delta[J]), float(p.eta * (c[0] + c[J])), "<="
+    if step == "prob-dk-v1":
+        k = data["k"]
+        return float(Delta[k]), float(p.eta * math.sqrt(p.beta) * (ct[0] + ct[k])), ">="
+    if step == "gap-repaired":
+        return float(Delta[1:].min()), float((1 + p.eta) * math.sqrt(p.beta) * float(m.ctilde(T[-1, 0] - 1))), "<"
+    raise KeyError(step)
+
+
+#: the steps by name: (builder, what it says)
+STEPS: dict[str, tuple[Callable, str]] = {
+    "Tk_up1": (tk_up, "on E, T_k <= 2 + 2 Delta_k^-2 (1+eta)^2 beta sigma^2 log n (k != 1, every round)"),
+    "Tk_lowv2": (tk_low, "on E, (1-eta) sqrt(beta_1) ctilde_k <= (1+eta) sqrt(beta) ctilde_1 + Delta_k"),
+    "Tk_lowv2-shifted": (lambda p: tk_low(p, shifted=True),
+                         "on E, (1-eta) ctilde_k <= (1+eta) sqrt(beta) ctilde(T_1 - 1) + Delta_k"),
+    "regret-decomV": (decomp, "on E, J_n != 1 forces Delta_J <= eta (c_1 + c_J)"),
+    "prob-dk-v1": (prob_dk_v1, "on E and E_1, Delta_k >= eta sqrt(beta)(ctilde_1 + ctilde_k)"),
+    "gap-repaired": (gap_repaired, "on E, J_n != 1 forces Delta_min < (1+eta) sqrt(beta) ctilde(T_1 - 1)"),
+    "eqn:T1n": (t1n, "on E, T_1 >= n - 2(K-1)(1+eta)^2 Delta_min^-2 beta sigma^2 log n - 2(K-1)"),
+}
+
+#: (sigma0^2, sigma^2) of the searches: the scale of the means against the noise both ways
+POINTS = ((1.0, 1.0), (1.0, 0.1), (0.1, 1.0), (10.0, 1.0))
+
+
+def grid(mode, route: str) -> list[Params]:
+    """The parameter points a mode searches: every K and n of `mode.history_n` (n from the theorems'
+    smallest, n > 4(K-1) and n >= 2K + 1) at every (sigma0^2, sigma^2) of `POINTS`."""
+    return _grid(tuple(mode.history_n), route)
+
+
+def _grid(history_n: tuple, route: str) -> list[Params]:
+    return [Params(K, n, s0, s, route) for K, n_max in history_n
+            for n in range(max(2 * K + 1, 4 * (K - 1) + 1), n_max + 1) for s0, s in POINTS]
+
+
+def _domain(points: list[Params], route: str) -> str:
+    Ks = sorted({p.K for p in points})
+    ns = ", ".join(f"K = {K}: n <= {max(p.n for p in points if p.K == K)}" for K in Ks)
+    E = "rounds 2K..n, eta_repaired" if route == "repaired" else (
+        "rounds 2K+1..n, eta_repaired" if route == "repaired-2K+1" else "rounds 2K+1..n as printed, the paper's eta")
+    return (f"every reward history on E ({E}) for {ns}; (sigma0^2, sigma^2) in "
+            + ", ".join(f"({a:g}, {b:g})" for a, b in POINTS))
+
+
+#: the steps each route decides in one walk of its tree: the paper's as printed, the repaired route's
+ROUTE_STEPS = {"paper": ("Tk_up1", "Tk_lowv2", "regret-decomV", "prob-dk-v1", "eqn:T1n"),
+               "repaired": ("Tk_up1", "Tk_lowv2-shifted", "gap-repaired", "eqn:T1n")}
+
+
+@lru_cache(maxsize=8)
+def _walks(route: str, history_n: tuple) -> dict[str, list]:
+    """Every step of `ROUTE_STEPS[route]` at every point of the grid, one tree walk a point (cached: the
+    claims that read them run in one worker process): step -> [(Params, Outcome)], up to its first
+    witness."""
+    steps = ROUTE_STEPS[route]
+    out: dict[str, list] = {s: [] for s in steps}
+    broken: set[str] = set()
+    for p in _grid(history_n, route):
+        todo = {s: STEPS[s][0](p) for s in steps if s not in broken}
+        if not todo:
+            break
+        for s, o in search_many(p.model(), todo).items():
+            if o.witness is not None:
+                check_replays(p, o)
+                broken.add(s)
+            out[s].append((p, o))
+    return out
+
+
+def history_finding(step: str, mode, route: str = "paper", node: str | None = None) -> Finding:
+    """The step decided on every history of the mode's grid (`grid`): exhausted when no history on E
+    breaks it, refuted with the first history that does (smallest K, n), which replays."""
+    runs = _walks(route, tuple(mode.history_n))[step]
+    visited = sum(o.visited for _, o in runs)
+    programs = sum(o.programs for _, o in runs)
+    points = grid(mode, route)
+    p, out = runs[-1]
+    domain = _domain(points, route)
+    if out.witness is None:
+        return from_exhaustive(None, domain, node=node, fails="", holds=(
+            f"{STEPS[step][1]}: no history on E breaks it; the exact search visited {visited} pull sequences at "
+            f"{len(runs)} parameter points ({programs} linear programs, shared with the route's other steps)."))
+    w = out.witness
+    m = p.model()
+    hist = {"pulls": [a + 1 for a in w.arms], "rewards": w.z[:m.n].tolist(), "means": w.z[m.n:].tolist()}
+    params = {**p.as_dict(), "step": step, "violation": dict(w.violation.data), "history": hist}
+    lhs, rhs, rel = _sides(step, p, replay(m, w.arms, w.z[:m.n], w.z[m.n:]), w.z[m.n:], w.violation.data)
+    unbounded = bool(w.margin >= 0.999 * CAP)
+    wit = witness(params, lhs, rhs, rel, margin=w.margin, unbounded=unbounded, where=w.violation.label)
+    return from_exhaustive(wit, domain, node=node, holds="", fails=(
+        f"{STEPS[step][1]}: broken by a history on E at K = {p.K}, n = {p.n}, sigma0^2 = {p.sigma0_sq:g}, "
+        f"sigma^2 = {p.sigma_sq:g} ({w.violation.label}; pulls {''.join(map(str, hist['pulls']))}; margin "
+        + ("unbounded" if unbounded else f"{w.margin:.4g}")
+        + f"; {lhs:.6g} {rel} {rhs:.6g} is false), found after {visited} pull sequences."))
+
+
+def recompute(w: dict) -> tuple[float, float]:
+    """Both sides of a history witness, from scratch: the history replayed by the plain reference RUE
+    (it must make the same pulls, without ties, with E on every round of its range) and the step's
+    sides evaluated on it."""
+    q = w["params"]
+    p = Params(q["K"], q["n"], q["sigma0_sq"], q["sigma_sq"], q["route"])
+    h = q["history"]
+    arms = tuple(a - 1 for a in h["pulls"])
+    mu = np.asarray(h["means"], float)
+    r = replay(p.model(), arms, np.asarray(h["rewards"], float), mu)
+    if not (r["same_pulls"] and not r["tie"] and r["event_slack"] >= 0):
+        raise AssertionError(f"the history does not replay at {p}: pulls {r['same_pulls']}, tie {r['tie']}, "
+                             f"E's slack {r['event_slack']}")
+    lhs, rhs, _ = _sides(q["step"], p, r, mu, q["violation"])
+    return lhs, rhs
+
+
+def decide(step: str, p: Params) -> Outcome:
+    """Search every history at `p` for one that breaks `step`; a witness must replay (`check_replays`)."""
+    out = search(p.model(), STEPS[step][0](p))
+    if out.witness is not None:
+        check_replays(p, out)
+    return out
+
+
+def check_replays(p: Params, out: Outcome) -> dict:
+    """Replay a witness through the plain reference RUE: the same pulls, no tie, E on every round of its
+    range. A witness that does not replay is a bug, not a finding."""
+    w = out.witness
+    m = p.model()
+    r = replay(m, w.arms, w.z[:m.n], w.z[m.n:])
+    if not (r["same_pulls"] and not r["tie"] and r["event_slack"] >= 0):
+        raise AssertionError(f"a witness of the history search does not replay at {p}: {r}")
+    return r

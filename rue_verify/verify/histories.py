@@ -1,0 +1,285 @@
+"""Deciding a step on every history: an exhaustive search of an algorithm's pull sequences, each a
+linear program over the rewards (and whatever else the model has as variables).
+
+A proof step "on the event E" is a statement about every reward history on which E holds, however
+unlikely. When the algorithm's choices, the event and the step are linear in the rewards once the
+pull sequence is fixed, "is there a history on E that breaks the step?" is, for each pull sequence,
+a linear program; the pull sequences form a tree, and a prefix whose program (the choices so far and
+the event so far) is infeasible has no feasible extension, so its subtree is pruned. The search is
+complete: it returns a history that breaks the step, with the largest margin of the violation, or
+shows that none exists up to the model's budget.
+
+This module knows no algorithm and no paper. A model (`simulate.proofs.linear.RUELinear` is one)
+gives:
+
+- `n_vars`, the number of variables; `n`, the length of a full history;
+- `start()`, the forced prefix; `children(arms)`, the pulls to try next (symmetries already merged);
+- `root_rows()` and `rows(arms)`, the rows (idx, coef, lo, hi) meaning lo <= coef . z[idx] <= hi that
+  hold for every history, and that the last pull of `arms` adds.
+
+A step is a function (model, arms) -> list of `Violation`s for a full history: rows that may use the
+column `MARGIN`; the step is broken on that pull sequence when the largest margin m subject to the
+history's rows and the violation's is > 0. Linear programs are solved by HiGHS (`highspy`, rows added
+and removed as the depth-first search goes, warm-started); a witness is then moved into the interior
+of every choice and event row (`interior`) so that it replays without ties.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+#: the column index a violation's rows use for the margin (replaced by the model's n_vars)
+MARGIN = -1
+#: the margin's cap: a violation reaching it is unbounded (any margin can be had)
+CAP = 1e3
+#: the largest margin a witness is shown with (an unbounded violation is shown at this size)
+WITNESS_MARGIN = 1.0
+
+
+@dataclass
+class Violation:
+    """One way a step can fail on a full history: `rows` (idx, coef, lo, hi) that may use `MARGIN`;
+    `label` names it (the arm, the round, which side); `data`, anything the caller wants back."""
+
+    label: str
+    rows: list
+    data: dict = field(default_factory=dict)
+
+
+@dataclass
+class Witness:
+    """A history that breaks the step: the pulls, the variables, the margin and the violation."""
+
+    arms: tuple[int, ...]
+    z: np.ndarray
+    margin: float
+    violation: Violation
+    interior: float          # the smallest slack of any choice or event row at z (> 0: no ties)
+
+
+@dataclass
+class Outcome:
+    """What the search found: `witness` (None when the step held on every history), the number of
+    pull sequences visited (tree nodes), the full histories reached (leaves), the prefixes pruned as
+    infeasible, the linear programs solved and the seconds taken; `smallest` the least slack the step
+    had over the leaves (its largest margin, negative when it held), with the label where."""
+
+    witness: Witness | None
+    visited: int
+    leaves: int
+    pruned: int
+    programs: int
+    seconds: float
+    smallest: float = -math.inf
+    where: str = ""
+
+    @property
+    def holds(self) -> bool:
+        return self.witness is None
+
+
+_BANNER_SWALLOWED = [False]
+
+
+def _highs():
+    """A silent HiGHS instance (its banner, printed once per process at the first construction, goes
+    to the null device rather than into a user's output)."""
+    import highspy
+    if not _BANNER_SWALLOWED[0]:
+        fd = os.dup(1)
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 1)
+            h = highspy.Highs()
+        finally:
+            os.dup2(fd, 1)
+            os.close(fd)
+            os.close(null)
+        _BANNER_SWALLOWED[0] = True
+    else:
+        h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    return h
+
+
+class _Program:
+    """The search's one linear program: the model's variables and the margin, rows pushed and popped
+    as the depth-first search goes."""
+
+    def __init__(self, n_vars: int):
+        import highspy
+        self.h = _highs()
+        self.inf = highspy.kHighsInf
+        self.n = n_vars
+        self.h.addVars(n_vars + 1, np.full(n_vars + 1, -self.inf), np.append(np.full(n_vars, self.inf), CAP))
+        self.depth: list[int] = []
+        self.solved = 0
+        self.status = highspy.HighsModelStatus
+
+    def push(self, rows: Sequence) -> None:
+        for idx, coef, lo, hi in rows:
+            idx = np.where(np.asarray(idx) == MARGIN, self.n, np.asarray(idx)).astype(np.int32)
+            self.h.addRow(lo if math.isfinite(lo) else -self.inf, hi if math.isfinite(hi) else self.inf,
+                          len(idx), idx, np.asarray(coef, float))
+        self.depth.append(len(rows))
+
+    def pop(self) -> None:
+        k = self.depth.pop()
+        if k:
+            m = self.h.getNumRow()
+            self.h.deleteRows(k, np.arange(m - k, m, dtype=np.int32))
+
+    def feasible(self) -> bool:
+        self.h.changeColCost(self.n, 0.0)
+        return self._run() != self.status.kInfeasible
+
+    def max_margin(self) -> tuple[float, np.ndarray | None]:
+        self.h.changeColCost(self.n, -1.0)           # minimise -m
+        st = self._run()
+        self.h.changeColCost(self.n, 0.0)
+        if st == self.status.kInfeasible:
+            return -math.inf, None
+        if st != self.status.kOptimal:
+            raise RuntimeError(f"HiGHS ended with {self.h.modelStatusToString(st)}")
+        z = np.array(self.h.getSolution().col_value)
+        return float(z[self.n]), z
+
+    def _run(self):
+        self.solved += 1
+        self.h.run()
+        st = self.h.getModelStatus()
+        if st not in (self.status.kOptimal, self.status.kInfeasible):
+            self.h.clearSolver()              # a warm start gone numerically astray: solve from scratch
+            self.h.run()
+            st = self.h.getModelStatus()
+        if st not in (self.status.kOptimal, self.status.kInfeasible):
+            raise RuntimeError(f"HiGHS ended with {self.h.modelStatusToString(st)}")
+        return st
+
+
+def search(model: Any, step: Callable[[Any, tuple[int, ...]], list[Violation]], *, tol: float = 1e-9,
+           progress: Callable[[int], None] | None = None) -> Outcome:
+    """Decide `step` on every history of `model` (`search_many` with one step)."""
+    return search_many(model, {"step": step}, tol=tol, progress=progress)["step"]
+
+
+def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], list[Violation]]], *,
+                tol: float = 1e-9, progress: Callable[[int], None] | None = None) -> dict[str, Outcome]:
+    """Decide each of `steps` on every history of `model` in one walk of the tree: depth-first over the
+    pull sequences from `model.start()`, pruning infeasible prefixes; at each full history, the largest
+    margin of each violation of every step not yet broken. A margin above `tol` breaks the step: its
+    first such history is its witness, moved into the interior of the history's rows (`interior`).
+    The walk stops when every step is broken.
+
+    Args:
+        model: the algorithm's linear form (module docstring).
+        steps: name -> (model, full pull sequence) -> its violations.
+        tol: margins at or below it count as no violation (the LP's rounding).
+        progress: called with the number of nodes visited, every 1000.
+
+    Returns:
+        name -> `Outcome` (the tree's counts are the shared walk's).
+    """
+    t0 = time.perf_counter()
+    lp = _Program(model.n_vars)
+    lp.push(model.root_rows())
+    start = tuple(model.start())
+    for t in range(1, len(start) + 1):
+        lp.push(model.rows(start[:t]))
+    stats = {"visited": 0, "leaves": 0, "pruned": 0}
+    found: dict[str, tuple] = {}
+    best = {name: (-math.inf, "") for name in steps}
+
+    def leaf(arms: tuple[int, ...]) -> bool:
+        stats["leaves"] += 1
+        for name, step in steps.items():
+            if name in found:
+                continue
+            for v in step(model, arms):
+                lp.push(v.rows)
+                m, z = lp.max_margin()
+                lp.pop()
+                if m > best[name][0]:
+                    best[name] = (m, v.label)
+                if m > tol:
+                    found[name] = (arms, z, m, v)
+                    break
+        return len(found) == len(steps)
+
+    def visit(arms: tuple[int, ...]) -> bool:
+        stats["visited"] += 1
+        if progress and stats["visited"] % 1000 == 0:
+            progress(stats["visited"])
+        if len(arms) >= model.n:
+            return leaf(arms)
+        for a in model.children(arms):
+            nxt = arms + (a,)
+            lp.push(model.rows(nxt))
+            try:
+                if not lp.feasible():
+                    stats["pruned"] += 1
+                    continue
+                if visit(nxt):
+                    return True
+            finally:
+                lp.pop()
+        return False
+
+    if lp.feasible():
+        visit(start)
+    seconds = round(time.perf_counter() - t0, 3)
+    out = {}
+    for name in steps:
+        wit = None
+        if name in found:
+            arms, z, m, v = found[name]
+            zi, slack = interior(model, arms, v, m)
+            wit = Witness(arms, zi if zi is not None else z[:model.n_vars], m, v, slack)
+        out[name] = Outcome(wit, stats["visited"], stats["leaves"], stats["pruned"], lp.solved, seconds, *best[name])
+    return out
+
+
+def interior(model: Any, arms: tuple[int, ...], violation: Violation, margin: float) -> tuple[np.ndarray | None, float]:
+    """A point of the broken history that keeps half the margin and has the largest smallest slack
+    over every choice and event row (so a replay makes the same pulls, with no ties): (z, that slack),
+    or (None, 0.0) where no row can be left strictly (the violation needs a tie)."""
+    from scipy.optimize import linprog
+    nv = model.n_vars
+    rows = list(model.root_rows())
+    for t in range(1, len(arms) + 1):
+        rows += model.rows(arms[:t])
+    # variables: z (nv), margin, e (the common slack); maximise e
+    A, b = [], []
+
+    def add(idx, coef, bound, sign, with_e):       # sign * (coef . z) + with_e * e <= sign * bound
+        r = np.zeros(nv + 2)
+        idx = np.where(np.asarray(idx) == MARGIN, nv, np.asarray(idx))
+        np.add.at(r, idx, sign * np.asarray(coef, float))
+        r[nv + 1] = with_e
+        A.append(r)
+        b.append(sign * bound)
+
+    for idx, coef, lo, hi in rows:
+        if math.isfinite(lo):
+            add(idx, coef, lo, -1.0, 1.0)
+        if math.isfinite(hi):
+            add(idx, coef, hi, 1.0, 1.0)
+    for idx, coef, lo, hi in violation.rows:
+        if math.isfinite(lo):
+            add(idx, coef, lo, -1.0, 0.0)
+        if math.isfinite(hi):
+            add(idx, coef, hi, 1.0, 0.0)
+    c = np.zeros(nv + 2)
+    c[nv + 1] = -1.0
+    # half the margin, at most WITNESS_MARGIN (an unbounded violation is shown at a readable size)
+    bounds = [(None, None)] * nv + [(min(margin / 2, WITNESS_MARGIN), CAP), (None, 1.0)]
+    res = linprog(c, A_ub=np.array(A), b_ub=np.array(b), bounds=bounds, method="highs")
+    if res.status != 0 or res.x[nv + 1] <= 0:
+        return None, 0.0
+    return res.x[:nv], float(res.x[nv + 1])
