@@ -518,7 +518,7 @@ class Mode:
     def thorough(cls, **kw) -> "Mode":
         """The thorough mode (`kw`: any other field, e.g. `inputs` or `seed`)."""
         return cls("thorough", 10_000, 40_000, 4_000, search_points=160, search_runs=600, confirm_runs=40_000,
-                   history_n=((2, 16), (3, 14), (4, 15)), **kw)
+                   history_n=((2, 14), (3, 13), (4, 14)), **kw)
 
     def coverage(self) -> str:
         """What this mode covers, in one line (printed by `rue-verify claims`)."""

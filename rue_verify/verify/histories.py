@@ -154,12 +154,17 @@ class _Program:
         self.solved += 1
         self.h.run()
         st = self.h.getModelStatus()
-        if st not in (self.status.kOptimal, self.status.kInfeasible):
-            self.h.clearSolver()              # a warm start gone numerically astray: solve from scratch
+        for solver in ("simplex", "ipm"):       # a warm start gone numerically astray: from scratch, then IPM
+            if st in (self.status.kOptimal, self.status.kInfeasible):
+                break
+            self.h.clearSolver()
+            self.h.setOptionValue("solver", solver)
             self.h.run()
+            self.h.setOptionValue("solver", "choose")
             st = self.h.getModelStatus()
         if st not in (self.status.kOptimal, self.status.kInfeasible):
-            raise RuntimeError(f"HiGHS ended with {self.h.modelStatusToString(st)}")
+            raise RuntimeError(f"HiGHS ended with {self.h.modelStatusToString(st)} on a program of "
+                               f"{self.h.getNumRow()} rows")
         return st
 
 
