@@ -145,8 +145,7 @@ def prob_dk_v1(p: Params) -> Callable:
     Delta_k >= eta sqrt(beta) (ctilde_{1,n} + ctilde_{k,n}) for every k != 1."""
     def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
         ct = m.ctilde(m.counts(arms))
-        e1 = [_gap_at_least(m, j, math.sqrt(p.beta) * (1 + p.eta) * ct[0])._replace(idx=_gap(m, j)[0],
-                                                                                      coef=_gap(m, j)[1])
+        e1 = [Row(*_gap(m, j), math.sqrt(p.beta) * (1 + p.eta) * ct[0], math.inf)     # E_1: Delta_j >= threshold
               for j in range(1, m.K)]
         return [Violation(f"arm {k + 1}", e1 + [_gap_below(m, k, p.eta * math.sqrt(p.beta) * (ct[0] + ct[k]))],
                           {"k": k}) for k in range(1, m.K)]
