@@ -14,6 +14,7 @@ from simulate.environments import F_SETUPS, FIXED_BUDGETS, R_SETUPS
 
 from . import __version__
 from .args import Parser, algorithm_names, alias, integer, names, real, reals
+from .timing import HOST_CLASS, WAITS
 
 #: parameters set for every algorithm at once by a flag of their own (--H-convention also sets the budgets)
 SHARED_PARAMS = ("H_convention",)
@@ -216,13 +217,13 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
 
     c = sub.add_parser("claims", help="compute a verdict for every claim of CLAIMS.md",
                        description="Run the claims ledger (theory and, from the reproduction's results, the "
-                                   "empirical claims). The quick default takes a minute or two on 2 cores.")
+                                   f"empirical claims). The quick default takes {WAITS['claims']} on {HOST_CLASS}.")
     c.add_argument("--json", action="store_true", help="print the JSON list that CLAIMS.md specifies")
     c.add_argument("--id", nargs="+", metavar="ID", help="only these claim IDs, comma-separated (e.g. "
                                                          "THM-GAP,LEM-TAU-LOWER)")
     c.add_argument("--thorough", action="store_true",
                    help="larger searches: 10x the random points and runs, Monte Carlo searches over 160 points with "
-                        "40000 confirmation runs (about 7 minutes on 2 cores; the default quick mode takes about 1)")
+                        f"40000 confirmation runs ({WAITS['claims --thorough']} on {HOST_CLASS})")
     c.add_argument("--seed", type=seed, help="seed for every search and simulation (default 20241001)")
     c.add_argument("--results", metavar="DIR", help="a reproduction's result directory for the empirical claims "
                                                     "(default: the paper-scale results shipped with the package)")
@@ -241,9 +242,12 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                                        "and the repaired routes",
                         description="Print each theorem's proof as a tree of the steps it uses, "
                                     "each with the status the "
-                                    "ledger computed (certified, checked, refuted, undefined, inconsistent, "
-                                    "conditional, argued), where the proof breaks, and the repaired route (runs the "
-                                    "quick ledger, about 40 s). With --node ID --at JSON, evaluate one node's relation "
+                                    "ledger computed and the method behind it (certified, exhausted, sampled; "
+                                    "refuted, undefined, inconsistent, conditional; vacuous, read, argued, "
+                                    "inconclusive; definition), where "
+                                    "the proof breaks, and the repaired route (runs the quick ledger, "
+                                    f"{WAITS['proofs']} on {HOST_CLASS}). With --node ID --at JSON, evaluate one "
+                                    "node's relation "
                                     "at a point instead, e.g. --node Tk_lowv2 --at '{\"K\": 3, \"T\": [2, 9, 2], "
                                     "...}' (a witness's params, or the whole witness).")
     pf.add_argument("--json", action="store_true", help="print the nodes as JSON: id, label, location, statement, "

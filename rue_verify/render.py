@@ -59,6 +59,7 @@ def text(results: list[ClaimResult], verbose: bool = False, width: int = 100) ->
         out.append(line + body[0])
         out += [" " * len(line) + b for b in body[1:]]
         if verbose:
+            out.append(" " * 4 + f"({r.seconds:.1f} s, {r.mode} mode)")
             for f in r.findings:
                 out.append(" " * 4 + f"- [{tag(f)}] {f.domain}: {f.detail}")
                 if f.witness:

@@ -76,6 +76,29 @@ def host_check(repeats: int = 5) -> dict:
     return rates
 
 
+def host_info() -> dict:
+    """The CPU the figures were measured on: its model (from /proc/cpuinfo where there is one), the
+    vector extensions that decide how wide the kernels' loops run, and the target LLVM compiled
+    them for (numba's default: the host's own CPU)."""
+    import platform
+
+    import llvmlite.binding as llvm
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), model)
+    except OSError:
+        pass
+    features = llvm.get_host_cpu_features()
+    vector = [x for x in ("sse4.2", "avx", "avx2", "fma", "avx512f", "avx512vl") if features.get(x)]
+    return {"cpu": model, "vector_extensions": vector, "llvm_target": numba.config.CPU_NAME or llvm.get_host_cpu_name()}
+
+
+def host_info_line(info: dict) -> str:
+    return (f"host: {info['cpu']}; vector extensions {' '.join(info['vector_extensions']) or 'none'}; "
+            f"kernels compiled for {info['llvm_target']}")
+
+
 def _timed(f, *args) -> float:
     t0 = time.perf_counter()
     f(*args)
@@ -114,6 +137,9 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     cores = numba.config.NUMBA_NUM_THREADS
     out(f"machine: {cores} cores; numba {numba.__version__}; arm-rounds/s = runs x n x K / wall seconds; "
         f"compiled kernels: best of {repeats} interleaved timings (slowest in brackets)")
+    info = host_info()
+    out(host_info_line(info))
+    rows.append({"impl": "host", **info, "cores": cores, "numba": numba.__version__})
     before = host_check()
     out(host_line("before", before))
     rows.append({"impl": "host-check", "when": "before", **before})
@@ -162,11 +188,16 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
         wall = time.perf_counter() - t0
         rows.append({"setup": setup, "K": K, "n": n, "runs": done, "algorithm": name, "impl": "numpy-reference",
                      "threads": 1, "wall_s": wall, "arm_rounds_per_s": done * n * K / wall, "first_call_s": 0.0})
+        share = ""
+        if VARIANTS[name][0] == "rue":        # one division and one square root per arm-round
+            for r in fast:
+                r["ceiling_share"] = r["arm_rounds_per_s"] / (r["threads"] * before["rue_ceiling_per_s"])
+            share = f"  x1 at {fast[0]['ceiling_share']:.0%} of the ceiling"
         out(f"{setup} K={K} n={n} {name:<10} " + "  ".join(
             f"numba x{r['threads']}: {r['arm_rounds_per_s'] / 1e6:8.1f} M/s "
             f"({r['slowest_arm_rounds_per_s'] / 1e6:.0f})" for r in fast)
             + f"  numpy reference: {rows[-1]['arm_rounds_per_s'] / 1e6:7.3f} M/s"
-            + f"  (runs {runs}{_padding(name, runs)}, first call {compile_s:.2f} s)")
+            + f"  (runs {runs}{_padding(name, runs)}, first call {compile_s:.2f} s)" + share)
     after = host_check()
     out(host_line("after", after))
     rows.append({"impl": "host-check", "when": "after", **after})

@@ -44,6 +44,9 @@ def test_every_view_carries_every_finding_witness_and_repair(results):
             assert p in page, p
         if p not in (r.statement for r in results):      # the text view does not repeat statements
             assert p in text, p
+    for r in results:                                    # where a slow ledger spends its time
+        assert f"{r.id} " in text and f"({r.seconds:.1f} s, {r.mode} mode)" in text
+    assert "s, quick mode)" not in "\n".join(render.text(results, verbose=False, width=10 ** 6))
 
 
 def _pre_blocks(page):

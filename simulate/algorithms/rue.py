@@ -31,10 +31,16 @@ from .sources import (
 from .spec import Algorithm, Param
 
 DEG = 2.0
-BLOCK = 32     # runs interleaved per thread at least: the per-arm loops run across them as vectors
-UNIT = 4       # LLVM vectorises those loops 4 wide (ymm) with a scalar remainder, and takes the
-               # vector path for loops of at least 20-24 runs (trip-count checks in the assembly):
-               # blocks of 32 or more runs whose size is a multiple of 4 run fully vectorised.
+BLOCK = 128    # runs interleaved per block where there are enough: the per-arm loops run across
+               # them as vectors. Each loop over the arms carries per-run accumulators (the weights'
+               # sums, the running maximum, its index and ties) from one arm to the next through
+               # memory; with 32 runs that is 4 independent AVX-512 vectors per arm, too few to hide
+               # the chain's latency, and RUE ran at 627 / 1143 M arm-rounds/s (K = 20 / 80, one
+               # thread, AMD EPYC, znver5) against 775-895 / 1499-1577 with 128-256 runs.
+MIN_BLOCK = 32  # the smallest block made to give every thread work (LLVM's vector path needs 20-24)
+UNIT = 4       # LLVM vectorises 4 (AVX2) or 8 (AVX-512) wide with a scalar remainder; blocks are
+               # whole units, so on AVX2 hosts they run fully vectorised (8 wide: at most 4 runs of
+               # a block take the scalar path; padding to 8 cost more than it saved, measured).
 
 
 # fastmath "contract" lets LLVM fuse a * b + c into one FMA instruction (one rounding instead of
@@ -163,8 +169,9 @@ def padded_runs(R: int) -> int:
 def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="authors", sigma0_sq=1.0,
           sigma_sq=1.0, block=BLOCK, sums=None):
     """Runs are padded to whole units of UNIT (throwaway copies of the last run) and interleaved in
-    blocks of at least `block` runs, each a whole number of units, as many blocks as a multiple of
-    the threads where that leaves each at least `block`. Identical to `run` with the same seeds for
+    blocks of about `block` runs, each a whole number of units, as many blocks as a multiple of the
+    threads where that leaves each at least `block`; where there are too few runs for that, in
+    blocks of at least MIN_BLOCK runs, one per thread. Identical to `run` with the same seeds for
     every run, whatever the blocking."""
     means = np.asarray(means, float)
     seeds, reward_seeds = (np.asarray(x, np.uint64) for x in (seeds, reward_seeds))
@@ -179,6 +186,8 @@ def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="auth
     threads = numba.get_num_threads()
     units = RU // UNIT
     nblocks = max(1, RU // max(block, UNIT))
+    if nblocks < threads:                          # smaller blocks, down to MIN_BLOCK, to use every thread
+        nblocks = max(nblocks, min(threads, RU // min(MIN_BLOCK, max(block, UNIT))))
     if nblocks >= threads:
         nblocks -= nblocks % threads
     base, extra = divmod(units, nblocks)           # spread the units evenly over the blocks

@@ -12,12 +12,21 @@ def test_bench_reports_best_and_slowest_of_its_repeats():
     fast = [r for r in rows if r["impl"] == "numba"]
     assert [r["algorithm"] for r in fast] == ["uniform", "ttts"]
     assert all(r["repeats"] == 2 and r["arm_rounds_per_s"] >= r["slowest_arm_rounds_per_s"] > 0 for r in fast)
-    assert len(lines) == 5 and "best of 2" in lines[0]
+    assert len(lines) == 6 and "best of 2" in lines[0]
+    host = [r for r in rows if r["impl"] == "host"]      # the CPU the figures belong to
+    assert len(host) == 1 and host[0]["cpu"] and host[0]["llvm_target"] in lines[1] and host[0]["cpu"] in lines[1]
     checks = [r for r in rows if r["impl"] == "host-check"]
-    assert [r["when"] for r in checks] == ["before", "after"] and [lines[1][:19], lines[-1][:18]] == \
+    assert [r["when"] for r in checks] == ["before", "after"] and [lines[2][:19], lines[-1][:18]] == \
         ["host check (before)", "host check (after)"]
     for r in checks:     # the ceiling is the harmonic combination of the two rates it names
         assert r["rue_ceiling_per_s"] == pytest.approx(1 / (1 / r["divisions_per_s"] + 1 / r["square_roots_per_s"]))
+    assert all("ceiling" not in line for line in lines[2:-1])    # only RUE's rows are read against it
+    rue = bench(["rue"], configs=(("F1", 6, 300, 8),), reference_seconds=0.0, threads=(1,), out=lines.append,
+                repeats=1)
+    (row,) = [r for r in rue if r["impl"] == "numba"]
+    ceiling = next(r for r in rue if r.get("when") == "before")["rue_ceiling_per_s"]
+    assert row["ceiling_share"] == pytest.approx(row["arm_rounds_per_s"] / ceiling)
+    assert f"{row['ceiling_share']:.0%} of the ceiling" in lines[-2]
     with pytest.raises(ValueError, match="repeats"):
         bench(["uniform"], repeats=0)
     with pytest.raises(ValueError, match="algorithms: unknown unifrm"):     # it used to time `uniform`
@@ -36,7 +45,7 @@ def test_bench_interleaves_its_repeats(monkeypatch):
         calls.append((name, len(seeds)))
         return fast(name, means, n, seeds, reward_seeds, kw)
     monkeypatch.setattr(bench_module, "_fast", recording)
-    bench_module.bench(["uniform", "sh"], configs=(("F1", 6, 300, 40),), reference_seconds=0.0, threads=(1,),
+    bench_module.bench(["uniform", "sh"], configs=(("F1", 6, 300, 160),), reference_seconds=0.0, threads=(1,),
                        out=lambda line: None, repeats=3)
-    timed = [name for name, runs in calls if runs == 40]
+    timed = [name for name, runs in calls if runs == 160]      # the probe call times rue.BLOCK (128)
     assert timed == ["uniform", "sh"] * 3

@@ -10,7 +10,7 @@ from simulate.algorithms import rue
                                                 (True, "known")])
 def test_interleaved_batch_equals_single_runs(gaussian, variances):
     """Blocks of interleaved runs (vector code) against one run at a time (scalar remainder)."""
-    R, K, n = 70, 9, 700       # 70 runs: padded to 72, blocks of 36 and 36 (UNIT 4, BLOCK 32)
+    R, K, n = 70, 9, 700       # 70 runs: padded to 72 (UNIT 4); on 2 threads blocks of 36 and 36 (MIN_BLOCK 32)
     rng = np.random.default_rng(8)
     means = rng.normal(0.5, 0.2, (R, K)) if gaussian else rng.uniform(0.2, 0.8, (R, K))
     seeds = np.arange(R, dtype=np.uint64) * 7 + 1
