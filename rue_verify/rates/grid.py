@@ -25,6 +25,9 @@ from .truth import bayes_truth, oracle_truth
 
 #: the full-information oracle (`bounds.lower`): not an algorithm, a lower bound every algorithm meets
 ORACLE = "oracle"
+#: how the oracle's rows are computed, in their keys: a study resumed from rows of another method
+#: recomputes them (the oracle used to be simulated with its noise shared across budgets)
+ORACLE_METHOD = "quadrature"
 #: the prior-dependent methods the paper's related work cites
 PEER_NAMES = ("bayes_elim", "prior_alloc")
 #: prior-free baselines of Section 6 compared under the model for ABS-SOTA
@@ -137,7 +140,8 @@ class RateTask:
     @property
     def key(self) -> str:
         setting = json.dumps(asdict(self.setting), sort_keys=True)
-        return f"{setting}|{self.algorithm}|n={self.n}|{self.runs}/{self.groups}"
+        alg = f"{ORACLE}:{ORACLE_METHOD}" if self.algorithm == ORACLE else self.algorithm
+        return f"{setting}|{alg}|n={self.n}|{self.runs}/{self.groups}"
 
     @property
     def cost(self) -> float:

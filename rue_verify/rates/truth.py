@@ -300,27 +300,37 @@ def instances(K: int, sigma0_sq, nu_sq: float, runs: int, seed: int,
 def oracle_truth(K: int, n: int, sigma0_sq, nu_sq: float, runs: int, seed: int, level: float = 0.95,
                  tilt: bool = False) -> Truth:
     """The full-information oracle (`bounds.lower`): n observations of every arm and the Bayes decision
-    for each quantity (the largest posterior mean for the regret; for the failure probability the arm
-    most probably best, which is the same arm under a common prior and equal counts, and is found by
-    evaluating every arm under per-arm priors); its e_n and sr_n lower-bound every algorithm's with
-    budget n. Same instances (and weights) as `bayes_truth`; the oracle's sample means are drawn
-    directly (their law is exact)."""
+    for each quantity; its e_n and sr_n lower-bound every algorithm's with budget n. Same instances
+    (and weights) as `bayes_truth`: Monte Carlo over the means only. Given the means, the oracle's
+    error is computed, not simulated (`bounds.lower.oracle_given_means`, one-dimensional quadrature):
+    its regret under every prior (it recommends the largest posterior mean, a_k X_k), and its failure
+    under a common prior (the largest sample mean). Under per-arm priors its failure rule, the arm
+    most probably best, is not a ranking of the sample means, so that failure is the posterior
+    probability given simulated sample means, drawn afresh at each budget: no error is shared across
+    budgets. The plain estimators (a simulated draw of the sample means per run, again afresh at each
+    budget) are kept beside, as for the algorithms."""
+    from bounds.lower import oracle_given_means
     means, _, w = instances(K, sigma0_sq, nu_sq, runs, seed, tilt)
-    noise = stream(seed, f"rates:oracle:{K}:{_prior_key(sigma0_sq)}:{nu_sq}").standard_normal((runs, K))
+    s0 = np.broadcast_to(np.asarray(sigma0_sq, float), (K,))
+    per_arm = bool(np.ptp(s0) > 0)
+    shrink = n * s0 / (nu_sq + n * s0)                      # posterior mean = shrink x sample mean (prior mean 0)
+    fail_exact, regret_exact = oracle_given_means(means, float(n), float(nu_sq), shrink if per_arm else None)
+    noise = stream(seed, f"rates:oracle:{K}:{_prior_key(sigma0_sq)}:{nu_sq}:n={n}").standard_normal((runs, K))
     pulls = np.full((runs, K), float(n))
     sums = n * means + math.sqrt(n * nu_sq) * noise
     m, v = known_mean_posterior(pulls, sums, sigma0_sq, nu_sq)
-    rec_fail = most_probably_best(m, v) if np.ptp(np.asarray(sigma0_sq, float)) > 0 else None
-    return _truth({"algorithm": "oracle", "K": K, "sigma0_sq": sigma0_sq, "nu_sq": nu_sq}, n, means,
-                  m.argmax(axis=1), sums, pulls, sigma0_sq, nu_sq, level, rec_fail, w if tilt else None)
+    rec = m.argmax(axis=1)
+    rec_fail = most_probably_best(m, v) if per_arm else rec
+    fail_plain, regret_plain = outcomes(means, rec_fail)[0].astype(float), outcomes(means, rec)[1]
+    fail = conditional_failure(m, v, rec_fail) if per_arm else fail_exact
+    return _values({"algorithm": "oracle", "K": K, "sigma0_sq": sigma0_sq, "nu_sq": nu_sq}, n, fail, regret_exact,
+                   fail_plain, regret_plain, level, w if tilt else None)
 
 
 def _truth(params, n, means, rec, S, pulls, sigma0_sq, nu_sq, level, rec_fail=None, weights=None) -> Truth:
     """rec_fail: the recommendation the failure probability is judged on, where it is not `rec`;
     weights: the runs' importance weights under near-tie sampling (None: prior draws)."""
-    runs = means.shape[0]
     rec_fail = rec if rec_fail is None else rec_fail
-    w = np.ones(runs) if weights is None else np.asarray(weights, float)
     m, v = known_mean_posterior(pulls, S, sigma0_sq, nu_sq)
     fail = outcomes(means, rec_fail)[0].astype(float)
     regret = outcomes(means, rec)[1]
@@ -328,6 +338,14 @@ def _truth(params, n, means, rec, S, pulls, sigma0_sq, nu_sq, level, rec_fail=No
         cf, cr = conditional_values(m, v, rec)
     else:
         cf, cr = conditional_failure(m, v, rec_fail), conditional_regret(m, v, rec)
+    return _values(params, n, cf, cr, fail, regret, level, weights)
+
+
+def _values(params, n, cf, cr, fail, regret, level, weights=None) -> Truth:
+    """A Truth from the per-run values: the estimators used (cf, cr: conditional or exact given the
+    means) and the plain ones (fail, regret), before the importance weights."""
+    runs = len(cf)
+    w = np.ones(runs) if weights is None else np.asarray(weights, float)
     cf, cr = w * cf, w * cr
 
     def vr(plain_sq_mean, est):

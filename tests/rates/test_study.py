@@ -4,6 +4,7 @@ killed study resumes to the uninterrupted one's rows, a Dask cluster gives the s
 run, and the full-information oracle stays below every algorithm, also under per-arm priors."""
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -112,7 +113,8 @@ def test_under_per_arm_priors_the_oracle_takes_the_arm_most_probably_best():
     from rue_verify.rates.truth import conditional_failure, instances, known_mean_posterior
     from simulate.seeds import stream
     means, _, _ = instances(6, pv, 1.0, 400, 3)
-    noise = stream(3, f"rates:oracle:6:{'[' + ','.join(f'{x:.12g}' for x in pv) + ']'}:1.0").standard_normal((400, 6))
+    noise = stream(3, f"rates:oracle:6:{'[' + ','.join(f'{x:.12g}' for x in pv) + ']'}:1.0:n=2").standard_normal(
+        (400, 6))
     m, v = known_mean_posterior(np.full((400, 6), 2.0), 2 * means + np.sqrt(2) * noise, pv, 1.0)
     by_mean = conditional_failure(m, v, m.argmax(axis=1))
     assert np.all(t.failure_runs <= by_mean + 1e-12) and t.failure_runs.mean() < by_mean.mean()
@@ -147,6 +149,44 @@ def test_the_shipped_study_is_the_paper_grid_found_through_the_package():
     assert [r["key"] for r in res.rows] == [t.key for t in grid.tasks("paper")]
     assert res.manifest["definition"] == grid.definition_hash(grid.tasks("paper"), seed)
     assert "paper-scale rate study shipped with the package" in res.description
+
+
+def test_the_oracle_is_computed_given_the_means_not_simulated():
+    """The oracle's values per run are its exact error given the run's means (quadrature), so no
+    noise is shared across budgets: at every budget they equal `oracle_given_means` of the same
+    instances, and under a common prior the failure and regret of K = 2 are the closed forms
+    Phi(-|d| / (s sqrt 2)) and |d| times it, run by run."""
+    from scipy.stats import norm
+
+    from bounds.lower import oracle_given_means
+    from rue_verify.rates.truth import instances
+    for n in (100, 1000, 10_000):
+        t = oracle_truth(4, n, 0.5, 2.0, 300, 9, tilt=True)
+        means, _, w = instances(4, 0.5, 2.0, 300, 9, tilt=True)
+        f, r = oracle_given_means(means, n, 2.0)
+        assert np.allclose(t.failure_runs, w * f, rtol=1e-12, atol=0) and \
+            np.allclose(t.regret_runs, w * r, rtol=1e-12, atol=0)
+        two, _, _ = instances(2, 1.0, 1.0, 300, 9)
+        t2 = oracle_truth(2, n, 1.0, 1.0, 300, 9)
+        d = np.abs(two[:, 0] - two[:, 1])
+        closed = norm.cdf(-d / np.sqrt(2.0 / n))
+        assert np.allclose(t2.failure_runs, closed, rtol=1e-11, atol=1e-16)     # arms left out: below 1e-17
+        assert np.allclose(t2.regret_runs, d * closed, rtol=1e-11, atol=1e-16)
+
+
+def test_the_oracle_sits_at_the_predicted_share_of_the_limit():
+    """At a large budget the oracle's constants are the limit's over sqrt(2) (failure) and over 2
+    (regret) (`bounds.limit.ORACLE_FACTOR`, derived there, not measured): sqrt(n) e_n / L_e and
+    n sr_n / L_r, estimated over near-tie-sampled instances, hold those shares in their intervals
+    at level 1 - 1e-6."""
+    from bounds import limit
+    n, K, s0, s2 = 10 ** 6, 10, 1.0, 1.0
+    t = oracle_truth(K, n, s0, s2, 600_000, 11, level=1 - 1e-6, tilt=True)
+    L = limit.limit_constants(K, s0, s2)
+    for q, iv, scale in (("failure", t.failure, math.sqrt(n) / L.failure), ("regret", t.regret, n / L.regret)):
+        low, high = iv.low * scale, iv.high * scale
+        assert low <= limit.ORACLE_FACTOR[q] <= high, (q, low, high)
+        assert high - low < 0.1 * limit.ORACLE_FACTOR[q]        # an interval that could have missed
 
 
 def test_the_oracle_estimate_is_the_two_armed_closed_form():
