@@ -378,3 +378,74 @@ def check_abs_sota(mode: Mode):
     worst = next(f for f in findings if f.verdict == v)
     return f"{v} in {sum(f.verdict == v for f in findings)} of {len(findings)} findings; most severe: " \
            f"{worst.detail.split(';')[0]}", findings
+
+
+# ---------------------------------------------------------------- LIMIT-TIGHT: is the limit reached?
+def _closest(res, K: int, q: str) -> list[tuple]:
+    """Every algorithm's efficiency (estimate, low, high of the 95% interval) on the study's
+    common-prior settings with K arms, closest to 1 from above first: [(efficiency, setting, algorithm)]."""
+    out = []
+    for name, setting in res.settings().items():
+        if setting.K != K or setting.prior_ratio != 1:
+            continue
+        for alg in res.algorithms(name):
+            if alg == rates.grid.ORACLE:
+                continue
+            c = res.curve(name, alg)
+            if c.n.size < efficiency.TOP:
+                continue
+            out.append((efficiency.efficiency(c, q).efficiency, name, alg))
+    return sorted(out, key=lambda x: x[0][1])
+
+
+@claim("LIMIT-TIGHT", "bounds.limit (derived here; CLAIMS-BEYOND.md)",
+       "The limit of bounds.limit is reached: on the model of Section 3 some algorithm's constant is at the "
+       "limit, within its interval, at every K of the rate study.",
+       no_repair=NoRepair("a question about the limit, answered by measurement", "finding:rate"))
+def check_limit_tight(mode: Mode):
+    """For each K of the study and each quantity, every algorithm's efficiency (constant over the
+    limit's, 95% interval over the largest budgets, `rates.efficiency`) on its common-prior settings:
+    the limit is reached at K where some interval reaches 1. An interval entirely above 1 for every
+    algorithm leaves the question open (another algorithm may do better): inconclusive, never refuted
+    (an interval below 1 would break the limit itself, which RATE-FAIL's limit checks judge)."""
+    res = study_results(mode)
+    Ks = sorted({s.K for s in res.settings().values() if s.prior_ratio == 1})
+    findings, best = [], {}
+    for q, quantity in (("failure", "sqrt(n) e_n"), ("regret", "n sr_n")):
+        short = []
+        for K in Ks:
+            ranked = _closest(res, K, q)
+            (e, lo, hi), name, alg = ranked[0]
+            best[(q, K)] = (alg, name, e, lo, hi)
+            if lo > 1:
+                short.append({"params": {**res.settings()[name].params, "algorithm": alg}, "quantity": quantity,
+                              "efficiency": [round(e, 3), round(lo, 3), round(hi, 3)],
+                              "others": {f"{a} ({s})": round(v[0], 3) for v, s, a in ranked[1:]}})
+        text = "; ".join(f"K = {K}: {best[(q, K)][0]} on {best[(q, K)][1]} {best[(q, K)][2]:.3f} "
+                         f"[{best[(q, K)][3]:.3f}, {best[(q, K)][4]:.3f}]" for K in Ks)
+        findings.append(from_count(len(short), f"{quantity}, every algorithm of the study on its common-prior "
+                                              f"settings, K = {', '.join(map(str, Ks))} ({res.description})",
+                                   holds=f"at every K some algorithm's efficiency interval reaches 1 (the closest: "
+                                         f"{text})",
+                                   fails=f"at K = {', '.join(str(w['params']['K']) for w in short)} no algorithm's "
+                                         f"95% interval reaches the limit (the closest: {text}); the limit may "
+                                         "still be reachable by a rule the study does not run",
+                                   fail="inconclusive", witness=lambda s=short: s[0]))
+    pair = [(name, q, efficiency.efficiency(res.curve(name, "top-pair"), q))
+            for name, s in res.settings().items() if res.has(name, "top-pair") for q in ("failure", "regret")]
+    if pair:
+        rows = "; ".join(f"{name} {q} {e.efficiency[0]:.2f} (drift n^{e.drift[0]:+.3f} [{e.drift[1]:+.3f}, "
+                         f"{e.drift[2]:+.3f}])" for name, q, e in pair)
+        stuck = [{"setting": name, "quantity": q, "efficiency": [round(x, 3) for x in e.efficiency],
+                  "drift": [round(x, 4) for x in e.drift]} for name, q, e in pair
+                 if e.efficiency[1] > 1 and e.drift[2] >= 0]
+        findings.append(from_count(len(stuck), "the top pair (simulate.algorithms.top_pair, written to reach the "
+                                               "limit) on every setting of the study",
+                                   holds=f"wherever the top pair is significantly above the limit its constant falls "
+                                         f"significantly with n, towards the limit: {rows}",
+                                   fails=f"on {len(stuck)} of {len(pair)} the top pair is above the limit and not "
+                                         f"seen approaching it (drift interval reaching 0 or above): {rows}",
+                                   fail="inconclusive", witness=lambda: stuck[0], kind="rate"))
+    v = overall(findings)
+    closest = ", ".join(f"K = {K}: {best[('regret', K)][0]} {best[('regret', K)][2]:.2f}" for K in Ks)
+    return f"{v}: the closest efficiency in simple regret at {closest}", findings

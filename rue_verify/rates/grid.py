@@ -30,6 +30,8 @@ ORACLE = "oracle"
 ORACLE_METHOD = "quadrature"
 #: the prior-dependent methods the paper's related work cites
 PEER_NAMES = ("bayes_elim", "prior_alloc")
+#: rules run to see whether the limit is reached (LIMIT-TIGHT): the top pair, written for it
+LIMIT_RULES = ("top-pair",)
 #: prior-free baselines of Section 6 compared under the model for ABS-SOTA
 BASELINES = ("sr", "sh", "ucbe", "uniform", "ttts")
 
@@ -105,7 +107,7 @@ def budgets(low: int, high: int) -> list[int]:
 
 #: the base setting of RATE-FAIL and RATE-REGRET (RUE told the variances)
 BASE = Setting("base", 10, tilt=True)
-PAPER_ALGS = ("rue",) + PEER_NAMES + (ORACLE,)
+PAPER_ALGS = ("rue",) + PEER_NAMES + LIMIT_RULES + (ORACLE,)
 
 
 def _scale(name: str, runs: int, wide: int, top: int) -> Scale:

@@ -9,11 +9,22 @@ naming the module below; an algorithm outside the package needs neither (`extern
 
 from __future__ import annotations
 
-from . import bayes_elim, prior_alloc, rue, sequential_halving, successive_rejects, ttts, two_stage, ucbe, uniform
+from . import (
+    bayes_elim,
+    prior_alloc,
+    rue,
+    sequential_halving,
+    successive_rejects,
+    top_pair,
+    ttts,
+    two_stage,
+    ucbe,
+    uniform,
+)
 from .spec import Algorithm, Param, Reading
 
 REGISTRY: dict[str, Algorithm] = {m.ALGORITHM.name: m.ALGORITHM for m in (
-    rue, ucbe, successive_rejects, sequential_halving, ttts, two_stage, uniform, bayes_elim, prior_alloc)}
+    rue, ucbe, successive_rejects, sequential_halving, ttts, two_stage, uniform, bayes_elim, prior_alloc, top_pair)}
 #: a module may declare a second entry (the authors' variant of the prior-informed allocation)
 REGISTRY[prior_alloc.AUTHORS.name] = prior_alloc.AUTHORS
 

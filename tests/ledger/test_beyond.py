@@ -136,3 +136,27 @@ def test_a_growing_constant_is_not_settled_and_a_truth_below_the_limit_is_caught
     assert base.verdict != "holds" and "settled" not in base.detail
     meets = next(f for f in findings if "finite-n limit" in f.detail)
     assert meets.verdict == "inconclusive" and meets.witness["params"]["algorithm"] == "bayes_elim"
+
+
+def test_limit_tight_is_reached_where_a_planted_rule_sits_at_the_limit(tmp_path):
+    """Shipped: no algorithm's interval reaches the limit at K = 30 (the witness names K = 30 and the
+    closest rule there). Planted: the top pair's sums on K = 30 divided by its measured efficiency, so
+    its constant sits at the limit there; then at every K some interval reaches 1."""
+    import json
+
+    from rue_verify.rates import efficiency, load
+    _, findings = REGISTRY["LIMIT-TIGHT"].check(Mode("test", seed=3))
+    fail, regret = findings[:2]
+    for f in (fail, regret):
+        assert f.verdict == "inconclusive" and f.witness["params"]["K"] == 30 and f.witness["efficiency"][1] > 1
+    res = load()
+    factor = {q: efficiency.efficiency(res.curve("K30", "top-pair"), q).efficiency[0] for q in ("failure", "regret")}
+
+    def change(r):
+        if r["setting"] == "K30" and r["algorithm"] == "top-pair":
+            for q in ("failure", "regret"):
+                for col, p in ((f"{q}_sums", 1), (f"{q}_sumsq", 2)):
+                    r[col] = json.dumps([x / factor[q] ** p for x in json.loads(r[col])])
+    _, planted = REGISTRY["LIMIT-TIGHT"].check(_planted(tmp_path, change))
+    assert [f.verdict for f in planted[:2]] == ["holds", "holds"]
+    assert "K = 30: top-pair on K30 1.000" in planted[0].detail
