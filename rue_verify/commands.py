@@ -407,6 +407,11 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     rt.add_argument("--out", help="result directory (default rates-quick or rates-paper); rerunning resumes")
     rt.add_argument("--show", metavar="DIR", help="print the exponents, constants and efficiencies against the limit "
                                                   "of a stored study (a directory, or 'shipped') without simulating")
+    rt.add_argument("--split", action="store_true",
+                    help="instead: split RUE's, the top pair's and the oracle's simple regret at each common-prior "
+                         "setting's largest budget into the near-tie part (top two within 5 sigma/sqrt(n), where the "
+                         "limit's constant comes from) and the rest, each as n sr_n over the limit's constant (runs "
+                         "the scale's simulations again: a minute with --quick, several with --paper)")
     _sweep_flags(rt, "print the exponents, constants and efficiencies as JSON")
     rp = sub.add_parser("reproduce", help="rerun Section 6 and its appendix; figures, tables and the empirical claims",
                         description="Run the experimental section of the paper (Figures 2-5) into a result directory "
