@@ -61,8 +61,8 @@ def oracle_given_means(means, n: float, sigma_sq: float, shrink=None) -> tuple:
         sigma_sq: the reward variance, > 0.
         shrink: the K positive factors a_k of the recommendation rule (default: all 1).
 
-    Returns:
-        (failure, regret): arrays `(R,)` (floats for a single instance).
+    Returns the failure probabilities and the regrets, two arrays `(R,)` (two floats for a single
+    instance).
     """
     import numpy as np
     from scipy import special

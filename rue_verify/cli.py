@@ -125,6 +125,39 @@ def _claims(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- erratum
+def _erratum(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from . import erratum
+    from .ledger import Mode, run_ledger, select
+    from .progress import bar, counter
+    mode = Mode(**({"seed": args.seed} if args.seed is not None else {}))
+    try:
+        wanted = select([i.strip() for tok in (args.id or []) for i in tok.split(",") if i.strip()] or None)
+    except ValueError as err:
+        return _fail(f"--id: {err}")
+    everything = select(None)
+    shown = bar(len(everything), "claims", "claim", not args.quiet)
+    results = run_ledger(mode, everything, progress=counter(shown), workers=args.workers or cores())
+    shown.close()
+    from .rates import load
+    prov = erratum.Provenance(mode.name, mode.seed, mode.coverage(), mode.inputs.results or "the paper-scale "
+                              "reproduction results shipped with the package", load(mode.inputs.rates).description)
+    tex = Path(args.out) / "erratum.tex"
+    try:
+        write_text(tex, erratum.document(results, prov, set(wanted) if args.id else None))
+    except OSError as err:
+        return _cannot_write("--out", args.out, err)
+    listed = sum(r.verdict in erratum.LISTED and (not args.id or r.id in wanted) for r in results)
+    print(f"wrote {tex}: {listed} claims refuted, undefined or inconsistent, with their witnesses and repairs")
+    if args.pdf:
+        pdf, why = erratum.compile_pdf(str(tex))
+        print(f"wrote {pdf}" if pdf else why)
+        return 0 if pdf or "PATH" in why else 1
+    return 0
+
+
 # ---------------------------------------------------------------- bound
 def _bound(args: argparse.Namespace, extra: list[str]) -> int:
     from bounds.registry import REGISTRY, evaluate_record, symbolic
@@ -425,7 +458,7 @@ def _check_bound(args: argparse.Namespace) -> int:
 
 #: each command's handler (`commands.COMMANDS` says what each command is)
 HANDLERS = {"claims": _claims, "proofs": _proofs, "simulate": _simulate, "bench": _bench, "table": _table,
-            "reproduce": _reproduce, "vacuity": _vacuity, "report": _report, "rates": _rates,
+            "reproduce": _reproduce, "vacuity": _vacuity, "report": _report, "rates": _rates, "erratum": _erratum,
             "check-bound": _check_bound}
 assert set(HANDLERS) | {"bound"} == set(COMMANDS), "a command without a handler, or a handler without a command"
 

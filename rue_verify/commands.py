@@ -43,7 +43,8 @@ COMMANDS = {"claims": Command(compiles=True), "proofs": Command(), "bound": Comm
             "table": Command(compiles=True), "report": Command(compiles=True, kept="the previous report, if there "
                                                                                  "was one, is unchanged"),
             "rates": Command(compiles=True, kept=_RESUMES),
-            "reproduce": Command(compiles=True, registry=True, kept=_RESUMES), "check-bound": Command(compiles=True)}
+            "reproduce": Command(compiles=True, registry=True, kept=_RESUMES), "check-bound": Command(compiles=True),
+            "erratum": Command(compiles=True)}
 
 
 def names_free(text: str) -> list[str]:
@@ -237,6 +238,24 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     c.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
                    help="files of your own claims (path/to/file.py, module or entry point of rue_verify.claims, "
                         "comma-separated), declared with rue_verify.ledger.core.claim; run beside the paper's")
+
+    er = sub.add_parser("erratum", help="a LaTeX erratum: every refuted, undefined or inconsistent claim with its "
+                                         "witness and its repair, typeset from the checked expressions",
+                        description="Run the quick ledger and write DIR/erratum.tex, a standalone LaTeX document: a "
+                                    "summary table, then every claim judged refuted, undefined or inconsistent (the "
+                                    "statement as printed and where, the verdict, the witness as numbers, the repaired "
+                                    "statement with its formula typeset by sympy from the expression the ledger "
+                                    "evaluated, and the repair's checks and proof), grouped by theorem, Theorems 3.1, "
+                                    "5.1 and 5.2 first, then the provenance and how to cite.")
+    er.add_argument("--out", default="erratum", help="directory to write erratum.tex into (default: erratum)")
+    er.add_argument("--id", nargs="+", metavar="ID",
+                    help="only these claims (comma-separated IDs, as claims --id); the whole ledger still runs, "
+                         "since repairs rest on each other")
+    er.add_argument("--pdf", action="store_true", help="also run latexmk (or pdflatex) to make erratum.pdf, where one "
+                                                      "is on PATH")
+    er.add_argument("--seed", type=seed, help="seed for every search and simulation (default 20241001)")
+    er.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core)")
+    er.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
     pf = sub.add_parser("proofs", help="the proofs as a graph: each step's status, where each theorem's proof breaks, "
                                        "and the repaired routes",

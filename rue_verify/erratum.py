@@ -1,0 +1,243 @@
+"""`rue-verify erratum`: a standalone LaTeX document for the paper's authors and reviewers, written
+from the ledger's results. For every claim judged refuted, undefined or inconsistent it gives the
+statement as printed and where, the verdict with its witness as numbers, each repaired statement,
+and the repair's checks and proof (status, the weakest method behind it, and the route of its steps).
+
+The repaired formulas are typeset by `sympy.latex` from the very expressions the ledger evaluated
+(`bounds.registry.symbolic` of the repair's registered formula), never retyped; `tests/test_erratum`
+parses every typeset formula back and evaluates it against the registry at random points. Claims are
+grouped by theorem, Theorems 3.1, 5.1 (with its proof's lemmas) and 5.2 first.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from dataclasses import dataclass
+
+from sympy.printing.latex import LatexPrinter
+
+from . import __version__
+from .citation import cite_this
+
+#: the verdicts an erratum lists
+LISTED = ("refuted", "undefined", "inconsistent")
+#: the groups that come first, in order: a claim belongs to the first whose test its location passes
+THEOREMS = (("Theorem 3.1", lambda loc: loc.startswith("Theorem 3.1")),
+            ("Theorem 5.1 and its proof", lambda loc: "Theorem 5.1" in loc or "TwoBoundOnC" in loc
+             or loc.startswith("Theorems 5.1")),
+            ("Theorem 5.2", lambda loc: loc.startswith("Theorem 5.2")))
+#: how the registry's symbols are typeset (and read back by the round-trip test)
+SYMBOL_TEX = {"sigma0_sq": r"\sigma_{0}^{2}", "sigma_sq": r"\sigma^{2}", "nu_sq": r"\nu^{2}", "delta": r"\delta",
+              "alpha": r"\alpha", "Delta": r"\Delta", "Delta_k": r"\Delta_{k}", "T_k": r"T_{k}",
+              "tau_sq_k": r"\tau_{k}^{2}", "H_2": r"H_{2}"}
+
+
+class _Printer(LatexPrinter):
+    """sympy's LaTeX, with erfc written as a function applied to its argument (`\\operatorname{erfc}
+    \\left(x\\right)`), a form LaTeX parsers read back as an application."""
+
+    def _print_Pow(self, expr):
+        """A power of a function with its parentheses, (log n)^(3/2), not log(n)^(3/2), which a
+        reader (and a parser) may take for log(n^(3/2))."""
+        if expr.base.is_Function and not (expr.exp.is_Rational and expr.exp.q == 2 and expr.exp.p in (1, -1)):
+            return r"\left(%s\right)^{%s}" % (self._print(expr.base), self._print(expr.exp))
+        return super()._print_Pow(expr)
+
+    def _print_erfc(self, expr, exp=None):
+        tex = r"\operatorname{erfc}\left(%s\right)" % self._print(expr.args[0])
+        return tex if exp is None else r"%s^{%s}" % (tex, exp)
+
+
+def typeset(expr) -> str:
+    """LaTeX of a registry expression, with the symbols named as `SYMBOL_TEX` says."""
+    from bounds.registry import SYMBOLS
+    names = {SYMBOLS[k]: v for k, v in SYMBOL_TEX.items() if k in SYMBOLS}
+    return _Printer({"symbol_names": names}).doprint(expr)
+
+
+#: a marker line before each typeset formula: `%% formula NAME TERM` (the round-trip test reads them)
+MARK = "%% formula"
+
+
+def display(name: str, term: str, tex: str) -> str:
+    """A typeset formula on its own line, scaled down only where it is wider than the text
+    (`\\fitmath`), after a marker line that names its registry entry and term."""
+    return f"{MARK} {name} {term or '-'}\n\\begin{{center}}\\fitmath{{{tex}}}\\end{{center}}"
+
+
+def formula(name: str | None) -> list[tuple[str, str]] | None:
+    """The repaired formula `name` as [(term, LaTeX)] (one unnamed term for a single expression, the
+    named terms of a sum), or None where it has no registered closed form (the text says why)."""
+    from bounds.registry import REGISTRY, symbolic
+    if not name or name not in REGISTRY or not REGISTRY[name].symbolic:
+        return None
+    expr = symbolic(name)
+    if isinstance(expr, dict):
+        return [(k, typeset(v)) for k, v in expr.items()]
+    return [("", typeset(expr))]
+
+
+_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
+            "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
+            ">": r"\textgreater{}", "|": r"\textbar{}"}
+
+
+def text(s: str) -> str:
+    """Plain text as LaTeX: every special character escaped, so a statement reads as printed."""
+    return "".join(_SPECIAL.get(c, c) for c in str(s))
+
+
+def group_of(location: str) -> str:
+    for name, test in THEOREMS:
+        if test(location):
+            return name
+    return re.split(r"[,(]", location)[0].strip()
+
+
+def _witness(r) -> dict | None:
+    return next((f.witness for f in r.findings if f.witness and f.verdict == r.verdict), None)
+
+
+def _witness_tex(w: dict) -> list[str]:
+    """A witness as numbers: its parameters, then both sides and the relation, or its note."""
+    rows = [(k, v) for k, v in (w.get("params") or {}).items()]
+    rows += [(k, w[k]) for k in ("lhs", "relation", "rhs", "note") if w.get(k) is not None]
+    rows += [(k, v) for k, v in w.items() if k not in ("params", "lhs", "relation", "rhs", "note")
+             and isinstance(v, (int, float, str)) and not isinstance(v, bool)]
+    out = [r"\begin{tabular}{@{}lp{0.75\linewidth}@{}}"]
+    out += [rf"\texttt{{{text(k)}}} & {text(_number(v))}\\" for k, v in rows]
+    return out + [r"\end{tabular}"]
+
+
+#: a witness value longer than this is cut (the whole witness is in `claims --json`)
+LONGEST = 90
+
+
+def _number(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    s = json.dumps(v) if isinstance(v, (list, dict)) else str(v)
+    return s if len(s) <= LONGEST else f"{s[:LONGEST]}... ({len(s)} characters; all of it in claims --json)"
+
+
+def _proof_tex(p: dict) -> list[str]:
+    """The repair's proof: its status, the weakest method behind a step, and each step with its status."""
+    head = rf"\emph{{Proof:}} {text(p['status'])}"
+    if p.get("weakest"):
+        head += rf"; the weakest step is {text(p['weakest'])}"
+    if p.get("broken_at"):
+        head += rf"; broken at step(s) {text(', '.join(map(str, p['broken_at'])))}"
+    out = [head + "."]
+    if p.get("steps"):
+        out.append(r"\begin{enumerate}\itemsep0pt")
+        for s in p["steps"]:
+            uses = rf" (rests on \texttt{{{text(s['uses'])}}})" if s.get("uses") else ""
+            out.append(rf"\item {text(s['text'])}{uses}: \textbf{{{text(s['status'])}}}")
+        out.append(r"\end{enumerate}")
+    return out
+
+
+@dataclass(frozen=True)
+class Provenance:
+    mode: str
+    seed: int
+    coverage: str
+    results: str
+    rates: str
+    date: str = ""
+
+
+def document(results, provenance: Provenance, ids=None) -> str:
+    """The erratum as one LaTeX document: a summary table, then one section per group of claims (the
+    theorems first), each listed claim with its witness and repairs, then the provenance."""
+    listed = [r for r in results if r.verdict in LISTED and (ids is None or r.id in ids)]
+    order = [name for name, _ in THEOREMS]
+    groups: dict[str, list] = {}
+    for r in listed:
+        groups.setdefault(group_of(r.location), []).append(r)
+    ordered = [g for g in order if g in groups] + [g for g in groups if g not in order]
+    date = provenance.date or datetime.date.today().isoformat()
+    out = [r"\documentclass[10pt]{article}", r"\usepackage[margin=2cm]{geometry}", r"\usepackage{amsmath,amssymb}",
+           r"\usepackage{longtable}", r"\usepackage[T1]{fontenc}",
+           r"\usepackage{graphicx}", r"\setlength{\parindent}{0pt}", r"\setlength{\parskip}{4pt}",
+           r"\newsavebox{\eqbox}",
+           r"\newcommand{\fitmath}[1]{\sbox{\eqbox}{$\displaystyle #1$}\ifdim\wd\eqbox>\linewidth"
+           r"\resizebox{\linewidth}{!}{\usebox{\eqbox}}\else\usebox{\eqbox}\fi}",
+           r"\title{Erratum: \emph{UCB Exploration for Fixed-Budget Bayesian Best Arm Identification}}",
+           rf"\author{{Computed by rue-verify {text(__version__)}}}", rf"\date{{{text(date)}}}",
+           r"\begin{document}", r"\maketitle",
+           r"This document lists every statement of Zhu \& Qiu (TMLR 2024) that the rue-verify ledger judged "
+           r"refuted, undefined or inconsistent, with a witness as numbers and, where one exists, the repaired "
+           r"statement. Each repaired formula is typeset from the expression the ledger evaluated; none is "
+           r"retyped.", "",
+           r"\section*{Summary}", r"\begin{longtable}{@{}p{0.2\textwidth}p{0.36\textwidth}p{0.12\textwidth}"
+           r"p{0.24\textwidth}@{}}", r"claim & where & verdict & repair (checked; proof)\\ \hline \endhead"]
+    for g in ordered:
+        for r in groups[g]:
+            rep = "; ".join(f"{x.verdict}; {(x.proof or {}).get('status', 'no proof')}" for x in r.repairs) or "none"
+            out.append(rf"{text(r.id)} & {text(r.location)} & {text(r.verdict)} & {text(rep)}\\")
+    out.append(r"\end{longtable}")
+    for g in ordered:
+        out.append(rf"\section{{{text(g)}}}")
+        for r in groups[g]:
+            out += _claim_tex(r)
+    out += [r"\section*{Provenance}", r"\begin{tabular}{@{}ll@{}}",
+            rf"rue-verify & {text(__version__)}\\", rf"mode and seed & {text(provenance.mode)}, "
+                                                      rf"seed {provenance.seed}\\",
+            rf"results & {text(provenance.results)}\\", rf"rate study & {text(provenance.rates)}\\",
+            rf"date & {text(date)}\\", r"\end{tabular}", "", rf"Covered: {text(provenance.coverage)}", "",
+            rf"\emph{{{text(cite_this())}}}", r"\end{document}", ""]
+    return "\n".join(out)
+
+
+def _claim_tex(r) -> list[str]:
+    out = [rf"\subsection*{{{text(r.id)}: {text(r.verdict)}}}", rf"\emph{{{text(r.location)}.}} As printed:",
+           rf"\begin{{quote}}{text(r.statement)}\end{{quote}}", rf"\emph{{What the ledger found:}} {text(r.summary)}"]
+    w = _witness(r)
+    if w:
+        out += ["", r"\emph{Witness:}", ""] + _witness_tex(w) + [""]
+    if not r.repairs:
+        reason = (r.no_repair or {}).get("reason")
+        out.append(rf"\emph{{No repair:}} {text(reason or 'none is given')}.")
+    for x in r.repairs:
+        out += [rf"\emph{{Repaired statement}} ({text(x.verdict)} when checked):",
+                rf"\begin{{quote}}{text(x.statement)}\end{{quote}}"]
+        terms = formula(x.formula)
+        if terms:
+            out.append(rf"Its formula, \texttt{{{text(x.formula)}}}, as the ledger evaluated it"
+                       + (":" if len(terms) == 1 else ", the sum of these terms:"))
+            for k, tex in terms:
+                out += ([rf"\texttt{{{text(k)}}}:"] if k else []) + [display(x.formula, k, tex)]
+        elif x.formula:
+            out.append(rf"Its formula, \texttt{{{text(x.formula)}}}, is computed numerically (no closed form to "
+                       "typeset).")
+        p = next((f.proof for f in x.findings if f.proof), None)
+        if p:
+            out += _proof_tex(p)
+    return out
+
+
+def compile_pdf(tex: str) -> tuple[str | None, str]:
+    """Make the PDF of `tex` beside it with latexmk, or pdflatex run twice where latexmk is missing:
+    (the PDF's path, '') or (None, why not: no TeX on PATH, or the log's first error)."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+    path = Path(tex)
+    if shutil.which("latexmk"):
+        runs = [["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", path.name]]
+    elif shutil.which("pdflatex"):
+        runs = [["pdflatex", "-interaction=nonstopmode", "-halt-on-error", path.name]] * 2
+    else:
+        return None, ("no PDF: neither latexmk nor pdflatex is on PATH (Debian: apt-get install latexmk "
+                      "texlive-latex-recommended); erratum.tex compiles with any standard TeX distribution")
+    for cmd in runs:
+        r = subprocess.run(cmd, cwd=path.parent, capture_output=True, text=True)
+        if r.returncode != 0:
+            log = path.with_suffix(".log")
+            lines = log.read_text(errors="replace").splitlines() if log.exists() else r.stdout.splitlines()
+            first = next((ln for ln in lines if ln.startswith("!")), (lines or ["(no log)"])[-1])
+            return None, f"no PDF: {cmd[0]} failed ({first.strip()}); see {log}"
+    return str(path.with_suffix(".pdf")), ""
