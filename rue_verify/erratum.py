@@ -16,10 +16,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from sympy.printing.latex import LatexPrinter
-
 from . import __version__
 from .citation import cite_this
+from .typeset import formula
 
 #: the verdicts an erratum lists
 LISTED = ("refuted", "undefined", "inconsistent")
@@ -28,35 +27,6 @@ THEOREMS = (("Theorem 3.1", lambda loc: loc.startswith("Theorem 3.1")),
             ("Theorem 5.1 and its proof", lambda loc: "Theorem 5.1" in loc or "TwoBoundOnC" in loc
              or loc.startswith("Theorems 5.1")),
             ("Theorem 5.2", lambda loc: loc.startswith("Theorem 5.2")))
-#: how the registry's symbols are typeset (and read back by the round-trip test)
-SYMBOL_TEX = {"sigma0_sq": r"\sigma_{0}^{2}", "sigma_sq": r"\sigma^{2}", "nu_sq": r"\nu^{2}", "delta": r"\delta",
-              "alpha": r"\alpha", "Delta": r"\Delta", "Delta_k": r"\Delta_{k}", "T_k": r"T_{k}",
-              "tau_sq_k": r"\tau_{k}^{2}", "H_2": r"H_{2}"}
-
-
-class _Printer(LatexPrinter):
-    """sympy's LaTeX, with erfc written as a function applied to its argument (`\\operatorname{erfc}
-    \\left(x\\right)`), a form LaTeX parsers read back as an application."""
-
-    def _print_Pow(self, expr):
-        """A power of a function with its parentheses, (log n)^(3/2), not log(n)^(3/2), which a
-        reader (and a parser) may take for log(n^(3/2))."""
-        if expr.base.is_Function and not (expr.exp.is_Rational and expr.exp.q == 2 and expr.exp.p in (1, -1)):
-            return r"\left(%s\right)^{%s}" % (self._print(expr.base), self._print(expr.exp))
-        return super()._print_Pow(expr)
-
-    def _print_erfc(self, expr, exp=None):
-        tex = r"\operatorname{erfc}\left(%s\right)" % self._print(expr.args[0])
-        return tex if exp is None else r"%s^{%s}" % (tex, exp)
-
-
-def typeset(expr) -> str:
-    """LaTeX of a registry expression, with the symbols named as `SYMBOL_TEX` says."""
-    from bounds.registry import SYMBOLS
-    names = {SYMBOLS[k]: v for k, v in SYMBOL_TEX.items() if k in SYMBOLS}
-    return _Printer({"symbol_names": names}).doprint(expr)
-
-
 #: a marker line before each typeset formula: `%% formula NAME TERM` (the round-trip test reads them)
 MARK = "%% formula"
 
@@ -65,18 +35,6 @@ def display(name: str, term: str, tex: str) -> str:
     """A typeset formula on its own line, scaled down only where it is wider than the text
     (`\\fitmath`), after a marker line that names its registry entry and term."""
     return f"{MARK} {name} {term or '-'}\n\\begin{{center}}\\fitmath{{{tex}}}\\end{{center}}"
-
-
-def formula(name: str | None) -> list[tuple[str, str]] | None:
-    """The repaired formula `name` as [(term, LaTeX)] (one unnamed term for a single expression, the
-    named terms of a sum), or None where it has no registered closed form (the text says why)."""
-    from bounds.registry import REGISTRY, symbolic
-    if not name or name not in REGISTRY or not REGISTRY[name].symbolic:
-        return None
-    expr = symbolic(name)
-    if isinstance(expr, dict):
-        return [(k, typeset(v)) for k, v in expr.items()]
-    return [("", typeset(expr))]
 
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",

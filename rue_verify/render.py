@@ -11,6 +11,8 @@ import json
 import textwrap
 
 from .ledger.core import ClaimResult, Finding, Repair
+from .paper_latex import statement_tex
+from .typeset import formula
 
 #: The one colour of each verdict (the report's badges, the overview figure).
 PALETTE = {"refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400", "conditional": "#b7950b",
@@ -209,6 +211,18 @@ def _html_finding(f: Finding) -> str:
     return f"<li>{_badge(f.verdict, tag(f))} <i>{e(f.domain)}</i>: {e(f.detail)}{w}</li>"
 
 
+def _html_formula(name: str | None) -> str:
+    """A repair's registered formula as display math (KaTeX renders it in the report), typeset from
+    the registry's expression (`typeset.formula`); nothing where it has no closed form."""
+    terms = formula(name)
+    if not terms:
+        return ""
+    e = html.escape
+    parts = [f'<div class="math">{e(k) + ": " if k else ""}\\[{e(tex)}\\]</div>' for k, tex in terms]
+    return "".join(parts) + ('<div class="math-note">the bound is the sum of these terms</div>' if len(terms) > 1
+                             else "")
+
+
 def html_evidence(results: list[ClaimResult], figures: dict[str, str] | None = None) -> str:
     """Every claim: its statement, findings, witnesses, repairs, and the figures that bear on it
     (`figures`: claim id -> the HTML of its figures)."""
@@ -219,11 +233,15 @@ def html_evidence(results: list[ClaimResult], figures: dict[str, str] | None = N
         for x in r.repairs:
             items.append(f"<li><b>repaired</b> {_badge(x.verdict, x.verdict)}"
                          + (f" (<code>rue-verify bound {e(x.formula)}</code>)" if x.formula else "")
-                         + f": {e(x.statement)}<ul>" + "".join(_html_finding(f) for f in x.findings) + "</ul></li>")
+                         + f": {e(x.statement)}{_html_formula(x.formula)}<ul>"
+                         + "".join(_html_finding(f) for f in x.findings) + "</ul></li>")
         if no_repair_text(r):
             items.append(f"<li><i>{e(no_repair_text(r))}</i></li>")
+        printed = statement_tex(r.location)
+        paper = (f'<details class="paper" open><summary>As the paper typesets it</summary><div class="paper-tex">'
+                 f'{e(printed)}</div></details>' if printed else "")
         out.append(f'<section id="{anchor(r.id)}" data-verdict="{e(r.verdict)}" data-section="{e(section(r.id))}">'
                    f'<h3>{e(r.id)}: {_badge(r.verdict, r.verdict)}</h3>'
-                   f'<p><i>{e(r.location)}.</i> {e(r.statement)}</p><ul>{"".join(items)}</ul>'
+                   f'<p><i>{e(r.location)}.</i> {e(r.statement)}</p>{paper}<ul>{"".join(items)}</ul>'
                    f'{(figures or {}).get(r.id, "")}</section>')
     return "\n".join(out)

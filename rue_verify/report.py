@@ -23,7 +23,9 @@ import time
 from pathlib import Path
 
 from . import __version__, render
+from .citation import cite_this
 from .files import write_text
+from .paper_latex import MACROS
 from .plots.registry import FAMILIES, SCALES, Inputs, Scale
 
 
@@ -55,7 +57,7 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
 
 
 #: everything a report directory holds: the only entries `report` replaces
-REPORT_FILES = ("index.html", "report.md", "figures", "COMPLETE.json")
+REPORT_FILES = ("index.html", "report.md", "figures", "COMPLETE.json", "katex")
 
 
 @contextlib.contextmanager
@@ -128,6 +130,7 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
             "seconds": round(seconds, 1),
             "claims": len(results), "figures": sorted(files), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
     inline = {n: (out / "figures" / f"{n}.svg").read_text() for n in files if FAMILIES[n].inline}
+    _assets(out)
     write_text(out / "index.html", _html(results, files, meta, inline))
     write_text(out / "report.md", _markdown(results, files, meta))
     write_text(out / "COMPLETE.json", json.dumps(meta, indent=1) + "\n")
@@ -185,6 +188,9 @@ def _html(results, files: dict, meta: dict, inline: dict | None = None) -> str:
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>rue-verify report: Zhu &amp; Qiu (TMLR 2024), RUE</title>
+<link rel="stylesheet" href="katex/katex.min.css">
+<script defer src="katex/katex.min.js"></script>
+<script defer src="katex/contrib/auto-render.js"></script>
 <style>
 body {{ font-family: sans-serif; max-width: 1250px; margin: 1em auto; padding: 0 1em; color: #222; }}
 h1 {{ font-size: 1.5em; margin: 0.2em 0; }}
@@ -202,6 +208,8 @@ figure {{ margin: 1em 0; }} img {{ max-width: 100%; border: 1px solid #eee; }}
 section {{ border-top: 1px solid #ddd; margin-top: 1.2em; }}
 pre {{ background: #f6f6f6; padding: 4px; font-size: 0.8em; overflow-x: auto; }}
 li {{ margin-bottom: 0.4em; }}
+.math {{ overflow-x: auto; }} .math-note {{ font-size: 0.8em; color: #555; }}
+details.paper {{ margin: 0 0 0.5em; }} .paper-tex {{ background: #fafaf4; padding: 4px 8px; overflow-x: auto; }}
 </style></head>
 <body>
 <h1>Which statements of Zhu &amp; Qiu (TMLR 2024) hold, where, and by how much</h1>
@@ -214,8 +222,11 @@ li {{ margin-bottom: 0.4em; }}
 <h2>Other figures</h2>
 {others or "<p>None: every figure is shown beside the claims it bears on.</p>"}
 <div id="load-status" data-loaded="-1" data-broken="-1"></div>
+<div id="math-status" data-rendered="-1" data-errors="-1"></div>
+<p class="intro">{e(cite_this())}</p>
 <script>
 {render.FILTER_SCRIPT}
+{MATH_SCRIPT}
 window.addEventListener("load", function () {{
   var imgs = Array.prototype.slice.call(document.images);
   var broken = imgs.filter(function (i) {{ return !(i.complete && i.naturalWidth > 0); }}).length;
@@ -226,6 +237,39 @@ window.addEventListener("load", function () {{
 </script>
 </body></html>
 """
+
+
+#: renders every formula with the vendored KaTeX (offline), with the paper's macros, and records how
+#: many rendered and how many failed (the browser test reads #math-status)
+MATH_SCRIPT = """window.addEventListener("load", function () {
+  var s = document.getElementById("math-status");
+  if (typeof renderMathInElement !== "function") { s.setAttribute("data-errors", "missing"); return; }
+  renderMathInElement(document.body, {delimiters: [
+      {left: "\\\\[", right: "\\\\]", display: true}, {left: "$$", right: "$$", display: true},
+      {left: "\\\\begin{align*}", right: "\\\\end{align*}", display: true},
+      {left: "\\\\begin{align}", right: "\\\\end{align}", display: true},
+      {left: "\\\\begin{equation}", right: "\\\\end{equation}", display: true},
+      {left: "$", right: "$", display: false}],
+    macros: """ + json.dumps(MACROS) + """, throwOnError: false, ignoredTags: ["script", "style", "pre", "code"]});
+  s.setAttribute("data-rendered", String(document.querySelectorAll(".katex").length));
+  s.setAttribute("data-errors", String(document.querySelectorAll(".katex-error").length));
+});"""
+
+
+def _assets(out: Path) -> None:
+    """The vendored KaTeX beside the page (`assets/katex`, with its licence), so the math renders
+    offline."""
+    from importlib import resources
+    src = resources.files("rue_verify").joinpath("assets/katex")
+
+    def copy(node, dest: Path):
+        dest.mkdir(parents=True, exist_ok=True)
+        for item in node.iterdir():
+            if item.is_dir():
+                copy(item, dest / item.name)
+            else:
+                (dest / item.name).write_bytes(item.read_bytes())
+    copy(src, out / "katex")
 
 
 def _markdown(results, files: dict, meta: dict) -> str:

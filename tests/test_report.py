@@ -83,6 +83,22 @@ def test_a_real_browser_loads_every_image_without_error(built):
     assert not console, console
 
 
+def test_the_formulas_are_typeset_offline_in_a_real_browser(built):
+    """The vendored KaTeX renders every formula of the page (the paper's typeset statements and the
+    repairs' formulas from sympy), from files beside it: rendered ones counted, none in error, and as
+    many display formulas as the page holds."""
+    out, _ = built
+    page = (out / "index.html").read_text()
+    assert "https://" not in page.split("<body>")[0]                # nothing fetched from the network
+    assert (out / "katex" / "katex.min.js").exists() and (out / "katex" / "LICENSE").exists()
+    r = dump_dom((out / "index.html").resolve().as_uri())
+    status = re.search(r'id="math-status" data-rendered="(-?\d+)" data-errors="(-?\w+)"', r.stdout)
+    assert status and status.group(2) == "0", status and status.group(0)
+    displays = page.count('<div class="math">') + page.count('class="paper-tex"')
+    assert displays >= 3 and int(status.group(1)) >= displays     # THM-GAP: the paper's statement and its repair
+    assert r.stdout.count('class="katex-display"') >= page.count('<div class="math">')
+
+
 def test_a_reproduction_gets_its_figures_and_its_claims_judged(tmp_path):
     from rue_verify.summary import reproduce
     res = reproduce("quick", tmp_path, studies=["two-stage"], progress=False)
