@@ -41,13 +41,28 @@ def _cannot_write(flag: str, value, err: OSError) -> int:
 
 
 def _say_if_compiling(quiet: bool = False) -> None:
-    """One line on stderr when the simulator's kernels are not compiled yet (the first run after an
-    install), saying where numba keeps them."""
-    from simulate.kernels import status
-    ready, where = status()
-    if not ready and not quiet:
-        print(f"rue-verify: compiling the simulator's kernels (once per installation; numba keeps them in {where})",
-              file=sys.stderr)
+    """One line on stderr when a kernel of the package is actually being compiled (numba's compile
+    event: a kernel loaded from numba's cache raises none), saying where numba keeps them; nothing on
+    a run that compiles nothing (a check of the cache beforehand said 'compiling' whenever any
+    kernel, used or not, had never been compiled)."""
+    if quiet:
+        return
+    from numba.core import event
+
+    class Said(event.Listener):
+        done = False
+
+        def on_start(self, ev):
+            fn = getattr(ev.data.get("dispatcher"), "py_func", None)
+            if not Said.done and getattr(fn, "__module__", "").split(".")[0] in ("simulate", "bounds", "rue_verify"):
+                Said.done = True
+                from simulate.kernels import status
+                print("rue-verify: compiling the simulator's kernels (once per installation; numba keeps them in "
+                      f"{status()[1]})", file=sys.stderr)
+
+        def on_end(self, ev):
+            pass
+    event.register("numba:compile", Said())
 
 
 def _dump(obj: Any) -> None:

@@ -120,10 +120,18 @@ def _badge(verdict: str, text: str) -> str:
     return f'<span class="v" style="background:{PALETTE[verdict]}">{html.escape(text)}</span>'
 
 
+#: the sections of what a user brings: claims of their own (`claims --claims`), bounds (`--bounds`)
+YOURS = ("Your claims", "Your bounds")
+
+
 def section(cid: str) -> str:
-    """The part of the paper a claim belongs to (its declaration's `section`)."""
-    from .ledger import REGISTRY
+    """The part of the paper a claim belongs to (its declaration's `section`); a bound of yours
+    (`check_bound`'s results, IDs 'BOUND:...') is in 'Your bounds'."""
+    from .ledger import REGISTRY, YOUR_SECTION
+    if cid.startswith("BOUND:"):
+        return YOURS[1]
     c = REGISTRY.get(cid)
+    assert YOURS[0] == YOUR_SECTION
     return c.section if c else "Other"
 
 

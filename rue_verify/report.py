@@ -96,7 +96,7 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     from .progress import bar, counter
     from .rates import load as load_rates
     from .reproduction import load
-    from .user_bounds import load_bound
+    from .user_bounds import check_bound, load_bound
     t0 = time.perf_counter()
     # a partial reproduction's report judges the claims its results lack on the shipped results
     given = LedgerInputs(str(results_dir) if results_dir else None, str(rates_dir) if rates_dir else None,
@@ -118,6 +118,8 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     step = counter(shown)
     done = parallel.run(tasks, workers, lambda key: [step(k) for k in (key[1:] if key[0] == "claims" else [key])])
     results = collect(ids, [part for key, part in done.items() if key[0] == "claims"])
+    # your bounds, judged as check-bound judges them
+    results = results + [check_bound(spec, q, "rue", rates_dir=mode.inputs.rates, mode=mode) for q, spec in your_bounds]
     with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results), mode.inputs.rates, tuple(your_bounds))
     for n in drawn_here:
         done[("figure", n)] = make(n, with_ledger, out / "figures")
@@ -273,8 +275,13 @@ def _assets(out: Path) -> None:
 
 
 def _markdown(results, files: dict, meta: dict) -> str:
+    paper = [r for r in results if render.section(r.id) not in render.YOURS]
     lines = ["# Which statements of Zhu & Qiu (TMLR 2024) hold, where, and by how much", "", _intro(meta), "",
-             "## The claims ledger", ""] + render.markdown_table(results) + ["## Figures", ""]
+             "## The claims ledger", ""] + render.markdown_table(paper)
+    for name in render.YOURS:                        # your claims and bounds under a heading of their own
+        mine = [r for r in results if render.section(r.id) == name]
+        lines += [f"## {name}", ""] + render.markdown_table(mine) if mine else []
+    lines += ["## Figures", ""]
     for n, c in files.items():
         lines += [f"![{FAMILIES[n].caption}](figures/{n}.png)", "", f"*{FAMILIES[n].caption}* {c}", ""]
     lines += ["## Evidence, claim by claim", ""] + render.markdown_evidence(results, level=3)

@@ -1,6 +1,7 @@
 """Your own files, loaded as the toolkit's extension points load them: a path to a `.py` file or an
-importable module name, imported without writing `__pycache__` beside your file; any error while
-importing it becomes one `ParameterError` naming the parameter and the file."""
+importable module name, imported without writing `__pycache__` beside your file; a file's directory
+goes on the import path, as for a script, so it can import its neighbours; any error while importing
+it becomes one `ParameterError` naming the parameter and the file."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ def load_module(where: str, param: str) -> ModuleType:
             path = Path(where)
             if not path.is_file():
                 raise ParameterError(param, f"no file {where}")
+            here = str(path.resolve().parent)       # as Python runs a script: its directory is importable, so
+            if here not in sys.path:                # the file can import the modules beside it (kept, for
+                sys.path.insert(0, here)            # imports its functions make when they run)
             spec = importlib.util.spec_from_file_location(f"rue_verify_user_{path.stem}", path)
             module = importlib.util.module_from_spec(spec)
             before, sys.dont_write_bytecode = sys.dont_write_bytecode, True     # no __pycache__ beside it

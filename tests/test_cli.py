@@ -102,3 +102,18 @@ def test_every_command_has_json(capsys, argv):
 def test_a_value_below_one_is_never_printed_as_one():
     from rue_verify.formatting import below_one
     assert below_one(1 - 2.5e-7) == "1 - 2.5e-07" and below_one(0.5) == "0.5" and below_one(1.0) == "1"
+
+
+def test_the_compile_line_appears_only_when_something_compiles(tmp_path):
+    """With an empty numba cache the first run says it compiles; the same run again compiles nothing
+    and says nothing (it used to print the line whenever any kernel of the registry, used or not, had
+    never been compiled)."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    cmd = [sys.executable, "-m", "rue_verify.cli", "simulate", "--means", "0.5,0.45,0.3", "--budget", "100",
+           "--runs", "4", "--algorithms", "uniform"]
+    said = [subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True).stderr for _ in range(2)]
+    assert said[0].count("compiling the simulator's kernels") == 1, said[0]
+    assert "compiling" not in said[1], said[1]

@@ -122,3 +122,19 @@ def test_the_filters_work_in_a_real_browser(built):
     assert len(rows) == len(verdicts) and rows
     assert all((v == chosen) == (not hidden) for v, hidden in rows), rows
     assert f'{verdicts.count(chosen)} shown' in r.stdout
+
+
+def test_your_bounds_are_judged_and_your_sections_have_headings(tmp_path):
+    """report --bounds judges each bound as check-bound does, and the page and report.md show its
+    verdict under a heading of its own ('Your bounds'), as your claims get 'Your claims'."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "mybound.py").write_text("import math\n\ndef tiny(K, n, sigma0_sq, sigma_sq):\n"
+                                     "    return 0.001 * math.sqrt(K / n)\n")
+    out = tmp_path / "report"
+    report(TINY, out, claims=["DISC-MK"], progress=False, your_bounds=(("failure", f"{mine / 'mybound.py'}:tiny"),))
+    md = (out / "report.md").read_text()
+    assert "## Your bounds" in md and "BOUND:mybound:tiny) | **refuted**" in md
+    assert md.index("## Your bounds") > md.index("## The claims ledger")
+    page = (out / "index.html").read_text()
+    assert 'data-section="Your bounds"' in page and "BOUND:mybound:tiny" in page

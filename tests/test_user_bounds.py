@@ -97,3 +97,46 @@ def test_the_landscape_draws_your_bound_beside_the_papers(bounds_file, tmp_path)
     paths, _ = save(FAMILIES["landscape"], t, tmp_path / "landscape")
     assert all((tmp_path / f"landscape.{e}").stat().st_size > 1000 for e in ("png", "svg", "csv"))
     assert "your bound loose" in (tmp_path / "landscape.csv").read_text()
+
+
+def test_the_headline_witness_is_the_largest_ratio_and_tightness_skips_capped_points(bounds_file):
+    """The refuted bound's witness is the point where the truth's lower confidence limit is the
+    largest multiple of the bound (not the largest absolute excess, always the smallest n for a
+    regret bound), with the excess beside it; the tightness of a probability bound is not measured
+    where the bound is capped at 1; the domain gives each setting its own budgets."""
+    from rue_verify.user_bounds import LEVEL, _truth_points, evaluate, load_bound
+    r = check_bound(f"{bounds_file}:too_small", "regret", "rue", mode=SMALL, search_runs=False)
+    w = next(f for f in r.findings if f.verdict == "refuted").witness
+    fn = load_bound(f"{bounds_file}:too_small")
+    _, curves = _truth_points("regret", "rue", None)
+    ratios = [c.interval("regret", j, LEVEL).low / evaluate(fn, "x", s.K, int(n), s.sigma0_sq, s.sigma_sq)
+              for _, s, c in curves for j, n in enumerate(c.n)]
+    assert w["ratio"] == pytest.approx(max(ratios)) and w["excess"] == pytest.approx(w["lhs"] - w["rhs"])
+    assert w["params"]["n"] != min(int(c.n.min()) for _, _, c in curves)          # not the smallest budget
+    loose = check_bound(f"{bounds_file}:loose", "failure", "rue", mode=SMALL, search_runs=False)
+    tight = next(f for f in loose.findings if f.kind == "tightness").witness
+    p = tight["params"]
+    assert evaluate(load_bound(f"{bounds_file}:loose"), "x", p["K"], p["n"], p["sigma0_sq"], p["sigma_sq"]) < 1
+    for name, s, c in curves:
+        assert f"{name} (K = {s.K}, sigma0^2 = {s.sigma0_sq:g}, sigma^2 = {s.sigma_sq:g}, n in {int(c.n.min())}-" \
+               f"{int(c.n.max())})" in loose.findings[0].domain
+
+
+def test_the_landscape_marks_broken_points_and_stops_probabilities_at_one(bounds_file):
+    """A bound the truth is significantly above is marked at every such budget; a true one nowhere;
+    the failure panels stop at 1 (a bound above 1 is drawn clipped and says so); every legend sits
+    under its panel, where it hides no curve."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from rue_verify.plots.rates import draw_landscape, landscape_table
+    t = landscape_table(None, (("failure", f"{bounds_file}:too_small"), ("failure", f"{bounds_file}:loose")))
+    assert all(r["broken"] for r in t.where(series="your bound too_small"))
+    assert not any(r["broken"] for r in t.where(series="your bound loose"))
+    fig = draw_landscape(t)
+    failure_panels = [a for a in fig.axes if a.get_title().startswith("failure probability, K")]
+    assert failure_panels and all(a.get_ylim()[1] <= 1.5 for a in failure_panels)
+    labels = [txt.get_text() for a in failure_panels for txt in a.get_legend().get_texts()]
+    assert any("clipped at 1" in s for s in labels) and any("your bound too_small: broken" in s for s in labels)
+    fig.canvas.draw()
+    for a in fig.axes:
+        assert a.get_legend().get_window_extent().y1 <= a.get_window_extent().y0      # under the panel

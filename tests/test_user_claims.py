@@ -88,3 +88,24 @@ def test_a_claims_file_that_cannot_be_used_is_refused_in_one_line(tmp_path, caps
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("error: --claims") and said in err[0], err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.py", "nothing.py"]      # nothing written
+
+
+def test_a_claims_file_imports_the_modules_beside_it(tmp_path, capsys):
+    """As a script would: `from mybounds import ...` in a claims file finds mybounds.py next to it,
+    also in a worker process, with no PYTHONPATH set (it used to fail with ModuleNotFoundError)."""
+    here = tmp_path / "beside"
+    here.mkdir()
+    (here / "mybounds_beside.py").write_text("def limit():\n    return 5.0\n")
+    (here / "claims_beside.py").write_text(textwrap.dedent('''
+        from mybounds_beside import limit
+        from rue_verify.ledger.core import claim, from_value
+
+
+        @claim("MY-BESIDE", "my note", "2 <= limit()")
+        def check(mode):
+            return "against my limit", [from_value(2.0, "one point", at_most=limit(), detail="2 against 5")]
+        '''))
+    for workers in ("1", "2"):
+        assert main(["claims", "--claims", str(here / "claims_beside.py"), "--id", "MY-BESIDE", "--json", "-q",
+                     "--workers", workers]) == 0
+        assert json.loads(capsys.readouterr().out)[0]["verdict"] == "holds"

@@ -131,10 +131,27 @@ def landscape_table(rates_dir: str | None = None, your_bounds: tuple[tuple[str, 
                 rows += [{"K": setting.K, "quantity": quantity, "series": f"your bound {spec.rpartition(':')[2]}",
                           "kind": "bound", "x": int(n),
                           "y": evaluate(fn, spec, setting.K, int(n), setting.sigma0_sq, setting.sigma_sq)} for n in ns]
+    _mark_broken(rows)
     base = res.settings()["base"]
     return Table(rows, {"family": "landscape", "runs": res.curve("base", "rue").runs, "source": res.description,
                         "sigma0_sq": base.sigma0_sq, "sigma_sq": base.sigma_sq,
                         "Ks": " ".join(str(res.settings()[n].K) for n in names)})
+
+
+def _judged(series: str) -> str:
+    """The algorithm a bound of the landscape is about: a peer's bound its peer, the rest RUE."""
+    head = series.split("'")[0]
+    return head if "'s " in series else "rue"
+
+
+def _mark_broken(rows: list[dict]) -> None:
+    """Each bound point gets `broken`: the truth of the algorithm it bounds is above it at that budget
+    (the lower end of its 95% interval, so a mark is a significant violation)."""
+    truth = {(r["K"], r["quantity"], r["series"], r["x"]): r["low"] for r in rows if r["kind"] == "truth"}
+    for r in rows:
+        if r["kind"] == "bound":
+            low = truth.get((r["K"], r["quantity"], _judged(r["series"]), r["x"]))
+            r["broken"] = bool(low is not None and low > r["y"])
 
 
 def draw_landscape(t: Table, ax=None):
@@ -142,7 +159,7 @@ def draw_landscape(t: Table, ax=None):
 
     from simulate.algorithms import get
     Ks = [int(k) for k in str(t.meta["Ks"]).split()]
-    fig = ax or plt.figure(figsize=(4.2 * (len(Ks) + 1), 8.5))
+    fig = ax or plt.figure(figsize=(4.2 * (len(Ks) + 1), 12.5))
     axes = np.atleast_2d(fig.subplots(2, len(Ks) + 1))
     styles = {K: ls for K, ls in zip(Ks, ("-", "--", ":", "-."))}
 
@@ -171,8 +188,14 @@ def draw_landscape(t: Table, ax=None):
                     curve.plot(x, y, color="k", lw=2.2, label=f"{name}: lower bound (bounds.limit)")
                     continue
                 if kind == "bound":
-                    curve.plot(x, y, color=color(name), ls=":" if "published" in name else "--", lw=1.3,
-                               label=f"{name}: upper bound")
+                    clipped = row == 0 and bool(np.any(y > 1))        # a probability: the axis stops at 1
+                    shown = np.minimum(y, 1.0) if row == 0 else y
+                    curve.plot(x, shown, color=color(name), ls=":" if "published" in name else "--", lw=1.3,
+                               label=f"{name}: upper bound" + (" (clipped at 1)" if clipped else ""))
+                    bad = np.array([str(r.get("broken")) in ("True", "1") for r in pts if r["kind"] != "local"])
+                    if bad.any():
+                        curve.plot(x[bad], shown[bad], ls="none", marker="X", ms=7, mfc="none", mec="tab:red",
+                                   mew=1.3, label=f"{name}: broken (truth above it)")
                     continue
                 lo = np.array([r["low"] for r in pts if r["kind"] == "truth"], float)
                 hi = np.array([r["high"] for r in pts if r["kind"] == "truth"], float)
@@ -192,14 +215,17 @@ def draw_landscape(t: Table, ax=None):
             curve.set_ylabel(quantity + (" e_n" if row == 0 else " sr_n"))
             curve.set_title(f"{quantity}, K = {K}", fontsize=9)
             curve.grid(alpha=0.3)
-            curve.legend(fontsize=5.5, loc="best")
+            if row == 0:
+                curve.set_ylim(top=1.5)                   # failure probabilities: nothing above 1 is drawn
+            # under the panel, so that no curve is hidden by it
+            curve.legend(fontsize=5.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1, frameon=False)
         slope.axhline(study.CLAIMED_EXPONENT, color="tab:red", ls=":", lw=1, label="the paper's exponent -1/2")
         slope.set_xscale("log")
         slope.set_xlabel("n (budget)")
         slope.set_ylabel("local slope d log y / d log n (95%)")
         slope.set_title(f"{quantity}: local slopes of RUE and the oracle", fontsize=9)
         slope.grid(alpha=0.3)
-        slope.legend(fontsize=5.5, loc="lower left", ncol=2)
+        slope.legend(fontsize=5.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     caption(fig, f"Model of Section 3, sigma0^2 = {float(t.meta['sigma0_sq']):g}, sigma^2 = "
                  f"{float(t.meta['sigma_sq']):g}, delta = 1; every algorithm on the same instances; "
                  f"{t.meta['source']}. Literal Theorems 5.1/5.2: undefined at these K; prior_alloc = "
