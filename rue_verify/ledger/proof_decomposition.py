@@ -20,6 +20,7 @@ from .core import (
     NoRepair,
     Repair,
     Rests,
+    about,
     claims_in,
     fmt,
     from_count,
@@ -223,16 +224,28 @@ def check_pf_e1(mode: Mode):
         step = all(abs(f_id(int(k), mpmath.mpf(a), mpmath.mpf(c))) < mpmath.mpf(10) ** -30
                    for k, a, c in zip(rng.integers(2, 10 ** 4, 200), np.exp(rng.uniform(-7, 7, 200)),
                                       np.exp(rng.uniform(-7, 7, 200))))
-    findings = [from_exact(ratio == 1, "symbolic",
-                           f"not-E_1 = {{Delta_min < (1+eta) sqrt(beta) ctilde_1}} but eq. prob-dk-v1 prints the "
-                           f"threshold without the 2 of ctilde: ratio defined/printed = {ratio}; eq. prob-dk-v2 "
-                           "restores it.", fail="inconsistent"),
+    # eq. prob-dk itself is algebra on E_1's definition: eta sqrt(beta) ctilde_1 <= eta Delta_min/(1+eta) there,
+    # and with Delta_min <= Delta_k, Delta_k < eta Delta_min/(1+eta) + x implies Delta_k/(1+eta) < x
+    D, Dm, c1, x = sympy.symbols("Delta_k Delta_min ctilde_1 x", positive=True)
+    first = sympy.simplify(e * sympy.sqrt(b) * (Dm / (sympy.sqrt(b) * (1 + e))) - e * Dm / (1 + e)) == 0
+    second = sympy.simplify((D - e * D / (1 + e)) - D / (1 + e)) == 0
+    algebra = about("prob-dk", from_exact(bool(first and second), "symbolic, every K, sigma0^2, sigma^2, eta > 0",
+                                          "eq. prob-dk is algebra on E_1's definition (sympy): on E_1, eta sqrt(beta) "
+                                          "ctilde_1 = eta Delta_min/(1+eta) at E_1's edge "
+                                          f"({first}); with Delta_min <= Delta_k, Delta_k - eta Delta_k/(1+eta) = "
+                                          f"Delta_k/(1+eta) ({second}), so the second line implies the third."))
+    findings = [algebra,
+                about("prob-dk-v1", from_exact(ratio == 1, "symbolic",
+                      f"not-E_1 = {{Delta_min < (1+eta) sqrt(beta) ctilde_1}} but eq. prob-dk-v1 prints the "
+                      f"threshold without the 2 of ctilde: ratio defined/printed = {ratio}; eq. prob-dk-v2 "
+                      "restores it.", fail="inconsistent")),
                 from_exact(bool(step), "symbolic", certified=False, detail=
                         "(1-eta) sqrt(beta_1)/2 - eta(1+eta) sqrt(beta) = -(sqrt(beta_1)/2) x (the eta-condition), "
                         "zero to "
                         f"1e-30 at 200 random points (mpmath, 40 digits): {step}; the step is valid where PF-ETA-COND "
                         "and LEM-TK-LOW hold.")]
-    findings.append(history_finding("prob-dk-v1", mode))
+    findings[-1] = about("prob-dk-v1", findings[-1])
+    findings.append(history_finding("prob-dk-v1", mode, node="prob-dk-v1"))
     return f"the printed threshold in prob-dk-v1 is smaller by a factor {ratio} than the event it names", findings
 
 

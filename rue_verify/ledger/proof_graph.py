@@ -111,9 +111,11 @@ PAPER: tuple[Node, ...] = (
        aliases=("sec:lemma",)),
     _n("prob-dk", "equation", "Proof of Theorem 5.1 (eq. prob-dk)", "Pr(Delta_k < eta sqrt(beta)(ctilde_1 + ctilde_k)"
        " | E) <= Pr(Delta_k < eta(1+eta) sqrt(beta) ctilde_k | E_1, E) + Pr(not E_1 | E)",
-       ("toTilde", "eta-cond", "TwoBoundOnC"), "PF-E1"),
+       ("toTilde",), "PF-E1"),
+    # the appendix uses the eta-condition and Lemma TwoBoundOnC after eq. prob-dk, to show that its first
+    # probability is zero: they are edges of prob-dk-v1, not of prob-dk
     _n("prob-dk-v1", "equation", "Proof of Theorem 5.1 (eq. prob-dk-v1)", "Pr(Delta_k < eta sqrt(beta)(ctilde_1 + "
-       "ctilde_k) | E) <= Pr(not E_1 | E)", ("prob-dk", "TwoBoundOnC", "tilde_c"), "PF-E1"),
+       "ctilde_k) | E) <= Pr(not E_1 | E)", ("prob-dk", "eta-cond", "TwoBoundOnC", "tilde_c"), "PF-E1"),
     _n("eqn:T1n", "equation", "Proof of Theorem 5.1 (eq. eqn:T1n)", "T_1 >= n - 2(K-1)(1+eta)^2 Delta_min^-2 beta "
        "sigma^2 log n - 2(K-1), and its consequence on E_2", ("Tk_up1", "E2"), "PF-T1N-E2",
        aliases=("eqn:T1n-main",)),
@@ -354,6 +356,35 @@ def _tree(g: Graph, key: str, indent: str, seen: set) -> list[str]:
     return out
 
 
+#: the nodes that are statements about a reward history, with the history steps that state them
+#: (`proof_histories.STEPS`, as step and route): `evaluate` computes their own relation on a history
+HISTORY_STEPS = {"Tk_up1": {("Tk_up1", "paper")}, "repair:LEM-TK-UP": {("Tk_up1", "repaired")},
+                 "Tk_lowv2": {("Tk_lowv2", "paper")}, "repair:LEM-TK-LOW": {("Tk_lowv2-shifted", "repaired")},
+                 "eqn:T1n": {("eqn:T1n", "paper")}, "repair:PF-T1N-E2": {("eqn:T1n", "repaired")},
+                 "regret-decomV": {("regret-decomV", "paper")}, "prob-dk-v1": {("prob-dk-v1", "paper")},
+                 "repair:PF-E1": {("gap-repaired", "repaired")}}
+
+
+def _evaluate_history(key: str, steps, w: dict) -> dict:
+    """A history node's own relation on the history a witness carries (replayed by the plain
+    reference RUE): a point without a history, or a history of another step, is refused, since the
+    relation is about a history and a point alone says nothing of it."""
+    from .proof_histories import recompute
+    q = w["params"]
+    if "history" not in q or "step" not in q:
+        raise ValueError(f"{key} is a statement about a reward history on E: --at needs a history witness "
+                         "(params with step, route and history: pulls, rewards, means), as 'rue-verify claims -v' "
+                         "prints them")
+    if steps is not None and (q["step"], q.get("route")) not in steps:
+        raise ValueError(f"the witness is of step {q['step']} ({q.get('route')} route), not of {key} "
+                         f"({', '.join(f'{s} ({r})' for s, r in sorted(steps))})")
+    lhs, rhs = recompute(w)
+    relation = w.get("relation", "<=")
+    holds = {"<=": lhs <= rhs, ">=": lhs >= rhs, "<": lhs < rhs}[relation]
+    return {"node": key, "step": q["step"], "route": q.get("route"), "lhs": lhs, "rhs": rhs, "relation": relation,
+            "holds": bool(holds)}
+
+
 def evaluate(key: str, at: dict) -> dict:
     """A node's relation at a point (a witness's params, or a whole witness): {"lhs", "rhs", "relation",
     "holds"}, both sides computed again from scratch by the recomputation its claim declares. The
@@ -363,6 +394,13 @@ def evaluate(key: str, at: dict) -> dict:
     if cid not in REGISTRY:
         raise KeyError(f"no node or claim {key!r}")
     w = at if "params" in at else {"params": at}
+    steps = HISTORY_STEPS.get(node.id if node else key)
+    if steps is not None or "history" in w["params"]:
+        return _evaluate_history(node.id if node else key, steps, w)
+    if key.startswith("repair:"):
+        raise ValueError(f"{key} is the repaired statement: its checks and witnesses are in 'rue-verify claims --id "
+                         f"{cid} -v' (a point-wise relation is evaluated for the paper's nodes and for repairs on "
+                         "reward histories)")
     relation = w.get("relation", node.relation if node else "<=")
     lhs, rhs = recompute_witness(REGISTRY[cid], w)
     if relation == "~" and "tol" not in w:

@@ -115,6 +115,23 @@ def test_proofs_cli_refuses_half_a_query(capsys):
     assert main(["proofs", "--node", "no-such", "--at", "{}"]) == 2
 
 
+def test_a_history_node_is_evaluated_on_a_history_and_a_repair_is_not_the_claim(quick_ledger, capsys):
+    """`--node Tk_lowv2 --at` computes Tk_lowv2's own relation on the witness's history (it used to
+    compute Lemma sec:tau's lower side, false at any point); a point without a history, a history of
+    another step, and a repair node are refused with one line (a repair used to be evaluated as the
+    claim it repairs)."""
+    r = next(r for r in quick_ledger if r.id == "LEM-TK-LOW")
+    w = next(f.witness for f in r.findings if f.witness and "history" in f.witness["params"])
+    out = proof_graph.evaluate("Tk_lowv2", w)
+    assert out["step"] == "Tk_lowv2" and out["holds"] is False and out["lhs"] > out["rhs"]
+    for node, at, said in (("Tk_lowv2", {"K": 3, "T": [2, 9, 2]}, "needs a history witness"),
+                           ("Tk_up1", w, "not of Tk_up1"),
+                           ("repair:THM-GAP", {"K": 40, "alpha": 0.1, "sigma0_sq": 1.0}, "repaired statement")):
+        assert main(["proofs", "--node", node, "--at", json.dumps(at)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and said in err[0], err
+
+
 def test_rewording_every_finding_moves_no_status(quick_ledger):
     """A node's findings are bound to it by identity (`Finding.node`), never by their text: with every
     finding's text (and every repair's) replaced, every node's status and proof status stay."""
@@ -147,3 +164,13 @@ def test_a_node_status_names_the_method_and_nothing_passes_by_default():
 def test_the_quick_graph_has_no_status_named_checked(graph):
     assert not [k for k, n in graph.nodes.items() if n["status"] == "checked"]
     assert graph.nodes["repair:LEM-TK-UP"]["status"] == "exhausted"
+
+
+def test_prob_dk_is_algebra_and_its_successor_carries_the_eta_condition(graph):
+    """The appendix uses the eta-condition and Lemma TwoBoundOnC after eq. prob-dk, on the way to
+    prob-dk-v1: those edges (and prob-dk-v1's printed-threshold inconsistency) belong to prob-dk-v1;
+    prob-dk itself is decided by its own algebra."""
+    uses = {n.id: set(n.uses) for n in proof_graph.PAPER}
+    assert {"eta-cond", "TwoBoundOnC"} <= uses["prob-dk-v1"] and not {"eta-cond", "TwoBoundOnC"} & uses["prob-dk"]
+    assert graph.nodes["prob-dk"]["status"] == "certified"
+    assert graph.nodes["prob-dk-v1"]["status"] == "inconsistent"
