@@ -165,8 +165,8 @@ def theorem_5_2_terms(K: Any, n: Any, sigma0_sq: Any, sigma_sq: Any, delta: Any)
         A dict of the named terms (in the units of the means).
 
     Raises:
-        ValueError: a parameter is outside its range (names it).
-        UndefinedError: c_K is not real, or n <= 4(K-1).
+        ValueError: a parameter is outside its range (names it), or n <= 4(K-1) (the theorem's hypothesis).
+        UndefinedError: c_K is not real.
     """
     _check_budget(K, n, strict=True)
     K, s0, s = _prep(K, sigma0_sq, sigma_sq)

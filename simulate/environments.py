@@ -37,15 +37,6 @@ PAPER_ALGORITHMS = ("rue", "ucbe", "sr", "sh", "ttts")
 PAPER_BASELINES = PAPER_ALGORITHMS[1:]
 
 
-def budget_labels(setup: str) -> tuple[str, ...]:
-    """The paper's budget labels of a setup: H/2, H, 2H for F1-F6, N/4, N/2, N for R1-R3."""
-    if setup in F_SETUPS:
-        return tuple(FIXED_BUDGETS)
-    if setup in R_SETUPS:
-        return tuple(RANDOM_BUDGETS)
-    raise ValueError(f"setup must be one of {F_SETUPS + R_SETUPS}, got {setup!r}")
-
-
 def budgets_from(label_table: dict, base: int) -> dict[str, int]:
     """Every label of `label_table` (`FIXED_BUDGETS` with base ceil(H), `RANDOM_BUDGETS` with base N)
     -> its budget."""

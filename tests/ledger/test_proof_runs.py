@@ -24,6 +24,15 @@ def test_ucbe_error_below_section2_bound_where_informative():
     rec = ucbe_runs(np.tile(mu, (R, 1)), n, a, rng)
     ci = binomial_interval(int(np.sum(rec != 0)), R, LEVEL)
     assert ci.low <= float(s2.ucbe_upper_bound(n, 2, H))
+    # that alone passes for a UCB-E that is almost always wrong (the bound is near 1 there): on a hard
+    # instance its error rate must also be the compiled UCB-E's (simulate.algorithms.ucbe, same a)
+    from simulate.algorithms import get
+    hard, m = np.array([0.55, 0.45, 0.4]), 120
+    mine = ucbe_runs(np.tile(hard, (R, 1)), m, 2.0, np.random.default_rng(13))
+    seeds = np.arange(R, dtype=np.uint64)
+    theirs, _ = get("ucbe").batch(np.tile(hard, (R, 1)), m, seeds, seeds + R, a=2.0)
+    a_ci, b_ci = (binomial_interval(int(np.sum(x != 0)), R, LEVEL) for x in (mine, theirs))
+    assert a_ci.low <= b_ci.high and b_ci.low <= a_ci.high and 0.05 < b_ci.estimate < 0.5, (a_ci, b_ci)
 
 
 @settings(max_examples=60)
