@@ -140,6 +140,38 @@ def _claims(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- decide
+def _decide(args: argparse.Namespace) -> int:
+    from .decide import decide
+    from .userfiles import load_module
+    where, _, name = args.step.rpartition(":")
+    if not where or not name:
+        return _fail(f"step: expected FILE.py:NAME or module:NAME, got {args.step!r}")
+    try:
+        fn = getattr(load_module(where, "step"), name, None)
+        if not callable(fn):
+            return _fail(f"step: {where} has no function {name}")
+        res = decide(fn, args.K, args.n, args.sigma0_sq, args.sigma_sq, args.route)
+    except ParameterError as err:
+        return _fail(f"{err.param}: {err.reason}")
+    except ValueError as err:
+        return _fail(str(err))
+    if args.json:
+        _dump({"step": args.step, **res})
+        return 0
+    p = res["params"]
+    head = (f"{args.step} at K = {p['K']}, n = {p['n']}, sigma0^2 = {p['sigma0_sq']:g}, sigma^2 = {p['sigma_sq']:g} "
+            f"({p['route']} route: eta = {p['eta']:.6g}, E on rounds {p['E_rounds'][0]}..{p['E_rounds'][1]}); "
+            f"{res['visited']} pull sequences, {res['programs']} linear programs, {res['seconds']:.1f} s")
+    if res["holds"]:
+        print(f"{head}\nholds: no history on E breaks it up to n = {p['n']}")
+        return 0
+    w = res["witness"]
+    print(f"{head}\nbroken ({w['where']}; margin {w['margin']:.6g}) by the history, which the plain reference RUE "
+          f"replays:\n  pulls   {''.join(map(str, w['pulls']))}\n  rewards {w['rewards']}\n  means   {w['means']}")
+    return 0
+
+
 # ---------------------------------------------------------------- erratum
 def _erratum(args: argparse.Namespace) -> int:
     from pathlib import Path
@@ -474,7 +506,7 @@ def _check_bound(args: argparse.Namespace) -> int:
 #: each command's handler (`commands.COMMANDS` says what each command is)
 HANDLERS = {"claims": _claims, "proofs": _proofs, "simulate": _simulate, "bench": _bench, "table": _table,
             "reproduce": _reproduce, "vacuity": _vacuity, "report": _report, "rates": _rates, "erratum": _erratum,
-            "check-bound": _check_bound}
+            "decide": _decide, "check-bound": _check_bound}
 assert set(HANDLERS) | {"bound"} == set(COMMANDS), "a command without a handler, or a handler without a command"
 
 

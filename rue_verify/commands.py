@@ -44,7 +44,7 @@ COMMANDS = {"claims": Command(compiles=True), "proofs": Command(), "bound": Comm
                                                                                  "was one, is unchanged"),
             "rates": Command(compiles=True, kept=_RESUMES),
             "reproduce": Command(compiles=True, registry=True, kept=_RESUMES), "check-bound": Command(compiles=True),
-            "erratum": Command(compiles=True)}
+            "erratum": Command(compiles=True), "decide": Command()}
 
 
 def names_free(text: str) -> list[str]:
@@ -256,6 +256,21 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     er.add_argument("--seed", type=seed, help="seed for every search and simulation (default 20241001)")
     er.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core)")
     er.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+    dc = sub.add_parser("decide", help="decide a step of your own on every reward history of RUE (exact search)",
+                        description="Search every pull sequence of RUE with known variances, each a linear program "
+                                    "over the rewards and the means, for a history on E that breaks STEP, a function "
+                                    "step(m, arms) -> list of Violation in your file (rue_verify.decide says how to "
+                                    "write one). Prints the history (pulls, rewards, means; replayed through the "
+                                    "plain reference RUE) or that none exists up to n.")
+    dc.add_argument("step", metavar="FILE.py:NAME", help="your step: a .py file (or module) and a function in it")
+    dc.add_argument("--K", type=integer(2, 6), default=2, help="arms (2-6; default 2)")
+    dc.add_argument("--n", type=integer(5, 20), default=10, help="budget (at least 2K + 1, at most 20; default 10)")
+    dc.add_argument("--sigma0-sq", type=real(0, 1e6), default=1.0, help="prior variance RUE is told (default 1)")
+    dc.add_argument("--sigma-sq", type=real(0, 1e6), default=1.0, help="reward variance RUE is told (default 1)")
+    dc.add_argument("--route", choices=("paper", "repaired"), default="paper",
+                    help="paper: Theorem 5.1's eta, E on rounds 2K+1..n; repaired: eta_repaired, E on 2K..n")
+    dc.add_argument("--json", action="store_true", help="print the result as JSON")
 
     pf = sub.add_parser("proofs", help="the proofs as a graph: each step's status, where each theorem's proof breaks, "
                                        "and the repaired routes",

@@ -68,13 +68,13 @@ def _gap(m: RUELinear, k: int, sign: float = 1.0) -> tuple[np.ndarray, np.ndarra
     return np.array([m.mu(0), m.mu(k)]), sign * np.array([1.0, -1.0])
 
 
-def _gap_at_least(m: RUELinear, k: int, thr: float) -> Row:
+def gap_at_least(m: RUELinear, k: int, thr: float) -> Row:
     """Delta_k - margin >= thr."""
     idx, coef = _gap(m, k)
     return Row(np.append(idx, MARGIN), np.append(coef, -1.0), thr, math.inf)
 
 
-def _gap_below(m: RUELinear, k: int, thr: float) -> Row:
+def gap_below(m: RUELinear, k: int, thr: float) -> Row:
     """Delta_k + margin <= thr."""
     idx, coef = _gap(m, k)
     return Row(np.append(idx, MARGIN), np.append(coef, 1.0), -math.inf, thr)
@@ -105,7 +105,7 @@ def tk_up(p: Params) -> Callable:
 
     def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
         T = m.counts(arms)
-        return [Violation(f"arm {k + 1}: T_k = {int(T[k])}", [_gap_at_least(m, k, math.sqrt(X / (T[k] - 2)))],
+        return [Violation(f"arm {k + 1}: T_k = {int(T[k])}", [gap_at_least(m, k, math.sqrt(X / (T[k] - 2)))],
                           {"k": k, "T_k": int(T[k])})
                 for k in range(1, m.K) if T[k] > 2]
     return step
@@ -125,7 +125,7 @@ def tk_low(p: Params, shifted: bool = False) -> Callable:
         for k in range(1, m.K):
             g = (1 - eta) * math.sqrt(b1) * ct[:, k] - (1 + eta) * math.sqrt(b) * ct1
             t = int(np.argmax(g))
-            out.append(Violation(f"arm {k + 1} at round {m.event_from + t}", [_gap_below(m, k, float(g[t]))],
+            out.append(Violation(f"arm {k + 1} at round {m.event_from + t}", [gap_below(m, k, float(g[t]))],
                                  {"k": k, "round": m.event_from + t}))
         return out
     return step
@@ -135,7 +135,7 @@ def decomp(p: Params) -> Callable:
     """Eq. regret-decomV's inclusion: on E, an error J_n = J != 1 forces Delta_J <= eta (c_{1,n} + c_{J,n})."""
     def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
         c = m.width(arms)
-        return [Violation(f"J_n = arm {J + 1}", _recommends(m, arms, J) + [_gap_at_least(m, J, m.eta * (c[0] + c[J]))],
+        return [Violation(f"J_n = arm {J + 1}", _recommends(m, arms, J) + [gap_at_least(m, J, m.eta * (c[0] + c[J]))],
                           {"J": J}) for J in range(1, m.K)]
     return step
 
@@ -147,7 +147,7 @@ def prob_dk_v1(p: Params) -> Callable:
         ct = m.ctilde(m.counts(arms))
         e1 = [Row(*_gap(m, j), math.sqrt(p.beta) * (1 + p.eta) * ct[0], math.inf)     # E_1: Delta_j >= threshold
               for j in range(1, m.K)]
-        return [Violation(f"arm {k + 1}", e1 + [_gap_below(m, k, p.eta * math.sqrt(p.beta) * (ct[0] + ct[k]))],
+        return [Violation(f"arm {k + 1}", e1 + [gap_below(m, k, p.eta * math.sqrt(p.beta) * (ct[0] + ct[k]))],
                           {"k": k}) for k in range(1, m.K)]
     return step
 
@@ -158,7 +158,7 @@ def gap_repaired(p: Params) -> Callable:
     def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
         thr = (1 + p.eta) * math.sqrt(p.beta) * float(m.ctilde(m.counts(arms)[0] - 1))
         return [Violation(f"J_n = arm {J + 1}", _recommends(m, arms, J)
-                          + [_gap_at_least(m, k, thr) for k in range(1, m.K)], {"J": J}) for J in range(1, m.K)]
+                          + [gap_at_least(m, k, thr) for k in range(1, m.K)], {"J": J}) for J in range(1, m.K)]
     return step
 
 
@@ -174,7 +174,7 @@ def t1n(p: Params) -> Callable:
         if D <= 0:
             return []
         thr = math.sqrt((m.K - 1) * X / D)
-        return [Violation(f"T_1 = {int(m.counts(arms)[0])}", [_gap_at_least(m, k, thr) for k in range(1, m.K)],
+        return [Violation(f"T_1 = {int(m.counts(arms)[0])}", [gap_at_least(m, k, thr) for k in range(1, m.K)],
                           {"T_1": int(m.counts(arms)[0])})]
     return step
 
