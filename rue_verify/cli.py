@@ -304,6 +304,14 @@ def _announce(cost) -> None:
 
 # ---------------------------------------------------------------- bench, table, reproduce
 def _bench(args: argparse.Namespace) -> int:
+    if args.histories:
+        from .ledger import Mode
+        from .ledger.proof_histories import benchmark
+        mode = Mode.thorough() if args.thorough else Mode()
+        rows = benchmark(mode.history_n, out=(lambda line: print(line, file=sys.stderr)) if args.json else print)
+        if args.json:
+            _dump(rows)
+        return 0
     if args.commands:
         from .timing import COMMANDS, time_commands
         names = [n for n in COMMANDS if n != "claims-thorough" or args.thorough]

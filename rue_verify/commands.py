@@ -386,7 +386,11 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     bn.add_argument("--commands", action="store_true",
                     help="time the README's commands instead (claims, report --quick; cold and warm numba cache; wall "
                          "time and CPU utilisation), each in a fresh process")
-    bn.add_argument("--thorough", action="store_true", help="with --commands: also time claims --thorough")
+    bn.add_argument("--histories", action="store_true",
+                    help="instead: the exact history search's speed and reach, per route and step (sequences "
+                         "visited per second, the largest n at each K; the quick ledger's grid, or --thorough's)")
+    bn.add_argument("--thorough", action="store_true", help="with --commands: also time claims --thorough; with "
+                                                            "--histories: the thorough ledger's grid")
     bn.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
     tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")

@@ -35,3 +35,20 @@ def test_help_texts_quote_the_measured_waits_and_every_status():
     for status in STATUS:
         assert status in described, status
     assert "checked" not in described
+
+
+def test_the_history_benchmark_names_speed_and_reach_per_step(capsys):
+    """bench --histories: per route and step, the sequences visited per second and the largest n at
+    each K; a broken step stops at its first witness, an exhausted one reaches the grid's end."""
+    from rue_verify.cli import main
+    from rue_verify.ledger import Mode
+    assert main(["bench", "--histories", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    grid = {K: n for K, n in Mode().history_n}
+    assert {(r["route"], r["step"]) for r in rows} >= {("paper", "Tk_up1"), ("repaired", "Tk_up1")}
+    for r in rows:
+        depth = {int(K): n for K, n in r["depth"].items()}
+        if r["broken"]:
+            assert min(depth) == 2 and depth[2] <= grid[2]
+        else:
+            assert depth == grid and r["sequences_per_s"] > 0 and r["visited"] > 0

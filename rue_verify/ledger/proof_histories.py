@@ -336,3 +336,31 @@ def check_replays(p: Params, out: Outcome) -> dict:
     if not (r["same_pulls"] and not r["tie"] and r["event_slack"] >= 0):
         raise AssertionError(f"a witness of the history search does not replay at {p}: {r}")
     return r
+
+
+def benchmark(history_n: tuple, out=print) -> list[dict]:
+    """The exact search's speed and reach (`rue-verify bench --histories`): for each route and each
+    step, the pull sequences visited and linear programs solved over the grid, the seconds, sequences
+    per second, and the largest n reached at each K (where a step breaks, the search of it stops at
+    its first witness). Runs the walks afresh (the cache is bypassed)."""
+    import time
+    rows = []
+    for route in ("paper", "repaired"):
+        t0 = time.perf_counter()
+        walks = _walks.__wrapped__(route, tuple(history_n))
+        wall = time.perf_counter() - t0
+        for step, runs in walks.items():
+            visited = sum(o.visited for _, o in runs)
+            seconds = sum(o.seconds for _, o in runs)
+            depth = {K: max(p.n for p, _ in runs if p.K == K) for K in sorted({p.K for p, _ in runs})}
+            broken = runs[-1][1].witness is not None
+            rows.append({"route": route, "step": step, "visited": visited,
+                         "programs": sum(o.programs for _, o in runs), "seconds": round(seconds, 2),
+                         "sequences_per_s": round(visited / seconds) if seconds > 0 else None,
+                         "depth": depth, "broken": broken})
+            out(f"{route:<9} {step:<17} {'broken' if broken else 'exhausted':<9} "
+                + ", ".join(f"K = {K}: n <= {n}" for K, n in depth.items())
+                + f"; {visited} sequences, {rows[-1]['programs']} programs, {seconds:.1f} s "
+                  f"({rows[-1]['sequences_per_s']} sequences/s; one walk serves the route's steps)")
+        out(f"{route:<9} one walk of every point: {wall:.1f} s")
+    return rows
