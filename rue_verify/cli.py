@@ -90,7 +90,7 @@ def _proofs(args: argparse.Namespace) -> int:
     shown = bar(len(REGISTRY), "claims", "claim", not (args.quiet or args.json))
     results = run_ledger(Mode(), progress=counter(shown), workers=args.workers or cores())
     shown.close()
-    g = proof_graph.resolve(results)
+    g = results.graph
     if args.json:
         _dump(proof_graph.nodes_json(g))
     else:

@@ -237,7 +237,7 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     c.add_argument("--markdown", metavar="PATH", help="also write a Markdown report (e.g. docs/claims.md)")
     c.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
                    help="files of your own claims (path/to/file.py, module or entry point of rue_verify.claims, "
-                        "comma-separated), declared with rue_verify.ledger.core.claim; run beside the paper's")
+                        "comma-separated), declared with rue_verify.verify.claim; run beside the paper's")
 
     er = sub.add_parser("erratum", help="a LaTeX erratum: every refuted, undefined or inconsistent claim with its "
                                          "witness and its repair, typeset from the checked expressions",

@@ -117,10 +117,11 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     shown = bar(len(ids) + len(names), "report", "task", progress)       # one step per claim and per figure
     step = counter(shown)
     done = parallel.run(tasks, workers, lambda key: [step(k) for k in (key[1:] if key[0] == "claims" else [key])])
-    results = collect(ids, [part for key, part in done.items() if key[0] == "claims"])
+    checked = collect(ids, [part for key, part in done.items() if key[0] == "claims"])
     # your bounds, judged as check-bound judges them
-    results = results + [check_bound(spec, q, "rue", rates_dir=mode.inputs.rates, mode=mode) for q, spec in your_bounds]
-    with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results), mode.inputs.rates, tuple(your_bounds))
+    results = checked + [check_bound(spec, q, "rue", rates_dir=mode.inputs.rates, mode=mode) for q, spec in your_bounds]
+    with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results), mode.inputs.rates, tuple(your_bounds),
+                         checked.graph)
     for n in drawn_here:
         done[("figure", n)] = make(n, with_ledger, out / "figures")
         step(("figure", n))

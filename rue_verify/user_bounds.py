@@ -34,10 +34,10 @@ from typing import Callable
 import numpy as np
 
 from .errors import ParameterError
-from .ledger.core import ClaimResult, Finding, Mode, from_tightness, from_value, overall, witness
-from .ledger.montecarlo import Point, rate_finding, search
-from .ledger.search import Dim
 from .userfiles import load_module
+from .verify import ClaimResult, Finding, Mode, from_tightness, from_value, overall, witness
+from .verify.montecarlo import Point, rate_finding, search
+from .verify.search import Dim
 
 PARAMS = ("K", "n", "sigma0_sq", "sigma_sq")
 QUANTITIES = {"failure": "Bayesian failure probability", "regret": "Bayesian simple regret"}
@@ -320,8 +320,8 @@ def _regret_search(fn, spec: str, algorithm: str, space: dict | None, mode: Mode
     from simulate.algorithms import get
     from simulate.stats import mean_interval
 
-    from .ledger.montecarlo import screen_units
-    from .ledger.search import unit_point
+    from .verify.montecarlo import screen_units
+    from .verify.search import unit_point
     alg = get(algorithm)
     simulate = _simulator(algorithm)
     dims = _space(space)

@@ -218,6 +218,28 @@ def rue_under_the_model(means: np.ndarray, n: int, sigma0_sq: float, sigma_sq: f
     return rec, pulls
 
 
+def ucbe_with_exploration(means: np.ndarray, n: int, a: float, seed: int, key: str) -> np.ndarray:
+    """UCB-E (Audibert et al. 2010, as Section 2 states it) at the exploration `a` given directly, on
+    Bernoulli rewards: the compiled kernel of `simulate.algorithms.ucbe` (the one UCB-E of the project,
+    which Section 2's claim and its figure both run).
+
+    Args:
+        means: the runs' true means, `(R, K)` in [0, 1].
+        n: the budget, an integer >= K.
+        a: the exploration parameter, > 0.
+        seed: the root seed.
+        key: the simulation's name under it (the runs' algorithm and reward seeds are spawned from it).
+
+    Returns:
+        The recommended arms, `(R,)`.
+    """
+    runs = means.shape[0]
+    rec, _, _, _ = run_algorithm("ucbe", {"c": float(a), "a_form": "c", "H_convention": "section2"}, means, n,
+                                 named_streams.run_seeds(seed, f"ucbe:{key}", runs),
+                                 named_streams.run_seeds(seed, f"rw:{key}", runs), False, 0.0)
+    return rec
+
+
 def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], budget: int | str, runs: int = 1000,
              seed: int = 0, *, workers: int | None = None, crn: bool = False, level: float = 0.95,
              H_convention: str = "suboptimal", progress: bool = True, chunks: int = 20,

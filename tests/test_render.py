@@ -9,8 +9,8 @@ import pytest
 
 from rue_verify import render
 from rue_verify.ledger import Mode, run_ledger
-from rue_verify.ledger.core import SEVERITY
 from rue_verify.render import PALETTE
+from rue_verify.verify import SEVERITY
 
 IDS = ["THM-GAP", "LEM-TAU-LOWER", "EXP-K80", "DISC-MK", "PF-NU-T"]      # refuted with repairs, holds, reading
 

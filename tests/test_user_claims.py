@@ -15,7 +15,7 @@ CLAIMS = '''
 import math
 
 import bounds
-from rue_verify.ledger.core import claim, from_value, witness
+from rue_verify.verify import claim, from_value, witness
 
 
 def _ck_sides(p):
@@ -65,7 +65,7 @@ def test_your_claims_run_beside_the_papers_and_their_witnesses_recompute(claims_
     pinned = json.loads((Path(__file__).parent / "ledger" / "verdicts.json").read_text())
     assert got["FACT-1-3"]["verdict"] == pinned["FACT-1-3"]["verdict"]          # the paper's, as always
     from rue_verify.ledger import REGISTRY
-    from rue_verify.ledger.witnesses import recompute_witness
+    from rue_verify.verify.witnesses import recompute_witness
     w = got["MY-CK-SMALL"]["findings"][0]["witness"]
     assert recompute_witness(REGISTRY["MY-CK-SMALL"], w) == pytest.approx((w["lhs"], w["rhs"]))
     assert REGISTRY["MY-CK-SMALL"].section == "Your claims"

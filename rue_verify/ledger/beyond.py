@@ -22,8 +22,7 @@ from ..rates.study import CLAIMED_EXPONENT as CLAIMED
 from ..rates.study import CLAIMED_EXPONENT_K as CLAIMED_K
 from ..rates.summary import fit_in_K
 from ..reproduction import comparisons as C
-from . import section6_cells as S6
-from .core import (
+from ..verify import (
     Mode,
     NoRepair,
     claims_in,
@@ -34,6 +33,7 @@ from .core import (
     from_value,
     overall,
 )
+from . import section6_cells as S6
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Beyond the text: rates and tightness"

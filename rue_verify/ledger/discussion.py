@@ -11,7 +11,7 @@ import sympy
 from bounds import orders
 from bounds import theorems as th
 
-from .core import (
+from ..verify import (
     Expect,
     Mode,
     NoRepair,
@@ -25,8 +25,8 @@ from .core import (
     repair,
     witness,
 )
+from ..verify.search import Dim, minimize_margin
 from .model_points import K_, d_, n_, s0_, s_
-from .search import Dim, minimize_margin
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 5.1: the discussion of the theorems"

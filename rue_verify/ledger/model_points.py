@@ -9,9 +9,9 @@ from functools import lru_cache
 import sympy
 
 from bounds import orders
+from simulate.proofs.tracked import RUEResult, tracked_rue_runs
 
-from .core import Mode
-from .proof_runs import RUEResult, tracked_rue_runs
+from ..verify import Mode
 
 K_, n_, s0_, s_, d_ = orders.K, orders.n, orders.s0, orders.s, orders.d
 

@@ -13,7 +13,7 @@ from bounds import repaired as rp
 from bounds import theorems as th
 from bounds.estimation import tau_sq_tilde
 
-from .core import (
+from ..verify import (
     Expect,
     Finding,
     Mode,
@@ -32,9 +32,9 @@ from .core import (
     repair,
     witness,
 )
+from ..verify.search import Dim, minimize_margin
 from .model_points import K_, d_, n_, s0_, s_, sym_ratio
 from .proof_histories import history_finding
-from .search import Dim, minimize_margin
 from .section4 import simplest_tau_witness, tau_sides
 
 #: the part of the paper these claims belong to (the report groups and filters by it)

@@ -1,60 +1,17 @@
-"""The proofs as a graph: every theorem, lemma, proposition, labelled equation and unlabelled step
-that the appendix proofs and the main-text proof outline use, each a node with the nodes it uses (read
-off the proofs), its claim (the ledger's check of that step) and a computed status; the repairs'
-proofs joined to it through the nodes their steps rest on (`core.Rests`).
-
-A node's status is its statement's, computed by the ledger and named by the method that decided it:
-`certified` (sympy, exact or interval arithmetic), `exhausted` (every case of a finite domain: every
-reward history up to a length, at the parameter points the finding names), `sampled` (a search or a
-simulation of points found no counterexample), `refuted`, `undefined`, `inconsistent`, `conditional`,
-`inconclusive` (a check ran and could not decide: an undecided simulation, an empirical repair that
-its held-out half did not confirm), `vacuous` (nothing was tested), `read` (only a reading of the text
-holds), `argued` (no machine check), or
-`definition`. A node's findings are those that declare it (`core.about`; the claim's undeclared
-findings belong to the claim's own node): the graph never reads a finding's text. A node that uses
-others has a proof status besides: `proved` when every node below it, all the way down, is
-certified, exhausted, sampled or a definition (`weakest` names the weakest and where); `argued` when
-some is only argued, vacuous or inconclusive (not established); `broken` when some is refuted,
-undefined, inconsistent or conditional (`broken_at` names them). The two are separate: a true
-statement can have a broken proof.
-
-`resolve(results)` settles the repairs' steps that rest on other nodes (once the whole ledger has
-run) and returns the graph; `nodes_json` and `trees` are its two views (`rue-verify proofs`).
+"""The paper's proofs as a graph: every theorem, lemma, proposition, labelled equation and unlabelled
+step that the appendix proofs and the main-text proof outline use, each a node with the nodes it uses
+(read off the proofs) and its claim (the ledger's check of that step). The engine resolves it
+(`rue_verify.verify.graph`: statuses named by the method that decided them, proof statuses, the
+repairs joined through the nodes their steps rest on); this module holds the table (`PAPER`), the
+theorems `trees` prints, and `evaluate`, a node's own relation at a point or on a reward history.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .core import DECIDED, REGISTRY, SEVERITY, ClaimResult, settle_proof, weakest
-from .witnesses import recompute_witness
-
-#: a node's statement status (module docstring); the first four break a proof that uses them
-BAD = ("refuted", "undefined", "inconsistent", "conditional")
-#: statuses that establish a node, strongest first (a definition is as good as a certificate)
-DECIDED_NODE = ("definition",) + DECIDED
-#: statuses that leave a node not established ('read': only a reading of the text holds)
-OPEN = ("inconclusive", "vacuous", "read", "argued")
-STATUS = DECIDED_NODE + OPEN + BAD
-
-
-@dataclass(frozen=True)
-class Node:
-    """One node of the paper's proofs. `label`: its LaTeX label (None for an unlabelled step);
-    `aliases`: other labels that name it (the main text's copies `*-main`, the section holding its
-    proof); `claim`: the ledger claim that checks it (a claim that checks several nodes declares, on
-    each finding, the node it decides: `core.about`); `relation`: how its witness reads (lhs relation
-    rhs)."""
-
-    id: str
-    kind: str
-    location: str
-    statement: str
-    uses: tuple[str, ...] = ()
-    claim: str | None = None
-    label: str | None = None
-    aliases: tuple[str, ...] = ()
-    relation: str = "<="
+from ..verify import graph as _graph
+from ..verify.claims import REGISTRY, ClaimResult
+from ..verify.graph import BAD, DECIDED_NODE, OPEN, STATUS, Graph, Node, nodes_json  # noqa: F401  (the graph's vocabulary)
+from ..verify.witnesses import recompute_witness
 
 
 def _n(id: str, kind: str, location: str, statement: str, uses=(), claim=None, *, label: str | None = "",
@@ -147,21 +104,6 @@ PAPER: tuple[Node, ...] = (
 THEOREMS = ("lemma-true", "var-lemma", "them-R", "them-R-Bayes")
 
 
-@dataclass
-class Graph:
-    """Every node (the paper's and the repairs') with its status, witness and, where it has one, its
-    proof status."""
-
-    nodes: dict[str, dict]
-
-    def node(self, key: str) -> dict:
-        """A node by id, label or alias."""
-        for n in self.nodes.values():
-            if key == n["id"] or key == n["label"] or key in n["aliases"]:
-                return n
-        raise KeyError(f"no node {key!r}; known: {', '.join(self.nodes)}")
-
-
 def by_label() -> dict[str, Node]:
     """Every label and alias of the paper's nodes -> its node (the LaTeX cross-check reads it)."""
     out = {}
@@ -174,186 +116,18 @@ def by_label() -> dict[str, Node]:
 
 def node_for_claim(cid: str) -> str:
     """The node a claim's witnesses are evaluated at: the paper's node it checks, else its own id."""
-    return next((n.id for n in PAPER if n.claim == cid), cid)
-
-
-def findings_of(r: ClaimResult, node: str) -> list:
-    """The findings of claim result `r` that decide `node`: those that declare it, else (for the
-    claim's own node) those that declare no node. Never the text."""
-    mine = [f for f in r.findings if f.node == node]
-    if mine:
-        return mine
-    return [f for f in r.findings if f.node is None]
-
-
-def _decided(fs: list) -> tuple[str, dict | None]:
-    """A node's status from its findings: the worst verdict, and for a pass the weakest method."""
-    if not fs:
-        return "argued", None
-    worst = min((f.verdict for f in fs), key=SEVERITY.index)
-    witness = next((f.witness for f in fs if f.verdict == worst and f.witness), None)
-    if worst == "holds":                 # a reading of the text is no check: it decides nothing alone
-        checks = [f for f in fs if f.verdict == "holds" and f.kind != "reading"]
-        return (weakest(checks) if checks else "read"), None
-    if worst == "vacuous":               # nothing was tested: not a pass
-        return "vacuous", None
-    if worst == "inconclusive":          # a check that could not decide, or no check at all
-        return ("inconclusive" if any(f.kind != "reading" for f in fs if f.verdict == "inconclusive")
-                else "argued"), witness
-    return worst, witness
-
-
-def _status_of_repair(rep) -> str:
-    v = rep.verdict
-    if v == "inconclusive":              # a proof that is not proved is argued; a check that did not decide is not
-        return "argued" if rep.proof and rep.proof["status"] != "proved" else "inconclusive"
-    return _decided(rep.findings)[0]
-
-
-def _from_parts(kids: list[str]) -> str:
-    """The status of a node with no check of its own (a lemma that is the sum of its parts): the first
-    bad part's, else not established where a part is not, else the weakest part's method."""
-    bad = next((s for s in BAD if s in kids), None)
-    if bad:
-        return bad
-    if any(k in OPEN for k in kids):
-        return "argued"
-    return max(kids, key=DECIDED_NODE.index, default="definition")
+    return _graph.node_for_claim(cid, PAPER)
 
 
 def resolve(results: list[ClaimResult]) -> Graph:
-    """Settle every repair's steps that rest on other nodes (their statuses computed here, in the
-    order the references need, a circle counting as argued) and build the graph."""
-    res = {r.id: r for r in results}
-    nodes: dict[str, dict] = {}
-    for n in PAPER:
-        if n.claim and n.claim in res:
-            status, w = _decided(findings_of(res[n.claim], n.id))
-        elif n.claim:
-            status, w = "argued", None
-        else:
-            status, w = ("definition" if n.kind == "definition" else None), None
-        nodes[n.id] = {"id": n.id, "label": n.label, "aliases": list(n.aliases), "kind": n.kind,
-                       "location": n.location, "statement": n.statement, "uses": list(n.uses), "claim": n.claim,
-                       "status": status, "witness": w, "route": "paper", "relation": n.relation}
-    for n in PAPER:           # a node without a check of its own (a lemma that is the sum of its parts)
-        if nodes[n.id]["status"] is None:
-            nodes[n.id]["status"] = _from_parts([nodes[u]["status"] for u in n.uses])
-    repairs = {f"repair:{r.id}": (r, rep) for r in results for rep in r.repairs[:1]}
-    state: dict[str, str] = {}
-
-    def canonical(key: str) -> str:            # a claim id names the paper's node it checks
-        return key if key in nodes or key.startswith("repair:") else node_for_claim(key)
-
-    def status(key: str) -> str:
-        key = canonical(key)
-        if key in nodes and key not in repairs:
-            return nodes[key]["status"]
-        if key not in repairs:
-            return "argued"                    # a node the run did not reach
-        if state.get(key) == "visiting":
-            return "argued"
-        if key in state:
-            return state[key]
-        state[key] = "visiting"
-        r, rep = repairs[key]
-        for f in rep.findings:
-            if not f.proof:
-                continue
-            for step in f.proof["steps"]:
-                if step["uses"] is None:
-                    continue
-                step["uses"] = canonical(step["uses"])
-                s = status(step["uses"])
-                step["status"] = ("refuted" if s in BAD else "certified" if s == "definition" else
-                                  s if s in DECIDED else "argued")
-                step["detail"] = f"rests on {step['uses']} ({s})"
-            settle_proof(f)
-        state[key] = _status_of_repair(rep)
-        return state[key]
-
-    for key, (r, rep) in repairs.items():
-        status(key)
-        uses = [s["uses"] for f in rep.findings if f.proof for s in f.proof["steps"] if s["uses"]]
-        node = node_for_claim(r.id)
-        nodes[key] = {"id": key, "label": None, "aliases": [], "kind": "repair", "location": f"repair of {r.id}",
-                      "statement": rep.statement, "uses": uses, "claim": r.id, "status": state[key],
-                      "witness": None, "route": "repair", "repairs": node, "relation": "<=",
-                      "proof_steps": [s for f in rep.findings if f.proof for s in f.proof["steps"]],
-                      "proof": rep.proof["status"] if rep.proof else None,
-                      "broken_at": rep.proof["broken_at"] if rep.proof else []}
-    for key, n in nodes.items():
-        if n["route"] == "paper" and n["uses"]:
-            n["proof"], n["broken_at"], n["weakest"] = _proof_status(key, nodes)
-    return Graph(nodes)
-
-
-def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
-    """(proved | argued | broken, the bad nodes below `key` nearest first, the weakest method below
-    and where: "sampled at prob-dk")."""
-    bad, argued, seen, queue = [], False, {key}, list(nodes[key]["uses"])
-    low, where = "definition", ""
-    while queue:
-        u = queue.pop(0)
-        if u in seen:
-            continue
-        seen.add(u)
-        s = nodes[u]["status"]
-        if s in BAD:
-            bad.append(u)
-        argued |= s in OPEN
-        if s in DECIDED_NODE and DECIDED_NODE.index(s) > DECIDED_NODE.index(low):
-            low, where = s, u
-        queue.extend(nodes[u]["uses"])
-    return ("broken" if bad else "argued" if argued else "proved"), bad, (f"{low} at {where}" if where else low)
-
-
-def nodes_json(g: Graph) -> list[dict]:
-    """The graph as `rue-verify proofs --json` prints it: one object per node."""
-    out = []
-    for n in g.nodes.values():
-        d = {k: n[k] for k in ("id", "label", "kind", "location", "statement", "status", "uses", "witness", "claim",
-                               "route")}
-        if "proof" in n:
-            d["proof"], d["broken_at"] = n["proof"], n["broken_at"]
-            if "weakest" in n:
-                d["weakest"] = n["weakest"]
-        if n["route"] == "repair":
-            d["repairs"], d["steps"] = n["repairs"], n["proof_steps"]
-        out.append(d)
-    return out
+    """The paper's graph from a ledger run's results (`verify.graph.resolve` on `PAPER`); a ledger
+    run resolves it once (`ledger.collect`), and its readers take `results.graph`."""
+    return _graph.resolve(results, PAPER)
 
 
 def trees(g: Graph) -> list[str]:
-    """One paragraph per theorem: its statement's status, its proof's, where it breaks, and its repair."""
-    lines = []
-    for key in THEOREMS:
-        n = g.nodes[key]
-        rep = g.nodes.get(f"repair:{n['claim']}")
-        text = (f"{n['location']} ({key}): statement {n['status']}; proof {n['proof']}"
-                + (f" at {', '.join(n['broken_at'])}" if n["broken_at"] else ""))
-        if rep:
-            text += (f"; repair: statement {rep['status']}, proof {rep['proof']}"
-                     + (f" at {', '.join(rep['broken_at'])}" if rep["broken_at"] else ""))
-        lines.append(text)
-        lines += _tree(g, key, "  ", set())
-        if rep:
-            lines.append("  repaired route:")
-            lines += _tree(g, rep["id"], "    ", set())
-    return lines
-
-
-def _tree(g: Graph, key: str, indent: str, seen: set) -> list[str]:
-    out = []
-    for u in g.nodes[key]["uses"]:
-        n = g.nodes[u]
-        again = u in seen
-        out.append(f"{indent}- {u} [{n['status']}" + (f"; proof {n['proof']}" if n.get("proof") else "") + "]"
-                   + (" (above)" if again else f": {n['statement'][:90]}"))
-        if not again:
-            seen.add(u)
-            out += _tree(g, u, indent + "  ", seen)
-    return out
+    """One paragraph per theorem of the paper (`THEOREMS`) and the tree of its proof."""
+    return _graph.trees(g, THEOREMS)
 
 
 #: the nodes that are statements about a reward history, with the history steps that state them

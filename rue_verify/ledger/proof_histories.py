@@ -25,8 +25,9 @@ from bounds import repaired as rp
 from bounds import theorems as th
 from simulate.proofs.linear import Row, RUELinear, replay
 
+from ..verify import Finding, from_exhaustive, witness
 from ..verify.histories import CAP, MARGIN, Outcome, Violation, search, search_many
-from .core import Finding, from_exhaustive, witness
+from ..verify.witnesses import register_replay
 
 
 @dataclass(frozen=True)
@@ -364,3 +365,6 @@ def benchmark(history_n: tuple, out=print) -> list[dict]:
                   f"({rows[-1]['sequences_per_s']} sequences/s; one walk serves the route's steps)")
         out(f"{route:<9} one walk of every point: {wall:.1f} s")
     return rows
+
+
+register_replay("history", recompute)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bounds import gap
 from simulate.stats import binomial_interval, mean_interval
 
-from .core import Expect, Mode, claims_in, fmt, from_intervals, reading
+from ..verify import Expect, Mode, claims_in, fmt, from_intervals, reading
 from .model_points import POINTS, point_params, sim_summary
 
 #: the part of the paper these claims belong to (the report groups and filters by it)

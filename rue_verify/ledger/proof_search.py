@@ -18,15 +18,16 @@ from scipy import special
 
 from bounds import theorems as th
 from bounds.estimation import shrinkage
+from simulate.proofs.tracked import RUEResult, tracked_rue_runs
 from simulate.runner import rue_under_the_model
 
-from .core import Finding, Mode, from_count, from_value, witness
-from .montecarlo import Point, Search, rate_score, search
-from .proof_runs import RUEResult, tracked_rue_runs
-from .search import Dim
+from ..verify import Finding, Mode, from_count, from_value, witness
+from ..verify.montecarlo import Point, Search, rate_score, search
+from ..verify.search import Dim
+from ..verify.witnesses import register_replay
 
 #: the tracked simulator's runs per point, in multiples of the mode's: it is compiled
-#: (`proof_kernel`), about ten times the numpy loop's speed, so it screens and confirms five times
+#: (`simulate.proofs.tracked_kernel`), about ten times the numpy loop's speed, so it screens and confirms five times
 #: the runs of the other searches at about half their cost per run
 TRACKED_RUNS = 5
 
@@ -67,7 +68,7 @@ def feasible(p: dict) -> bool:
 
 
 #: the repaired route's inclusions: which -> (the premise, the conclusion that must follow), from a
-#: run's `route` record (`proof_runs.RUEResult.route`)
+#: run's `route` record (`simulate.proofs.tracked.RUEResult.route`)
 ROUTE = {"up-rep": (lambda r: r.route["E_rep"], lambda r: ~r.route["tk_up_rep"]),
          "low-shift": (lambda r: r.route["E_rep"], lambda r: ~r.route["tk_low_shift"]),
          "gap": (lambda r: r.route["E_rep"] & r.errors, lambda r: ~r.route["gap"]),
@@ -260,7 +261,7 @@ def recompute(w: dict) -> tuple[float, float]:
     the exact interval of the observed events and the bound (the event count must come out the same)."""
     from simulate.stats import binomial_interval
 
-    from .core import Mode
+    from ..verify import Mode
     p, key = w["params"], w["params"]["seed_key"]
     rng = Mode(seed=key[0]).rng(*key[1:])
     if "run" in p:
@@ -274,3 +275,6 @@ def recompute(w: dict) -> tuple[float, float]:
     if pt.events != w["events"]:
         raise AssertionError(f"rerun of {key} gave {pt.events} events, the witness says {w['events']}")
     return binomial_interval(pt.events, p["runs"], w["level"]).low, bound(params)
+
+
+register_replay("seed_key", recompute)

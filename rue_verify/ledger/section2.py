@@ -11,9 +11,10 @@ import sympy
 from bounds import repaired as rp
 from bounds import section2 as s2
 from simulate.environments import F_SETUPS, FIXED_BUDGETS, PAPER_K, fixed_means
+from simulate.runner import ucbe_with_exploration
 from simulate.stats import binomial_interval
 
-from .core import (
+from ..verify import (
     Expect,
     Mode,
     Repair,
@@ -29,8 +30,7 @@ from .core import (
     repair,
     witness,
 )
-from .proof_runs import ucbe_runs
-from .search import Dim, minimize_margin
+from ..verify.search import Dim, minimize_margin
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 2: UCB-E and full information"
@@ -109,14 +109,13 @@ def check_ucbe_upper(mode: Mode):
         f"on F1 it first drops below 1 near n = {ratio:g} H.", at_most=1.0, strict=True, fail="vacuous",
         witness=witness({"setup": vmin[1], "K": 20, "n": vmin[2]}, vmin[0], 1.0, "<", note="bound >= 1")))
     # empirical, where the bound is informative
-    rng = mode.rng(2)
     rows, worst, bad = [], None, 0
-    for mu in UCBE_INSTANCES:
+    for i, mu in enumerate(UCBE_INSTANCES):
         Kk, Hh = mu.size, s2.H_complexity(mu)
         nn = _ucbe_informative_n(mu)
         a = float(s2.ucbe_parameter_limit(nn, Kk, Hh))
         runs = mode.sim_runs * 5
-        rec = ucbe_runs(np.tile(mu, (runs, 1)), nn, a, rng, reward="bernoulli")
+        rec = ucbe_with_exploration(np.tile(mu, (runs, 1)), nn, a, mode.seed, f"sec2-upper:{i}")
         ci = binomial_interval(int((rec != 0).sum()), runs, 1 - 1e-6)
         b = float(s2.ucbe_upper_bound(nn, Kk, Hh))
         rows.append(f"means {mu.tolist()} n={nn}: e_n = {fmt(ci.estimate)} "
@@ -126,7 +125,7 @@ def check_ucbe_upper(mode: Mode):
             worst = witness({"means": mu.tolist(), "n": nn, "a": a, "runs": runs}, ci.low, b)
     findings.append(from_count(
         bad, "Bernoulli instances at the smallest n where the bound is < 1; a = 25(n-K)/(36H)",
-        "; ".join(rows) + " (exact binomial intervals at level 1 - 1e-6, reference UCB-E).", witness=worst))
+        "; ".join(rows) + " (exact binomial intervals at level 1 - 1e-6, the compiled UCB-E).", witness=worst))
     findings.append(_ucbe_tightness(mode))
     return Expect("the quoted bound is Audibert et al.'s at the largest admissible a; it is >= 1 "
                   f"in every setting of the paper's experiments (needs n ~ {ratio:g} H on F1)", "vacuous"), findings
@@ -142,7 +141,6 @@ def _ucbe_tightness(mode: Mode):
     it (a = 2n/H, above the admissible a, so the bound is not guaranteed there) in the shipped
     reproduction."""
     from . import section6_cells as S6
-    rng = mode.rng("ucbe-tightness")
     runs = mode.sim_runs * 5
     ratios, points, slopes = [], [], []
     for mu in UCBE_INSTANCES:
@@ -151,7 +149,8 @@ def _ucbe_tightness(mode: Mode):
         xs, ys = [], []
         for nn in sorted({int(round(x)) for x in np.geomspace(Kk + 2, top, 8)}):
             a = float(s2.ucbe_parameter_limit(nn, Kk, Hh))
-            fails = int((ucbe_runs(np.tile(mu, (runs, 1)), nn, a, rng, reward="bernoulli") != 0).sum())
+            rec = ucbe_with_exploration(np.tile(mu, (runs, 1)), nn, a, mode.seed, f"sec2-tightness:{mu.tolist()}:{nn}")
+            fails = int((rec != 0).sum())
             ci = binomial_interval(fails, runs, 0.95)
             if fails >= 5:
                 ratios.append(float(s2.ucbe_upper_bound(nn, Kk, Hh)) / ci.low)
@@ -172,7 +171,8 @@ def _ucbe_tightness(mode: Mode):
             if r is not None and float(r["ci_low"]) > 0:
                 paper.append(float(s2.ucbe_upper_bound(int(r["n"]), PAPER_K, Hs)) / float(r["ci_low"]))
     return from_tightness(
-        ratios, points, f"UCB-E (reference) on Bernoulli means {', '.join(str(m.tolist()) for m in UCBE_INSTANCES)} at "
+        ratios, points, "UCB-E (the compiled kernel) on Bernoulli means "
+        f"{', '.join(str(m.tolist()) for m in UCBE_INSTANCES)} at "
         f"the admissible a = 25(n-K)/(36H), n from K + 2 up to where the bound first drops below 1, {runs} runs per "
         "point; e_n at the lower end of its 95% interval",
         bound="2nK exp(-(n-K)/(18H))",

@@ -14,7 +14,7 @@ from bounds import UndefinedError, certify, gap
 from bounds import repaired as rp
 
 from ..rates.fit import log_slope
-from .core import (
+from ..verify import (
     Expect,
     Finding,
     Mode,

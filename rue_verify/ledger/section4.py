@@ -22,7 +22,7 @@ from bounds.estimation import (
     var_lemma_rhs,
 )
 
-from .core import (
+from ..verify import (
     Expect,
     Mode,
     NoRepair,

@@ -25,6 +25,7 @@ from scipy import stats
 from simulate.environments import (
     ARMS_K,
     F_SETUPS,
+    PAPER_BASELINES,
     PAPER_K,
     R_SETUPS,
     complexity_H,
@@ -34,7 +35,7 @@ from simulate.seeds import stream
 
 from ..reproduction import comparisons as C
 from ..reproduction.grid import K_CAP, fixed_budgets
-from .core import (
+from ..verify import (
     Expect,
     Finding,
     Mode,
@@ -55,10 +56,9 @@ from .core import (
     witness,
 )
 from .section6_cells import (
-    BASELINES,
-    HB,
+    FIXED_LABELS,
     LITERAL,
-    NB,
+    RANDOM_LABELS,
     Cells,
     cells_text,
     pair_witness,
@@ -73,8 +73,6 @@ from .section6_cells import (
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 6: the experiments"
 claim = claims_in(SECTION)
-
-
 
 
 def _conjunction(classes: list[str], what: str) -> str:
@@ -181,92 +179,119 @@ def check_f_claims(mode: Mode):
     rows, where = results(mode, "EXP-F-CLAIMS")
     findings = []
     for h, conv in _fixed_readings():
-        T = table(rows, study="fixed", H_convention=h)
-        lab = row_labels(conv)
-        dom = f"{_reading_text(h, conv)}; {where}"
-        kind = _kind(H_convention=h, ties=conv)
-        setups = F_SETUPS
-        budgets = HB
+        cells, labels = table(rows, study="fixed", H_convention=h), row_labels(conv)
 
-        def pair(s, b, base):
-            return T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])]
-
-        def comp(s, b, base):
-            return C.compare(*pair(s, b, base))
-        # 1. SH and SR everywhere except (F1, H/2 and H) against SR
-        cells = [(s, b, base) for s in setups for b in budgets for base in ("sh", "sr")
-                 if not (s == "F1" and b in ("H/2", "H") and base == "sr")]
-        pairs = [pair(*c) for c in cells]
-        comps = [C.compare(*p) for p in pairs]
-        cls = C.classify(comps)
-        text = _conjunction(cls, "RUE against SH and SR in the 34 claimed cells")
-        findings.append(from_classes(cls, dom, text + cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
-                                     kind=kind, witness=_wrong_way(mode, pairs, cls, "better")))
-        epairs = [pair("F1", b, "sr") for b in ("H/2", "H")]
-        exc = [C.compare(*p) for p in epairs]
-        ecls = C.classify(exc)
-        findings.append(from_classes(ecls, dom, "the exception, RUE slightly worse than SR in F1 at H/2 and H: "
-                                     + "; ".join(f"{b}: {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}] ({k})"
-                                                 for b, c, k in zip(("H/2", "H"), exc, ecls)), want="worse", kind=kind,
-                                     witness=_wrong_way(mode, epairs, ecls, "worse")))
-        # 2. F2 reductions against SH
-        outside, parts, w = _stated_reductions([(b, *pair("F2", b, "sh"), want)
-                                                for b, want in {"H/2": 0.10, "H": 0.20, "2H": 0.66}.items()], mode)
-        findings.append(from_count(outside, dom, "F2, RUE's error relative to SH's, 1 - e_RUE/e_SH with paired "
-                                                 "bootstrap intervals at 1 - 0.05/3 (Bonferroni over the three "
-                                                 "budgets): " + parts, kind=kind, witness=w))
-        # 3. UCB-E by setup
-        claimed = {"F1": "worse", "F2": "worse", "F3": "better", "F4": "similar", "F5": "better", "F6": "better"}
-        ucells = [(s, b) for s in setups for b in budgets]
-        upairs = [pair(s, b, "ucbe") for s, b in ucells]
-        ucomps = [C.compare(*p) for p in upairs]
-        ucls = C.classify(ucomps)
-        parts, verdicts = [], []
-        for s in setups:
-            k = [c for (ss, _), c in zip(ucells, ucls) if ss == s]
-            found = "similar" if set(k) == {"undecided"} else ("better" if "worse" not in k else
-                                                               ("worse" if "better" not in k else "mixed"))
-            want = claimed[s]
-            verdicts.append("holds" if found == want else
-                            ("inconclusive" if found == "similar" or (want == "similar" and found == "mixed") else
-                             "refuted"))
-            parts.append(f"{s}: claimed {want}, found {found} ({', '.join(k)})")
-        def setup_witness(i: int) -> dict:           # the setup's cell that goes against its claim
-            s, want = setups[i], claimed[setups[i]]
-            mine = [j for j, (ss, _) in enumerate(ucells) if ss == s]
-            against = [j for j in mine if ucls[j] != "undecided" and (want == "similar" or ucls[j] != want)]
-            return pair_witness(mode, upairs, min(against, key=lambda j: ucomps[j].p), want)
-        findings.append(from_parts(verdicts, dom,
-                                "RUE against UCB-E per setup (a setup is 'better' when RUE wins a budget and loses "
-                                "none, 'similar' when no budget is significant; Holm over 18 cells): "
-                                + "; ".join(parts), kind=kind, witness=setup_witness))
-        # 4. TTTS
-        tpairs = [pair(s, b, "ttts") for s, b in ucells]
-        tcomps = [C.compare(*p) for p in tpairs]
-        tcls = C.classify(tcomps)
-        better, worse = tcls.count("better"), tcls.count("worse")
-        findings.append(from_majority(tcls, dom, "RUE against TTTS 'in most cases' (holds if significantly better "
-                                                 "in more than half the cells, refuted if worse in at least half): "
-                                                 f"better in {better}, worse in {worse} of 18 cells (Holm)", kind=kind,
-                                      witness=_wrong_way(mode, tpairs, tcls, "better")))
-        spec = {c: k for c, k in zip(ucells, tcls)}
-        sw = [spec[("F4", "2H")], spec[("F6", "2H")]]
-        findings.append(from_classes(sw, dom, "RUE slightly worse than TTTS at 2H in F4 and F6: " + ", ".join(
-            f"{s} 2H {fmt(tcomps[ucells.index((s, '2H'))].diff, 3)} ({k})" for s, k in zip(("F4", "F6"), sw)),
-            want="worse", kind=kind, witness=_wrong_way(mode, [tpairs[ucells.index((s, "2H"))] for s in ("F4", "F6")],
-                                                        sw, "worse")))
+        def pair(s, b, base, cells=cells, labels=labels):
+            return cells[(s, PAPER_K, b, "rue")], cells[(s, PAPER_K, b, labels[base])]
+        reading = {"domain": f"{_reading_text(h, conv)}; {where}", "kind": _kind(H_convention=h, ties=conv)}
+        findings += _f_sh_sr(mode, pair, **reading)
+        findings.append(_f_reductions(mode, pair, **reading))
+        findings.append(_f_ucbe(mode, pair, **reading))
+        findings += _f_ttts(mode, pair, **reading)
     return summarize(findings), findings
+
+
+#: the F-claims' cells: every fixed setup at every budget of Section 2's H
+_F_CELLS = [(s, b) for s in F_SETUPS for b in FIXED_LABELS]
+
+
+def _f_sh_sr(mode: Mode, pair, domain: str, kind: str) -> list[Finding]:
+    """'RUE beats SH and SR everywhere except F1 at H/2 and H, where it is slightly worse than SR'."""
+    exception = [("F1", b, "sr") for b in ("H/2", "H")]
+    cells = [(s, b, base) for s, b in _F_CELLS for base in ("sh", "sr") if (s, b, base) not in exception]
+    pairs = [pair(*c) for c in cells]
+    comps = [C.compare(*p) for p in pairs]
+    cls = C.classify(comps)
+    text = _conjunction(cls, f"RUE against SH and SR in the {len(cells)} claimed cells")
+    everywhere = from_classes(cls, domain, text + cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
+                              kind=kind, witness=_wrong_way(mode, pairs, cls, "better"))
+    epairs = [pair(*c) for c in exception]
+    exc = [C.compare(*p) for p in epairs]
+    ecls = C.classify(exc)
+    worse = from_classes(ecls, domain, "the exception, RUE slightly worse than SR in F1 at "
+                         + " and ".join(b for _, b, _ in exception) + ": "
+                         + "; ".join(f"{b}: {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}] ({k})"
+                                     for (_, b, _), c, k in zip(exception, exc, ecls)),
+                         want="worse", kind=kind, witness=_wrong_way(mode, epairs, ecls, "worse"))
+    return [everywhere, worse]
+
+
+#: 'in F2 its error is 10%, 20%, 66% below SH's', by budget (Section 6.2)
+_F2_REDUCTIONS = {"H/2": 0.10, "H": 0.20, "2H": 0.66}
+
+
+def _f_reductions(mode: Mode, pair, domain: str, kind: str) -> Finding:
+    """F2's stated reductions against SH, each against a paired bootstrap interval."""
+    outside, parts, w = _stated_reductions([(b, *pair("F2", b, "sh"), want) for b, want in _F2_REDUCTIONS.items()],
+                                           mode)
+    k = len(_F2_REDUCTIONS)
+    return from_count(outside, domain, "F2, RUE's error relative to SH's, 1 - e_RUE/e_SH with paired bootstrap "
+                      f"intervals at 1 - 0.05/{k} (Bonferroni over the {k} budgets): " + parts, kind=kind, witness=w)
+
+
+#: 'vs UCB-E better in F3, F5, F6, similar in F4, worse in F1, F2' (Section 6.2)
+_F_UCBE = {"F1": "worse", "F2": "worse", "F3": "better", "F4": "similar", "F5": "better", "F6": "better"}
+
+
+def _f_ucbe(mode: Mode, pair, domain: str, kind: str) -> Finding:
+    """RUE against UCB-E, setup by setup: a setup is 'better' when RUE wins a budget and loses none,
+    'similar' when no budget is significant."""
+    pairs = [pair(s, b, "ucbe") for s, b in _F_CELLS]
+    comps = [C.compare(*p) for p in pairs]
+    cls = C.classify(comps)
+    parts, verdicts = [], []
+    for s, want in _F_UCBE.items():
+        k = [c for (ss, _), c in zip(_F_CELLS, cls) if ss == s]
+        found = "similar" if set(k) == {"undecided"} else ("better" if "worse" not in k else
+                                                           ("worse" if "better" not in k else "mixed"))
+        verdicts.append("holds" if found == want else
+                        ("inconclusive" if found == "similar" or (want == "similar" and found == "mixed") else
+                         "refuted"))
+        parts.append(f"{s}: claimed {want}, found {found} ({', '.join(k)})")
+
+    def setup_witness(i: int) -> dict:           # the setup's cell that goes against its claim
+        s, want = list(_F_UCBE.items())[i]
+        mine = [j for j, (ss, _) in enumerate(_F_CELLS) if ss == s]
+        against = [j for j in mine if cls[j] != "undecided" and (want == "similar" or cls[j] != want)]
+        return pair_witness(mode, pairs, min(against, key=lambda j: comps[j].p), want)
+    return from_parts(verdicts, domain, "RUE against UCB-E per setup (a setup is 'better' when RUE wins a budget "
+                      f"and loses none, 'similar' when no budget is significant; Holm over {len(_F_CELLS)} cells): "
+                      + "; ".join(parts), kind=kind, witness=setup_witness)
+
+
+#: 'slightly worse [than TTTS] at 2H in F4 and F6' (Section 6.2)
+_F_TTTS_WORSE = (("F4", "2H"), ("F6", "2H"))
+
+
+def _f_ttts(mode: Mode, pair, domain: str, kind: str) -> list[Finding]:
+    """'RUE beats TTTS in most cases, slightly worse at 2H in F4 and F6'."""
+    pairs = [pair(s, b, "ttts") for s, b in _F_CELLS]
+    comps = [C.compare(*p) for p in pairs]
+    cls = C.classify(comps)
+    better, worse = cls.count("better"), cls.count("worse")
+    most = from_majority(cls, domain, "RUE against TTTS 'in most cases' (holds if significantly better in more than "
+                         f"half the cells, refuted if worse in at least half): better in {better}, worse in {worse} "
+                         f"of {len(cls)} cells (Holm)", kind=kind, witness=_wrong_way(mode, pairs, cls, "better"))
+    at = [_F_CELLS.index(c) for c in _F_TTTS_WORSE]
+    sw = [cls[i] for i in at]
+    where = {b: [s for s, bb in _F_TTTS_WORSE if bb == b] for _, b in _F_TTTS_WORSE}
+    slightly = from_classes(sw, domain, "RUE slightly worse than TTTS at " + "; ".join(
+        f"{b} in {' and '.join(ss)}" for b, ss in where.items()) + ": " + ", ".join(
+        f"{s} {b} {fmt(comps[i].diff, 3)} ({k})" for (s, b), i, k in zip(_F_TTTS_WORSE, at, sw)),
+        want="worse", kind=kind, witness=_wrong_way(mode, [pairs[i] for i in at], sw, "worse"))
+    return [most, slightly]
 
 
 @repair("EXP-F-CLAIMS")
 def repair_f_claims(mode: Mode) -> Repair:
     rows, where = results(mode, "EXP-F-CLAIMS")
     h, conv = LITERAL["H_convention"], LITERAL["ties"]
-    T, lab = table(rows, study="fixed", H_convention=h), row_labels(conv)
-    cells = [(s, b) for s in F_SETUPS for b in HB]
-    groups = {lab[base]: ([f"{s} {b}" for s, b in cells], [(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])])
-                                                          for s, b in cells])
-              for base in BASELINES}
+    by_cell, labels = table(rows, study="fixed", H_convention=h), row_labels(conv)
+    cells = [(s, b) for s in F_SETUPS for b in FIXED_LABELS]
+    groups = {labels[base]: ([f"{s} {b}" for s, b in cells],
+                             [(by_cell[(s, PAPER_K, b, "rue")], by_cell[(s, PAPER_K, b, labels[base])])
+                              for s, b in cells])
+              for base in PAPER_BASELINES}
     return ordering_repair("On F1-F6 (K = 20, 1000 runs, budgets from Section 2's H, ties at random)", groups,
                            f"{_reading_text(h, conv)} (the literal reading); {where}")
 
@@ -285,30 +310,30 @@ def check_r_claims(mode: Mode):
     rows, where = results(mode, "EXP-R-CLAIMS")
     findings = []
     for ns, form in _random_readings():
-        T = random_cells(rows, ns)
-        lab = row_labels("project", form)
+        by_cell = random_cells(rows, ns)
+        labels = row_labels("project", form)
         dom = f"N(0.5, 0.1) read as {ns} 0.1, UCB-E's a = {'2n/H' if form == 'cn/H' else '2'}; {where}"
         kind = _kind(normal_scale=ns, a_form=form)
-        cells = [(s, b, base) for s in R_SETUPS for b in NB for base in ("sr", "sh", "ucbe")]
-        pairs = [(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])]) for s, b, base in cells]
+        cells = [(s, b, base) for s in R_SETUPS for b in RANDOM_LABELS for base in ("sr", "sh", "ucbe")]
+        pairs = [(by_cell[(s, PAPER_K, b, "rue")], by_cell[(s, PAPER_K, b, labels[base])]) for s, b, base in cells]
         comps = [C.compare(*p) for p in pairs]
         cls = C.classify(comps)
         text = _conjunction(cls, "RUE against SR, SH and UCB-E (paired over instances)")
         findings.append(from_classes(cls, dom, text + cells_text([f"{s} {b} {x}" for s, b, x in cells], comps, cls),
                                      kind=kind, witness=_wrong_way(mode, pairs, cls, "better")))
-        tcells = [(s, b) for s in ("R1", "R2") for b in NB]
-        tpairs = [(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, "ttts")]) for s, b in tcells]
+        tcells = [(s, b) for s in ("R1", "R2") for b in RANDOM_LABELS]
+        tpairs = [(by_cell[(s, PAPER_K, b, "rue")], by_cell[(s, PAPER_K, b, "ttts")]) for s, b in tcells]
         tcomps = [C.compare(*p) for p in tpairs]
         tcls = C.classify(tcomps)
         ttext = _conjunction(tcls, "RUE against TTTS in R1 and R2 (where 'RUE dominates' includes TTTS)")
-        r3 = [C.compare(T[("R3", PAPER_K, b, "rue")], T[("R3", PAPER_K, b, "ttts")]) for b in NB]
+        r3 = [C.compare(by_cell[("R3", PAPER_K, b, "rue")], by_cell[("R3", PAPER_K, b, "ttts")]) for b in RANDOM_LABELS]
         findings.append(from_classes(tcls, dom, ttext + cells_text([f"{s} {b}" for s, b in tcells], tcomps, tcls)
                                 + "; R3 (better or worse, no claim): " + ", ".join(
                                     f"{b} {fmt(c.diff, 3)} [{fmt(c.low, 3)}, {fmt(c.high, 3)}]"
-                                    for b, c in zip(NB, r3)), kind=kind,
+                                    for b, c in zip(RANDOM_LABELS, r3)), kind=kind,
                                      witness=_wrong_way(mode, tpairs, tcls, "better")))
-        outside, parts, w = _stated_reductions([(base, T[("R3", PAPER_K, "N/2", "rue")],
-                                                  T[("R3", PAPER_K, "N/2", lab[base])], want)
+        outside, parts, w = _stated_reductions([(base, by_cell[("R3", PAPER_K, "N/2", "rue")],
+                                                  by_cell[("R3", PAPER_K, "N/2", labels[base])], want)
                                                  for base, want in {"ucbe": 0.23, "sh": 0.24,
                                                                     "sr": 0.31}.items()], mode)
         findings.append(from_count(outside, dom, "R3, n = N/2: 1 - e_RUE/e_X over the instances, paired bootstrap over "
@@ -320,11 +345,12 @@ def check_r_claims(mode: Mode):
 def repair_r_claims(mode: Mode) -> Repair:
     rows, where = results(mode, "EXP-R-CLAIMS")
     ns, form = LITERAL["normal_scale"], LITERAL["a_form"]
-    T, lab = random_cells(rows, ns), row_labels(LITERAL["ties"], form)
-    cells = [(s, b) for s in R_SETUPS for b in NB]
-    groups = {lab[base]: ([f"{s} {b}" for s, b in cells], [(T[(s, PAPER_K, b, "rue")], T[(s, PAPER_K, b, lab[base])])
-                                                          for s, b in cells])
-              for base in BASELINES}
+    by_cell, labels = random_cells(rows, ns), row_labels(LITERAL["ties"], form)
+    cells = [(s, b) for s in R_SETUPS for b in RANDOM_LABELS]
+    groups = {labels[base]: ([f"{s} {b}" for s, b in cells],
+                             [(by_cell[(s, PAPER_K, b, "rue")], by_cell[(s, PAPER_K, b, labels[base])])
+                              for s, b in cells])
+              for base in PAPER_BASELINES}
     return ordering_repair("On R1-R3 (K = 20, 50 instances, N(0.5, 0.1) with variance 0.1, UCB-E's a = 2)", groups,
                            f"N(0.5, 0.1) read as {ns} 0.1, UCB-E's a = 2 (the literal reading); {where}",
                            "RUE's error minus the baseline's, mean over the instances")
@@ -388,17 +414,18 @@ def check_k_scaling(mode: Mode):
     rows, where = results(mode, "EXP-K-SCALING")
     findings = []
     for h, conv in _fixed_readings(("arms",)):
-        lab = row_labels(conv)
-        T = Cells({**table(rows, study="fixed", setup="F4", H_convention=h),
+        labels = row_labels(conv)
+        by_cell = Cells({**table(rows, study="fixed", setup="F4", H_convention=h),
                    **table(rows, study="arms", H_convention=h)})
         dom = f"{_reading_text(h, conv)}; {where}"
         comps, parts, keys = [], [], []
-        for base in BASELINES:
+        for base in PAPER_BASELINES:
             adv = {}
-            keys.append({str(K): [[T[("F4", K, b, lab[base])]["key"], T[("F4", K, b, "rue")]["key"]] for b in HB]
-                         for K in (PAPER_K,) + ARMS_K})
+            keys.append({str(K): [[by_cell[("F4", K, b, labels[base])]["key"], by_cell[("F4", K, b, "rue")]["key"]]
+                                  for b in FIXED_LABELS] for K in (PAPER_K,) + ARMS_K})
             for K in (PAPER_K,) + ARMS_K:
-                cs = [C.compare(T[("F4", K, b, lab[base])], T[("F4", K, b, "rue")]) for b in HB]
+                cs = [C.compare(by_cell[("F4", K, b, labels[base])], by_cell[("F4", K, b, "rue")])
+                      for b in FIXED_LABELS]
                 m = float(np.mean([c.diff for c in cs]))
                 se = float(np.sqrt(np.sum([((c.high - c.low) / 3.92) ** 2 for c in cs])) / 3)
                 adv[K] = (m, se)
@@ -425,17 +452,17 @@ def check_k_scaling(mode: Mode):
 @repair("EXP-K-SCALING")
 def repair_k_scaling(mode: Mode) -> Repair:
     rows, where = results(mode, "EXP-K-SCALING")
-    lab = row_labels(LITERAL["ties"])
-    T = Cells({**table(rows, study="fixed", setup="F4", H_convention="suboptimal"),
+    labels = row_labels(LITERAL["ties"])
+    by_cell = Cells({**table(rows, study="fixed", setup="F4", H_convention="suboptimal"),
                **table(rows, study="arms", H_convention="suboptimal")})
     groups = {}
     for K in (40, 80):
-        for base in BASELINES:
-            cells = [f"K = {K} {b}" for b in HB]
-            groups.setdefault(lab[base], ([], []))
-            groups[lab[base]][0].extend(cells)
-            groups[lab[base]][1].extend((T[("F4", K, b, "rue")], T[("F4", K, b, lab[base])])
-                                        for b in HB)
+        for base in PAPER_BASELINES:
+            cells = [f"K = {K} {b}" for b in FIXED_LABELS]
+            groups.setdefault(labels[base], ([], []))
+            groups[labels[base]][0].extend(cells)
+            groups[labels[base]][1].extend((by_cell[("F4", K, b, "rue")], by_cell[("F4", K, b, labels[base])])
+                                        for b in FIXED_LABELS)
     return ordering_repair("On F4 with K = 40 and 80 (1000 runs, budgets from H over the suboptimal arms, the only H "
                            "the appendix's runs use)", groups, f"H over the suboptimal arms, project's ties; {where}")
 
@@ -448,15 +475,15 @@ def check_two_stage(mode: Mode):
     findings = []
     for conv in ("project", "authors"):
         rule = "random" if conv == "project" else "lowest-index"
-        for setup, budgets in (("F4", HB), ("R2", NB)):
-            T = table(rows, study="two-stage", setup=setup)
+        for setup, budgets in (("F4", FIXED_LABELS), ("R2", RANDOM_LABELS)):
+            by_cell = table(rows, study="two-stage", setup=setup)
             cells, comps, unif = [], [], []
             for b in budgets:
-                for (s, K, bb, lab), r in T.items():
+                for (s, K, bb, labels), r in by_cell.items():
                     if bb == b and r["algorithm"] == "two-stage" and f'"tie_rule": "{rule}"' in r["params"]:
-                        cells.append(f"{b} {lab}")
-                        comps.append(C.compare(r, T[(setup, PAPER_K, b, "rue")]))
-                        unif.append(C.compare(r, T[(setup, PAPER_K, b, "uniform")]).diff)
+                        cells.append(f"{b} {labels}")
+                        comps.append(C.compare(r, by_cell[(setup, PAPER_K, b, "rue")]))
+                        unif.append(C.compare(r, by_cell[(setup, PAPER_K, b, "uniform")]).diff)
             cls = C.classify(comps)
             worse = cls.count("worse")     # two-stage errs more than RUE
             findings.append(from_classes(cls, f"{setup}, {conv}'s ties; {where}", want="worse", kind=_kind(ties=conv),
@@ -475,9 +502,9 @@ def check_two_stage(mode: Mode):
                  "repair states what holds under the literal one (Section 6.1's a = 2)", "repair:EXP-R-CLAIMS"))
 def check_ucbe_param(mode: Mode):
     rows, where = results(mode, "EXP-UCBE-PARAM")
-    T = random_cells(rows, "variance")
-    d = [C.compare(T[(s, PAPER_K, b, "ucbe [a = 2]")], T[(s, PAPER_K, b, "ucbe")])
-         for s in R_SETUPS for b in NB]
+    by_cell = random_cells(rows, "variance")
+    d = [C.compare(by_cell[(s, PAPER_K, b, "ucbe [a = 2]")], by_cell[(s, PAPER_K, b, "ucbe")])
+         for s in R_SETUPS for b in RANDOM_LABELS]
     findings = [reading("inconsistent", "the text",
                         "Section 6 sets a = 2n/H for UCB-E ('this parameter works the best overall'); Section 6.1 says "
                         "'we also set a = 2 through three random setups'. Read literally these are different "
@@ -524,8 +551,9 @@ def check_k80(mode: Mode):
        "'RUE does not assume any distributional form ...' against Sections 3-5.", needs=("random",))
 def check_concl_dist(mode: Mode):
     rows, where = results(mode, "CONCL-DIST")
-    T = random_cells(rows, "variance")
-    r3 = [C.compare(T[("R3", PAPER_K, b, "rue")], T[("R3", PAPER_K, b, base)]) for b in NB for base in BASELINES]
+    by_cell = random_cells(rows, "variance")
+    r3 = [C.compare(by_cell[("R3", PAPER_K, b, "rue")], by_cell[("R3", PAPER_K, b, base)])
+          for b in RANDOM_LABELS for base in PAPER_BASELINES]
     cls = C.classify(r3)
     return Expect("the text contradicts the model it analyses", "inconsistent"), [
         reading("inconsistent", "the text",
@@ -543,10 +571,10 @@ def check_concl_dist(mode: Mode):
 @repair("CONCL-DIST")
 def repair_concl_dist(mode: Mode) -> Repair:
     rows, where = results(mode, "CONCL-DIST")
-    T = random_cells(rows, "variance")
-    cells = [f"R3 {b}" for b in NB]
-    groups = {base: (cells, [(T[("R3", PAPER_K, b, "rue")], T[("R3", PAPER_K, b, base)]) for b in NB])
-              for base in BASELINES}
+    by_cell = random_cells(rows, "variance")
+    cells = [f"R3 {b}" for b in RANDOM_LABELS]
+    groups = {base: (cells, [(by_cell[("R3", PAPER_K, b, "rue")], by_cell[("R3", PAPER_K, b, base)])
+                             for b in RANDOM_LABELS]) for base in PAPER_BASELINES}
     rep = ordering_repair("RUE runs without assuming a distribution, and its guarantees (Theorems 3.1, 5.1, 5.2) are "
                           "proved for the Gaussian prior only. Where that prior is false (R3: uniform prior, Bernoulli "
                           "rewards, 50 instances)", groups, f"R3; {where}",

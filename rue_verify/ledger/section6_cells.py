@@ -15,12 +15,10 @@ from simulate.environments import FIXED_BUDGETS, PAPER_BASELINES, R_SETUPS, RAND
 from ..errors import ParameterError
 from ..reproduction import comparisons as C
 from ..reproduction.results import load
-from .core import REGISTRY, Mode, fmt, witness
+from ..verify import REGISTRY, Mode, fmt, witness
 
-#: the baselines Section 6 compares RUE with
-BASELINES = PAPER_BASELINES
 #: the budget labels of the fixed and the random setups (simulate.environments declares what they mean)
-HB, NB = tuple(FIXED_BUDGETS), tuple(RANDOM_BUDGETS)
+FIXED_LABELS, RANDOM_LABELS = tuple(FIXED_BUDGETS), tuple(RANDOM_BUDGETS)
 
 
 #: The literal readings of Section 6's descriptions, by the paper's own notation and definitions: H as
@@ -70,7 +68,7 @@ def table(rows: list[dict], **match) -> Cells:
 def row_labels(convention: str, ucbe_form: str = "cn/H") -> dict[str, str]:
     """Algorithm -> row label under a tie convention and a UCB-E reading (the registry's labels)."""
     out = {}
-    for name in ("rue",) + BASELINES:
+    for name in ("rue",) + PAPER_BASELINES:
         alg = get(name)
         takes = {p.name for p in alg.params}
         params = {k: v for k, v in TIES.variants[convention].items() if k in takes}

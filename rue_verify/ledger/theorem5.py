@@ -11,11 +11,11 @@ import sympy
 from bounds import UndefinedError, gap, orders, vacuity
 from bounds import repaired as rp
 from bounds import theorems as th
+from simulate.proofs.tracked import tracked_rue_runs
 from simulate.runner import outcomes
 from simulate.stats import mean_interval
 
-from . import proof_search as ps
-from .core import (
+from ..verify import (
     Expect,
     Mode,
     NoRepair,
@@ -32,10 +32,10 @@ from .core import (
     repair,
     witness,
 )
+from ..verify.montecarlo import rate_finding
+from ..verify.search import Dim
+from . import proof_search as ps
 from .model_points import K_, d_, n_, s0_, s_, sym_ratio
-from .montecarlo import rate_finding
-from .proof_runs import tracked_rue_runs
-from .search import Dim
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 5: Theorems 5.1 and 5.2"

@@ -86,11 +86,10 @@ def _place(rows: list[dict]) -> None:
             r["y"] = -d - (0.35 if len(level) > 5 and i % 2 else 0.0)     # a crowded row staggers
 
 
-def proof_graph_table(results) -> Table:
+def proof_graph_table(results, graph) -> Table:
     """The laid-out graphs of Theorems 3.1, 5.1 and 5.2 (paper's route and repaired route) from the
-    ledger's results."""
-    from ..ledger import proof_graph
-    g = proof_graph.resolve(list(results))
+    ledger's results and the graph the run resolved from them (`ledger.run_ledger(...).graph`)."""
+    g = graph
     ran = {r.id for r in results}
     rows = []
     for theorem in DRAWN:

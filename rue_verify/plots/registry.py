@@ -48,6 +48,7 @@ class Inputs:
     ledger: tuple = ()
     rates: str | None = None
     bounds: tuple = ()                   # your bounds for the landscape: (quantity, 'file.py:NAME') pairs
+    graph: Any = None                    # the proof graph the ledger run resolved (`ledger.run_ledger(...).graph`)
 
     @property
     def studies(self) -> set[str]:
@@ -76,7 +77,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            lambda i: th.ledger_overview_table(list(i.ledger)), th.draw_ledger_overview, needs=("ledger",)),
     Family("proof-graphs", "The proofs of Theorems 3.1, 5.1 and 5.2 as dependency graphs: the paper's route and the "
                            "repaired one, every node coloured by its computed status and linked to its evidence.",
-           lambda i: pf.proof_graph_table(list(i.ledger)), pf.draw_proof_graph,
+           lambda i: pf.proof_graph_table(list(i.ledger), i.graph), pf.draw_proof_graph,
            claims=("THM-GAP", "THM-FAIL", "THM-REGRET"), needs=("ledger",), inline=True),
     Family("theorem-3-1", "Theorem 3.1: the exact probability that the two best of K Gaussian means are within "
                           "alpha, its bound c_K alpha / sigma0 (not real for K < 36), and a Monte Carlo check.",

@@ -20,7 +20,7 @@ from bounds import UndefinedError, gap, repaired, section2, theorems
 from bounds.estimation import posterior_variance_formula, tau_sq_lower, tau_sq_tilde, tau_sq_upper
 from bounds.vacuity import smallest_informative_n
 from simulate import runner
-from simulate.runner import run_algorithm, run_seeds
+from simulate.runner import run_seeds
 from simulate.seeds import stream
 from simulate.stats import binomial_interval, mean_interval
 
@@ -246,9 +246,7 @@ def ucbe_bound_table(means=(0.6, 0.5, 0.45, 0.4), ns=None, runs: int = 2000, see
             for n, y in zip(grid, section2.ucbe_upper_bound(grid.astype(float), K, H))]
     for n in [int(n) for n in (ns or np.geomspace(2 * H, 400 * H, 6).astype(int))]:
         a = float(section2.ucbe_parameter_limit(n, K, H))           # the exploration a, given directly
-        rec, _, _, _ = run_algorithm("ucbe", {"c": a, "a_form": "c", "H_convention": "section2"},
-                                     np.tile(mu, (runs, 1)), n, run_seeds(seed, f"ucbe:{n}", runs),
-                                     run_seeds(seed, f"rw:{n}", runs), False, 0.0)
+        rec = runner.ucbe_with_exploration(np.tile(mu, (runs, 1)), n, a, seed, str(n))
         iv = binomial_interval(int(np.sum(rec != mu.argmax())), runs, 0.99)
         rows.append({"series": "simulated", "x": n, "y": iv.estimate, "low": iv.low, "high": iv.high})
     return Table(rows, {"family": "ucbe-bound", "means": [float(m) for m in mu], "H": float(H), "runs": runs,
@@ -398,7 +396,8 @@ def draw_tau_lemma(t: Table, ax=None):
 def ledger_overview_table(results) -> Table:
     """How many claims of each part of the paper (the claim's declared section, as the report's
     filter) got each verdict."""
-    from ..ledger.core import REGISTRY, SEVERITY
+    from ..ledger import REGISTRY
+    from ..verify import SEVERITY
     part = {r.id: REGISTRY[r.id].section if r.id in REGISTRY else "Other" for r in results}
     sections = list(dict.fromkeys(part.values()))
     rows = [{"section": sec, "verdict": v, "claims": sum(1 for r in results if r.verdict == v and part[r.id] == sec)}
@@ -407,8 +406,8 @@ def ledger_overview_table(results) -> Table:
 
 
 def draw_ledger_overview(t: Table, ax=None):
-    from ..ledger.core import SEVERITY
     from ..render import PALETTE
+    from ..verify import SEVERITY
     fig, ax = new_axes(ax, (8.2, 4.4))
     sections = t.values("section")
     left = np.zeros(len(sections))

@@ -1,4 +1,69 @@
-"""The verification engine, apart from this paper's claims: what a check of any paper's steps needs
-and nothing of this one. `histories` decides a step on every history of an algorithm whose choices
-are linear in its rewards once its pull sequence is fixed (the algorithm's linear form comes from the
-caller, e.g. `simulate.proofs.linear.RUELinear`). It imports no simulator, no bound and no claim."""
+"""The verification engine, apart from any paper's claims: what a check of a paper's statements and
+proof steps needs, and nothing of one paper.
+
+- `findings`: a check's finding (verdict, domain, evidence, how a pass was decided) and the
+  constructors that compute its verdict from numbers;
+- `proofs`: proofs as steps, each checked, argued or resting on another node;
+- `claims`: claims and repairs declared once, in one registry, with the `Mode` a run works in;
+- `runner`: running a ledger (one process or several) and collecting its results and graph;
+- `graph`: a proof graph resolved from a node table and the results;
+- `witnesses`: witnesses computed again (searches register how to replay theirs);
+- `search`, `montecarlo`: deterministic and adversarial Monte Carlo searches of a parameter space;
+- `histories`: a step decided on every history of an algorithm that is linear in its rewards once
+  its pull sequence is fixed (the algorithm's linear form comes from the caller).
+
+Importing it loads no paper's claim, no bound and no simulator (`tests/test_layering.py`). Declare
+your own claims with the names below (`from rue_verify.verify import claim, from_value, witness`).
+"""
+
+from .claims import (
+    REGISTRY,
+    Claim,
+    ClaimResult,
+    Expect,
+    LedgerInputs,
+    Mode,
+    NoRepair,
+    Repair,
+    auto_summary,
+    claim,
+    claims_in,
+    repair,
+    run_claim,
+)
+from .findings import (
+    DECIDED,
+    KINDS,
+    METHODS,
+    SEVERITY,
+    Finding,
+    about,
+    fmt,
+    from_certificate,
+    from_classes,
+    from_count,
+    from_exact,
+    from_exhaustive,
+    from_intervals,
+    from_majority,
+    from_margin,
+    from_parts,
+    from_rate,
+    from_tightness,
+    from_value,
+    overall,
+    reading,
+    shorten,
+    weakest,
+    witness,
+)
+from .proofs import Argued, Rests, from_proof, proof_status, settle_proof
+
+__all__ = [
+    'REGISTRY', 'Claim', 'ClaimResult', 'Expect', 'LedgerInputs', 'Mode', 'NoRepair', 'Repair',
+    'auto_summary', 'claim', 'claims_in', 'repair', 'run_claim', 'DECIDED', 'KINDS', 'METHODS', 'SEVERITY',
+    'Finding', 'about', 'fmt', 'from_certificate', 'from_classes', 'from_count', 'from_exact',
+    'from_exhaustive', 'from_intervals', 'from_majority', 'from_margin', 'from_parts', 'from_rate',
+    'from_tightness', 'from_value', 'overall', 'reading', 'shorten', 'weakest', 'witness', 'Argued', 'Rests',
+    'from_proof', 'proof_status', 'settle_proof',
+]

@@ -5,8 +5,8 @@ declared recomputation and does violate the stated relation, and the declaration
 refuted, undefined or inconsistent claim has repairs or a reason)."""
 
 from rue_verify.ledger import REGISTRY, Mode, run_ledger
-from rue_verify.ledger.core import SEVERITY
-from rue_verify.ledger.witnesses import recompute_witness
+from rue_verify.verify import SEVERITY
+from rue_verify.verify.witnesses import recompute_witness
 
 SMALL = Mode("test", K_max=400, random_samples=300, sim_runs=60, seed=3, search_points=6, search_runs=50,
              confirm_runs=500)

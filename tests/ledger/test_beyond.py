@@ -4,7 +4,7 @@ CLAIMS-BEYOND.md gives (in n, and in K across the settings that differ only in K
 comparisons can go against RUE on the paper's settings and under the model."""
 
 from rue_verify.ledger import REGISTRY
-from rue_verify.ledger.core import LedgerInputs, Mode
+from rue_verify.verify import LedgerInputs, Mode
 from tests.ledger.contract import check_module
 
 

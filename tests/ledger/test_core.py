@@ -1,11 +1,11 @@
-"""rue_verify.ledger.core: findings and verdicts, summaries that cannot contradict them, the margin
-search, and text shortened at boundaries."""
+"""rue_verify.verify (findings, proofs, claims): findings and verdicts, summaries that cannot contradict
+them, the margin search, and text shortened at boundaries."""
 
 import pytest
 
 from rue_verify.ledger import Finding, Mode
-from rue_verify.ledger.core import overall
-from rue_verify.ledger.search import Dim, minimize_margin
+from rue_verify.verify import overall
+from rue_verify.verify.search import Dim, minimize_margin
 
 SMALL = Mode("test", K_max=400, random_samples=300, sim_runs=60, seed=3)
 
@@ -18,7 +18,7 @@ def test_overall_is_most_severe():
 
 
 def test_summary_prose_cannot_contradict_the_computed_verdict():
-    from rue_verify.ledger.core import Claim, Expect, run_claim
+    from rue_verify.verify import Claim, Expect, run_claim
     fs = [Finding("refuted", "K = 3", "found a witness")]
     kept = run_claim(Claim("X", "loc", "stmt", lambda m: (Expect("it holds", "refuted"), fs)), SMALL)
     assert kept.summary == "it holds"
@@ -27,7 +27,7 @@ def test_summary_prose_cannot_contradict_the_computed_verdict():
 
 
 def test_shorten_cuts_at_a_boundary_never_mid_word():
-    from rue_verify.ledger.core import shorten
+    from rue_verify.verify import shorten
     text = "grew significantly in 2, shrank in 1 of 4 cells. sr: advantage (baseline - RUE error) K=20 0.078"
     assert shorten(text, 500) == text
     out = shorten(text, 70)
@@ -63,7 +63,7 @@ def test_every_ledger_verdict_goes_through_a_constructor():
 
 
 def test_constructors_follow_their_quantity():
-    from rue_verify.ledger.core import from_classes, from_count, from_exact, from_majority, from_value
+    from rue_verify.verify import from_classes, from_count, from_exact, from_majority, from_value
     assert from_value(0.5, "d", "t", at_most=1).verdict == "holds"
     assert from_value(1.0, "d", "t", at_most=1, strict=True, fail="vacuous").verdict == "vacuous"
     f = from_value(2.0, "d", at_least=3, holds="fine", fails="short", witness=lambda: {"w": 1})
@@ -79,7 +79,7 @@ def test_constructors_follow_their_quantity():
 
 
 def test_a_proof_with_a_refuted_step_cannot_hold():
-    from rue_verify.ledger.core import Finding, Repair, from_proof, from_value
+    from rue_verify.verify import Finding, Repair, from_proof, from_value
     ok = from_value(0.0, "grid", "fine", at_most=1)
     bad = from_value(2.0, "grid", "too big", at_most=1, witness={"x": 2})
     held = from_proof([("a", True), ("b", ok)], "d", "it holds")
@@ -92,7 +92,7 @@ def test_a_proof_with_a_refuted_step_cannot_hold():
 
 
 def test_tightness_and_rate_findings_compute_their_verdicts():
-    from rue_verify.ledger.core import from_rate, from_tightness
+    from rue_verify.verify import from_rate, from_tightness
     ok = from_tightness([3.0, 1.5, 2.0], [{"K": 1}, {"K": 2}, {"K": 3}], "d", bound="B", paper={"K = 3": 2.0})
     assert ok.verdict == "holds" and ok.kind == "tightness" and ok.witness["params"] == {"K": 2}
     assert ok.witness["ratio"] == 1.5 and "at least 1.5" in ok.detail

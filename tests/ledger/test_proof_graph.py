@@ -12,7 +12,8 @@ import pytest
 
 from rue_verify.cli import main
 from rue_verify.ledger import proof_graph
-from rue_verify.ledger.core import Argued, Finding, Repair, Rests, from_proof
+from rue_verify.verify import Argued, Finding, Repair, Rests, from_proof
+from rue_verify.verify import graph as engine_graph
 
 PAPER = Path(__file__).resolve().parents[3] / "shared" / "paper" / "rue-bayesian-bai.tex"
 
@@ -40,7 +41,7 @@ def test_every_label_and_reference_of_the_proofs_is_a_node():
 
 @pytest.fixture(scope="module")
 def graph(quick_ledger):
-    return proof_graph.resolve(quick_ledger)
+    return quick_ledger.graph          # the one graph the run resolved
 
 
 def test_every_node_has_a_computed_status_and_proofs_follow_their_steps(graph):
@@ -48,7 +49,7 @@ def test_every_node_has_a_computed_status_and_proofs_follow_their_steps(graph):
     for n in nodes.values():
         assert n["status"] in proof_graph.STATUS, n["id"]
         if n["route"] == "paper" and n["uses"]:
-            status, bad, low = proof_graph._proof_status(n["id"], nodes)
+            status, bad, low = engine_graph._proof_status(n["id"], nodes)
             assert n["proof"] == status and (status == "broken") == bool(bad) and n["weakest"] == low
             assert all(nodes[b]["status"] in proof_graph.BAD for b in n["broken_at"])
     # a theorem whose proof uses a refuted lemma is broken there
@@ -81,7 +82,7 @@ def test_an_argued_or_broken_step_keeps_a_repair_from_holding():
 
 def test_a_rest_on_a_refuted_node_breaks_the_repair_that_uses_it(quick_ledger):
     """Resolution reads the node's computed status: resting on the refuted Tk_lowv2 breaks a proof."""
-    from rue_verify.ledger.core import ClaimResult
+    from rue_verify.verify import ClaimResult
     rep = Repair("s", None, [from_proof([("uses the paper's Tk_lowv2", Rests("LEM-TK-LOW"))], "d", "c")])
     extra = ClaimResult("X-TEST", "here", "s", "refuted", "", [Finding("refuted", "d", "x")], 0.0, repairs=[rep])
     # a copy: resolving settles the repairs' steps in place, and the session's ledger is shared
@@ -151,14 +152,14 @@ def test_a_node_status_names_the_method_and_nothing_passes_by_default():
     """A vacuous finding, a reading alone and a node without a check of its own whose part is
     inconclusive are not passes; a pass names how it was decided."""
     def status(*fs):
-        return proof_graph._decided(list(fs))[0]
+        return engine_graph._decided(list(fs))[0]
     assert status(Finding("vacuous", "d", "nothing tested")) == "vacuous"
     assert status(Finding("holds", "d", "the text says so", kind="reading")) == "read"
     assert status(Finding("holds", "d", "x", certified=True), Finding("holds", "d", "y", method="exhausted")) == \
         "exhausted"
     assert status(Finding("holds", "d", "x", method="exhausted"), Finding("holds", "d", "y")) == "sampled"
-    assert proof_graph._from_parts(["certified", "inconclusive"]) == "argued"
-    assert proof_graph._from_parts(["certified", "exhausted"]) == "exhausted"
+    assert engine_graph._from_parts(["certified", "inconclusive"]) == "argued"
+    assert engine_graph._from_parts(["certified", "exhausted"]) == "exhausted"
 
 
 def test_the_quick_graph_has_no_status_named_checked(graph):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rue_verify.ledger import REGISTRY, Mode, run_ledger
-from rue_verify.ledger.witnesses import recompute_witness
+from rue_verify.verify.witnesses import recompute_witness
 
 PINNED = Path(__file__).with_name("verdicts.json")
 

@@ -4,18 +4,17 @@ each node to its claim's evidence."""
 
 import pytest
 
-from rue_verify.ledger import proof_graph
 from rue_verify.plots.proofs import DRAWN, proof_graph_table
 from rue_verify.plots.registry import FAMILIES, save
 
 
 @pytest.fixture(scope="module")
 def table(quick_ledger):
-    return proof_graph_table(quick_ledger)
+    return proof_graph_table(quick_ledger, quick_ledger.graph)
 
 
 def test_every_drawn_node_has_its_computed_status_and_every_edge_points_down(table, quick_ledger):
-    g = proof_graph.resolve(quick_ledger)
+    g = quick_ledger.graph
     assert {(r["theorem"], r["route"]) for r in table.rows} == {(t, rt) for t in DRAWN for rt in ("paper", "repair")}
     for r in table.rows:
         if r["node"] in g.nodes:

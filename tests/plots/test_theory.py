@@ -55,7 +55,7 @@ def test_informative_region_and_tau_lemma_and_ledger_overview():
     labels = [h.get_label() for h in fig.axes[0].get_legend().legend_handles]
     assert any(lab.startswith("lower side") for lab in labels) and any(lab.startswith("upper side") for lab in labels)
     from rue_verify.ledger import Finding
-    from rue_verify.ledger.core import ClaimResult
+    from rue_verify.verify import ClaimResult
     res = [ClaimResult("A", "Section 2", "s", "holds", "x", [Finding("holds", "d", "e")], 0.1),
            ClaimResult("B", "Section 2", "s", "refuted", "x", [Finding("refuted", "d", "e")], 0.1),
            ClaimResult("C", "Section 3", "s", "holds", "x", [Finding("holds", "d", "e")], 0.1)]

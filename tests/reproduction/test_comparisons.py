@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rue_verify.ledger.core import from_classes
 from rue_verify.ledger.section6 import _conjunction
 from rue_verify.reproduction import comparisons as C
+from rue_verify.verify import from_classes
 
 
 def row(setting, algorithm, failed, instances=1):

@@ -15,9 +15,9 @@ from scipy.optimize import linprog
 
 from bounds import theorems as th
 from bounds.estimation import posterior
-from rue_verify.ledger.proof_runs import tracked_rue_runs
 from rue_verify.verify.histories import MARGIN, Violation, search
 from simulate.proofs.linear import Row, RUELinear, mean_matrix, replay
+from simulate.proofs.tracked import tracked_rue_runs
 
 
 @given(st.lists(st.integers(1, 30), min_size=2, max_size=6), st.floats(0.01, 100), st.floats(0.01, 100),

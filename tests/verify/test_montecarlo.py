@@ -1,9 +1,9 @@
-"""rue_verify.ledger.montecarlo: the adversarial Monte Carlo search finds a violation planted in a
+"""rue_verify.verify.montecarlo: the adversarial Monte Carlo search finds a violation planted in a
 corner, and invents none where there is none."""
 
 from rue_verify.ledger import Mode
-from rue_verify.ledger.montecarlo import Point, rate_score, search
-from rue_verify.ledger.search import Dim
+from rue_verify.verify.montecarlo import Point, rate_score, search
+from rue_verify.verify.search import Dim
 
 
 def test_monte_carlo_search_finds_a_planted_corner():

@@ -1,12 +1,12 @@
-"""The proof-tracking simulator of `proof_runs`, compiled (numba, one run per thread, `cache=True` as
+"""The proof-tracking simulator of `tracked`, compiled (numba, one run per thread, `cache=True` as
 the simulator's kernels): RUE with known variances and Gaussian rewards, tracking the event E and
 the inequalities of Lemma `TwoBoundOnC` and of the repaired route at every round.
 
-It follows `proof_runs.tracked_rue_runs`'s numpy loop operation by operation: the posterior of eqs.
+It follows `tracked.tracked_rue_runs`'s numpy loop operation by operation: the posterior of eqs.
 `blup` and `MSE` (`bounds.estimation.posterior_arrays`), the index mean + sqrt(2 var log n), the
 checks after each pull. The rewards come from one table of standard normals, `z[r, p]` for run r's
 p-th pull (0-based, the initialisation's 2K pulls first), so the numpy loop given the same table
-makes the same pulls (`tests/ledger/test_proof_runs.py` holds them together). With continuous
+makes the same pulls (`tests/simulate/test_tracked.py` holds them together). With continuous
 rewards an index tie has probability 0; the kernel takes the first maximum.
 """
 

@@ -2,12 +2,14 @@
 
 A claim about a probability (`Pr(A) <= bound`) or an inclusion (`on E, X holds`) is tested where it
 is most likely to fail, not at two hand-picked points:
+
 1. screen a coarse grid and seeded random points of the space (skipping points outside the claim's
    hypotheses, and for a bound the points where it is >= 1, which it cannot fail);
 2. refine: perturb the worst points found (in the unit cube of the space) and simulate again;
 3. confirm: simulate the best points afresh with many runs (the screening's selection cannot bias
    the confirmation) and decide with exact binomial intervals at a tiny level, Bonferroni-corrected
    over the confirmed points.
+
 Every simulation gets its own stream spawned from the mode's seed under (search name, stage, index),
 so a point's result can be recomputed alone.
 """
@@ -22,7 +24,8 @@ import numpy as np
 
 from simulate.stats import binomial_interval
 
-from .core import Finding, Mode, fmt, from_tightness, witness
+from .claims import Mode
+from .findings import Finding, fmt, from_tightness, witness
 from .search import Dim, unit_point
 
 LEVEL = 1 - 1e-6
@@ -43,7 +46,7 @@ def rate_score(pt: "Point") -> float:
 class Point:
     """One simulated parameter point: `events` runs of `runs` had the event; `observed` runs had the
     premise (for an inclusion on an event E); `bound` the claimed bound there (None for inclusions);
-    `margin` how close the inclusion came to failing, (lhs - rhs)/|rhs| at its worst run and round on
+    `margin` how close the inclusion came to failing, (lhs - rhs) / abs(rhs) at its worst run and round on
     E (negative while it holds; None where not tracked)."""
 
     params: dict

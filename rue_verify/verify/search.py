@@ -12,7 +12,7 @@ from typing import Callable
 import numpy as np
 from scipy import optimize
 
-from .core import Mode
+from .claims import Mode
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""rue_verify.ledger.proof_runs: the ledger's vectorised RUE and UCB-E against bounds and the kernels."""
+"""simulate.proofs.tracked: the proof-tracking RUE against bounds, the fast kernel and its own compiled twin."""
 
 import numpy as np
 import pytest
@@ -6,33 +6,40 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bounds
-from bounds import section2 as s2
-from rue_verify.ledger.proof_runs import posterior_rows, ucbe_runs
+from simulate.proofs.tracked import posterior_rows, tracked_rue_runs
 from simulate.stats import binomial_interval
 
 LEVEL = 1 - 1e-6
 
 
 @pytest.mark.statistical
-def test_ucbe_error_below_section2_bound_where_informative():
-    mu = np.array([0.9, 0.1])
-    H = s2.H_complexity(mu)
-    n = next(m for m in range(3, 10 ** 5) if s2.ucbe_upper_bound(m, 2, H) < 1)
-    a = float(s2.ucbe_parameter_limit(n, 2, H))
-    rng = np.random.default_rng(12)
-    R = 4000
-    rec = ucbe_runs(np.tile(mu, (R, 1)), n, a, rng)
-    ci = binomial_interval(int(np.sum(rec != 0)), R, LEVEL)
-    assert ci.low <= float(s2.ucbe_upper_bound(n, 2, H))
-    # that alone passes for a UCB-E that is almost always wrong (the bound is near 1 there): on a hard
-    # instance its error rate must also be the compiled UCB-E's (simulate.algorithms.ucbe, same a)
+@pytest.mark.parametrize("engine", ["compiled", "numpy"])
+def test_the_tracked_rue_errs_as_often_as_the_compiled_rue(engine):
+    """The tracker's recommendation is RUE's: on a hard Gaussian instance its error rate agrees with
+    the fast kernel's (`simulate.algorithms`, the same known variances), within exact intervals at
+    level 1 - 1e-6; a tracker that recommended a wrong arm, or the last pulled arm, fails this."""
     from simulate.algorithms import get
-    hard, m = np.array([0.55, 0.45, 0.4]), 120
-    mine = ucbe_runs(np.tile(hard, (R, 1)), m, 2.0, np.random.default_rng(13))
-    seeds = np.arange(R, dtype=np.uint64)
-    theirs, _ = get("ucbe").batch(np.tile(hard, (R, 1)), m, seeds, seeds + R, a=2.0)
-    a_ci, b_ci = (binomial_interval(int(np.sum(x != 0)), R, LEVEL) for x in (mine, theirs))
-    assert a_ci.low <= b_ci.high and b_ci.low <= a_ci.high and 0.05 < b_ci.estimate < 0.5, (a_ci, b_ci)
+    from simulate.runner import run_algorithm
+    from simulate.seeds import run_seeds
+    mu, n, R = np.array([0.3, 0.1, 0.0, -0.2]), 60, 4000
+    means = np.tile(mu, (R, 1))
+    mine = tracked_rue_runs(means, n, np.random.default_rng(21), sigma0_sq=1.0, sigma_sq=1.0, nu_sq=1.0,
+                            engine=engine)
+    params = get("rue").resolve({"sigma0_sq": 1.0, "sigma_sq": 1.0, "variances": "known"})
+    theirs, *_ = run_algorithm("rue", params, means, n, run_seeds(5, "rue", R), run_seeds(5, "rw", R), True, 1.0)
+    a, b = (binomial_interval(int(np.sum(x != 0)), R, LEVEL) for x in (mine.recommended, theirs))
+    assert a.low <= b.high and b.low <= a.high and 0.1 < b.estimate < 0.7, (a, b)
+    assert np.array_equal(mine.errors, mine.recommended != 0)
+
+
+def test_bernoulli_rewards_run_the_numpy_loop_with_known_variances():
+    """Bernoulli rewards go through the reference loop (the kernel is Gaussian): a clear instance is
+    solved and the budget is spent exactly."""
+    R, n = 400, 80
+    res = tracked_rue_runs(np.tile([0.9, 0.1, 0.2], (R, 1)), n, np.random.default_rng(3), sigma0_sq=0.25,
+                           sigma_sq=0.25, reward="bernoulli")
+    assert (res.pulls.sum(axis=1) == n).all() and (res.pulls >= 2).all()
+    assert binomial_interval(int(res.errors.sum()), R, LEVEL).high < 0.05
 
 
 @settings(max_examples=60)
@@ -53,7 +60,6 @@ def test_the_compiled_tracker_is_the_numpy_loop_on_shared_rewards(K, n, s0, s, d
     """Both engines on one table of standard normals make the same pulls and recommendations and
     record the same events, violations and worst cases (the corners: two arms, small sigma^2, a
     noise far below sigma^2 where E holds)."""
-    from rue_verify.ledger.proof_runs import tracked_rue_runs
     rng = np.random.default_rng([K, n])
     R = 48
     means = rng.normal(0.0, np.sqrt(s0), (R, K))
@@ -74,9 +80,10 @@ def test_the_compiled_tracker_is_the_numpy_loop_on_shared_rewards(K, n, s0, s, d
 
 
 def test_the_tracker_refuses_a_noise_table_of_the_wrong_shape():
-    from rue_verify.ledger.proof_runs import tracked_rue_runs
     with pytest.raises(ValueError, match=r"noise: an \(R, n\)"):
         tracked_rue_runs(np.zeros((2, 3)), 10, np.random.default_rng(0), sigma0_sq=1.0, sigma_sq=1.0,
                          noise=np.zeros((2, 9)))
     with pytest.raises(ValueError, match="engine must be"):
-        tracked_rue_runs(np.zeros((2, 3)), 10, np.random.default_rng(0), engine="gpu")
+        tracked_rue_runs(np.zeros((2, 3)), 10, np.random.default_rng(0), sigma0_sq=1.0, sigma_sq=1.0, engine="gpu")
+    with pytest.raises(ValueError, match="sigma0_sq and sigma_sq must be > 0"):
+        tracked_rue_runs(np.zeros((2, 3)), 10, np.random.default_rng(0), sigma0_sq=0.0, sigma_sq=1.0)

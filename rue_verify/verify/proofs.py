@@ -1,0 +1,114 @@
+"""Proofs as findings: a proof is a list of steps, each checked (an exact check's outcome, a
+finding of a search), argued (no machine check, with the reason), or resting on another node of a
+proof graph (`Rests`, settled once the graph is resolved, `verify.graph`). Its status is its weakest
+step's, named by the method that decided it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .findings import DECIDED, Finding, shorten
+
+
+@dataclass(frozen=True)
+class Argued:
+    """A proof step that no machine checks, with the reason no check can be written."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Rests:
+    """A proof step that is another node of the proof graph (a claim, or a claim's repair as
+    `repair:ID`): its status is that node's, resolved once the whole ledger has run
+    (`proof_graph.resolve`)."""
+
+    node: str
+
+
+#: what one step of a proof is: certified (sympy, exact or interval arithmetic), exhausted (every case
+#: of a finite domain searched, e.g. every history up to a length), sampled (a search or simulation of
+#: points found no counterexample), refuted, argued (no machine check; a reason says why), or rests (on
+#: another node; resolved later). A proof is proved when every step is one of the first three, and
+#: says which is the weakest.
+
+
+def _step(i: int, text: str, ok) -> dict:
+    if ok is None:
+        raise TypeError(f"proof step ({i}) '{shorten(text, 60)}': an unchecked step must say why it cannot be "
+                        "checked (core.Argued(reason)), or name the node it rests on (core.Rests(node))")
+    s = {"step": i, "text": text, "status": None, "detail": "", "uses": None}
+    if ok is True:
+        s["status"] = "certified"
+    elif ok is False:
+        s.update(status="refuted", detail="the machine check failed")
+    elif isinstance(ok, Finding):
+        s["status"] = ({"holds": ok.decided_by, "refuted": "refuted"}.get(ok.verdict, "argued"))
+        s["detail"] = f"searched ({ok.domain}): " + ("no counterexample" if ok.verdict == "holds" else
+                                                     f"{ok.verdict}: {ok.detail}")
+        s["witness"] = ok.witness
+    elif isinstance(ok, Argued):
+        s.update(status="argued", detail=ok.reason)
+    elif isinstance(ok, Rests):
+        s.update(status="rests", uses=ok.node, detail=f"rests on {ok.node}")
+    else:
+        raise TypeError(f"proof step ({i}): True, False, a Finding, Argued or Rests, got {ok!r}")
+    return s
+
+
+def proof_status(steps: list[dict]) -> tuple[str, list[int]]:
+    """(status, the steps that decide it) of a proof from its steps' statuses: proved (every step
+    certified, exhausted or sampled), argued (some step only argued), broken (some step refuted),
+    pending (some step rests on a node not resolved yet)."""
+    for status, proof in (("refuted", "broken"), ("argued", "argued"), ("rests", "pending")):
+        at = [s["step"] for s in steps if s["status"] == status]
+        if at:
+            return proof, at
+    return "proved", []
+
+
+def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domain: str, conclusion: str) -> Finding:
+    """A finding from a proof, step by step: True = machine-certified (sympy, exact arithmetic),
+    False = the check failed, a Finding = a check of that step (certified, exhausted or sampled, as the
+    finding was decided, when it found no counterexample; refuted when it found one; argued when it
+    could not decide), Argued(reason) = no machine check, and why none can
+    be written, Rests(node) = the step is another node of the proof graph. 'holds' only when the proof
+    is proved; an argued, broken or (until its nodes resolve) pending proof leaves its conclusion
+    inconclusive: the statement may still hold in simulation, but this proof does not establish it.
+    The finding carries the steps in `proof` (status, broken_at, argued), which the proof graph reads.
+
+    Args:
+        steps: (the step's text, its check) pairs in the proof's order; a check is True, False, a
+            Finding, `Argued(reason)` or `Rests(node)`.
+        domain: what the proof covers.
+        conclusion: what it establishes when proved.
+    """
+    rows = [_step(i, text, ok) for i, (text, ok) in enumerate(steps, 1)]
+    f = Finding("inconclusive", domain, "", None, False, "computed", proof={"conclusion": conclusion, "steps": rows})
+    settle_proof(f)
+    return f
+
+
+def settle_proof(f: Finding) -> None:
+    """(Re)compute a proof finding's verdict, text and status from its steps (after `proof_graph`
+    resolved the steps that rest on other nodes)."""
+    rows, conclusion = f.proof["steps"], f.proof["conclusion"]
+    status, at = proof_status(rows)
+    low = max((s["status"] for s in rows if s["status"] in DECIDED), key=DECIDED.index, default="certified")
+    f.proof.update(status=status, broken_at=[f"step {i}" if rows[i - 1]["uses"] is None else rows[i - 1]["uses"]
+                                             for i in at] if status == "broken" else [],
+                   argued=[i for i in (s["step"] for s in rows) if rows[i - 1]["status"] == "argued"],
+                   weakest=low)
+    body = "; ".join(f"({s['step']}) {s['text']} [{s['status']}" + (f": {s['detail']}" if s["detail"] else "") + "]"
+                     for s in rows)
+    head = {"proved": f"{conclusion} (its weakest step {low})",
+            "broken": f"proof broken at {', '.join(map(str, f.proof['broken_at']))}, so {conclusion} is not "
+                      "established by it",
+            "argued": f"proof argued at step(s) {', '.join(map(str, f.proof['argued']))} (no machine check), so "
+                      f"{conclusion} is not established by it",
+            "pending": f"proof pending on other nodes, so {conclusion} is not yet established"}[status]
+    f.verdict = "holds" if status == "proved" else "inconclusive"
+    f.detail = f"{head}: {body}."
+    f.certified = status == "proved" and all(s["status"] == "certified" for s in rows)
+    f.method = "exhausted" if status == "proved" and low == "exhausted" else None
+    f.witness = next((s.get("witness") for s in rows if s["status"] == "refuted" and s.get("witness")), None)

@@ -1,0 +1,128 @@
+"""Running a ledger: the claims to run (`select`), grouped into units of work (`batches`, claims that
+share a cached simulation in one unit), run in one process or several (`run_ledger`, through
+`rue_verify.parallel`), and collected into one `Checked` list: the results in the order asked for,
+the proof graph resolved once (by the ledger's `resolve`, given a node table), and the reason of each
+refuted, undefined or inconsistent claim without a repair checked. Your own claim files load here
+(`load_claims`). Nothing here knows a paper."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from .claims import REGISTRY, ClaimResult, Mode, run_claim
+
+#: the section your own claims appear under, unless they declare another (`claims.claims_in`)
+YOUR_SECTION = "Your claims"
+#: the entry-point group a package declares its claims under (`load_claims`)
+ENTRY_POINTS = "rue_verify.claims"
+_LOADED: dict[str, list[str]] = {}
+
+
+class Checked(list):
+    """The results of a ledger run (a list of `ClaimResult`, in the order asked for) with the proof
+    graph resolved from them, once (`graph`; None when the ledger has no node table). Every reader,
+    the CLI, the figures and the report, reads this one graph."""
+
+    def __init__(self, results: Iterable[ClaimResult] = (), graph: Any = None):
+        super().__init__(results)
+        self.graph = graph
+
+
+def load_claims(spec: str) -> list[str]:
+    """Register the claims of a file of your own, declared with `claims.claim` and `claims.repair` and
+    judged with the same finding constructors: a path to a .py file, a module name, or the name of an
+    entry point of the group `rue_verify.claims`. Returns their IDs (once per process; a worker
+    process loads them again from `LedgerInputs.claims`). A `ParameterError` naming 'claims' if the
+    file cannot be imported or declares no claim."""
+    if spec in _LOADED:
+        return _LOADED[spec]
+    from dataclasses import replace
+    from importlib.metadata import entry_points
+
+    from ..errors import ParameterError
+    from ..userfiles import load_module
+    before = set(REGISTRY)
+    ep = next((e for e in entry_points(group=ENTRY_POINTS) if e.name == spec), None)
+    if ep is not None:
+        ep.load()
+    else:
+        load_module(spec, "claims")
+    new = [cid for cid in REGISTRY if cid not in before]
+    if not new:
+        raise ParameterError("claims", f"{spec} declares no claim (declare them with rue_verify.verify.claim)")
+    for cid in new:
+        if REGISTRY[cid].section == "Other":
+            REGISTRY[cid] = replace(REGISTRY[cid], section=YOUR_SECTION)
+    _LOADED[spec] = new
+    return new
+
+
+def check(cids: tuple[str, ...], mode: Mode) -> list[ClaimResult]:
+    """The results of claims run one after another in one process (a module-level function, so a
+    worker process can run it): claims that share a cached simulation go together. Your own claim
+    files (`mode.inputs.claims`) are loaded first."""
+    for spec in mode.inputs.claims:
+        load_claims(spec)
+    return [run_claim(REGISTRY[cid], mode) for cid in cids]
+
+
+def batches(ids: list[str]) -> list[tuple[str, ...]]:
+    """The claims as units of work: those that share a cached simulation in one unit (first, as the
+    largest), every other claim alone."""
+    groups: dict[str, list[str]] = {}
+    singles = []
+    for cid in ids:
+        key = REGISTRY[cid].shares
+        (groups.setdefault(key, []) if key else singles).append(cid)
+    return [tuple(g) for g in groups.values()] + [(cid,) for cid in singles]
+
+
+def select(ids: Iterable[str] | None = None) -> list[str]:
+    """The claims to run: `ids` in the order given (None: every claim, in the registry's order); a
+    ValueError naming any unknown id and the known ones."""
+    wanted = list(REGISTRY) if ids is None else list(ids)
+    unknown = [i for i in wanted if i not in REGISTRY]
+    if unknown:
+        raise ValueError(f"unknown claim id(s) {unknown}; known: {', '.join(REGISTRY)}")
+    return wanted
+
+
+def units(ids: list[str], mode: Mode, run: Callable[[tuple[str, ...], Mode], list[ClaimResult]] = check) -> list[tuple]:
+    """The ledger as tasks for `rue_verify.parallel.run`: (key, run, (unit, mode)) per unit of
+    `batches` (a unit's key is its claim ids). `run` is `check`, or a ledger's module-level function
+    that calls it: a worker process imports the module `run` lives in, so a ledger's own function
+    registers the ledger's claims there first."""
+    return [(unit, run, (unit, mode)) for unit in batches(ids)]
+
+
+def collect(ids: list[str], parts: Iterable[list[ClaimResult]],
+            resolve: Callable[[list[ClaimResult]], Any] | None = None) -> Checked:
+    """The units' results in the order of `ids`, with the proof graph resolved once by `resolve`
+    (the repairs' steps that rest on other claims' nodes settled; None: no graph) and the reason of
+    each refuted, undefined or inconsistent claim without a repair checked (`claims.NoRepair`)."""
+    by_id = {r.id: r for part in parts for r in part}
+    ordered = [by_id[cid] for cid in ids]
+    graph = resolve(ordered) if resolve else None
+    for r in ordered:                 # a claim without a repair: is its reason true on this run?
+        why = REGISTRY[r.id].no_repair
+        if why is not None and r.verdict in ("refuted", "undefined", "inconsistent"):
+            holds, evidence = why.check(r, by_id)
+            r.no_repair = {"reason": why.reason, "rests_on": why.rests_on, "holds": holds, "evidence": evidence}
+    return Checked(ordered, graph)
+
+
+def run_ledger(mode: Mode | None = None, ids: Iterable[str] | None = None,
+               progress: Callable[[str], None] | None = None, workers: int = 1,
+               resolve: Callable[[list[ClaimResult]], Any] | None = None,
+               run_unit: Callable[[tuple[str, ...], Mode], list[ClaimResult]] = check) -> Checked:
+    """Run the checks (all, or `ids`) and return their results in that order (`collect`, with the
+    graph `resolve` builds). With several `workers` the claims run in parallel processes
+    (`rue_verify.parallel`); the results are the same (every search seeds itself by name).
+    `progress(cid)` is called as each claim finishes; `run_unit` as in `units`."""
+    from ..parallel import run
+    mode = mode or Mode()
+    for spec in mode.inputs.claims:
+        load_claims(spec)
+    wanted = select(ids)
+    after = (lambda unit: [progress(cid) for cid in unit]) if progress else None
+    return collect(wanted, run(units(wanted, mode, run_unit), workers, after).values(), resolve)
