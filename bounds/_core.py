@@ -8,6 +8,7 @@ expression. So the symbolic and numeric forms of a bound cannot drift apart.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -60,10 +61,29 @@ def is_symbolic(*values: Any) -> bool:
     return any(isinstance(v, sympy.Basic) for v in values)
 
 
+def is_arb(v: Any) -> bool:
+    """Whether `v` is an arb ball (python-flint), without importing flint."""
+    return type(v).__name__ == "arb" and type(v).__module__.startswith("flint")
+
+
+@functools.lru_cache(maxsize=1)
+def arb_namespace() -> Namespace:
+    """arb interval arithmetic (python-flint): a formula evaluated on arb balls gives a ball that
+    certainly holds its value on every point of the inputs' balls (`rue_verify.verify.intervals`)."""
+    from flint import arb
+
+    def maximum(a, b):
+        return a if bool(a >= b) else b if bool(b >= a) else arb.union(a, b)  # a ball holding both maxima
+    return Namespace("arb", lambda x: arb(x).log(), lambda x: arb(x).sqrt(), lambda x: arb(x).exp(), arb.pi(),
+                     lambda x: arb(x).ceil(), maximum, lambda x: arb(x).erfc())
+
+
 def namespace_for(*values: Any) -> Namespace:
     """sympy if any value is symbolic, mpmath if any is an mpmath number, else numpy."""
     if is_symbolic(*values):
         return SYMPY
+    if any(is_arb(v) for v in values):
+        return arb_namespace()
     if any(isinstance(v, (mpmath.mpf, mpmath.mpc)) for v in values):
         return MPMATH
     return NUMPY
@@ -71,7 +91,7 @@ def namespace_for(*values: Any) -> Namespace:
 
 def as_numeric(v: Any) -> Any:
     """Python/numpy scalars and sequences to float arrays or floats; mpmath and sympy untouched."""
-    if isinstance(v, (mpmath.mpf, sympy.Basic)):
+    if isinstance(v, (mpmath.mpf, sympy.Basic)) or is_arb(v):
         return v
     if isinstance(v, (list, tuple, np.ndarray)):
         return np.asarray(v, dtype=float)

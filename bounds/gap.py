@@ -316,6 +316,21 @@ def lemma_a1_proof_terms(K: int, c: float = PROOF_C) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- appendix facts
+def normal_tail(t: Any) -> Any:
+    """1 - Phi(t) = erfc(t/sqrt 2)/2, the standard normal's upper tail (Facts 1 and 3's left side)."""
+    t = as_numeric(t)
+    m = namespace_for(t)
+    return m.erfc(t / m.sqrt(2)) / 2
+
+
+def fact1_tail_bound(alpha: Any) -> Any:
+    """Fact 1 (label `MGF-inequality`, Appendix A.5): Pr(X >= alpha) <= exp(-alpha^2/(2 sigma^2)) for
+    X ~ N(0, sigma^2); scale-free, so stated here at sigma = 1 (alpha in units of sigma)."""
+    alpha = as_numeric(alpha)
+    m = namespace_for(alpha)
+    return m.exp(-alpha ** 2 / 2)
+
+
 def mills_lower(t: Any) -> Any:
     """Fact 3, left: (2 pi)^-1/2 t/(t^2+1) exp(-t^2/2) <= 1 - Phi(t)."""
     t = as_numeric(t)

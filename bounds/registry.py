@@ -120,6 +120,7 @@ REGISTRY: dict[str, Entry] = {
     "lemma_a1": Entry(gap.lemma_a1_bound, ("alpha", "K", "C"), "Lemma A.1, `lem:bound-D2`"),
     "expected_range": Entry(gap.expected_range, ("K", "sigma0_sq"), "proof of Theorem 5.2 (exact)", False),
     "range_bound": Entry(gap.range_bound, ("K", "sigma0_sq"), "proof of Theorem 5.2"),
+    "fact1_tail_bound": Entry(gap.fact1_tail_bound, ("alpha",), "Fact 1 (MGF-inequality)"),
     "mills_lower": Entry(gap.mills_lower, ("t",), "Fact 3"),
     "mills_upper": Entry(gap.mills_upper, ("t",), "Fact 3"),
     "theorem_5_1": Entry(theorems.theorem_5_1_terms, ("K", "n", "sigma0_sq", "sigma_sq", "delta"),

@@ -15,6 +15,7 @@ from simulate.environments import F_SETUPS, FIXED_BUDGETS, R_SETUPS
 from . import __version__
 from .args import Parser, algorithm_names, alias, integer, names, real, reals
 from .timing import HOST_CLASS, WAITS
+from .verify.claims import Mode
 
 #: parameters set for every algorithm at once by a flag of their own (--H-convention also sets the budgets)
 SHARED_PARAMS = ("H_convention",)
@@ -203,6 +204,10 @@ def algorithm_params(args: argparse.Namespace, name: str) -> dict:
 
 
 # ---------------------------------------------------------------- the parser
+#: a seed: any non-negative 63-bit integer
+SEED = integer(0, 2 ** 63 - 1)
+
+
 def build_parser(full: bool = True) -> argparse.ArgumentParser:
     """The parser; with `full` False the registry-derived flags (of the commands whose `COMMANDS` entry
     says `registry`) are left out, so --help and --version do not load numba."""
@@ -214,31 +219,39 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                       "in. Lists are comma-separated; integers may be written as 1e4.")
     p.add_argument("--version", action="version", version=f"rue-verify {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=Parser)
-    seed = integer(0, 2 ** 63 - 1)
+    _claims_command(sub)
+    _erratum_command(sub)
+    _decide_command(sub)
+    _proofs_command(sub)
+    _bound_command(sub)
+    _check_bound_command(sub)
+    _vacuity_command(sub)
+    _simulate_command(sub, algs)
+    _bench_command(sub, algs)
+    _table_command(sub)
+    _report_command(sub)
+    _rates_command(sub)
+    _reproduce_command(sub, algs)
+    return p
 
+
+def _claims_command(sub) -> None:
+    """The `claims` command and its flags."""
     c = sub.add_parser("claims", help="compute a verdict for every claim of CLAIMS.md",
                        description="Run the claims ledger (theory and, from the reproduction's results, the "
                                    f"empirical claims). The quick default takes {WAITS['claims']} on {HOST_CLASS}.")
     c.add_argument("--json", action="store_true", help="print the JSON list that CLAIMS.md specifies")
     c.add_argument("--id", nargs="+", metavar="ID", help="only these claim IDs, comma-separated (e.g. "
                                                          "THM-GAP,LEM-TAU-LOWER)")
-    c.add_argument("--thorough", action="store_true",
-                   help="larger searches: 10x the random points and runs, Monte Carlo searches over 160 points with "
-                        f"40000 confirmation runs ({WAITS['claims --thorough']} on {HOST_CLASS})")
-    c.add_argument("--seed", type=seed, help="seed for every search and simulation (default 20241001)")
-    c.add_argument("--results", metavar="DIR", help="a reproduction's result directory for the empirical claims "
-                                                    "(default: the paper-scale results shipped with the package)")
-    c.add_argument("--rates", metavar="DIR", help="a rate study's directory (rue-verify rates --out DIR) for the rate "
-                                                  "and tightness findings (default: the paper-scale study shipped)")
+    _ledger_flags(c, "the claims")
+    c.add_argument("--seed", type=SEED, help=f"seed for every search and simulation (default {Mode().seed})")
     c.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
-    c.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core; the "
-                                                           "results do not depend on it)")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("--markdown", metavar="PATH", help="also write a Markdown report (e.g. docs/claims.md)")
-    c.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
-                   help="files of your own claims (path/to/file.py, module or entry point of rue_verify.claims, "
-                        "comma-separated), declared with rue_verify.verify.claim; run beside the paper's")
 
+
+def _erratum_command(sub) -> None:
+    """The `erratum` command and its flags."""
     er = sub.add_parser("erratum", help="a LaTeX erratum: every refuted, undefined or inconsistent claim with its "
                                          "witness and its repair, typeset from the checked expressions",
                         description="Run the quick ledger and write DIR/erratum.tex, a standalone LaTeX document: a "
@@ -253,10 +266,13 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                          "since repairs rest on each other")
     er.add_argument("--pdf", action="store_true", help="also run latexmk (or pdflatex) to make erratum.pdf, where one "
                                                       "is on PATH")
-    er.add_argument("--seed", type=seed, help="seed for every search and simulation (default 20241001)")
+    er.add_argument("--seed", type=SEED, help="seed for every search and simulation (default 20241001)")
     er.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core)")
     er.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
+
+def _decide_command(sub) -> None:
+    """The `decide` command and its flags."""
     dc = sub.add_parser("decide", help="decide a step of your own on every reward history of RUE (exact search)",
                         description="Search every pull sequence of RUE with known variances, each a linear program "
                                     "over the rewards and the means, for a history on E that breaks STEP, a function "
@@ -272,6 +288,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                     help="paper: Theorem 5.1's eta, E on rounds 2K+1..n; repaired: eta_repaired, E on 2K..n")
     dc.add_argument("--json", action="store_true", help="print the result as JSON")
 
+
+def _proofs_command(sub) -> None:
+    """The `proofs` command and its flags."""
     pf = sub.add_parser("proofs", help="the proofs as a graph: each step's status, where each theorem's proof breaks, "
                                        "and the repaired routes",
                         description="Print each theorem's proof as a tree of the steps it uses, "
@@ -291,6 +310,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     pf.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core)")
     pf.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
+
+def _bound_command(sub) -> None:
+    """The `bound` command and its flags."""
     b = sub.add_parser("bound", help="evaluate a bound of the paper, with its terms",
                        description="Evaluate a named formula: rue-verify bound theorem_5_1 --K 100 --n 1e6 "
                                    "--sigma0-sq 1 --sigma-sq 0.1 --delta 0.01. Parameters are --NAME VALUE (hyphens "
@@ -302,6 +324,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true", help="print the value (or terms, or the reason it is undefined) "
                                                        "as JSON")
 
+
+def _check_bound_command(sub) -> None:
+    """The `check-bound` command and its flags."""
     cb = sub.add_parser("check-bound", help="check your own bound on an algorithm's Bayesian failure probability or "
                                             "simple regret, as the ledger checks the paper's",
                         description="Judge a function (K, n, sigma0_sq, sigma_sq) -> float in your own file, claimed "
@@ -322,6 +347,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     cb.add_argument("-v", "--verbose", action="store_true", help="print every finding and witness")
     cb.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
 
+
+def _vacuity_command(sub) -> None:
+    """The `vacuity` command and its flags."""
     v = sub.add_parser("vacuity", help="smallest n at which Theorem 5.1 or 5.2 falls below 1",
                        description="Search n for the first value at which a bound of Section 5 is below 1.")
     v.add_argument("--K", type=integer(2, MAX_K), required=True, help="number of arms (2..1e4)")
@@ -335,6 +363,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     v.add_argument("--n-max", type=integer(2, 10 ** 15), default=10 ** 12, help="largest n searched (default 1e12)")
     v.add_argument("--json", action="store_true", help="print the result as JSON")
 
+
+def _simulate_command(sub, algs: tuple) -> None:
+    """The `simulate` command and its flags."""
     sm = sub.add_parser("simulate", help="run RUE and its baselines on a benchmark environment",
                         description="Monte Carlo error rates (exact binomial intervals) and simple regret of the "
                                     "algorithms on setup F1-F6 (fixed means), R1-R3 (random means) or your own means.")
@@ -351,7 +382,7 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                          "an algorithm of your own as module:NAME or path/to/file.py:NAME (see "
                          "simulate.algorithms.external), or an installed entry point")
     sm.add_argument("--runs", type=integer(1, MAX_RUNS), default=1000, help="runs per algorithm (default 1000)")
-    sm.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
+    sm.add_argument("--seed", type=SEED, default=0, help="master seed (default 0)")
     sm.add_argument("--reward", default=None, choices=["bernoulli", "gaussian"],
                     help="reward law (default: the setup's own, Gaussian for R1 and Bernoulli otherwise)")
     sm.add_argument("--nu-sq", type=real(0, 1e6, open_low=True), default=None,
@@ -363,7 +394,7 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                     help="Bernoulli means drawn outside [0, 1] (R2): redraw, clip, or stop")
     sm.add_argument("--H-convention", default="suboptimal", choices=["suboptimal", "section2"],
                     help="H for budgets and UCB-E: over suboptimal arms (authors' code) or Section 2's")
-    if full:
+    if algs:                  # the registry-derived flags (build_parser(full=True))
         algorithm_flags(sm)
     sm.add_argument("--workers", type=integer(1, 1024), help="threads (default: all cores; results do not depend "
                                                              "on it)")
@@ -374,6 +405,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     sm.add_argument("--json", action="store_true", help="print every parameter and result as JSON")
     sm.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
+
+def _bench_command(sub, algs: tuple) -> None:
+    """The `bench` command and its flags."""
     bn = sub.add_parser("bench", help="throughput of the compiled kernels and the numpy references")
     bn.add_argument("--algorithms", type=names(("rue", "rue-known") + tuple(a for a in algs if a != "rue")),
                     help="comma-separated subset (default: all)")
@@ -393,6 +427,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                                                             "--histories: the thorough ledger's grid")
     bn.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
+
+def _table_command(sub) -> None:
+    """The `table` command and its flags."""
     tb = sub.add_parser("table", help="error table of every algorithm on fixed setups (Section 6.2's design)")
     tb.add_argument("--setups", type=names(F_SETUPS, str.upper), default=["F1", "F2", "F3"],
                     help="comma-separated fixed setups (default F1,F2,F3)")
@@ -400,11 +437,14 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                     help=f"comma-separated budgets: integers or {', '.join(BUDGET_LABELS)} (default all)")
     tb.add_argument("--K", type=integer(2, MAX_K), default=20, help="number of arms (default 20)")
     tb.add_argument("--runs", type=integer(1, MAX_RUNS), default=1000, help="runs per cell (default 1000)")
-    tb.add_argument("--seed", type=seed, default=0, help="master seed (default 0)")
+    tb.add_argument("--seed", type=SEED, default=0, help="master seed (default 0)")
     tb.add_argument("--out", help="directory for fixed-setups.md and fixed-setups.json (e.g. docs)")
     tb.add_argument("--json", action="store_true", help="print the table as JSON")
     tb.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
+
+def _report_command(sub) -> None:
+    """The `report` command and its flags."""
     rr = sub.add_parser("report", help="the ledger and every figure in one page (index.html, report.md, figures)",
                         description="Run the claims ledger and draw every figure family (the paper's bounds against "
                                     "the exact truth and simulation, the reproduction of Section 6) into a static "
@@ -413,21 +453,17 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     rsize.add_argument("--quick", action="store_true", help="fewer simulated runs (the default; about 2 minutes)")
     rsize.add_argument("--full", action="store_true", help="10x the simulated runs (about 10 minutes)")
     rr.add_argument("--out", default="report", help="output directory (default ./report)")
-    rr.add_argument("--thorough", action="store_true", help="run the ledger in thorough mode")
-    rr.add_argument("--results", metavar="DIR", help="a reproduction's result directory (default: the paper-scale "
-                                                     "results shipped with the package)")
-    rr.add_argument("--rates", metavar="DIR", help="a rate study's directory (default: the paper-scale study shipped "
-                                                   "with the package)")
-    rr.add_argument("--seed", type=seed, default=0, help="seed of the figures' simulations (default 0)")
-    rr.add_argument("--workers", type=integer(1, 256), help="processes the claims and figures run in (default: every "
-                                                            "core; the results do not depend on it)")
+    _ledger_flags(rr, "the claims and figures")
+    rr.add_argument("--seed", type=SEED, default=0, help="seed of the figures' simulations (default 0)")
     rr.add_argument("--bounds", type=your_bounds, metavar="Q=FILE.py:NAME",
                     help="your bounds to draw in the landscape, comma-separated: failure=mybounds.py:NAME or "
                          "regret=mybounds.py:NAME (functions of K, n, sigma0_sq, sigma_sq; see check-bound)")
-    rr.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
-                    help="files of your own claims to judge and show beside the paper's (as claims --claims)")
     rr.add_argument("--json", action="store_true", help="print what was written as JSON")
     rr.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
+def _rates_command(sub) -> None:
+    """The `rates` command and its flags."""
     rt = sub.add_parser("rates", help="the rate study: Bayesian failure probability and simple regret under the model, "
                                       "and their exponents in n and K",
                         description="Estimate every algorithm's Bayesian failure probability and simple regret "
@@ -451,6 +487,10 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                          "limit's constant comes from) and the rest, each as n sr_n over the limit's constant (runs "
                          "the scale's simulations again: a minute with --quick, several with --paper)")
     _sweep_flags(rt, "print the exponents, constants and efficiencies as JSON")
+
+
+def _reproduce_command(sub, algs: tuple) -> None:
+    """The `reproduce` command and its flags."""
     rp = sub.add_parser("reproduce", help="rerun Section 6 and its appendix; figures, tables and the empirical claims",
                         description="Run the experimental section of the paper (Figures 2-5) into a result directory "
                                     "(results.csv, PNG/SVG figures, summary.md with the empirical claims' verdicts). "
@@ -474,7 +514,26 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     rp.add_argument("--results", metavar="DIR", help="with --redraw: where the results are ('shipped' for the "
                                                      "package's)")
     _sweep_flags(rp, "print what was written as JSON")
-    return p
+
+
+def _ledger_flags(p, what: str) -> None:
+    """The flags every command that runs the whole ledger with its inputs (claims, report) shares: how
+    hard it works, what the empirical claims read, your own claims, and the processes."""
+    quick, thorough = Mode(), Mode.thorough()
+    p.add_argument("--thorough", action="store_true",
+                   help=f"larger searches: {thorough.random_samples // quick.random_samples}x the random points and "
+                        f"runs, Monte Carlo searches over {thorough.search_points} points with {thorough.confirm_runs} "
+                        "confirmation runs, longer reward histories "
+                        f"({WAITS['claims --thorough']} on {HOST_CLASS} for the ledger)")
+    p.add_argument("--results", metavar="DIR", help="a reproduction's result directory for the empirical claims "
+                                                    "(default: the paper-scale results shipped with the package)")
+    p.add_argument("--rates", metavar="DIR", help="a rate study's directory (rue-verify rates --out DIR) for the rate "
+                                                  "and tightness findings (default: the paper-scale study shipped)")
+    p.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
+                   help="files of your own claims (path/to/file.py, module or entry point of rue_verify.claims, "
+                        "comma-separated), declared with rue_verify.verify.claim; judged beside the paper's")
+    p.add_argument("--workers", type=integer(1, 256), help=f"processes {what} run in (default: every core; the "
+                                                           "results do not depend on it)")
 
 
 def _sweep_flags(p, json_help: str) -> None:

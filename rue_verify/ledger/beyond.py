@@ -2,7 +2,7 @@
 algorithm's Bayesian failure probability and simple regret under the model of Section 3 (means
 N(0, sigma0^2), Gaussian rewards of variance sigma^2; RUE told the variances, the peers the prior),
 from the rate study (`rue_verify.rates`: the paper-scale study shipped with the package, or
-`Mode.rates`), with exponents in n fitted with jackknife intervals on the large-n half of each
+`Mode.inputs.rates`), with exponents in n fitted with jackknife intervals on the large-n half of each
 curve, and in K across the settings that differ only in K."""
 
 from __future__ import annotations

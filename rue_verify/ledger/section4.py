@@ -271,6 +271,7 @@ def check_tau_upper(mode: Mode):
                          holds=f"random search agrees: {n1} pull vectors, no violation",
                          fails=f"random search found {b1} violating pull vectors of {n1}, against the proof",
                          tol=1e-12, tol_reason="relative rounding")
+    search.corroborates = True          # the sympy proof decides the lemma; the search can only contradict it
     (m0, w0), n0, b0 = _search_tau(mode, "upper", 0, "tau-upper-unpulled")
     search.detail += (f" Outside the lemma's setting (some T_j = 0, which RUE's initialisation rules out) it fails in "
                       f"{b0} of {n0} sampled vectors (worst relative margin {fmt(m0)})." if m0 < 0 else "")

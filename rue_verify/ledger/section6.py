@@ -1,7 +1,7 @@
 """Section 6 (`sec:experiments`) and Appendix A.6: the empirical claims, judged on the reproduction's
 results (`rue-verify reproduce`).
 
-Results are an explicit input: `Mode.results` names a result directory, and by default the
+Results are an explicit input: `Mode.inputs.results` names a result directory, and by default the
 paper-scale results shipped inside the package are used (`reproduction.results`); nothing here runs
 a sweep or writes a file. Every finding names the results it used. Comparisons are paired
 (common random numbers within a fixed setting; the same 50 instances across algorithms in a random

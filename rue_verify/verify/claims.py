@@ -34,7 +34,8 @@ class LedgerInputs:
 @dataclass(frozen=True)
 class Mode:
     """How hard the checks work (`quick`, or `thorough`, which does more; `rue_verify.timing.WAITS`
-    says how long each takes), with the `inputs` the empirical claims read. Frozen: a run's mode is what it was built as.
+    says how long each takes), with the `inputs` the empirical claims read. Frozen: a run's mode is
+    what it was built as.
 
     Args:
         name: 'quick' or 'thorough' (printed with every result).

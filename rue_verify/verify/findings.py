@@ -38,6 +38,10 @@ class Finding:
     method: str | None = None
     #: the proof graph's node this finding decides (None: the claim's node); the graph reads this, never the text
     node: str | None = None
+    #: a check of a statement that a proof among the same node's findings decides (a random search
+    #: beside a sympy proof): it can still refute the statement, and when it holds it does not weaken
+    #: how the node was decided
+    corroborates: bool = False
 
     def __post_init__(self) -> None:
         if self.verdict not in SEVERITY:

@@ -43,6 +43,9 @@ class Node:
     label: str | None = None
     aliases: tuple[str, ...] = ()
     relation: str = "<="
+    #: why no stronger method than sampling decides this node, where sampling is what decides it
+    #: (a node whose status is `sampled` owes a reason; the graph shows it beside the status)
+    sampled_because: str | None = None
 
 
 @dataclass
@@ -77,7 +80,9 @@ def _decided(fs: list) -> tuple[str, dict | None]:
     witness = next((f.witness for f in fs if f.verdict == worst and f.witness), None)
     if worst == "holds":                 # a reading of the text is no check: it decides nothing alone
         checks = [f for f in fs if f.verdict == "holds" and f.kind != "reading"]
-        return (weakest(checks) if checks else "read"), None
+        # what decides it: not a corroborating search beside a proof, nor a measure of tightness
+        deciding = [f for f in checks if not f.corroborates and f.kind != "tightness"]
+        return (weakest(deciding or checks) if checks else "read"), None
     if worst == "vacuous":               # nothing was tested: not a pass
         return "vacuous", None
     if worst == "inconclusive":          # a check that could not decide, or no check at all
@@ -124,7 +129,8 @@ def resolve(results: list[ClaimResult], table) -> Graph:
             status, w = ("definition" if n.kind == "definition" else None), None
         nodes[n.id] = {"id": n.id, "label": n.label, "aliases": list(n.aliases), "kind": n.kind,
                        "location": n.location, "statement": n.statement, "uses": list(n.uses), "claim": n.claim,
-                       "status": status, "witness": w, "route": "paper", "relation": n.relation}
+                       "status": status, "witness": w, "route": "paper", "relation": n.relation,
+                       "sampled_because": n.sampled_because}
     for n in table:           # a node without a check of its own (a lemma that is the sum of its parts)
         if nodes[n.id]["status"] is None:
             nodes[n.id]["status"] = _from_parts([nodes[u]["status"] for u in n.uses])
@@ -203,6 +209,8 @@ def nodes_json(g: Graph) -> list[dict]:
     for n in g.nodes.values():
         d = {k: n[k] for k in ("id", "label", "kind", "location", "statement", "status", "uses", "witness", "claim",
                                "route")}
+        if n.get("status") == "sampled" and n.get("sampled_because"):
+            d["sampled_because"] = n["sampled_because"]
         if "proof" in n:
             d["proof"], d["broken_at"] = n["proof"], n["broken_at"]
             if "weakest" in n:

@@ -44,8 +44,11 @@ def _step(i: int, text: str, ok) -> dict:
         s.update(status="refuted", detail="the machine check failed")
     elif isinstance(ok, Finding):
         s["status"] = ({"holds": ok.decided_by, "refuted": "refuted"}.get(ok.verdict, "argued"))
-        s["detail"] = f"searched ({ok.domain}): " + ("no counterexample" if ok.verdict == "holds" else
-                                                     f"{ok.verdict}: {ok.detail}")
+        if ok.verdict == "holds" and ok.certified:
+            s["detail"] = shorten(ok.detail, 240)
+        else:
+            s["detail"] = f"searched ({ok.domain}): " + ("no counterexample" if ok.verdict == "holds" else
+                                                         f"{ok.verdict}: {ok.detail}")
         s["witness"] = ok.witness
     elif isinstance(ok, Argued):
         s.update(status="argued", detail=ok.reason)

@@ -175,3 +175,21 @@ def test_prob_dk_is_algebra_and_its_successor_carries_the_eta_condition(graph):
     assert {"eta-cond", "TwoBoundOnC"} <= uses["prob-dk-v1"] and not {"eta-cond", "TwoBoundOnC"} & uses["prob-dk"]
     assert graph.nodes["prob-dk"]["status"] == "certified"
     assert graph.nodes["prob-dk-v1"]["status"] == "inconsistent"
+
+
+def test_every_node_decided_by_sampling_says_why_nothing_stronger_applies(graph):
+    """A paper node whose status is `sampled` carries the reason no proof or interval certificate
+    decides it (`Node.sampled_because`); the nodes that have one are not sampled for want of trying."""
+    sampled = [k for k, n in graph.nodes.items() if n["route"] == "paper" and n["status"] == "sampled"]
+    assert not [k for k in sampled if not graph.nodes[k]["sampled_because"]]
+    for k in ("MGF-inequality", "fact-3/left", "sec:tau/upper"):          # proofs over their whole domain
+        assert graph.nodes[k]["status"] == "certified", (k, graph.nodes[k]["status"])
+
+
+def test_a_corroborating_search_beside_a_proof_can_refute_but_not_weaken():
+    proof = Finding("holds", "d", "proof", certified=True)
+    search = Finding("holds", "d", "random search", corroborates=True)
+    assert engine_graph._decided([proof, search])[0] == "certified"
+    assert engine_graph._decided([proof, Finding("holds", "d", "tightness", kind="tightness")])[0] == "certified"
+    assert engine_graph._decided([proof, Finding("refuted", "d", "found one", corroborates=True)])[0] == "refuted"
+    assert engine_graph._decided([Finding("holds", "d", "search alone")])[0] == "sampled"

@@ -1,0 +1,171 @@
+"""Closed-form inequalities proved over a whole box by interval arithmetic: a branch-and-bound with
+arb balls (python-flint, rigorous error bounds on every operation).
+
+`certify(margin, box)` decides `margin(x) >= 0` (or `> 0` with `strict`) for every x in the box: the
+margin is evaluated on a box of arb intervals; a box whose margin's lower end clears 0 is proved, a
+box whose margin at its centre (a point, so a thin ball) lies wholly below 0 is a counterexample, and
+any other box is bisected along its widest side (in the scale of each side: log for a side with
+'log' scale) until every box is decided or the budget of boxes is spent. The answer says which:
+`proved` (every box decided, and how many), `refuted` (a point and its margin), or `open` (the boxes
+left, the smallest margin bound found). An unbounded side is not a box: prove the bounded part here
+and the tail another way (monotonicity, a substitution), and say where each proof stops.
+
+Nothing here knows a paper: the margin is the caller's.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+def arb():
+    """python-flint's arb type (imported on first use)."""
+    from flint import arb as _arb
+    return _arb
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a box: `low`..`high` (finite), bisected at its midpoint on a 'lin' scale or its
+    geometric midpoint on a 'log' scale (both ends > 0)."""
+
+    low: float
+    high: float
+    scale: str = "lin"
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low <= self.high):
+            raise ValueError(f"a side is a finite interval low <= high, got [{self.low}, {self.high}]")
+        if self.scale not in ("lin", "log"):
+            raise ValueError(f"scale must be 'lin' or 'log', got {self.scale!r}")
+        if self.scale == "log" and self.low <= 0:
+            raise ValueError(f"a 'log' side needs low > 0, got {self.low}")
+
+
+@dataclass
+class Certificate:
+    """What `certify` found on the box: `status` 'proved', 'refuted' or 'open'; `boxes` decided (the
+    number of leaves of the bisection tree), `smallest` the smallest lower bound of the margin over
+    the proved boxes (how far from 0 the proof stayed), `witness` the point and margin of a
+    counterexample, `left` the number of boxes not decided when the budget ran out."""
+
+    status: str
+    box: dict[str, tuple[float, float]]
+    boxes: int
+    smallest: float
+    witness: dict | None = None
+    left: int = 0
+    deepest: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def proved(self) -> bool:
+        return self.status == "proved"
+
+    def domain(self) -> str:
+        """The box, as a finding's domain says it."""
+        return ", ".join(f"{k} in [{lo:g}, {hi:g}]" for k, (lo, hi) in self.box.items())
+
+    def text(self) -> str:
+        """One line: what was decided, on how many boxes, and how close to 0 it came."""
+        if self.status == "proved":
+            return (f"certified by arb interval arithmetic on {self.domain()}: {self.boxes} boxes, every one with "
+                    f"the margin's lower bound above 0 (smallest {self.smallest:.3g}; bisection depth {self.deepest})")
+        if self.status == "refuted":
+            return f"refuted at {self.witness['point']}: the margin there is {self.witness['margin']:.6g} (an arb ball)"
+        return (f"not decided on {self.domain()}: {self.left} boxes left undecided after {self.boxes} were decided "
+                "(the budget of boxes ran out)")
+
+
+def _split(side: Side, lo: float, hi: float) -> float:
+    return math.sqrt(lo * hi) if side.scale == "log" else (lo + hi) / 2
+
+
+def _width(side: Side, lo: float, hi: float) -> float:
+    return math.log(hi / lo) if side.scale == "log" else hi - lo
+
+
+def certify(margin: Callable[..., object], box: dict[str, Side], *, strict: bool = False, max_boxes: int = 200_000,
+            min_width: float = 1e-12) -> Certificate:
+    """Decide `margin(**x) >= 0` (`> 0` with `strict`) for every x in `box`.
+
+    Args:
+        margin: keyword arguments (arb balls, one per side of the box) -> an arb ball holding the
+            margin on that box (rhs - lhs of the inequality), computed with arb's operations only.
+        box: name -> `Side`.
+        strict: prove a strict inequality (the lower end of the margin > 0, rather than >= 0).
+        max_boxes: how many boxes may be evaluated before the answer is 'open'.
+        min_width: a box narrower than this on every side (relative, in each side's scale) is not
+            split further; if it is still undecided the answer is 'open' there.
+
+    Returns:
+        A `Certificate`.
+    """
+    A = arb()
+    names = list(box)
+    start = tuple((s.low, s.high) for s in box.values())
+
+    def ball(lo: float, hi: float):
+        return A(lo, 0) if lo == hi else A((A(lo) + A(hi)) / 2, (A(hi) - A(lo)) / 2)
+
+    def at(cell) -> object:
+        return margin(**{k: ball(lo, hi) for k, (lo, hi) in zip(names, cell)})
+
+    def clear(m) -> bool:
+        return bool(m > 0) if strict else bool(m >= 0)
+
+    heap: list = [(0.0, 0, 0, start)]          # (lower bound of the margin, tie, depth, box): worst first
+    tie, done, smallest, deepest = 1, 0, math.inf, 0
+    while heap:
+        if done + len(heap) > max_boxes:
+            return Certificate("open", dict(zip(names, start)), done, smallest, left=len(heap), deepest=deepest)
+        _, _, depth, cell = heapq.heappop(heap)
+        m = at(cell)
+        if clear(m):
+            done += 1
+            smallest = min(smallest, float(m.lower()))
+            deepest = max(deepest, depth)
+            continue
+        centre = tuple(_split(s, lo, hi) for s, (lo, hi) in zip(box.values(), cell))
+        mc = margin(**{k: A(c) for k, c in zip(names, centre)})
+        if bool(mc <= 0) if strict else bool(mc < 0):       # certainly below (or at 0, for a strict claim)
+            return Certificate("refuted", dict(zip(names, start)), done, smallest,
+                               witness={"point": dict(zip(names, centre)), "margin": float(mc.mid())},
+                               deepest=depth)
+        widths = [_width(s, lo, hi) / max(_width(s, s.low, s.high), 1e-300)
+                  for s, (lo, hi) in zip(box.values(), cell)]
+        i = max(range(len(widths)), key=widths.__getitem__)
+        if widths[i] < min_width:
+            return Certificate("open", dict(zip(names, start)), done, smallest, left=len(heap) + 1, deepest=depth,
+                               notes=[f"undecided at {dict(zip(names, cell))}: the margin is {m}"])
+        lo, hi = cell[i]
+        mid = _split(list(box.values())[i], lo, hi)
+        for part in ((lo, mid), (mid, hi)):
+            child = cell[:i] + (part,) + cell[i + 1:]
+            heapq.heappush(heap, (float(m.lower()), tie, depth + 1, child))
+            tie += 1
+    return Certificate("proved", dict(zip(names, start)), done, smallest, deepest=deepest)
+
+
+def as_finding(cert: Certificate, *, what: str, node: str | None = None):
+    """The finding a certificate makes: certified 'holds' when proved (on the box it names),
+    'refuted' with the point when a counterexample was found, 'inconclusive' when the bisection did
+    not close (not a counterexample).
+
+    Args:
+        cert: the certificate.
+        what: the inequality, for the text.
+        node: the proof graph's node it decides (`findings.about`).
+    """
+    from .findings import Finding, witness
+    if cert.status == "refuted":
+        w = witness(cert.witness["point"], -cert.witness["margin"], 0.0, "<=", margin=cert.witness["margin"])
+        f = Finding("refuted", cert.domain(), f"{what}: {cert.text()}", w)
+    else:
+        f = Finding("holds" if cert.proved else "inconclusive", cert.domain(), f"{what}: {cert.text()}",
+                    certified=cert.proved)
+    f.node = node
+    return f
