@@ -22,6 +22,7 @@ from ..verify import (
     Rests,
     about,
     claims_in,
+    corroborating,
     fmt,
     from_count,
     from_exact,
@@ -109,7 +110,7 @@ def repair_eta(mode: Mode) -> Repair:
                          fails="the condition is positive somewhere", tol=1e-12, tol_reason="rounding")
     return Repair("eta = 1/(1 + 4 rho) with rho = sqrt(beta/beta_1) (beta_1 = 1 once Lemma sec:tau's lower side is "
                   "repaired) satisfies 2 eta (1 + eta) sqrt(beta/beta_1) + eta - 1 <= 0", "eta_repaired",
-                  [proof, search])
+                  [proof, corroborating(search)])
 
 
 def tk_up_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:

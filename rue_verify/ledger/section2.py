@@ -20,6 +20,7 @@ from ..verify import (
     Repair,
     Rests,
     claims_in,
+    corroborating,
     fmt,
     from_certificate,
     from_count,
@@ -567,4 +568,4 @@ def repair_full_alpha(mode: Mode) -> Repair:
                          tol=1e-10, tol_reason="relative rounding (equality at alpha = sigma^2)")
     return Repair("if sqrt(3) <= alpha log n/sigma^2 and alpha <= sigma^2 (not >=): (2 pi)^-1/2 [y^-1/2 - y^-3/2] "
                   "n^(-alpha/(2 sigma^2)) >= (2 pi)^-1/2 [1/sqrt(log n) - 1/(log n)^(3/2)] n^(-1/2)",
-                  "feller_small_gap", [proof, search])
+                  "feller_small_gap", [proof, corroborating(search)])

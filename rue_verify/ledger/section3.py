@@ -21,6 +21,7 @@ from ..verify import (
     Repair,
     about,
     claims_in,
+    corroborating,
     fmt,
     from_certificate,
     from_count,
@@ -438,8 +439,8 @@ def repair_fact3(mode: Mode) -> Repair:
     return Repair("1 - Phi(t) <= exp(-t^2/2)/(t sqrt(2 pi)) for t > 0", "mills_upper",
                   [from_proof([("for t > 0, 1 - Phi(t) = int_t^oo phi(x) dx <= int_t^oo (x/t) phi(x) dx, and the "
                                 "last integral equals phi(t)/t (sympy)", ident)], "t > 0", "the bound holds"),
-                   from_value(exc, "4000 points in [1e-3, 38]",
-                           f"largest excess {fmt(exc)}.", at_most=1e-15)])
+                   corroborating(from_value(exc, "4000 points in [1e-3, 38]", f"largest excess {fmt(exc)}.",
+                                            at_most=1e-15))])
 
 
 @claim("FACT-RANGE", "Proof of Theorem 5.2", "E[mu_(1) - mu_(K)] <= 2 sigma0 sqrt(2 log K).",

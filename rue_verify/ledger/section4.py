@@ -337,6 +337,7 @@ def repair_tau_lower(mode: Mode) -> Repair:
     search = from_margin(worst, f"{mode.random_samples} random pull vectors (T_j in [1, 1e4], K in [2, 30], "
                                 "variances in [1e-3, 1e3])",
                          holds="no violation", fails="violated", tol=1e-12, tol_reason="relative rounding")
+    search.corroborates = True          # the sympy proof decides the repair; the search can only contradict it
     return Repair("tau_k^2 >= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2) (1 + sigma^2/(K (T_k sigma0^2 + sigma^2)))",
                   "tau_sq_lower_repaired", [proof, search])
 

@@ -76,6 +76,14 @@ def about(node: str, finding: Finding) -> Finding:
     return finding
 
 
+def corroborating(finding: Finding) -> Finding:
+    """`finding`, declared to corroborate a proof among the same node's findings (a search of the
+    statement a proof decides): it can refute the statement, and when it holds it does not weaken
+    how the node was decided (`Finding.corroborates`)."""
+    finding.corroborates = True
+    return finding
+
+
 def weakest(findings: Iterable[Finding]) -> str:
     """The weakest way any of these (holding) findings was decided (`DECIDED`)."""
     return max((f.decided_by for f in findings), key=DECIDED.index, default="certified")

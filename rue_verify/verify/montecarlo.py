@@ -29,6 +29,10 @@ from .findings import Finding, fmt, from_tightness, witness
 from .search import Dim, unit_point
 
 LEVEL = 1 - 1e-6
+#: a simulated rate whose exact upper confidence limit is this many times below its bound at every
+#: confirmed point could not have been found above it: the search measured how loose the bound is
+#: there, and is not a test of it (`rate_finding`)
+LOOSE = 10.0
 TINY = 1e-300
 
 
@@ -212,7 +216,9 @@ def _short(p: dict) -> str:
 
 def rate_finding(s: Search, what: str, bound_name: str) -> Finding:
     """The verdict of a rate search: refuted when a confirmed point's exact interval lies above the
-    bound; vacuous when the bound was >= 1 everywhere searched; else holds on what was covered."""
+    bound; vacuous when the bound was >= 1 everywhere searched; a measure of tightness, not a test,
+    when the bound is at least `LOOSE` times the rate's upper confidence limit at every confirmed point
+    (the search could not have failed); else holds on what was covered."""
     bad = s.violation()
     if not s.confirmed:
         return Finding("vacuous", s.covered(), f"{bound_name} was >= 1 at every point screened.")
@@ -224,4 +230,11 @@ def rate_finding(s: Search, what: str, bound_name: str) -> Finding:
                        f"{fmt(bad.bound)}.",
                        witness({**bad.params, "runs": bad.runs, "seed_key": list(bad.key)}, ci.low, bad.bound,
                                events=bad.events, level=s.level, what=f"exact lower confidence limit of {what}"))
+    slack = min((p.bound / p.interval(s.level).high for p in s.confirmed if p.bound is not None), default=0.0)
+    if slack >= LOOSE:               # the search could not have failed: it measured looseness, not validity
+        return Finding("holds", s.covered(),
+                       f"not a test of {bound_name}: at every confirmed point the bound is at least {fmt(slack, 3)} "
+                       f"times the exact upper confidence limit of {what} (level 1 - {1 - s.level:.2g}), so no "
+                       f"simulation of this size could find it false there; read as how loose it is. "
+                       + rate_text(s, what) + ".", kind="tightness")
     return Finding("holds", s.covered(), f"no confirmed point above {bound_name}; " + rate_text(s, what) + ".")
