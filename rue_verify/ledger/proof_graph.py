@@ -109,6 +109,28 @@ PAPER: tuple[Node, ...] = (
        ("Rn-en", "them-R"), "THM-REGRET", aliases=("sec:proofthem2",)),
 )
 
+#: edges a proof uses without labelling or citing the node (the test that reads the edges from the
+#: LaTeX holds every other edge of a theorem to its proof's text), each with where the proof uses it
+IMPLICIT_EDGES = {
+    ("var-lemma", "posterior-mu"): "the last step applies the Gaussian tail to muhat - mu, whose law N(0, tau^2) is "
+                                   "eq. posterior-mu, not cited there",
+}
+
+#: each repair on the theorems' repaired routes: the paper's node it replaces and, in a few words, what
+#: it changes (the proof figure draws it so; the statement itself is the repair's)
+REPAIRS = {
+    "repair:THM-GAP": ("lemma-true", "C_K = 1.4 + sqrt(2 ln(K+1)) for c_K"),
+    "repair:THM-FAIL": ("them-R", "C_K, eta_repaired, n >= 4K-2, T_1 - 1, repaired Pr(not E)"),
+    "repair:THM-REGRET": ("them-R-Bayes", "sqrt of the repaired e_n, no kappa"),
+    "repair:PF-E1": ("prob-dk-v1", "threshold at ctilde(T_1 - 1)"),
+    "repair:LEM-TK-UP": ("Tk_up1", "E from round 2K"),
+    "repair:LEM-TK-LOW": ("Tk_lowv2", "arm 1's count one pull lower"),
+    "repair:PF-T1N-E2": ("eqn:T1n", "E from round 2K, eta_repaired"),
+    "repair:PF-EBAR-FINAL": ("decomk-v3", "through the reward-table event E'"),
+    "repair:PF-ETA-COND": ("eta-cond", "beta_1 = 1"),
+    "repair:LEM-TAU-LOWER": ("sec:tau/lower", "sigma^2/(K(T_k sigma0^2 + sigma^2)) in the factor"),
+}
+
 #: the theorems `trees` prints, in the paper's order
 THEOREMS = ("lemma-true", "var-lemma", "them-R", "them-R-Bayes")
 
@@ -131,7 +153,7 @@ def node_for_claim(cid: str) -> str:
 def resolve(results: list[ClaimResult]) -> Graph:
     """The paper's graph from a ledger run's results (`verify.graph.resolve` on `PAPER`); a ledger
     run resolves it once (`ledger.collect`), and its readers take `results.graph`."""
-    return _graph.resolve(results, PAPER)
+    return _graph.resolve(results, PAPER, {k: node for k, (node, _) in REPAIRS.items()})
 
 
 def trees(g: Graph) -> list[str]:

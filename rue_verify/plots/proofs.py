@@ -23,7 +23,7 @@ STATUS_COLOURS = {"certified": "#145a32", "exhausted": "#1e8449", "sampled": "#5
 _LIGHT = ("definition",)
 
 
-def _subtree(g, root: str, steps: bool, stop: tuple[str, ...] = ()) -> list[dict]:
+def _subtree(g, root: str, steps: bool, stop: tuple[str, ...] = (), changes: dict | None = None) -> list[dict]:
     """The nodes below `root` (itself included), each with its depth (the longest path from `root`, so
     every edge points down) and the panel's nodes it uses; a repair's steps that are not nodes, one leaf
     per status ("5 sampled steps"); the nodes in `stop` (drawn in a panel of their own) not expanded."""
@@ -45,7 +45,7 @@ def _subtree(g, root: str, steps: bool, stop: tuple[str, ...] = ()) -> list[dict
                                "status": status, "uses": [], "claim": n["claim"], "proof": "", "broken_at": "",
                                "statement": "; ".join(s["text"] for s in mine)})
                 uses.append(leaf)
-        nodes[key] = {"node": key, "text": _short(key) + ("" if expand else "\n(its own panel)"),
+        nodes[key] = {"node": key, "text": _short(g, key, changes or {}) + ("" if expand else "\n(its own panel)"),
                       "status": n["status"], "uses": uses, "claim": n["claim"], "statement": n["statement"],
                       "proof": n.get("proof") or "", "broken_at": ", ".join(n.get("broken_at") or [])}
         order.append(key)
@@ -68,8 +68,14 @@ def _subtree(g, root: str, steps: bool, stop: tuple[str, ...] = ()) -> list[dict
     return [nodes[k] for k in order]
 
 
-def _short(key: str) -> str:
-    return key.replace("repair:", "") + ("\n(repair)" if key.startswith("repair:") else "")
+def _short(g, key: str, changes: dict) -> str:
+    """A node's label: the paper's label; a repair, as the paper's node it replaces and what it changes."""
+    import textwrap
+    n = g.nodes[key]
+    if n["route"] != "repair":
+        return key
+    change = changes.get(key, (None, ""))[1]
+    return f"{n['repairs']}, repaired" + ("\n" + "\n".join(textwrap.wrap(change, 26)) if change else "")
 
 
 def _place(rows: list[dict]) -> None:
@@ -89,6 +95,7 @@ def _place(rows: list[dict]) -> None:
 def proof_graph_table(results, graph) -> Table:
     """The laid-out graphs of Theorems 3.1, 5.1 and 5.2 (paper's route and repaired route) from the
     ledger's results and the graph the run resolved from them (`ledger.run_ledger(...).graph`)."""
+    from ..ledger.proof_graph import REPAIRS as changes
     g = graph
     ran = {r.id for r in results}
     rows = []
@@ -99,7 +106,7 @@ def proof_graph_table(results, graph) -> Table:
             routes.append(("repair", f"repair:{n['claim']}"))
         for route, root in routes:
             drawn = DRAWN + tuple(f"repair:{g.nodes[d]['claim']}" for d in DRAWN)
-            part = _subtree(g, root, steps=route == "repair", stop=drawn)
+            part = _subtree(g, root, steps=route == "repair", stop=drawn, changes=changes)
             _place(part)
             for r in part:
                 rows.append({"theorem": theorem, "title": f"{n['location']} ({theorem})", "route": route,
@@ -113,7 +120,6 @@ def proof_graph_table(results, graph) -> Table:
 def draw_proof_graph(t: Table, ax=None):
     """Draw the table: a row of panels per theorem, the paper's route left, the repaired route right."""
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     theorems = t.values("theorem")
     heights = [max(r["depth"] for r in t.where(theorem=th)) + 1 for th in theorems]
@@ -137,9 +143,11 @@ def draw_proof_graph(t: Table, ax=None):
             where = {r["node"]: (r["x"], r["y"]) for r in part}
             for r in part:
                 for u in (r["uses"] or "").split(";"):
-                    if u in where:
+                    if u in where:                   # an arrow from a step to the step that uses it
                         (x0, y0), (x1, y1) = where[r["node"]], where[u]
-                        ax.add_line(Line2D([x0, x1], [y0 - 0.2, y1 + 0.2], color="0.6", lw=0.7, zorder=1))
+                        ax.annotate("", xy=(x0, y0 - 0.22), xytext=(x1, y1 + 0.22), zorder=1,
+                                    arrowprops={"arrowstyle": "-|>", "color": "0.55", "lw": 0.7, "mutation_scale": 7,
+                                                "shrinkA": 0, "shrinkB": 0})
             for r in part:
                 x, y = where[r["node"]]
                 colour = STATUS_COLOURS.get(r["status"], "#95a5a6")
@@ -153,8 +161,9 @@ def draw_proof_graph(t: Table, ax=None):
             ax.set_ylim(-depth + 0.3, 0.4)
     statuses = [s for s in STATUS_COLOURS if s != "rests" and any(r["status"] == s for r in t.rows)]
     fig.legend([Patch(fc=STATUS_COLOURS[s], ec="black", lw=0.4) for s in statuses], statuses, loc="upper center",
-               ncol=len(statuses), fontsize=8, title="node status (a line joins a node to the nodes it uses)",
-               title_fontsize=8, frameon=False)
+               ncol=len(statuses), fontsize=8, title_fontsize=8, frameon=False,
+               title="node status (an arrow points from a step to the step whose proof uses it; a repaired node "
+                     "is named by the paper's node it replaces, with what it changes)")
     caption(fig, f"Computed from the ledger ({t.meta['claims']} claims, mode {t.meta['mode']}); a repair's "
                  "unnamed leaves are its own steps (sympy certificates and searches). Each node links to its "
                  "claim's evidence in the report's SVG.")

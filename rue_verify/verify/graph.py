@@ -114,10 +114,11 @@ def node_for_claim(cid: str, table) -> str:
     return next((n.id for n in table if n.claim == cid), cid)
 
 
-def resolve(results: list[ClaimResult], table) -> Graph:
+def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None = None) -> Graph:
     """The graph of the node table `table` (a sequence of `Node`) from a ledger run's results: every repair's
     steps that rest on other nodes settled (their statuses computed here, in the order the references
-    need, a circle counting as argued)."""
+    need, a circle counting as argued). `replaces`: a repair node -> the node it replaces, where that is
+    not the first node its claim checks."""
     res = {r.id: r for r in results}
     nodes: dict[str, dict] = {}
     for n in table:
@@ -170,7 +171,7 @@ def resolve(results: list[ClaimResult], table) -> Graph:
     for key, (r, rep) in repairs.items():
         status(key)
         uses = [s["uses"] for f in rep.findings if f.proof for s in f.proof["steps"] if s["uses"]]
-        node = node_for_claim(r.id, table)
+        node = (replaces or {}).get(key) or node_for_claim(r.id, table)
         nodes[key] = {"id": key, "label": None, "aliases": [], "kind": "repair", "location": f"repair of {r.id}",
                       "statement": rep.statement, "uses": uses, "claim": r.id, "status": state[key],
                       "witness": None, "route": "repair", "repairs": node, "relation": "<=",

@@ -193,3 +193,39 @@ def test_a_corroborating_search_beside_a_proof_can_refute_but_not_weaken():
     assert engine_graph._decided([proof, Finding("holds", "d", "tightness", kind="tightness")])[0] == "certified"
     assert engine_graph._decided([proof, Finding("refuted", "d", "found one", corroborates=True)])[0] == "refuted"
     assert engine_graph._decided([Finding("holds", "d", "search alone")])[0] == "sampled"
+
+
+#: each appendix proof's subsection label -> the node it proves
+PROOF_SECTIONS = {"sec:lemProof": "lemma-true", "sec:proProof": "var-lemma", "sec:proofthem1": "them-R",
+                  "sec:proofthem2": "them-R-Bayes"}
+
+
+def _section(tex: str, label: str) -> str:
+    """The text of the subsection that carries `label` (right under its heading; the label also sits in
+    a commented-out line of the main text), up to the next (sub)section."""
+    start = next(m.start() for m in re.finditer(re.escape(rf"\label{{{label}}}"), tex)
+                 if tex[:m.start()].rstrip().rsplit("\n", 1)[-1].startswith(r"\subsection"))
+    ends = [i for i in (tex.find(r"\subsection", start), tex.find(r"\section", start)) if i > 0]
+    return tex[start:min(ends)]
+
+
+@pytest.mark.skipif(not PAPER.exists(), reason="the paper is beside the repository (shared/paper)")
+@pytest.mark.parametrize("label", sorted(PROOF_SECTIONS))
+def test_the_graph_edges_follow_the_appendix_proofs(label):
+    """Read from the LaTeX: every node a proof's subsection labels or cites lies below the theorem it
+    proves (the graph misses no step the proof uses), and every labelled node the theorem uses
+    directly is labelled or cited in that subsection (the graph adds no edge the proof does not)."""
+    known = proof_graph.by_label()
+    text = _section(PAPER.read_text(), label)
+    named = {known[x].id for x in re.findall(r"\\(?:label|eqref|ref|cref|Cref)\{([^}]*)\}", text) if x in known}
+    root = PROOF_SECTIONS[label]
+    nodes = {n.id: n for n in proof_graph.PAPER}
+    below, queue = set(), list(nodes[root].uses)
+    while queue:
+        u = queue.pop()
+        if u not in below:
+            below.add(u)
+            queue.extend(nodes[u].uses)
+    assert named - below - {root} == set(), (label, sorted(named - below - {root}))
+    direct = {u for u in nodes[root].uses if nodes[u].label and (root, u) not in proof_graph.IMPLICIT_EDGES}
+    assert direct <= named, (label, sorted(direct - named))

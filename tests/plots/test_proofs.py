@@ -43,3 +43,18 @@ def test_the_svg_links_every_node_of_a_claim_to_its_evidence(table, tmp_path):
     links = {r["link"] for r in table.rows if r["link"]}
     assert links and all(f'xlink:href="{link}"' in svg for link in links)
     assert FAMILIES["proof-graphs"].inline
+
+
+def test_a_repaired_node_is_named_by_the_node_it_replaces_with_what_changed(table, quick_ledger):
+    """The repaired route names each repair by the paper's node it replaces (not by claim ID) and says
+    what it changes, and that node is a node of the paper's graph."""
+    from rue_verify.ledger.proof_graph import REPAIRS
+    g = quick_ledger.graph
+    drawn = {r["node"]: r for r in table.where(route="repair") if r["node"].startswith("repair:") and "/" not in
+             r["node"]}
+    assert drawn and set(drawn) <= set(REPAIRS), sorted(set(drawn) - set(REPAIRS))
+    for key, r in drawn.items():
+        replaced, change = REPAIRS[key]
+        assert g.nodes[key]["repairs"] == replaced and g.nodes[replaced]["route"] == "paper"
+        assert r["text"].startswith(f"{replaced}, repaired") and change.split()[0] in r["text"], (key, r["text"])
+        assert "repair:" not in r["text"] and key.split(":", 1)[1] not in r["text"]
