@@ -95,7 +95,8 @@ def check_eta_cond(mode: Mode):
 
 
 # ---------------------------------------------------------------- the eta condition
-@repair("PF-ETA-COND")
+@repair("PF-ETA-COND", recompute=lambda p: (float(rp.eta_condition_repaired(p["K"], p["sigma0_sq"], p["sigma_sq"])),
+                                            0.0))
 def repair_eta(mode: Mode) -> Repair:
     r = sympy.symbols("r", positive=True)
     e = 1 / (1 + 4 * r)

@@ -203,9 +203,12 @@ def evaluate(key: str, at: dict) -> dict:
     if steps is not None or "history" in w["params"]:
         return _evaluate_history(node.id if node else key, steps, w)
     if key.startswith("repair:"):
-        raise ValueError(f"{key} is the repaired statement: its checks and witnesses are in 'rue-verify claims --id "
-                         f"{cid} -v' (a point-wise relation is evaluated for the paper's nodes and for repairs on "
-                         "reward histories)")
+        fn = REGISTRY[cid].repair_recompute
+        if fn is None:
+            raise ValueError(f"{key} is not a relation at a point: its checks and witnesses are in 'rue-verify claims "
+                             f"--id {cid} -v' (repairs that are relations at a point declare their recomputation)")
+        lhs, rhs = fn(w["params"])
+        return {"node": key, "claim": cid, "lhs": lhs, "rhs": rhs, "relation": "<=", "holds": bool(lhs <= rhs)}
     relation = w.get("relation", node.relation if node else "<=")
     lhs, rhs = recompute_witness(REGISTRY[cid], w)
     if relation == "~" and "tol" not in w:

@@ -210,7 +210,8 @@ def gap_constant_proof(mode: Mode) -> list[tuple[str, "bool | Finding"]]:
              "e_*; rescaling the means by sigma0 gives the 1/sigma0", _gap_law_scan(Ks))]
 
 
-@repair("THM-GAP")
+@repair("THM-GAP", recompute=lambda p: (float(gap.e_star_mp(p["alpha"], p["K"], p["sigma0_sq"])),
+                                        float(rp.theorem_3_1_repaired(p["alpha"], p["K"], p["sigma0_sq"]))))
 def repair_thm_gap(mode: Mode) -> Repair:
     proof = from_proof(gap_constant_proof(mode), "every K >= 2, every alpha > 0",
                        "sup_s (top-gap density at s) <= C_K = 1.4 + sqrt(2 ln(K+1))")
@@ -431,7 +432,7 @@ def check_facts(mode: Mode):
                   "undefined at t = 0; it holds for t > 0", "refuted"), findings
 
 
-@repair("FACT-1-3")
+@repair("FACT-1-3", recompute=lambda p: (float(gap.normal_tail(p["t"])), float(gap.mills_upper(p["t"]))))
 def repair_fact3(mode: Mode) -> Repair:
     ident = _mills_upper_identity()
     tp = np.geomspace(1e-3, 38, 4000)

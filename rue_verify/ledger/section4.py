@@ -309,7 +309,14 @@ def check_tau_lower(mode: Mode):
 
 
 # ---------------------------------------------------------------- Lemma sec:tau, lower side
-@repair("LEM-TAU-LOWER")
+def _tau_lower_repaired_sides(p: dict) -> tuple[float, float]:
+    """The repaired lower side of Lemma sec:tau and tau_k^2, at the allocation T, for arm k."""
+    T = np.asarray(p["T"], float)
+    tau = np.asarray(posterior_variance_formula(T, p["sigma0_sq"], p["sigma_sq"]))[p["k"]]
+    return float(rp.tau_sq_lower_repaired(T, len(T), p["sigma0_sq"], p["sigma_sq"])[p["k"]]), float(tau)
+
+
+@repair("LEM-TAU-LOWER", recompute=_tau_lower_repaired_sides)
 def repair_tau_lower(mode: Mode) -> Repair:
     s0, s, T, K, D = sympy.symbols("sigma0_sq sigma_sq T_k K D", positive=True)
     A = T * s0 + s

@@ -103,6 +103,9 @@ class Claim:
     shares: str | None = None
     bound: bool = False
     section: str = "Other"
+    #: the repaired statement's relation at a point: params -> (lhs, rhs) of its lhs <= rhs, computed
+    #: from scratch (`repair(..., recompute=)`); None where the repair is not a relation at a point
+    repair_recompute: Callable[[dict], tuple[float, float]] | None = None
 
 
 @dataclass
@@ -248,17 +251,21 @@ def claims_in(section: str) -> Callable[..., Callable]:
     return functools.partial(claim, section=section)
 
 
-def repair(claim_id: str):
+def repair(claim_id: str, *, recompute: Callable[[dict], tuple[float, float]] | None = None):
     """Declare the check of a repaired statement of `claim_id` (declared above it): a function
     Mode -> Repair.
 
     Args:
         claim_id: the ID of the claim it repairs (declared before it).
+        recompute: where the repaired statement is a relation lhs <= rhs at a point, params ->
+            (lhs, rhs) computed from scratch (`rue-verify proofs --node repair:ID --at`).
     """
     def deco(fn: Callable[[Mode], Repair]):
         if claim_id not in REGISTRY:
             raise ValueError(f"repair of {claim_id}: declare the claim before its repairs")
         REGISTRY[claim_id].repairs.append(fn)
+        if recompute is not None:
+            REGISTRY[claim_id].repair_recompute = recompute
         return fn
     return deco
 

@@ -127,7 +127,7 @@ def test_a_history_node_is_evaluated_on_a_history_and_a_repair_is_not_the_claim(
     assert out["step"] == "Tk_lowv2" and out["holds"] is False and out["lhs"] > out["rhs"]
     for node, at, said in (("Tk_lowv2", {"K": 3, "T": [2, 9, 2]}, "needs a history witness"),
                            ("Tk_up1", w, "not of Tk_up1"),
-                           ("repair:THM-GAP", {"K": 40, "alpha": 0.1, "sigma0_sq": 1.0}, "repaired statement")):
+                           ("repair:THM-FAIL", {"K": 4, "n": 100, "sigma0_sq": 1.0}, "not a relation at a point")):
         assert main(["proofs", "--node", node, "--at", json.dumps(at)]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and said in err[0], err
@@ -229,3 +229,24 @@ def test_the_graph_edges_follow_the_appendix_proofs(label):
     assert named - below - {root} == set(), (label, sorted(named - below - {root}))
     direct = {u for u in nodes[root].uses if nodes[u].label and (root, u) not in proof_graph.IMPLICIT_EDGES}
     assert direct <= named, (label, sorted(direct - named))
+
+
+@pytest.mark.parametrize("key, one, two", [
+    ("repair:THM-GAP", {"K": 36, "alpha": 0.124, "sigma0_sq": 1.0}, {"K": 3, "alpha": 0.5, "sigma0_sq": 2.0}),
+    ("repair:LEM-TAU-LOWER", {"T": [2, 3, 9], "k": 0, "sigma0_sq": 1.0, "sigma_sq": 0.5},
+     {"T": [5, 2], "k": 1, "sigma0_sq": 0.3, "sigma_sq": 4.0}),
+    ("repair:FACT-1-3", {"t": 1.3}, {"t": 0.2}),
+    ("repair:PF-ETA-COND", {"K": 5, "sigma0_sq": 1.0, "sigma_sq": 3.0}, {"K": 200, "sigma0_sq": 0.1, "sigma_sq": 0.01}),
+])
+def test_a_repair_node_evaluates_its_own_relation_which_moves_with_the_state(key, one, two):
+    """`--node repair:ID --at` computes the repaired statement (not the claim it repairs): its two
+    sides move with the point, and the repairs hold where they are claimed to."""
+    a, b = proof_graph.evaluate(key, one), proof_graph.evaluate(key, two)
+    assert (a["lhs"], a["rhs"]) != (b["lhs"], b["rhs"]) and a["holds"] and b["holds"], (a, b)
+
+
+def test_the_repair_holds_where_the_paper_node_fails():
+    """At THM-GAP's witness the paper's node is false and its repair true: the two are different relations."""
+    at = {"K": 36, "alpha": 0.124, "sigma0_sq": 1.0}
+    paper, repaired = proof_graph.evaluate("lemma-true", at), proof_graph.evaluate("repair:THM-GAP", at)
+    assert not paper["holds"] and repaired["holds"] and paper["lhs"] == pytest.approx(repaired["lhs"])
