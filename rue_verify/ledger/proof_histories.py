@@ -26,7 +26,7 @@ from bounds import theorems as th
 from simulate.proofs.linear import Row, RUELinear, replay
 
 from ..verify import Finding, from_exhaustive, witness
-from ..verify.histories import CAP, MARGIN, Outcome, Violation, search, search_many
+from ..verify.histories import CAP, MARGIN, Outcome, Violation, search, search_best_first, search_many
 from ..verify.witnesses import register_replay
 
 
@@ -276,19 +276,53 @@ def _walks(route: str, history_n: tuple) -> dict[str, list]:
     return out
 
 
+@lru_cache(maxsize=32)
+def _beyond(step: str, route: str, history_n: tuple, beyond: tuple, programs: int) -> list:
+    """The step searched best-first at each (K, n) of `beyond` (`verify.histories.search_best_first`),
+    at the (sigma0^2, sigma^2) where the exhaustive search of that K came nearest to breaking it (its
+    largest margin at its largest n): [(Params, Outcome)], up to the first witness (which replays)."""
+    runs = _walks(route, history_n)[step]
+    out = []
+    for K, n in beyond:
+        mine = [(p, o) for p, o in runs if p.K == K]
+        if not mine:
+            continue
+        top = max(p.n for p, _ in mine)
+        near, _ = max(((p, o) for p, o in mine if p.n == top), key=lambda po: po[1].smallest)
+        p = Params(K, n, near.sigma0_sq, near.sigma_sq, route)
+        o = search_best_first(p.model(), STEPS[step][0](p), max_programs=programs)
+        if o.witness is not None:
+            check_replays(p, o)
+        out.append((p, o))
+        if o.witness is not None:
+            break
+    return out
+
+
 def history_finding(step: str, mode, route: str = "paper", node: str | None = None) -> Finding:
     """The step decided on every history of the mode's grid (`grid`): exhausted when no history on E
-    breaks it, refuted with the first history that does (smallest K, n), which replays."""
+    breaks it, refuted with the first history that does (smallest K, n), which replays. Where it holds
+    there and the mode searches beyond (`Mode.history_beyond`), a best-first search at longer histories
+    follows: a history it finds refutes the step; none found is said as the sample it is."""
     runs = _walks(route, tuple(mode.history_n))[step]
+    far = (_beyond(step, route, tuple(mode.history_n), tuple(mode.history_beyond), mode.history_programs)
+           if mode.history_beyond and runs[-1][1].witness is None else [])
+    if far and far[-1][1].witness is not None:
+        runs = runs + far[-1:]
     visited = sum(o.visited for _, o in runs)
     programs = sum(o.programs for _, o in runs)
     points = grid(mode, route)
     p, out = runs[-1]
     domain = _domain(points, route)
     if out.witness is None:
+        sampled = "".join(
+            f" Beyond it, best-first at K = {q.K}, n = {q.n}, (sigma0^2, sigma^2) = ({q.sigma0_sq:g}, {q.sigma_sq:g}) "
+            f"(where the exhaustive search came nearest): no history found in {o.programs} programs, {o.leaves} full "
+            f"histories decided (a sample of the tree; largest margin {o.smallest:.3g})." for q, o in far)
         return from_exhaustive(None, domain, node=node, fails="", holds=(
             f"{STEPS[step][1]}: no history on E breaks it; the exact search visited {visited} pull sequences at "
-            f"{len(runs)} parameter points ({programs} linear programs, shared with the route's other steps)."))
+            f"{len(runs)} parameter points ({programs} linear programs, shared with the route's other steps)."
+            + sampled))
     w = out.witness
     m = p.model()
     hist = {"pulls": [a + 1 for a in w.arms], "rewards": w.z[:m.n].tolist(), "means": w.z[m.n:].tolist()}

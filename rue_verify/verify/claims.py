@@ -48,6 +48,9 @@ class Mode:
         confirm_runs: runs at each of the best points, for the verdict.
         history_n: (K, the largest n) pairs the exact history search of the proofs covers, every
             history of every length from the theorems' smallest n up to it.
+        history_beyond: (K, n) pairs searched best-first beyond that (a sample of the tree, at the
+            parameter point where the exhaustive search came nearest to breaking the step).
+        history_programs: the linear programs each best-first search may solve.
         inputs: the result directories the empirical claims read (`LedgerInputs`).
     """
 
@@ -60,13 +63,15 @@ class Mode:
     search_runs: int = 200
     confirm_runs: int = 4_000
     history_n: tuple[tuple[int, int], ...] = ((2, 12), (3, 12), (4, 13))
+    history_beyond: tuple[tuple[int, int], ...] = ()
+    history_programs: int = 3000
     inputs: LedgerInputs = LedgerInputs()
 
     @classmethod
     def thorough(cls, **kw) -> "Mode":
         """The thorough mode (`kw`: any other field, e.g. `inputs` or `seed`)."""
         return cls("thorough", 10_000, 40_000, 4_000, search_points=160, search_runs=600, confirm_runs=40_000,
-                   history_n=((2, 14), (3, 13), (4, 14)), **kw)
+                   history_n=((2, 14), (3, 13), (4, 14)), history_beyond=((2, 30), (3, 24)), **kw)
 
     def coverage(self) -> str:
         """What this mode covers, in one line (printed by `rue-verify claims`)."""
@@ -74,7 +79,9 @@ class Mode:
                 f"points per deterministic search; Monte Carlo searches screen {self.search_points} informative "
                 f"points x {self.search_runs} runs, refine the worst, and confirm with {self.confirm_runs} runs; "
                 f"{self.sim_runs} runs per fixed simulation point; every reward history (the exact history search) for "
-                + ", ".join(f"K = {K} up to n = {n}" for K, n in self.history_n))
+                + ", ".join(f"K = {K} up to n = {n}" for K, n in self.history_n)
+                + ("; best-first beyond, " + ", ".join(f"K = {K} at n = {n}" for K, n in self.history_beyond)
+                   + f" ({self.history_programs} programs each)" if self.history_beyond else ""))
 
     def rng(self, *key: str | int) -> np.random.Generator:
         """A generator for one search, spawned from the mode's seed under a name (numpy SeedSequence):

@@ -288,3 +288,80 @@ def interior(model: Any, arms: tuple[int, ...], violation: Violation, margin: fl
     if res.status != 0 or res.x[nv + 1] <= 0:
         return None, 0.0
     return res.x[:nv], float(res.x[nv + 1])
+
+
+def search_best_first(model: Any, step: Callable[[Any, tuple[int, ...]], list[Violation]], *,
+                      max_programs: int = 4000, tol: float = 1e-6) -> Outcome:
+    """Search `step` beyond an exhaustive search's reach, adversarially: prefixes are expanded most
+    nearly broken first, by the step's largest margin on the prefix taken as a history (a step about
+    every round, like eq. Tk_up1, is defined there; a step that is not gives no violation on a prefix,
+    and its prefixes go deepest first). Only a full history can break the step, since the event must
+    hold on every round up to `model.n`. A part of the tree, chosen to find a violation: a witness is a
+    counterexample, and none found is a sample, not a proof (`Outcome.leaves` says how many full
+    histories were decided).
+
+    Args:
+        model: the algorithm's linear form (module docstring).
+        step: (model, pull sequence) -> its violations.
+        max_programs: the linear programs it may solve.
+        tol: margins at or below it count as no violation (larger than the exhaustive search's: on
+            histories of 20-30 rounds HiGHS's rounding reaches 1e-7, and a 'violation' of that size
+            does not replay).
+
+    Returns:
+        An `Outcome` (its `visited` the prefixes expanded).
+    """
+    import heapq
+    t0 = time.perf_counter()
+    lp = _Program(model.n_vars)
+    lp.push(model.root_rows())
+    start = tuple(model.start())
+
+    def load(arms: tuple[int, ...]) -> None:          # the program of this prefix, from the root's rows
+        while len(lp.depth) > 1:
+            lp.pop()
+        for t in range(1, len(arms) + 1):
+            lp.push(model.rows(arms[:t]))
+
+    def margin(arms: tuple[int, ...]) -> tuple[float, Violation | None, np.ndarray | None]:
+        top, which, at = -math.inf, None, None
+        for v in step(model, arms):
+            lp.push(v.rows)
+            m, z = lp.max_margin()
+            lp.pop()
+            if m > top:
+                top, which, at = m, v, z
+        return top, which, at
+
+    stats = {"visited": 0, "leaves": 0, "pruned": 0}
+    best, where, found = -math.inf, "", None
+    load(start)
+    heap = [(0.0, -len(start), 0, start)] if lp.feasible() else []
+    tie = 1
+    while heap and lp.solved < max_programs and found is None:
+        _, _, _, arms = heapq.heappop(heap)
+        stats["visited"] += 1
+        for a in model.children(arms):
+            nxt = arms + (a,)
+            load(nxt)
+            if not lp.feasible():
+                stats["pruned"] += 1
+                continue
+            m, v, z = margin(nxt)
+            if len(nxt) >= model.n:
+                stats["leaves"] += 1
+                if m > best:
+                    best, where = m, v.label if v else ""
+                if m > tol:
+                    found = (nxt, z, m, v)
+                    break
+                continue
+            heapq.heappush(heap, (-m if math.isfinite(m) else math.inf, -len(nxt), tie, nxt))
+            tie += 1
+    wit = None
+    if found:
+        arms, z, m, v = found
+        zi, slack = interior(model, arms, v, m)
+        wit = Witness(arms, zi if zi is not None else z[:model.n_vars], m, v, slack)
+    return Outcome(wit, stats["visited"], stats["leaves"], stats["pruned"], lp.solved,
+                   round(time.perf_counter() - t0, 3), best, where)

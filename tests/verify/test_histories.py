@@ -112,3 +112,42 @@ def test_bad_model_parameters_are_refused_by_name():
         RUELinear(3, 6, 1.0, 1.0, 0.2)
     with pytest.raises(ValueError, match="eta"):
         RUELinear(2, 5, 1.0, 1.0, -1.0)
+
+
+def pulled_often(gap: float, most: int):
+    """A planted step: on E, an arm at least `gap` below the best is pulled at most `most` times; its
+    margin on a prefix (T_k - most) grows with the arm's count, so a best-first search can follow it."""
+    def step(m, arms):
+        T = m.counts(arms)
+        return [Violation(f"arm {k + 1}", [Row(np.array([m.mu(0), m.mu(k)]), np.array([1.0, -1.0]), gap, math.inf),
+                                           Row(np.array([MARGIN]), np.array([1.0]), -math.inf, T[k] - most)],
+                          {"k": k}) for k in range(1, m.K)]
+    return step
+
+
+def test_best_first_finds_a_violation_deeper_than_an_exhaustive_search_reaches():
+    """An arm half a unit below the best is pulled at most 6 times in 14 rounds on E (every history of
+    length 14, exhausted), but 10 times in 30: the best-first search finds such a history of length 30
+    (about 1e8 sequences exhaustively) within a few thousand programs, and the plain reference RUE
+    replays it."""
+    from rue_verify.verify.histories import search_best_first
+    s0 = s = 1.0
+    eta = float(th.eta(2, s0, s))
+    short = search(RUELinear(2, 14, s0, s, eta), pulled_often(0.5, 6))
+    assert short.holds and short.leaves > 100
+    m = RUELinear(2, 30, s0, s, eta)
+    out = search_best_first(m, pulled_often(0.5, 9), max_programs=4000)
+    assert not out.holds and out.programs <= 4001
+    w = out.witness
+    assert np.bincount(w.arms, minlength=2)[1] >= 10 and w.z[30] - w.z[31] >= 0.5 - 1e-9
+    r = replay(m, w.arms, w.z[:30], w.z[30:])
+    assert r["same_pulls"] and not r["tie"] and r["event_slack"] > 0
+
+
+def test_best_first_says_what_it_decided_when_it_finds_nothing():
+    """A true step searched best-first reports the full histories it decided and its best margin, and
+    no witness: a sample of the tree, which the caller names as such."""
+    from rue_verify.verify.histories import search_best_first
+    m = RUELinear(2, 24, 1.0, 1.0, float(th.eta(2, 1.0, 1.0)))
+    out = search_best_first(m, pulled_often(0.5, 20), max_programs=800)
+    assert out.holds and out.leaves > 0 and out.smallest < 0
