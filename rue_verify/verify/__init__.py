@@ -9,10 +9,11 @@ proof steps needs, and nothing of one paper.
 - `graph`: a proof graph resolved from a node table and the results;
 - `witnesses`: witnesses computed again (searches register how to replay theirs);
 - `search`, `montecarlo`: deterministic and adversarial Monte Carlo searches of a parameter space;
+- `intervals`: a closed-form inequality proved on a whole box by arb interval arithmetic;
 - `histories`: a step decided on every history of an algorithm that is linear in its rewards once
   its pull sequence is fixed (the algorithm's linear form comes from the caller).
 
-Importing it loads no paper's claim, no bound and no simulator (`tests/test_layering.py`). Declare
+Importing it loads no paper's claim, no bound and no simulator (`tests/verify/test_engine_imports.py`). Declare
 your own claims with the names below (`from rue_verify.verify import claim, from_value, witness`).
 """
 
