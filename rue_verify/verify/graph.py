@@ -31,8 +31,8 @@ class Node:
     """One node of a proof graph. `label`: its LaTeX label (None for an unlabelled step);
     `aliases`: other labels that name it (the main text's copies `*-main`, the section holding its
     proof); `claim`: the ledger claim that checks it (a claim that checks several nodes declares, on
-    each finding, the node it decides: `core.about`); `relation`: how its witness reads (lhs relation
-    rhs)."""
+    each finding, the node it decides: `findings.about`); `relation`: how its witness reads (lhs
+    relation rhs)."""
 
     id: str
     kind: str
@@ -44,7 +44,7 @@ class Node:
     aliases: tuple[str, ...] = ()
     relation: str = "<="
     #: why no stronger method than sampling decides this node, where sampling is what decides it
-    #: (a node whose status is `sampled` owes a reason; the graph shows it beside the status)
+    #: (a node whose status is `sampled` owes a reason; `nodes_json` carries it beside the status)
     sampled_because: str | None = None
 
 
@@ -63,13 +63,11 @@ class Graph:
         raise KeyError(f"no node {key!r}; known: {', '.join(self.nodes)}")
 
 
-def findings_of(r: ClaimResult, node: str) -> list:
-    """The findings of claim result `r` that decide `node`: those that declare it, else (for the
-    claim's own node) those that declare no node. Never the text."""
-    mine = [f for f in r.findings if f.node == node]
-    if mine:
-        return mine
-    return [f for f in r.findings if f.node is None]
+def findings_of(r: ClaimResult, node: str, own: bool = True) -> list:
+    """The findings of claim result `r` that decide `node`: those that declare it, and for the claim's
+    own node (`own`: the first node of the table its claim checks) those that declare no node. Never
+    the text; a node that is not its claim's own and that no finding declares has none."""
+    return [f for f in r.findings if f.node == node or (own and f.node is None)]
 
 
 def _decided(fs: list) -> tuple[str, dict | None]:
@@ -123,7 +121,7 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
     nodes: dict[str, dict] = {}
     for n in table:
         if n.claim and n.claim in res:
-            status, w = _decided(findings_of(res[n.claim], n.id))
+            status, w = _decided(findings_of(res[n.claim], n.id, own=node_for_claim(n.claim, table) == n.id))
         elif n.claim:
             status, w = "argued", None
         else:
