@@ -183,14 +183,49 @@ def _gap_law_scan(Ks: np.ndarray) -> Finding:
                        tol_reason="quadrature")
 
 
+#: where the interval proof of Birnbaum's hazard bound stops and its tail proof starts (any A >= 1.27 serves)
+BIRNBAUM_BOX = 2.0
+
+
+def _birnbaum_proof() -> Finding:
+    """Birnbaum's bound h(x) = phi(x)/(1 - Phi(x)) <= (x + sqrt(x^2 + 4))/2 for every x >= 0: on
+    [0, BIRNBAUM_BOX] by an arb branch-and-bound; beyond it from the third convergent of the Mills ratio,
+    1 - Phi(t) >= phi(t)(t^3 + 5t)/(t^4 + 6t^2 + 3) (its difference has a negative derivative and limit
+    0), whose reciprocal is below the bound once (1+4u^2)(1+5u^2)^2 >= (1+7u^2+6u^4)^2, u = 1/t (sympy)."""
+    from ..verify.intervals import arb
+
+    def margin(x):
+        hazard = gap.fact1_tail_bound(x) / (2 * arb().pi()).sqrt() / gap.normal_tail(x)
+        return (x + (x * x + 4).sqrt()) / 2 - hazard
+    box = certify_box(margin, {"x": Side(0.0, BIRNBAUM_BOX)}, strict=True)
+    t, u, v = sympy.symbols("t u v", positive=True)
+    phi = gap.fact1_tail_bound(t) / sympy.sqrt(2 * sympy.pi)
+    g = gap.normal_tail(t) - phi * (t ** 3 + 5 * t) / (t ** 4 + 6 * t ** 2 + 3)
+    convergent = (sympy.simplify(sympy.diff(g, t) / phi + 24 / (t ** 4 + 6 * t ** 2 + 3) ** 2) == 0
+                  and sympy.limit(g, t, sympy.oo) == 0)
+    lhs = (1 + 6 * u ** 2 + 3 * u ** 4) / (u * (1 + 5 * u ** 2))          # (t^4 + 6t^2 + 3)/(t^3 + 5t) at t = 1/u
+    rhs = (1 + sympy.sqrt(1 + 4 * u ** 2)) / (2 * u)                       # (t + sqrt(t^2 + 4))/2 at t = 1/u
+    inner = (1 + 7 * u ** 2 + 6 * u ** 4) / (1 + 5 * u ** 2)              # rhs >= lhs iff sqrt(1 + 4u^2) >= inner
+    roots = sympy.solve(1 + 4 * v - 9 * v ** 2, v)
+    square = (sympy.simplify(2 * u * (rhs - lhs) - (sympy.sqrt(1 + 4 * u ** 2) - inner)) == 0
+              and sympy.expand((1 + 4 * u ** 2) * (1 + 5 * u ** 2) ** 2 - inner.as_numer_denom()[0] ** 2
+                               - 4 * u ** 4 * (1 + 4 * u ** 2 - 9 * u ** 4)) == 0
+              and all(bool(r > sympy.Rational(1, 1) / BIRNBAUM_BOX ** 2) for r in roots)    # no root in (0, 1/A^2]
+              and bool((1 + 4 * v - 9 * v ** 2).subs(v, 0) > 0))                            # and positive at 0
+    return from_proof([
+        (f"on x in [0, {BIRNBAUM_BOX:g}]: (x + sqrt(x^2 + 4))/2 - phi(x)/(1 - Phi(x)) > 0", as_finding(box, what="the "
+         "hazard bound")),
+        ("for t > 0, 1 - Phi(t) >= phi(t)(t^3 + 5t)/(t^4 + 6t^2 + 3): the difference has derivative "
+         "-24 phi(t)/(t^4 + 6t^2 + 3)^2 < 0 and tends to 0 (sympy)", convergent),
+        (f"so h(t) <= (t^4 + 6t^2 + 3)/(t^3 + 5t), which with u = 1/t is at most (t + sqrt(t^2 + 4))/2 exactly when "
+         "sqrt(1 + 4u^2) >= (1 + 7u^2 + 6u^4)/(1 + 5u^2), i.e. (squared) 4u^4 (1 + 4u^2 - 9u^4) >= 0, true for "
+         f"u^2 <= 1/{BIRNBAUM_BOX ** 2:g} (the roots in u^2 lie outside [0, 1/{BIRNBAUM_BOX ** 2:g}]; sympy)", square),
+    ], "every x >= 0", "Birnbaum's hazard bound")
+
+
 def gap_constant_proof(mode: Mode) -> list[tuple[str, "bool | Finding"]]:
     x, K = sympy.symbols("x K", positive=True)
-    t = np.linspace(0.0, 40.0, 40_001)
-    hazard = np.exp(-t * t / 2 - special.log_ndtr(-t)) / np.sqrt(2 * np.pi)
-    birnbaum = from_margin(float(np.min(((t + np.sqrt(t * t + 4)) / 2 - hazard) / hazard)), "x in [0, 40], 40001 "
-                           "points (beyond 40 the hazard is x + 1/x - 2/x^3 + ..., below the bound's x + 1/x - 1/x^3)",
-                           holds="the hazard is below (x + sqrt(x^2 + 4))/2 at every point",
-                           fails="the hazard exceeds (x + sqrt(x^2 + 4))/2", tol=1e-12, tol_reason="relative rounding")
+    birnbaum = _birnbaum_proof()
     Ks = _scan_K(mode, 20)
     return [("for x >= 0 the normal hazard h = phi/(1 - Phi) is at most (x + sqrt(x^2 + 4))/2 (Birnbaum 1942)",
              birnbaum),
