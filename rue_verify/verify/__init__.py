@@ -59,7 +59,7 @@ from .findings import (
     weakest,
     witness,
 )
-from .proofs import Argued, Rests, from_proof, proof_status, settle_proof
+from .proofs import Argued, Rests, Sampled, from_proof, proof_status, settle_proof
 
 __all__ = [
     'REGISTRY', 'Claim', 'ClaimResult', 'Expect', 'LedgerInputs', 'Mode', 'NoRepair', 'Repair',
@@ -67,5 +67,5 @@ __all__ = [
     'Finding', 'about', 'corroborating', 'fmt', 'from_certificate', 'from_classes', 'from_count', 'from_exact',
     'from_exhaustive', 'from_intervals', 'from_majority', 'from_margin', 'from_parts', 'from_rate',
     'from_tightness', 'from_value', 'overall', 'reading', 'shorten', 'weakest', 'witness', 'Argued', 'Rests',
-    'from_proof', 'proof_status', 'settle_proof',
+    'Sampled', 'from_proof', 'proof_status', 'settle_proof',
 ]

@@ -11,6 +11,15 @@ from .findings import DECIDED, Finding, shorten
 
 
 @dataclass(frozen=True)
+class Sampled:
+    """A proof step checked by a search or a simulation of points (`check`), with the reason no proof
+    or interval certificate decides it (`because`): a step decided by sampling says why."""
+
+    check: Finding
+    because: str
+
+
+@dataclass(frozen=True)
 class Argued:
     """A proof step that no machine checks, with the reason no check can be written."""
 
@@ -36,12 +45,17 @@ class Rests:
 def _step(i: int, text: str, ok) -> dict:
     if ok is None:
         raise TypeError(f"proof step ({i}) '{shorten(text, 60)}': an unchecked step must say why it cannot be "
-                        "checked (core.Argued(reason)), or name the node it rests on (core.Rests(node))")
+                        "checked (verify.Argued(reason)), or name the node it rests on (verify.Rests(node))")
     s = {"step": i, "text": text, "status": None, "detail": "", "uses": None}
     if ok is True:
         s["status"] = "certified"
     elif ok is False:
         s.update(status="refuted", detail="the machine check failed")
+    elif isinstance(ok, Sampled):
+        s = _step(i, text, ok.check)
+        if s["status"] == "sampled":
+            s["because"] = ok.because
+            s["detail"] += f" (sampled: {ok.because})"
     elif isinstance(ok, Finding):
         s["status"] = ({"holds": ok.decided_by, "refuted": "refuted"}.get(ok.verdict, "argued"))
         if ok.verdict == "holds" and ok.certified:
@@ -74,7 +88,8 @@ def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domai
     """A finding from a proof, step by step: True = machine-certified (sympy, exact arithmetic),
     False = the check failed, a Finding = a check of that step (certified, exhausted or sampled, as the
     finding was decided, when it found no counterexample; refuted when it found one; argued when it
-    could not decide), Argued(reason) = no machine check, and why none can
+    could not decide), Sampled(finding, because) = a finding decided by sampling, with the reason
+    no stronger method decides the step, Argued(reason) = no machine check, and why none can
     be written, Rests(node) = the step is another node of the proof graph. 'holds' only when the proof
     is proved; an argued, broken or (until its nodes resolve) pending proof leaves its conclusion
     inconclusive: the statement may still hold in simulation, but this proof does not establish it.
@@ -82,7 +97,7 @@ def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domai
 
     Args:
         steps: (the step's text, its check) pairs in the proof's order; a check is True, False, a
-            Finding, `Argued(reason)` or `Rests(node)`.
+            Finding, `Sampled(finding, because)`, `Argued(reason)` or `Rests(node)`.
         domain: what the proof covers.
         conclusion: what it establishes when proved.
     """

@@ -250,3 +250,26 @@ def test_the_repair_holds_where_the_paper_node_fails():
     at = {"K": 36, "alpha": 0.124, "sigma0_sq": 1.0}
     paper, repaired = proof_graph.evaluate("lemma-true", at), proof_graph.evaluate("repair:THM-GAP", at)
     assert not paper["holds"] and repaired["holds"] and paper["lhs"] == pytest.approx(repaired["lhs"])
+
+
+def test_every_proof_step_decided_by_sampling_says_why(quick_ledger):
+    """A step of any proof (a claim's or a repair's) whose status is `sampled` carries the reason no
+    proof or interval certificate decides it (`verify.Sampled`); a step resting on another node takes
+    that node's status and reason."""
+    missing = []
+    for r in quick_ledger:
+        for f in r.findings + [g for rep in r.repairs for g in rep.findings]:
+            for s in (f.proof or {}).get("steps", []):
+                if s["status"] == "sampled" and s["uses"] is None and not s.get("because"):
+                    missing.append((r.id, s["step"], s["text"][:60]))
+    assert not missing, missing
+
+
+def test_a_sampled_step_carries_its_reason_and_a_proved_one_does_not():
+    from rue_verify.verify import Sampled, from_proof
+    f = from_proof([("a searched step", Sampled(Finding("holds", "grid", "none found"), "no closed form")),
+                    ("an exact step", Sampled(Finding("holds", "symbolic", "sympy", certified=True), "unused"))],
+                   "d", "c")
+    first, second = f.proof["steps"]
+    assert first["status"] == "sampled" and first["because"] == "no closed form" and "no closed form" in first["detail"]
+    assert second["status"] == "certified" and "because" not in second
