@@ -546,7 +546,8 @@ def check_full_alpha(mode: Mode):
                   "the exponent requires alpha <= sigma^2, not >=", "refuted"), findings
 
 
-@repair("SEC2-FULL-ALPHA")
+@repair("SEC2-FULL-ALPHA", recompute=lambda p: (float(s2.full_alpha_rhs(p["n"])),
+                                                float(s2.feller_small_gap_form(p["n"], p["alpha"], p["sigma_sq"]))))
 def repair_full_alpha(mode: Mode) -> Repair:
     y = sympy.symbols("y", positive=True)
     F = (y ** sympy.Rational(-1, 2) - y ** sympy.Rational(-3, 2)) * sympy.exp(-y / 2)

@@ -486,7 +486,8 @@ def repair_fact3(mode: Mode) -> Repair:
 
 
 @claim("FACT-RANGE", "Proof of Theorem 5.2", "E[mu_(1) - mu_(K)] <= 2 sigma0 sqrt(2 log K).",
-       bound=True)
+       bound=True, recompute=lambda p: (float(gap.expected_range(int(p["K"]), p.get("sigma0_sq", 1.0))),
+                                        float(gap.range_bound(int(p["K"]), p.get("sigma0_sq", 1.0)))))
 def check_fact_range(mode: Mode):
     Ks = np.arange(2, mode.K_max + 1)
     er = np.array([gap.expected_range(int(K)) for K in Ks])

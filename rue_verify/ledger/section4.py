@@ -259,8 +259,16 @@ def tau_sides(p: dict) -> tuple[float, float]:
     return float(tau_sq_lower(T, p["K"], p["sigma0_sq"], p["sigma_sq"])[p["k"]]), float(tau)
 
 
+def _tau_upper_sides(p: dict) -> tuple[float, float]:
+    """tau_k^2 and Lemma sec:tau's upper side at the allocation T, for arm k."""
+    T = np.asarray(p["T"], float)
+    tau = np.asarray(posterior_variance_formula(T, p["sigma0_sq"], p["sigma_sq"]))[p["k"]]
+    return float(tau), float(tau_sq_upper(T, len(T), p["sigma0_sq"], p["sigma_sq"])[p["k"]])
+
+
 @claim("LEM-TAU-UPPER", "Lemma sec:tau (right side)",
-       "tau_k^2 <= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2) (1 + sigma^2/(K sigma0^2)).", bound=True)
+       "tau_k^2 <= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2) (1 + sigma^2/(K sigma0^2)).", bound=True,
+       recompute=_tau_upper_sides)
 def check_tau_upper(mode: Mode):
     (m1, w1), n1, b1 = _search_tau(mode, "upper", 1, "tau-upper")
     proof = from_proof(certify.prove_tau_upper(),

@@ -237,10 +237,15 @@ def test_the_graph_edges_follow_the_appendix_proofs(label):
      {"T": [5, 2], "k": 1, "sigma0_sq": 0.3, "sigma_sq": 4.0}),
     ("repair:FACT-1-3", {"t": 1.3}, {"t": 0.2}),
     ("repair:PF-ETA-COND", {"K": 5, "sigma0_sq": 1.0, "sigma_sq": 3.0}, {"K": 200, "sigma0_sq": 0.1, "sigma_sq": 0.01}),
+    ("repair:SEC2-FULL-ALPHA", {"n": 1000, "alpha": 0.5, "sigma_sq": 1.0},
+     {"n": 10 ** 6, "alpha": 0.2, "sigma_sq": 0.3}),
+    ("sec:tau/upper", {"T": [2, 3, 9], "k": 0, "sigma0_sq": 1.0, "sigma_sq": 0.5},
+     {"T": [5, 2], "k": 1, "sigma0_sq": 0.3, "sigma_sq": 4.0}),
+    ("fact:range", {"K": 20}, {"K": 3, "sigma0_sq": 4.0}),
 ])
-def test_a_repair_node_evaluates_its_own_relation_which_moves_with_the_state(key, one, two):
-    """`--node repair:ID --at` computes the repaired statement (not the claim it repairs): its two
-    sides move with the point, and the repairs hold where they are claimed to."""
+def test_a_node_evaluates_its_own_relation_which_moves_with_the_state(key, one, two):
+    """`--node ID --at` computes the node's own relation (for `repair:ID`, the repaired statement, not
+    the claim it repairs): its two sides move with the point, and each holds where it is claimed to."""
     a, b = proof_graph.evaluate(key, one), proof_graph.evaluate(key, two)
     assert (a["lhs"], a["rhs"]) != (b["lhs"], b["rhs"]) and a["holds"] and b["holds"], (a, b)
 
