@@ -141,13 +141,7 @@ def draw_proof_graph(t: Table, ax=None):
             ax.set_title(title, fontsize=8, loc="left")
             depth = max(r["depth"] for r in part) + 1
             where = {r["node"]: (r["x"], r["y"]) for r in part}
-            for r in part:
-                for u in (r["uses"] or "").split(";"):
-                    if u in where:                   # an arrow from a step to the step that uses it
-                        (x0, y0), (x1, y1) = where[r["node"]], where[u]
-                        ax.annotate("", xy=(x0, y0 - 0.22), xytext=(x1, y1 + 0.22), zorder=1,
-                                    arrowprops={"arrowstyle": "-|>", "color": "0.55", "lw": 0.7, "mutation_scale": 7,
-                                                "shrinkA": 0, "shrinkB": 0})
+            boxes = {}
             for r in part:
                 x, y = where[r["node"]]
                 colour = STATUS_COLOURS.get(r["status"], "#95a5a6")
@@ -157,6 +151,15 @@ def draw_proof_graph(t: Table, ax=None):
                 if r["link"]:
                     text.set_url(r["link"])
                 text.set_gid(f"node-{th}-{route}-{r['node']}")
+                boxes[r["node"]] = text
+            for r in part:
+                for u in (r["uses"] or "").split(";"):
+                    if u in where:                   # an arrow from a step to the step that uses it, box to box
+                        ax.annotate("", xy=where[r["node"]], xytext=where[u], zorder=1,
+                                    arrowprops={"arrowstyle": "-|>", "color": "0.55", "lw": 0.7, "mutation_scale": 7,
+                                                "patchA": boxes[u].get_bbox_patch(),
+                                                "patchB": boxes[r["node"]].get_bbox_patch(),
+                                                "shrinkA": 1, "shrinkB": 1})
             ax.set_xlim(-0.02, 1.02)
             ax.set_ylim(-depth + 0.3, 0.4)
     statuses = [s for s in STATUS_COLOURS if s != "rests" and any(r["status"] == s for r in t.rows)]
