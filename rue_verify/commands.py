@@ -266,7 +266,7 @@ def _erratum_command(sub) -> None:
                          "since repairs rest on each other")
     er.add_argument("--pdf", action="store_true", help="also run latexmk (or pdflatex) to make erratum.pdf, where one "
                                                       "is on PATH")
-    er.add_argument("--seed", type=SEED, help="seed for every search and simulation (default 20241001)")
+    er.add_argument("--seed", type=SEED, help=f"seed for every search and simulation (default {Mode().seed})")
     er.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core)")
     er.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
@@ -301,8 +301,10 @@ def _proofs_command(sub) -> None:
                                     "the proof breaks, and the repaired route (runs the quick ledger, "
                                     f"{WAITS['proofs']} on {HOST_CLASS}). With --node ID --at JSON, evaluate one "
                                     "node's relation "
-                                    "at a point instead, e.g. --node Tk_lowv2 --at '{\"K\": 3, \"T\": [2, 9, 2], "
-                                    "...}' (a witness's params, or the whole witness).")
+                                    "at a point instead, e.g. --node THM-GAP --at '{\"K\": 36, \"alpha\": 0.12, "
+                                    "\"sigma0_sq\": 1}' (a witness's params, or the whole witness; a step about a "
+                                    "reward history, such as Tk_lowv2, takes a history witness as claims -v prints "
+                                    "it, and repair:ID evaluates the repaired statement).")
     pf.add_argument("--json", action="store_true", help="print the nodes as JSON: id, label, location, statement, "
                                                        "status, uses, witness, and proof and broken_at")
     pf.add_argument("--node", metavar="ID", help="a node's id or LaTeX label (or a claim ID)")
