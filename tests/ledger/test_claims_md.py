@@ -15,10 +15,9 @@ from rue_verify.verify.runner import YOUR_SECTION
 
 CLAIMS_MD = pathlib.Path(__file__).resolve().parents[3] / "shared" / "CLAIMS.md"
 BEYOND_MD = CLAIMS_MD.with_name("CLAIMS-BEYOND.md")
-#: claims of CLAIMS-BEYOND.md not registered yet: KATO-OPT waits for Kato's rule, whose pilot, elimination
-#: rule and lower bound the stored copy of the paper does not show (issue 41's closing note); a new claim
-#: there fails this test until it is built or listed here
-PENDING: set[str] = {"KATO-OPT"}
+#: claims of CLAIMS-BEYOND.md not registered yet: EXPLORE-CLIFF (RUE's exploration constant) waits for
+#: issue 51, which builds it; a new claim there fails this test until it is built or listed here
+PENDING: set[str] = {"EXPLORE-CLIFF"}
 
 
 def claims_md_ids(text: str) -> set[str]:
