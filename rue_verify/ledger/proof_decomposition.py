@@ -36,6 +36,7 @@ from ..verify import (
 from ..verify.search import Dim, minimize_margin
 from .model_points import K_, d_, n_, s0_, s_, sym_ratio
 from .proof_histories import history_finding
+from .proof_induction import induction_finding
 from .section4 import simplest_tau_witness, tau_sides
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
@@ -46,8 +47,8 @@ claim = claims_in(SECTION)
 def decomp_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
     """On E, an error (muhat_J >= muhat_1 for J != 1) forces Delta_J <= eta (c_1 + c_J): the identity
     Delta_J - eta(c_1 + c_J) = -(muhat_J - muhat_1) - [(mu_J - muhat_J) + eta c_J] - [(muhat_1 - mu_1) + eta c_1],
-    whose three brackets are >= 0 on E and on the error. `search`: the simulation of exactly that
-    inclusion (runs with an error on E), the second step's check."""
+    whose three brackets are >= 0 on E and on the error. `search`: that inclusion decided at every
+    state E covers (the solver, `proof_induction`), the second step's check."""
     m1, mJ, h1, hJ, c1, cJ, e = sympy.symbols("mu_1 mu_J muhat_1 muhat_J c_1 c_J eta", real=True)
     ident = sympy.expand((m1 - mJ) - e * (c1 + cJ) - (-(hJ - h1) - ((mJ - hJ) + e * cJ) - ((h1 - m1) + e * c1))) == 0
     return [("Delta_J - eta(c_1 + c_J) = -(muhat_J - muhat_1) - [(mu_J - muhat_J) + eta c_J] - [(muhat_1 - mu_1) + "
@@ -62,12 +63,13 @@ def decomp_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
        shares="tracked-runs")
 def check_decomp(mode: Mode):
     sim = history_finding("regret-decomV", mode)
-    proof = from_proof(decomp_proof(sim), "every history (algebra on the event E)",
+    proof = from_proof(decomp_proof(induction_finding("regret-decomV")), "every history, every n (algebra on the "
+                                                                         "event E)",
                        "e_n <= Pr(Delta_J <= eta(c_1 + c_J), E) + Pr(not E) <= Pr(. | E) + Pr(not E)")
     text = reading("holds", "the text", "the paper writes '<'; the proof gives '<=', which changes nothing for "
                                         "continuous rewards (ties have probability 0).")
-    return Expect("proved (the step is algebra on E); no history on E breaks it (exhaustive search)",
-                  "holds"), [proof, sim, text]
+    return Expect("proved for every n (algebra on E, and the solver at every state E covers); no history on E "
+                  "breaks it (exhaustive search, corroborating)", "holds"), [proof, corroborating(sim), text]
 
 
 @claim("PF-ETA-COND", "Proof of Theorem 5.1 (eq. prob-dk)",
@@ -116,7 +118,7 @@ def repair_eta(mode: Mode) -> Repair:
 
 def tk_up_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
     """Eq. Tk_up1 from RUE's index rule, on E: the steps sympy can check, and the index-rule step
-    checked by `search` (RUE simulated with E and the pull counts tracked at every round)."""
+    checked by `search` (the induction over RUE's states, `proof_induction`, decided for every n)."""
     T, s0, s, L, e, b, D = sympy.symbols("T sigma0_sq sigma_sq L eta beta Delta", positive=True)
     tilde = tau_sq_tilde(T, s0, s)
     step1 = sympy.simplify(s / T - tilde - s ** 2 / (T * (T * s0 + s))) == 0
@@ -127,8 +129,9 @@ def tk_up_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
                            - (1 + 2 * (1 + th.eta(K_, s0_, s_)) ** 2 * th.beta(K_, s0_, s_) * s_ * sympy.log(n_)
                               / D ** 2)) == 0
     tau_up = all(ok for _, ok in certify.prove_tau_upper())
-    return [("at the last round arm k != 1 was pulled (T_k - 1 earlier pulls), on E: mu_k + (1+eta) c_k >= "
-             "U_k >= U_1 >= mu_1 + (1-eta) c_1 >= mu_1, so Delta_k <= (1+eta) c_k (the index rule)", search),
+    return [("at the last round arm k != 1 was pulled (T_k - 1 earlier pulls), on E at the state that decided it: "
+             "mu_k + (1+eta) c_k >= U_k >= U_1 >= mu_1 + (1-eta) c_1 >= mu_1, so Delta_k <= (1+eta) c_k (the index "
+             "rule; the induction over RUE's states, every round from the base state on, z3)", search),
             ("c_k^2 = 2 tau_k^2 log n <= 2 beta ttau_k^2 log n (Lemma sec:tau's upper side, proven in "
              "LEM-TAU-UPPER)", tau_up),
             ("ttau^2 = sigma0^2 sigma^2/(T sigma0^2 + sigma^2) = sigma^2/T - sigma^4/(T(T sigma0^2 + sigma^2)) "
@@ -144,7 +147,7 @@ def tk_up_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
        shares="tracked-runs")
 def check_tk_up(mode: Mode):
     exact = history_finding("Tk_up1", mode)
-    proof = from_proof(tk_up_proof(exact), "every history on E (rounds 2K+1..n, as printed)",
+    proof = from_proof(tk_up_proof(induction_finding("Tk_up1")), "every history on E (rounds 2K+1..n, as printed)",
                        "T_k <= 1 + 2(1+eta)^2 beta sigma^2 log n / Delta_k^2 on E")
     return Expect("a history on E breaks it: E starts at round 2K+1, so the pull at round 2K+1 is made from a "
                   "state E does not constrain (the induction's base 'obviously true at t = 2K+1' is false)",
@@ -158,11 +161,14 @@ def repair_tk_up(mode: Mode) -> Repair:
     The repaired Pr(not E) (`bounds.repaired.not_E_bound_repaired`) already covers every count from 2,
     that is the state after round 2K, at no cost."""
     exact = history_finding("Tk_up1", mode, "repaired")
-    proof = from_proof(tk_up_proof(exact), "every history on E (rounds 2K..n, eta_repaired)",
+    steps = tk_up_proof(induction_finding("Tk_up1", "repaired"))
+    steps.insert(1, ("the induction assumes Lemma sec:tau's upper side at each state", Rests("LEM-TAU-UPPER")))
+    proof = from_proof(steps, "every history on E (rounds 2K..n, eta_repaired), every n, K >= 2, sigma0^2, "
+                              "sigma^2 > 0",
                        "T_k <= 1 + 2(1+eta)^2 beta sigma^2 log n / Delta_k^2 on E")
     return Repair("On E with its rounds from 2K (the state after the initialisation) to n and eta = eta_repaired, "
                   "for k != 1: T_{k,t} <= 2 + 2 Delta_k^-2 (1+eta)^2 beta sigma^2 log n", "Tk_upper_repaired",
-                  [proof, exact])
+                  [proof, corroborating(exact)])
 
 
 @claim("LEM-TK-LOW", "Lemma TwoBoundOnC (eq. Tk_lowv2)",
@@ -170,6 +176,17 @@ def repair_tk_up(mode: Mode) -> Repair:
        recompute=tau_sides, shares="tracked-runs")
 def check_tk_low(mode: Mode):
     f = [history_finding("Tk_lowv2", mode)]
+    # the paper's induction (Appendix A.4): the index rule at the state that pulls arm 1, Lemma sec:tau's
+    # sides, carried to the next round; with the true lower side (beta_1 = 1) it fails too: the one-pull gap
+    f.append(from_proof([
+        ("if round t+1 pulls arm 1, U_k <= U_1 at state t and E give (1-eta) c_{k,t} <= (1+eta) c_{1,t} + Delta_k; "
+         "carried to state t+1 (induction over RUE's states, z3, given the true sides of Lemma sec:tau)",
+         induction_finding("Tk_lowv2")),
+        ("the same with beta_1 = 1 (the fault is not only the lemma: arm 1's count moves one pull past the state "
+         "that decided its pull)", induction_finding("Tk_lowv2-beta1")),
+        ("c_{k,t} >= sqrt(beta_1) ctilde_{k,t} (Lemma sec:tau's lower side, as printed)", Rests("LEM-TAU-LOWER")),
+        ("c_{1,t} <= sqrt(beta) ctilde_{1,t} (Lemma sec:tau's upper side)", Rests("LEM-TAU-UPPER"))],
+        "every history on E (rounds 2K+1..n, as printed)", "eq. Tk_lowv2 on E"))
     w = simplest_tau_witness("lower")
     step = "the induction uses c_{k,t} >= sqrt(beta_1) ctilde_{k,t}, i.e. Lemma sec:tau's lower side, "
     f.append(from_count(int(w is not None), "the proof", fail="conditional", witness=w,
@@ -195,18 +212,19 @@ def repair_tk_low(mode: Mode) -> Repair:
     dec = _ctilde_decreasing()
     proof = from_proof([
         ("let s + 1 <= t be the last round that pulled arm 1 after the initialisation; then U_k <= U_1 at state s, "
-         "and on E (s >= 2K+1): (1-eta) c_k(s) <= (1+eta) c_1(s) + Delta_k (the index rule)", sim),
+         "and on E (s >= 2K): (1-eta) c_k(s) <= (1+eta) c_1(s) + Delta_k (the index rule); the whole induction over "
+         "RUE's states, every n (z3)", induction_finding("Tk_lowv2-shifted", "repaired")),
         ("c_k(s) >= ctilde_k(s) (Lemma sec:tau's lower side repaired, beta_1 = 1)", Rests("repair:LEM-TAU-LOWER")),
         ("c_1(s) <= sqrt(beta) ctilde_1(s) (Lemma sec:tau's upper side)", Rests("LEM-TAU-UPPER")),
         ("ctilde falls with the count; T_k(t) >= T_k(s) and T_1(t) = T_1(s) + 1, so ctilde_k(t) <= ctilde_k(s) and "
          "ctilde_1(s) = ctilde(T_1(t) - 1) (sympy: the T-derivative of ctilde^2 is negative)", dec),
         ("if no such round exists, or it is 2K+1, T_1(t) - 1 <= 2 <= T_k(t), so ctilde_k(t) <= ctilde(T_1(t) - 1) "
          "and the inequality holds with Delta_k >= 0 (same monotonicity)", dec)],
-        "every history on E (rounds 2K..n), any K >= 2, sigma0^2, sigma^2 > 0, eta in (0, 1)",
+        "every history on E (rounds 2K..n), every n, any K >= 2, sigma0^2, sigma^2 > 0, eta in (0, 1)",
         "(1-eta) ctilde_{k,t} <= (1+eta) sqrt(beta) ctilde(T_{1,t} - 1) + Delta_k on E")
     return Repair("On E (rounds 2K..n, eta = eta_repaired), for k != 1 and every round t: (1-eta) ctilde_{k,t} <= "
                   "(1+eta) sqrt(beta) ctilde(T_{1,t} - 1) + Delta_k (arm 1's count one pull lower; beta_1 = 1)", None,
-                  [proof, sim])
+                  [proof, corroborating(sim)])
 
 
 @claim("PF-E1", "Proof of Theorem 5.1 (eqs. prob-dk, prob-dk-v1)", "eqs. prob-dk and prob-dk-v1.",
@@ -272,13 +290,15 @@ def repair_pf_e1(mode: Mode) -> Repair:
          "terms)", step3),
         ("the shifted Tk_lowv2 itself", Rests("repair:LEM-TK-LOW")),
         ("(1-eta)/2 >= eta (1+eta) sqrt(beta) at eta_repaired (the eta condition with beta_1 = 1), contradicting "
-         "step 3: no error on E and E_1'", Rests("repair:PF-ETA-COND"))],
-        "every history on E (rounds 2K..n, eta = eta_repaired)",
+         "step 3: no error on E and E_1'", Rests("repair:PF-ETA-COND")),
+        ("the steps together, at every state E covers: no error with Delta_J >= (1+eta) sqrt(beta) ctilde(T_1 - 1) "
+         "(z3, given the lemmas above)", induction_finding("gap-repaired", "repaired"))],
+        "every history on E (rounds 2K..n, eta = eta_repaired), every n",
         "on E an error implies Delta_min < (1+eta) sqrt(beta) ctilde(T_{1,n} - 1)")
     return Repair("On E (rounds 2K..n, eta = eta_repaired), an error J_n != 1 implies Delta_min < (1+eta) "
                   "sqrt(beta) ctilde(T_{1,n} - 1) "
                   "(eq. prob-dk-v1 with the threshold's 2 restored and arm 1's count one pull lower)", None,
-                  [proof, sim])
+                  [proof, corroborating(sim)])
 
 
 @claim("PF-T1N-E2", "Proof of Theorem 5.1 (eq. eqn:T1n, event E_2)", "eq. eqn:T1n and its consequence on E_2.",
@@ -311,13 +331,14 @@ def repair_t1n(mode: Mode) -> Repair:
     proof = from_proof([("summing the repaired eq. Tk_up1 over k != 1 with Delta_k >= Delta_min",
                          Rests("repair:LEM-TK-UP")),
                         ("at E_2's threshold (with eta_repaired) the sum is n/2 - 2(K-1) (sympy)", at_E2),
-                        ("on every history on E (rounds 2K..n) the inequality itself", history_finding("eqn:T1n", mode,
-                                                                                                       "repaired"))],
-                       "every history on E (rounds 2K..n, eta_repaired)",
+                        ("at every state E covers, the inequality itself from those two (z3, every n)",
+                         induction_finding("eqn:T1n", "repaired"))],
+                       "every history on E (rounds 2K..n, eta_repaired), every n",
                        "T_1 >= n - 2(K-1)(1+eta)^2 Delta_min^-2 beta sigma^2 log n - 2(K-1) on E, and "
                        "T_1 >= n/2 - 2(K-1) on E and E_2")
     return Repair("On E with rounds 2K..n and eta_repaired: T_{1,n} >= n - 2(K-1)(1+eta)^2 Delta_min^-2 beta sigma^2 "
-                  "log n - 2(K-1), so T_{1,n} >= n/2 - 2(K-1) on E and E_2", None, [proof])
+                  "log n - 2(K-1), so T_{1,n} >= n/2 - 2(K-1) on E and E_2", None,
+                  [proof, corroborating(history_finding("eqn:T1n", mode, "repaired"))])
 
 
 @claim("PF-DK-V2", "Proof of Theorem 5.1 (eq. prob-dk-v2)", "eq. prob-dk-v2 (appendix) against its main-text "

@@ -112,11 +112,12 @@ def tk_up(p: Params) -> Callable:
     return step
 
 
-def tk_low(p: Params, shifted: bool = False) -> Callable:
+def tk_low(p: Params, shifted: bool = False, unit_beta_1: bool = False) -> Callable:
     """Eq. Tk_lowv2: on E, (1-eta) sqrt(beta_1) ctilde_{k,t} <= (1+eta) sqrt(beta) ctilde_{1,t} + Delta_k
     for k != 1 and every round t of E's range. With `shifted` (the repair): beta_1 = 1 and arm 1's
-    count one pull lower, ctilde(T_{1,t} - 1). Broken: Delta_k below the largest over t of the rest."""
-    eta, b, b1 = p.eta, p.beta, p.beta_1
+    count one pull lower, ctilde(T_{1,t} - 1); with `unit_beta_1`, beta_1 = 1 and the count as printed.
+    Broken: Delta_k below the largest over t of the rest."""
+    eta, b, b1 = p.eta, p.beta, (1.0 if unit_beta_1 else p.beta_1)
 
     def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
         T = _counts_over_time(m, arms)[m.event_from - 1:]
@@ -200,7 +201,8 @@ def _sides(step: str, p: Params, r: dict, mu: np.ndarray, data: dict) -> tuple[f
         k, t = data["k"], data["round"]
         ct = m.ctilde(T[t - 1])
         ct1 = float(m.ctilde(T[t - 1, 0] - 1)) if step.endswith("shifted") else float(ct[0])
-        return (float((1 - p.eta) * math.sqrt(p.beta_1) * ct[k]),
+        b1 = 1.0 if step.endswith("beta1") else p.beta_1
+        return (float((1 - p.eta) * math.sqrt(b1) * ct[k]),
                 float((1 + p.eta) * math.sqrt(p.beta) * ct1 + Delta[k]), "<=")
     c = np.sqrt(2 * r["var"] * math.log(p.n))
     ct = m.ctilde(T[-1])
@@ -219,6 +221,9 @@ def _sides(step: str, p: Params, r: dict, mu: np.ndarray, data: dict) -> tuple[f
 STEPS: dict[str, tuple[Callable, str]] = {
     "Tk_up1": (tk_up, "on E, T_k <= 2 + 2 Delta_k^-2 (1+eta)^2 beta sigma^2 log n (k != 1, every round)"),
     "Tk_lowv2": (tk_low, "on E, (1-eta) sqrt(beta_1) ctilde_k <= (1+eta) sqrt(beta) ctilde_1 + Delta_k"),
+    "Tk_lowv2-beta1": (lambda p: tk_low(p, unit_beta_1=True),
+                       "on E, (1-eta) ctilde_k <= (1+eta) sqrt(beta) ctilde_1 + Delta_k (beta_1 = 1, counts as "
+                       "printed)"),
     "Tk_lowv2-shifted": (lambda p: tk_low(p, shifted=True),
                          "on E, (1-eta) ctilde_k <= (1+eta) sqrt(beta) ctilde(T_1 - 1) + Delta_k"),
     "regret-decomV": (decomp, "on E, J_n != 1 forces Delta_J <= eta (c_1 + c_J)"),

@@ -143,7 +143,9 @@ class Repair:
         p = self.proof
         if p is None:
             return f"{self.verdict}"
-        proof = {"proved": "its proof is proved", "argued": f"its proof is argued at step(s) "
+        proof = {"proved": "its proof is proved (every step certified)",
+                 "checked": f"its proof holds as far as checked (its weakest step: {p['weakest']})",
+                 "argued": f"its proof is argued at step(s) "
                  f"{', '.join(map(str, p['argued']))}", "broken": f"its proof breaks at {', '.join(p['broken_at'])}",
                  "pending": "its proof rests on nodes not run"}[p["status"]]
         return (f"the statement {said} on its checks; " if said else "") + proof

@@ -42,6 +42,10 @@ class Finding:
     #: beside a sympy proof): it can still refute the statement, and when it holds it does not weaken
     #: how the node was decided
     corroborates: bool = False
+    #: the part of the statement's domain the finding's method leaves out, where it covers only part
+    #: (a certificate on K <= 10^4 of a statement for every K): a node it decides is then established
+    #: only as far as checked, never proved
+    partial: str | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in SEVERITY:

@@ -4,9 +4,13 @@ findings decide the claim's own node: the graph never reads a finding's text), a
 named by the method that decided it: `certified`, `exhausted`, `sampled`, or `refuted`, `undefined`,
 `inconsistent`, `conditional`, `inconclusive`, `vacuous`, `read` (only a reading of the text holds),
 `argued` (no machine check), or `definition`. A node that uses others has a proof status besides:
-`proved` when every node below it is established (`weakest` names the weakest method and where),
-`argued` when some is not, `broken` when some is bad (`broken_at`). Repairs join the graph through
-the nodes their proofs' steps rest on (`proofs.Rests`), settled here, once the whole ledger has run.
+`proved` when every node below it, and every step of its own proof, is certified on its whole domain;
+`checked` ("holds as far as checked") when all are established but some only exhausted, sampled or
+certified on part of its domain (`weakest` names the weakest, its method and where); `argued` when
+some is not established; `broken` when some is bad or a step of its own proof is refuted (`broken_at`
+names every break). Every node carries the domain its deciding findings covered (`domain`). A
+claim's proof steps that rest on other nodes (`proofs.Rests`), a repair's or the claim's own, are
+settled here, once the whole ledger has run.
 Nothing here knows a paper: the node table comes from the caller."""
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .claims import ClaimResult
-from .findings import DECIDED, SEVERITY, weakest
-from .proofs import settle_proof
+from .findings import DECIDED, SEVERITY, overall, weakest
+from .proofs import PROOF_WORDS, settle_proof
 
 #: a node's statement status (module docstring); the first four break a proof that uses them
 BAD = ("refuted", "undefined", "inconsistent", "conditional")
@@ -70,17 +74,39 @@ def findings_of(r: ClaimResult, node: str, own: bool = True) -> list:
     return [f for f in r.findings if f.node == node or (own and f.node is None)]
 
 
+def _deciding(fs: list) -> list:
+    """The findings that decide a node that holds: not a reading, not a corroborating search beside a
+    proof, not a measure of tightness (the checks, where those are all there is)."""
+    checks = [f for f in fs if f.verdict == "holds" and f.kind != "reading"]
+    return [f for f in checks if not f.corroborates and f.kind != "tightness"] or checks
+
+
+def _coverage(fs: list) -> tuple[str, str | None]:
+    """(the domain the node's deciding findings covered, what part of the statement they leave out)."""
+    fs = _statement(fs)
+    worst = min((f.verdict for f in fs), key=SEVERITY.index, default=None)
+    used = _deciding(fs) if worst == "holds" else [f for f in fs if f.verdict == worst]
+    domain = "; ".join(dict.fromkeys(f.domain for f in used if f.domain))
+    partial = next((f.partial for f in used if f.partial), None) if worst == "holds" else None
+    return domain, partial
+
+
+def _statement(fs: list) -> list:
+    """The findings that judge a node's statement: a proof that does not establish it (broken, argued)
+    says nothing of the statement where other findings judge it (the node's proof status reads it)."""
+    return [f for f in fs if not (f.proof and f.verdict == "inconclusive")] or fs
+
+
 def _decided(fs: list) -> tuple[str, dict | None]:
     """A node's status from its findings: the worst verdict, and for a pass the weakest method."""
+    fs = _statement(fs)
     if not fs:
         return "argued", None
     worst = min((f.verdict for f in fs), key=SEVERITY.index)
     witness = next((f.witness for f in fs if f.verdict == worst and f.witness), None)
     if worst == "holds":                 # a reading of the text is no check: it decides nothing alone
-        checks = [f for f in fs if f.verdict == "holds" and f.kind != "reading"]
-        # what decides it: not a corroborating search beside a proof, nor a measure of tightness
-        deciding = [f for f in checks if not f.corroborates and f.kind != "tightness"]
-        return (weakest(deciding or checks) if checks else "read"), None
+        deciding = _deciding(fs)
+        return (weakest(deciding) if deciding else "read"), None
     if worst == "vacuous":               # nothing was tested: not a pass
         return "vacuous", None
     if worst == "inconclusive":          # a check that could not decide, or no check at all
@@ -92,7 +118,7 @@ def _decided(fs: list) -> tuple[str, dict | None]:
 def _status_of_repair(rep) -> str:
     v = rep.verdict
     if v == "inconclusive":              # a proof that is not proved is argued; a check that did not decide is not
-        return "argued" if rep.proof and rep.proof["status"] != "proved" else "inconclusive"
+        return "argued" if rep.proof and rep.proof["status"] not in ("proved", "checked") else "inconclusive"
     return _decided(rep.findings)[0]
 
 
@@ -120,8 +146,12 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
     res = {r.id: r for r in results}
     nodes: dict[str, dict] = {}
     for n in table:
+        own_proof, domain, partial = None, "", None
         if n.claim and n.claim in res:
-            status, w = _decided(findings_of(res[n.claim], n.id, own=node_for_claim(n.claim, table) == n.id))
+            fs = findings_of(res[n.claim], n.id, own=node_for_claim(n.claim, table) == n.id)
+            status, w = _decided(fs)
+            domain, partial = _coverage(fs)
+            own_proof = next((f for f in fs if f.proof), None)
         elif n.claim:
             status, w = "argued", None
         else:
@@ -129,12 +159,27 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
         nodes[n.id] = {"id": n.id, "label": n.label, "aliases": list(n.aliases), "kind": n.kind,
                        "location": n.location, "statement": n.statement, "uses": list(n.uses), "claim": n.claim,
                        "status": status, "witness": w, "route": "paper", "relation": n.relation,
-                       "sampled_because": n.sampled_because}
+                       "sampled_because": n.sampled_because, "domain": domain, "partial": partial,
+                       "own_proof": own_proof}
     for n in table:           # a node without a check of its own (a lemma that is the sum of its parts)
         if nodes[n.id]["status"] is None:
             nodes[n.id]["status"] = _from_parts([nodes[u]["status"] for u in n.uses])
     repairs = {f"repair:{r.id}": (r, rep) for r in results for rep in r.repairs[:1]}
     state: dict[str, str] = {}
+
+    def settle(f) -> None:                     # a proof's steps that rest on other nodes, then the proof
+        for step in f.proof["steps"]:
+            if step["uses"] is None:
+                continue
+            step["uses"] = canonical(step["uses"])
+            s = status(step["uses"])
+            step["status"] = ("refuted" if s in BAD else "certified" if s == "definition" else
+                              s if s in DECIDED else "argued")
+            node = nodes.get(step["uses"])
+            if node is not None and node.get("partial") and step["status"] != "refuted":
+                step["partial"] = node["partial"]
+            step["detail"] = f"rests on {step['uses']} ({s})"
+        settle_proof(f)
 
     def canonical(key: str) -> str:            # a claim id names the node it checks
         return key if key in nodes or key.startswith("repair:") else node_for_claim(key, table)
@@ -152,41 +197,65 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
         state[key] = "visiting"
         r, rep = repairs[key]
         for f in rep.findings:
-            if not f.proof:
-                continue
-            for step in f.proof["steps"]:
-                if step["uses"] is None:
-                    continue
-                step["uses"] = canonical(step["uses"])
-                s = status(step["uses"])
-                step["status"] = ("refuted" if s in BAD else "certified" if s == "definition" else
-                                  s if s in DECIDED else "argued")
-                step["detail"] = f"rests on {step['uses']} ({s})"
-            settle_proof(f)
+            if f.proof:
+                settle(f)
         state[key] = _status_of_repair(rep)
         return state[key]
 
+    # a claim's own proofs that rest on other nodes: settled as a repair's are, and the claim's verdict
+    # computed again from its settled findings
+    settled = set()
+    for r in results:
+        if any(f.proof and any(st["uses"] for st in f.proof["steps"]) for f in r.findings):
+            for f in r.findings:
+                if f.proof:
+                    settle(f)
+            r.verdict = overall(r.findings)
+            settled.add(r.id)
+    for n in table:                           # the paper node's own proof (settled above) and its coverage
+        f = nodes[n.id].pop("own_proof")
+        nodes[n.id]["own"] = dict(f.proof) if f is not None else None
+        if n.claim in settled:               # its findings changed as their proofs settled
+            fs = findings_of(res[n.claim], n.id, own=node_for_claim(n.claim, table) == n.id)
+            nodes[n.id]["status"], nodes[n.id]["witness"] = _decided(fs)
+            nodes[n.id]["domain"], nodes[n.id]["partial"] = _coverage(fs)
     for key, (r, rep) in repairs.items():
         status(key)
         uses = [s["uses"] for f in rep.findings if f.proof for s in f.proof["steps"] if s["uses"]]
         node = (replaces or {}).get(key) or node_for_claim(r.id, table)
+        domain, partial = _coverage(rep.findings)
         nodes[key] = {"id": key, "label": None, "aliases": [], "kind": "repair", "location": f"repair of {r.id}",
                       "statement": rep.statement, "uses": uses, "claim": r.id, "status": state[key],
                       "witness": None, "route": "repair", "repairs": node, "relation": "<=",
                       "proof_steps": [s for f in rep.findings if f.proof for s in f.proof["steps"]],
                       "proof": rep.proof["status"] if rep.proof else None,
-                      "broken_at": rep.proof["broken_at"] if rep.proof else []}
+                      "broken_at": rep.proof["broken_at"] if rep.proof else [],
+                      "weakest": rep.proof["weakest"] if rep.proof else None, "domain": domain, "partial": partial,
+                      "own": None}
     for key, n in nodes.items():
-        if n["route"] == "paper" and n["uses"]:
+        if n["route"] == "paper" and (n["uses"] or n["own"]):
             n["proof"], n["broken_at"], n["weakest"] = _proof_status(key, nodes)
     return Graph(nodes)
 
 
 def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
-    """(proved | argued | broken, the bad nodes below `key` nearest first, the weakest method below
-    and where: "sampled at prob-dk")."""
+    """(proved | checked | argued | broken, every break: the bad nodes below `key` nearest first and
+    the refuted steps of its own proof, the weakest method below and where: "sampled at prob-dk").
+    Its own proof (the claim's proof of this node, where it has one) counts as a step below it."""
     bad, argued, seen, queue = [], False, {key}, list(nodes[key]["uses"])
-    low, where = "definition", ""
+    low, where, part = "definition", "", None
+    own, mine = nodes[key].get("own"), nodes[key]["status"]
+    if own:
+        bad += [f"{key} (its own proof: {b})" for b in own["broken_at"]]
+        argued |= own["status"] in ("argued", "pending")
+        if own["status"] == "checked":
+            low, where = own["weakest"].split(" ")[0], f"{key}'s own proof ({own['weakest']})"
+    elif mine in DECIDED_NODE:
+        # no proof of its own: the step from the nodes it uses is as strong as the check of the node itself
+        low, where = mine, (key if mine not in ("definition", "certified") else "")
+        part = key if nodes[key].get("partial") else None
+    else:
+        argued |= mine in OPEN
     while queue:
         u = queue.pop(0)
         if u in seen:
@@ -198,8 +267,27 @@ def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
         argued |= s in OPEN
         if s in DECIDED_NODE and DECIDED_NODE.index(s) > DECIDED_NODE.index(low):
             low, where = s, u
+        part = part or (u if nodes[u].get("partial") else None)
         queue.extend(nodes[u]["uses"])
-    return ("broken" if bad else "argued" if argued else "proved"), bad, (f"{low} at {where}" if where else low)
+    if mine in BAD and not any(b.startswith(f"{key} ") for b in bad):
+        # the statement fails: where every node it uses holds, the inference from them is what breaks
+        bad.insert(0, f"{key} (its own inference: the statement is {mine})")
+    if bad:
+        return "broken", bad, _weak(low, where, nodes)
+    if argued:
+        return "argued", [], _weak(low, where, nodes)
+    if low in ("definition", "certified") and part:
+        return "checked", [], f"certified at {part}, on {nodes[part]['partial']}"
+    return ("proved" if low in ("definition", "certified") else "checked"), [], _weak(low, where, nodes)
+
+
+def _weak(low: str, where: str, nodes: dict) -> str:
+    """The weakest method and where, with the domain that node's findings covered."""
+    if not where:
+        return low
+    n = nodes.get(where)
+    dom = f" ({n['domain']})" if n is not None and n.get("domain") and low != "certified" else ""
+    return f"{low} at {where}{dom}"
 
 
 def nodes_json(g: Graph) -> list[dict]:
@@ -207,7 +295,9 @@ def nodes_json(g: Graph) -> list[dict]:
     out = []
     for n in g.nodes.values():
         d = {k: n[k] for k in ("id", "label", "kind", "location", "statement", "status", "uses", "witness", "claim",
-                               "route")}
+                               "route", "domain")}
+        if n.get("partial"):
+            d["partial"] = n["partial"]
         if n.get("status") == "sampled" and n.get("sampled_because"):
             d["sampled_because"] = n["sampled_because"]
         if "proof" in n:
@@ -215,7 +305,7 @@ def nodes_json(g: Graph) -> list[dict]:
             if "weakest" in n:
                 d["weakest"] = n["weakest"]
         if n["route"] == "repair":
-            d["repairs"], d["steps"] = n["repairs"], n["proof_steps"]
+            d["repairs"], d["steps"], d["weakest"] = n["repairs"], n["proof_steps"], n["weakest"]
         out.append(d)
     return out
 
@@ -227,10 +317,10 @@ def trees(g: Graph, roots) -> list[str]:
     for key in roots:
         n = g.nodes[key]
         rep = g.nodes.get(f"repair:{n['claim']}")
-        text = (f"{n['location']} ({key}): statement {n['status']}; proof {n['proof']}"
+        text = (f"{n['location']} ({key}): statement {n['status']}; proof {PROOF_WORDS.get(n['proof'], n['proof'])}"
                 + (f" at {', '.join(n['broken_at'])}" if n["broken_at"] else ""))
         if rep:
-            text += (f"; repair: statement {rep['status']}, proof {rep['proof']}"
+            text += (f"; repair: statement {rep['status']}, proof {PROOF_WORDS.get(rep['proof'], rep['proof'])}"
                      + (f" at {', '.join(rep['broken_at'])}" if rep["broken_at"] else ""))
         lines.append(text)
         lines += _tree(g, key, "  ", set())
@@ -245,7 +335,8 @@ def _tree(g: Graph, key: str, indent: str, seen: set) -> list[str]:
     for u in g.nodes[key]["uses"]:
         n = g.nodes[u]
         again = u in seen
-        out.append(f"{indent}- {u} [{n['status']}" + (f"; proof {n['proof']}" if n.get("proof") else "") + "]"
+        out.append(f"{indent}- {u} [{n['status']}" + (f"; proof {PROOF_WORDS.get(n['proof'], n['proof'])}"
+                                                       if n.get("proof") else "") + "]"
                    + (" (above)" if again else f": {n['statement'][:90]}"))
         if not again:
             seen.add(u)

@@ -35,11 +35,19 @@ class Rests:
     node: str
 
 
-#: what one step of a proof is: certified (sympy, exact or interval arithmetic), exhausted (every case
-#: of a finite domain searched, e.g. every history up to a length), sampled (a search or simulation of
-#: points found no counterexample), refuted, argued (no machine check; a reason says why), or rests (on
-#: another node; resolved later). A proof is proved when every step is one of the first three, and
-#: says which is the weakest.
+#: what one step of a proof is: certified (sympy, exact or interval arithmetic, an SMT solver's proof),
+#: exhausted (every case of a finite domain searched, e.g. every history up to a length), sampled (a
+#: search or simulation of points found no counterexample), refuted, argued (no machine check; a reason
+#: says why), or rests (on another node; resolved later). A proof is `proved` when every step is
+#: certified on the whole domain; `checked` ("holds as far as checked") when every step is certified,
+#: exhausted or sampled and some step is not certified or covers part of its domain: it names that
+#: weakest step.
+
+#: a proof's statuses, strongest first
+PROOF_STATUS = ("proved", "checked", "argued", "pending", "broken")
+#: how a proof status reads in text
+PROOF_WORDS = {"proved": "proved", "checked": "holds as far as checked", "argued": "argued", "pending": "pending",
+               "broken": "broken"}
 
 
 def _step(i: int, text: str, ok) -> dict:
@@ -49,6 +57,8 @@ def _step(i: int, text: str, ok) -> dict:
     s = {"step": i, "text": text, "status": None, "detail": "", "uses": None}
     if ok is True:
         s["status"] = "certified"
+    elif isinstance(ok, Finding) and ok.verdict == "holds" and ok.partial:
+        s.update(status=ok.decided_by, detail=shorten(ok.detail, 240), partial=ok.partial, witness=ok.witness)
     elif ok is False:
         s.update(status="refuted", detail="the machine check failed")
     elif isinstance(ok, Sampled):
@@ -74,14 +84,16 @@ def _step(i: int, text: str, ok) -> dict:
 
 
 def proof_status(steps: list[dict]) -> tuple[str, list[int]]:
-    """(status, the steps that decide it) of a proof from its steps' statuses: proved (every step
-    certified, exhausted or sampled), argued (some step only argued), broken (some step refuted),
-    pending (some step rests on a node not resolved yet)."""
+    """(status, the steps that decide it) of a proof from its steps' statuses: broken (some step
+    refuted), argued (some step only argued), pending (some step rests on a node not resolved yet),
+    checked (every step certified, exhausted or sampled, and some step not certified on its whole
+    domain: the steps that are not), proved (every step certified on its whole domain)."""
     for status, proof in (("refuted", "broken"), ("argued", "argued"), ("rests", "pending")):
         at = [s["step"] for s in steps if s["status"] == status]
         if at:
             return proof, at
-    return "proved", []
+    weak = [s["step"] for s in steps if s["status"] != "certified" or s.get("partial")]
+    return ("checked", weak) if weak else ("proved", [])
 
 
 def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domain: str, conclusion: str) -> Finding:
@@ -113,20 +125,26 @@ def settle_proof(f: Finding) -> None:
     rows, conclusion = f.proof["steps"], f.proof["conclusion"]
     status, at = proof_status(rows)
     low = max((s["status"] for s in rows if s["status"] in DECIDED), key=DECIDED.index, default="certified")
+    where = next((s for s in rows if s["status"] == low and (low != "certified" or s.get("partial"))), None)
+    weakest = low if where is None else (f"{low} at step {where['step']}" + (f" ({where['uses']})" if where["uses"]
+                                                                            else "")
+                                         + (f", on {where['partial']}" if where.get("partial") else ""))
     f.proof.update(status=status, broken_at=[f"step {i}" if rows[i - 1]["uses"] is None else rows[i - 1]["uses"]
                                              for i in at] if status == "broken" else [],
                    argued=[i for i in (s["step"] for s in rows) if rows[i - 1]["status"] == "argued"],
-                   weakest=low)
+                   weakest=weakest)
     body = "; ".join(f"({s['step']}) {s['text']} [{s['status']}" + (f": {s['detail']}" if s["detail"] else "") + "]"
                      for s in rows)
-    head = {"proved": f"{conclusion} (its weakest step {low})",
+    head = {"proved": f"{conclusion} (every step certified)",
+            "checked": f"{conclusion} holds as far as checked (its weakest step: {weakest})",
             "broken": f"proof broken at {', '.join(map(str, f.proof['broken_at']))}, so {conclusion} is not "
                       "established by it",
             "argued": f"proof argued at step(s) {', '.join(map(str, f.proof['argued']))} (no machine check), so "
                       f"{conclusion} is not established by it",
             "pending": f"proof pending on other nodes, so {conclusion} is not yet established"}[status]
-    f.verdict = "holds" if status == "proved" else "inconclusive"
+    f.verdict = "holds" if status in ("proved", "checked") else "inconclusive"
     f.detail = f"{head}: {body}."
-    f.certified = status == "proved" and all(s["status"] == "certified" for s in rows)
-    f.method = "exhausted" if status == "proved" and low == "exhausted" else None
+    f.certified = status == "proved"
+    f.method = "exhausted" if status == "checked" and low == "exhausted" else None
+    f.partial = next((s["partial"] for s in rows if s.get("partial")), None) if status == "checked" else None
     f.witness = next((s.get("witness") for s in rows if s["status"] == "refuted" and s.get("witness")), None)

@@ -1,0 +1,298 @@
+"""The steps of Section 5's proofs about RUE's histories, proved for every budget n by induction over
+RUE's states (`rue_verify.verify.induction`, z3), their counterexamples made concrete by the exact
+history search (`proof_histories`).
+
+RUE's abstract state, for the best arm 1 and one other arm k (the lemmas remove every other arm, so K
+stays symbolic, a real >= 2): the counts T_1, T_k (reals >= 2), the posterior means muhat_1, muhat_k,
+the widths c_j with c_j^2 = 2 tau_j^2 log n (Algorithm 1), ctilde_j with ctilde_j^2 =
+2 ttau^2(T_j) log n (eq. `tilde_c`), the true means mu_1 >= mu_k; the parameters sigma0^2, sigma^2 > 0,
+L = log n > 0 and eta in (0, 1). The formulas (beta, ttau^2, eq. Tk_up1's right side, Lemma sec:tau's
+sides) are `bounds`' own, translated by `induction.from_sympy`. A round pulls arm k (then
+U_k >= U_1 at the state before it: the index rule of Algorithm 1, `alg:bai`), arm 1 (U_1 >= U_k),
+or another arm (T_1, T_k unchanged). E (proof of Theorem 5.1): |mu_j - muhat_j| <= eta c_j; the paper's
+covers the states after rounds 2K+1..n, one round after the base state (after round 2K), the
+repaired route's from the base state.
+
+Each step names the lemmas it rests on (graph nodes); a proof that uses a step lists them as its own
+steps (`Rests`), so the step is proved only as far as they are.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy
+
+from bounds import repaired as rp
+from bounds import theorems as th
+from bounds.estimation import c_tilde, tau_sq_tilde
+from simulate.proofs.linear import replay
+
+from ..verify import Finding, witness
+from ..verify import induction as ind
+from ..verify.histories import CAP
+from .proof_histories import POINTS, Params, _sides, check_replays
+from .proof_histories import decide as history_decide
+
+_K, _n, _s0, _s, _T, _D, _e, _L = sympy.symbols("K n sigma0_sq sigma_sq T Delta eta L", positive=True)
+
+#: E's first state counted from the base state (after round 2K): the paper's E starts at round 2K+1
+EVENT_FROM = {"paper": 1, "repaired": 0}
+
+
+def _z(expr, env):
+    """A sympy formula of `bounds` as z3 (log n read as L), with the side constraints of its roots."""
+    return ind.from_sympy(sympy.sympify(expr).subs(sympy.log(_n), _L), env)
+
+
+def system(route: str) -> ind.System:
+    """RUE's abstract states on `route` ('paper': E from round 2K+1; 'repaired': from round 2K)."""
+    Z = ind.z3()
+
+    def params():
+        p = {k: Z.Real(k) for k in ("sigma0_sq", "sigma_sq", "L", "eta", "K", "mu_1", "mu_k")}
+        env = {_s0: p["sigma0_sq"], _s: p["sigma_sq"], _K: p["K"], _L: p["L"], _e: p["eta"]}
+        beta, side = _z(th.beta(_K, _s0, _s), env)
+        beta_1, side1 = _z(th.beta_1(_K, _s0, _s), env)
+        sb, sb1 = Z.Real("sqrt_beta"), Z.Real("sqrt_beta_1")
+        p.update(beta=beta, sqrt_beta=sb, sqrt_beta_1=sb1, env=env, Delta=p["mu_1"] - p["mu_k"])
+        cons = [p["sigma0_sq"] > 0, p["sigma_sq"] > 0, p["L"] > 0, p["eta"] > 0, p["eta"] < 1, p["K"] >= 2,
+                p["mu_1"] >= p["mu_k"], sb > 0, sb * sb == beta] + side
+        return p, cons, {"sqrt_beta_1": [sb1 > 0, sb1 * sb1 == beta_1] + side1}
+
+    def state(p, tag):
+        Z_ = Z
+        v = {f"{k}": Z_.Real(f"{k}@{tag}") for k in ("T_1", "T_k", "muhat_1", "muhat_k", "c_1", "c_k", "tau_1",
+                                                      "tau_k", "ct_1", "ct_k", "ct_1m")}
+        cons = [v["T_1"] >= 2, v["T_k"] >= 2]
+        for j in ("1", "k"):
+            cons += [v[f"c_{j}"] >= 0, v[f"tau_{j}"] > 0, v[f"c_{j}"] * v[f"c_{j}"] == 2 * v[f"tau_{j}"] * p["L"]]
+        for name, T in (("ct_1", v["T_1"]), ("ct_k", v["T_k"]), ("ct_1m", v["T_1"] - 1)):
+            sq, side = _z(c_tilde(_T, _n, _s0, _s) ** 2, {**p["env"], _T: T})
+            cons += [v[name] > 0, v[name] * v[name] == sq] + side
+        v["ttau_1"], _ = _z(tau_sq_tilde(_T, _s0, _s), {**p["env"], _T: v["T_1"]})
+        v["ttau_k"], _ = _z(tau_sq_tilde(_T, _s0, _s), {**p["env"], _T: v["T_k"]})
+        return v, cons
+
+    def base(p, s):
+        return [s["T_1"] == 2, s["T_k"] == 2]
+
+    def rounds(p, s, s2):
+        keep1, keepk = s2["T_1"] == s["T_1"], s2["T_k"] == s["T_k"]
+        Uk, U1 = s["muhat_k"] + s["c_k"], s["muhat_1"] + s["c_1"]
+        return [("arm k pulled (U_k >= U_1)", Z.And(Uk >= U1, s2["T_k"] == s["T_k"] + 1, keep1)),
+                ("arm 1 pulled (U_1 >= U_k)", Z.And(U1 >= Uk, s2["T_1"] == s["T_1"] + 1, keepk)),
+                ("another arm pulled", Z.And(keep1, keepk))]
+
+    def event(p, s):
+        e = p["eta"]
+        return Z.And(*[Z.And(p[f"mu_{j}"] - s[f"muhat_{j}"] <= e * s[f"c_{j}"],
+                             s[f"muhat_{j}"] - p[f"mu_{j}"] <= e * s[f"c_{j}"]) for j in ("1", "k")])
+
+    E = "2K+1..n (as printed)" if route == "paper" else "2K..n"
+    return ind.System(params, state, base, rounds, event, EVENT_FROM[route],
+                      f"RUE with known variances, E on the states after rounds {E}: every K >= 2, sigma0^2, "
+                      "sigma^2 > 0, eta in (0, 1), every count >= 2 (reals: a relaxation, sound for a proof)")
+
+
+# ---------------------------------------------------------------- the lemmas the steps rest on
+def _tau_upper(p, s):
+    """Lemma sec:tau's upper side (certified: LEM-TAU-UPPER), for arms 1 and k: tau^2 <= beta ttau^2."""
+    Z = ind.z3()
+    return Z.And(*[s[f"tau_{j}"] <= p["beta"] * s[f"ttau_{j}"] for j in ("1", "k")])
+
+
+def _tau_lower_true(p, s):
+    """Lemma sec:tau's lower side as repaired (beta_1 = 1): tau^2 >= ttau^2."""
+    Z = ind.z3()
+    return Z.And(*[s[f"tau_{j}"] >= s[f"ttau_{j}"] for j in ("1", "k")])
+
+
+TAU_UPPER = ind.Lemma("sec:tau/upper", "tau_k^2 <= beta ttau_k^2 (Lemma sec:tau's upper side)", _tau_upper)
+TAU_LOWER = ind.Lemma("repair:LEM-TAU-LOWER", "tau_k^2 >= ttau_k^2 (Lemma sec:tau's lower side, repaired)",
+                      _tau_lower_true)
+
+
+def _tk_up_holds(route: str):
+    upper = th.Tk_upper(_D, _K, _n, _s0, _s).subs(th.eta(_K, _s0, _s), _e) if route == "paper" else \
+        rp.Tk_upper_repaired(_D, _K, _n, _s0, _s).subs(rp.eta_repaired(_K, _s0, _s), _e)
+    # eq. Tk_up1: T_k <= 2 + X/Delta^2, written as (T_k - 2) Delta^2 <= X (Delta = 0 allowed)
+    X = sympy.expand((upper - 2) * _D ** 2)
+
+    def holds(p, s):
+        x, _ = _z(X, {**p["env"], _D: p["Delta"]})      # no root in it: the right side is polynomial
+        return (s["T_k"] - 2) * p["Delta"] * p["Delta"] <= x
+    return holds
+
+
+def _tk_low_holds(shifted: bool, unit_beta_1: bool = False):
+    def holds(p, s):
+        """eq. Tk_lowv2 ((1-eta) sqrt(beta_1) ctilde_k <= (1+eta) sqrt(beta) ctilde_1 + Delta_k), with
+        beta_1 = 1 (`unit_beta_1`), or its repair (beta_1 = 1, ctilde_1 at arm 1's count one lower)."""
+        e = p["eta"]
+        if shifted:
+            return (1 - e) * s["ct_k"] <= (1 + e) * p["sqrt_beta"] * s["ct_1m"] + p["Delta"]
+        if unit_beta_1:
+            return (1 - e) * s["ct_k"] <= (1 + e) * p["sqrt_beta"] * s["ct_1"] + p["Delta"]
+        return (1 - e) * p["sqrt_beta_1"] * s["ct_k"] <= (1 + e) * p["sqrt_beta"] * s["ct_1"] + p["Delta"]
+    return holds
+
+
+def _recommends_k(p, s):
+    return [s["muhat_k"] >= s["muhat_1"]]
+
+
+def _eta_cond_repaired(p, s):
+    """The eta-condition with beta_1 = 1, strict (repair:PF-ETA-COND: it equals -8 rho^2/(1+4 rho)^2)."""
+    e = p["eta"]
+    return 2 * e * (1 + e) * p["sqrt_beta"] + e - 1 < 0
+
+
+def _gap_repaired_given(p, s):
+    """An error (J_n = k) with Delta_min >= (1+eta) sqrt(beta) ctilde(T_1 - 1) (the negation of the
+    repaired inclusion; Delta_min <= Delta_k, so Delta_k is at least the threshold too)."""
+    return _recommends_k(p, s) + [p["Delta"] >= (1 + p["eta"]) * p["sqrt_beta"] * s["ct_1m"]]
+
+
+def _t1n(route: str):
+    """eq. eqn:T1n at a state: arm 1's count against the sum of the other K-1 counts, each bounded by
+    eq. Tk_up1 at Delta_min (Delta_k >= Delta_min > 0)."""
+    upper = th.Tk_upper(_D, _K, _n, _s0, _s).subs(th.eta(_K, _s0, _s), _e) if route == "paper" else \
+        rp.Tk_upper_repaired(_D, _K, _n, _s0, _s).subs(rp.eta_repaired(_K, _s0, _s), _e)
+    X = sympy.expand((upper - 2) * _D ** 2)
+
+    def given(p, s):
+        Z = ind.z3()
+        n, S, Tmax, Dmin, Dmax = (Z.Real(k) for k in ("n", "S_others", "T_max", "Delta_min", "Delta_argmax"))
+        x, side = _z(X, p["env"])
+        # n = T_1 + S, S the K-1 other counts' sum, at most K-1 times their largest, T_max, whose arm has
+        # gap Delta_argmax >= Delta_min > 0 and meets eq. Tk_up1 (the lemma)
+        return side + [n == s["T_1"] + S, S <= (p["K"] - 1) * Tmax, Tmax >= 2, Dmin > 0, Dmax >= Dmin,
+                       (Tmax - 2) * Dmax * Dmax <= x]
+
+    def then(p, s):
+        Z = ind.z3()
+        n, Dmin = Z.Real("n"), Z.Real("Delta_min")         # the hypotheses' variables (z3 names them)
+        x, _ = _z(X, p["env"])
+        # T_1 >= n - 2(K-1) - (K-1) X / Delta_min^2, times Delta_min^2 > 0
+        return s["T_1"] * Dmin * Dmin >= (n - 2 * (p["K"] - 1)) * Dmin * Dmin - (p["K"] - 1) * x
+    return given, then
+
+
+def steps(route: str) -> dict[str, ind.Invariant | ind.AtState]:
+    """The steps of `route` in their inductive or at-state form, by the history steps' names
+    (`proof_histories.STEPS`)."""
+    tk_up_node = "Tk_up1" if route == "paper" else "repair:LEM-TK-UP"
+    given, then = _t1n(route)
+    out = {
+        "Tk_up1": ind.Invariant("Tk_up1", "on E, T_k <= 2 + 2 Delta_k^-2 (1+eta)^2 beta sigma^2 log n",
+                                _tk_up_holds(route), (TAU_UPPER,)),
+        "regret-decomV": ind.AtState("regret-decomV", "on E, J_n = k != 1 forces Delta_k <= eta (c_1 + c_k)",
+                                     _recommends_k, lambda p, s: p["Delta"] <= p["eta"] * (s["c_1"] + s["c_k"])),
+        "eqn:T1n": ind.AtState("eqn:T1n", "on E, T_1 >= n - 2(K-1)(1+eta)^2 Delta_min^-2 beta sigma^2 log n - 2(K-1)",
+                               given, then, (ind.Lemma(tk_up_node, "eq. Tk_up1 at the arm of the largest other count",
+                                                       lambda p, s: True),)),
+    }
+    if route == "paper":
+        out["Tk_lowv2"] = ind.Invariant("Tk_lowv2", "on E, (1-eta) sqrt(beta_1) ctilde_k <= (1+eta) sqrt(beta) "
+                                        "ctilde_1 + Delta_k", _tk_low_holds(False), (TAU_UPPER, TAU_LOWER),
+                                        defs=("sqrt_beta_1",))
+        out["Tk_lowv2-beta1"] = ind.Invariant("Tk_lowv2-beta1", "on E, (1-eta) ctilde_k <= (1+eta) sqrt(beta) ctilde_1 "
+                                              "+ Delta_k (beta_1 = 1)", _tk_low_holds(False, True),
+                                              (TAU_UPPER, TAU_LOWER))
+    else:
+        out["Tk_lowv2-shifted"] = ind.Invariant(
+            "Tk_lowv2-shifted", "on E, (1-eta) ctilde_k <= (1+eta) sqrt(beta) ctilde(T_1 - 1) + Delta_k",
+            _tk_low_holds(True), (TAU_UPPER, TAU_LOWER))
+        shifted = ind.Lemma("repair:LEM-TK-LOW", "eq. Tk_lowv2 shifted (arm 1's count one lower)",
+                            _tk_low_holds(True))
+        cond = ind.Lemma("repair:PF-ETA-COND", "2 eta (1+eta) sqrt(beta) + eta - 1 < 0", _eta_cond_repaired)
+        out["gap-repaired"] = ind.AtState(
+            "gap-repaired", "on E, J_n = k != 1 forces Delta_min < (1+eta) sqrt(beta) ctilde(T_1 - 1)",
+            _gap_repaired_given, lambda p, s: ind.z3().BoolVal(False), (TAU_UPPER, shifted, cond))
+    return out
+
+
+# ---------------------------------------------------------------- counterexamples made concrete
+#: the exact search's reach when it looks for a history behind an abstract counterexample: K -> largest n
+CONCRETE_N = {2: 10, 3: 9}
+#: the counts tried for a later state's counterexample: T_1 + T_k from 4 up to 4 + this - 1
+SMALL_COUNTS = 4
+
+
+def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None) -> tuple[dict | None, str]:
+    """A history behind the decision's abstract counterexample. The failing cases are asked again at a
+    concrete point: K (2, then 3), (sigma0^2, sigma^2) (the counterexample's own, then the history
+    grid's `POINTS`) and E's eta the route's own there (with eta free, a case may fail only at an eta
+    the route never uses). Where a case still fails, the exact history search runs at that point from
+    the first budget the case's state can reach (the round after it) up to `reach` (`CONCRETE_N`).
+    Returns (the witness, replayed, or None; what was asked and searched)."""
+    if d.failing is None:
+        return None, ""
+    reach = reach or CONCRETE_N
+    m0 = d.failing.model or {}
+    own = (m0.get("sigma0_sq"), m0.get("sigma_sq"))
+    points = ([own] if all(isinstance(v, float) and 0 < v < 1e6 for v in own) else []) + list(POINTS)
+    tried = []
+    for K, n_max in reach.items():
+        for s0, s in points:
+            s0, s = float(f"{s0:.3g}"), float(f"{s:.3g}")     # short rationals: the solver is faster on them
+            eta = float(th.eta(K, s0, s) if route == "paper" else rp.eta_repaired(K, s0, s))
+            # the query only guides the search (which runs at the exact eta): eta to 6 digits there
+            fix = {"K": K, "sigma0_sq": s0, "sigma_sq": s, "eta": float(f"{eta:.6g}")}
+            at = ind.decide(system(route), steps(route)[step], fix=fix)
+            bad = at.failing
+            if bad is None:
+                tried.append(f"K = {K} at ({s0:.4g}, {s:.4g}): no case fails" + (" (some unknown)" if
+                                                                                   at.status == "unknown" else ""))
+                continue
+            if bad.offset != 0:                    # a later state: the fewest pulls of arms 1 and k that fail
+                for T1, Tk in ((a, t - a) for t in range(4, 4 + SMALL_COUNTS) for a in range(2, t - 1)):
+                    small = ind.decide(system(route), steps(route)[step], fix={**fix, "T_1@t": T1, "T_k@t": Tk},
+                                       only=bad.label)
+                    if small.failing is not None:
+                        bad = small.failing
+                        break
+            counts = [(bad.model or {}).get(f"T_{j}@t") or 2.0 for j in ("1", "k")]
+            # the state after round t decides round t+1's pull: the first budget is the state's round + 1
+            start = 2 * K + 1 if bad.offset == 0 else int(round(sum(counts))) + 2 * (K - 2) + 1
+            ns = range(max(start, 4 * (K - 1) + 1, 2 * K + 1), n_max + 1)
+            for n in ns:
+                p = Params(K, n, s0, s, route)
+                out = history_decide(step, p)
+                if out.witness is not None:
+                    return _witness(step, p, out), (f"case '{bad.label}' at K = {K}, (sigma0^2, sigma^2) = "
+                                                    f"({s0:.4g}, {s:.4g}), T_1 = {counts[0]:g}, T_k = {counts[1]:g}; "
+                                                    f"a history on E found at n = {n}")
+            tried.append(f"K = {K} at ({s0:.4g}, {s:.4g}): case '{bad.label}' fails; no history on E for "
+                         f"n = {ns.start}..{ns.stop - 1}")
+    return None, "; ".join(tried)
+
+
+def _witness(step: str, p: Params, out) -> dict:
+    w = out.witness
+    m = p.model()
+    r = check_replays(p, out)
+    hist = {"pulls": [a + 1 for a in w.arms], "rewards": w.z[:m.n].tolist(), "means": w.z[m.n:].tolist()}
+    params = {**p.as_dict(), "step": step, "violation": dict(w.violation.data), "history": hist}
+    lhs, rhs, rel = _sides(step, p, r, w.z[m.n:], w.violation.data)
+    return witness(params, lhs, rhs, rel, margin=w.margin, unbounded=bool(w.margin >= 0.999 * CAP),
+                   where=w.violation.label)
+
+
+@lru_cache(maxsize=32)
+def decided(step: str, route: str) -> tuple[ind.Decision, dict | None, str]:
+    """The step decided by induction on `route` (cached: several claims read it), with the concrete
+    history behind a counterexample and what that search covered."""
+    d = ind.decide(system(route), steps(route)[step])
+    wit, searched = concretize(step, route, d) if d.failing is not None else (None, "")
+    return d, wit, searched
+
+
+def induction_finding(step: str, route: str = "paper", node: str | None = None) -> Finding:
+    """The step proved for every n (certified), refuted with a replaying history, or open."""
+    d, wit, searched = decided(step, route)
+    return ind.finding(d, witness=wit, searched=searched, node=node)
+
+
+__all__ = ["induction_finding", "decided", "steps", "system", "concretize", "replay"]

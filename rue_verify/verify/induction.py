@@ -1,0 +1,354 @@
+"""Steps about an algorithm's histories proved for every budget: induction over the algorithm's
+states, each case decided by an SMT solver (z3), its counterexamples handed back to the caller to be
+made concrete.
+
+A step "on the event E, for every round" is, in the papers' own proofs, one round's argument: if the
+statement holds at the state after round t and the algorithm makes its pull at round t+1 from that
+state, it holds after round t+1. Stated over real variables (counts as reals, means, widths; the
+parameters symbolic), each case of that argument is a formula whose negation an SMT solver decides:
+
+- `unsat`: the case is proved for every value of its variables, hence for every budget n (the budget
+  enters only through its variables, e.g. log n > 0) and every parameter the variables cover;
+- `sat`: an abstract counterexample, a state and a round the argument cannot exclude (it may be
+  unreachable: the caller's exact history search decides whether a real history reaches it);
+- `unknown`: neither (nonlinear arithmetic, or the time limit).
+
+Counts as reals are a relaxation: every reachable state is among the states the solver sees, so a
+proof is sound; a counterexample may be spurious, which is why it must be made concrete.
+
+What E covers matters. The state after round t decides the pull at round t+1; E covers the states from
+the base state (after the initialisation) plus `event_from`. So the base state, and every later state
+before E's range, make their pull unconstrained by E, and the induction's step from them is decided
+without E: a fault of an argument that assumes E one round too early comes out here, untold.
+
+A `System` (the caller's: an algorithm's abstract states) gives the variables and the rounds; a step
+is an `Invariant` (proved by induction) or an `AtState` (an implication at any state E covers, e.g.
+the last one). Each names the lemmas it rests on (`Lemma`: a node of a proof graph, entered as an
+assumption at every state). This module knows no algorithm and no paper, and imports z3 only when a
+step is decided (`z3-solver` from PyPI).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+#: the solver's time limit per case, in milliseconds
+TIMEOUT_MS = 20_000
+#: the label of the base case
+BASE = "the base state (after the initialisation)"
+
+
+class SolverMissing(RuntimeError):
+    """z3 is not installed: the induction cannot run (one line says how to install it)."""
+
+
+def z3():
+    """The z3 module, or `SolverMissing` with the line that installs it."""
+    try:
+        import z3 as _z3
+    except ImportError as e:                                   # pragma: no cover - the package depends on it
+        raise SolverMissing("the induction needs the SMT solver z3: pip install z3-solver") from e
+    return _z3
+
+
+@dataclass(frozen=True)
+class Lemma:
+    """A fact a step rests on: `node`, the proof graph's node it is (an edge of the step's node);
+    `text`, what it says; `at(params, state)`, its formula at a state (an assumption at every state
+    the case has)."""
+
+    node: str
+    text: str
+    at: Callable[[dict, dict], Any]
+
+
+@dataclass(frozen=True)
+class System:
+    """An algorithm's abstract states.
+
+    Attributes:
+        params: () -> (variables, constraints, optional): what is fixed over a history (the
+            parameters, the true means), with their domain; `optional` maps a name to definitions a
+            step adds only when it names them (`Invariant.defs`): a nonlinear definition a step does
+            not need can only slow the solver.
+        state: (params, tag) -> (variables, constraints): one state's variables (counts, posterior
+            means, widths), named with the tag so that two states do not share them.
+        base: (params, state) -> constraints that fix the state after the initialisation.
+        rounds: (params, state, next) -> [(label, formula)]: the ways one round goes from a state to
+            the next (which arm is pulled and the rule that chose it at `state`).
+        event: (params, state) -> the event E at a state.
+        event_from: the first state E covers, counted from the base state (0: the base state itself).
+        domain: what the variables cover, in words (the domain a proof covers).
+    """
+
+    params: Callable[[], tuple[dict, list]]
+    state: Callable[[dict, str], tuple[dict, list]]
+    base: Callable[[dict, dict], list]
+    rounds: Callable[[dict, dict, dict], list]
+    event: Callable[[dict, dict], Any]
+    event_from: int
+    domain: str
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """A statement about every state on E (`holds(params, state)`), proved by induction from the base
+    state; `lemmas`, what each case may assume at each of its states."""
+
+    name: str
+    statement: str
+    holds: Callable[[dict, dict], Any]
+    lemmas: tuple[Lemma, ...] = ()
+    #: the system's optional definitions the step uses (`System.params`)
+    defs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AtState:
+    """An implication at every state E covers (the last state among them): `given(params, state)` ->
+    formulas (hypotheses, which may introduce variables of their own), `then(params, state)` -> the
+    conclusion."""
+
+    name: str
+    statement: str
+    given: Callable[[dict, dict], list]
+    then: Callable[[dict, dict], Any]
+    lemmas: tuple[Lemma, ...] = ()
+    #: the system's optional definitions the step uses (`System.params`)
+    defs: tuple[str, ...] = ()
+
+
+@dataclass
+class Case:
+    """One case of a step: what it assumes (`label`), the solver's answer ('unsat' proves it, 'sat'
+    gives `model`, an abstract counterexample; 'unknown' with `reason`), and its seconds. `offset`:
+    the state the case starts from, counted from the base state (None: any state of its class)."""
+
+    label: str
+    answer: str
+    seconds: float
+    offset: int | None = None
+    model: dict | None = None
+    reason: str = ""
+
+
+@dataclass
+class Decision:
+    """What the solver decided of a step: 'proved' (every case unsat), 'counterexample' (some case
+    sat: `failing`, the first), or 'unknown'; the cases, the lemmas' nodes it rests on, and the domain
+    the proof covers."""
+
+    step: str
+    statement: str
+    status: str
+    cases: list[Case]
+    rests_on: tuple[str, ...]
+    domain: str
+    seconds: float = 0.0
+
+    @property
+    def failing(self) -> Case | None:
+        return next((c for c in self.cases if c.answer == "sat"), None)
+
+    @property
+    def proved(self) -> bool:
+        return self.status == "proved"
+
+    def summary(self) -> str:
+        """One line: the status, the cases and where it fails."""
+        cases = "; ".join(f"{c.label}: {c.answer}" for c in self.cases)
+        return f"{self.step}: {self.status} ({cases}; {self.seconds:.2f} s)"
+
+
+def _num(v) -> float | bool:
+    """A z3 model value as a Python number."""
+    Z = z3()
+    if Z.is_true(v) or Z.is_false(v):
+        return bool(Z.is_true(v))
+    if Z.is_rational_value(v):
+        f = v.as_fraction()
+        return float(f.numerator) / float(f.denominator) if f.denominator else float("nan")
+    if Z.is_algebraic_value(v):
+        return float(v.approx(20).as_decimal(20).rstrip("?"))
+    if Z.is_int_value(v):
+        return float(v.as_long())
+    return float("nan")
+
+
+def _model(m) -> dict:
+    out = {}
+    for d in m.decls():
+        if d.arity() == 0 and not d.name().startswith("/"):
+            out[d.name()] = _num(m[d])
+    return dict(sorted(out.items()))
+
+
+def _check(label: str, formulas: list, timeout_ms: int, offset: int | None) -> Case:
+    Z = z3()
+    s = Z.Solver()
+    s.set(timeout=int(timeout_ms))
+    s.add(*formulas)
+    t0 = time.perf_counter()
+    r = s.check()
+    dt = round(time.perf_counter() - t0, 4)
+    if r == Z.unsat:
+        return Case(label, "unsat", dt, offset)
+    if r == Z.sat:
+        return Case(label, "sat", dt, offset, _model(s.model()))
+    return Case(label, "unknown", dt, offset, reason=s.reason_unknown())
+
+
+def _fixed(fix: dict | None) -> list:
+    """Constraints name == value for the variables `fix` names (z3 identifies a variable by its name)."""
+    Z = z3()
+    return [Z.Real(k) == Z.RealVal(str(v)) for k, v in (fix or {}).items()]
+
+
+def _lemmas(step, p: dict, *states: dict) -> list:
+    return [lem.at(p, s) for s in states for lem in step.lemmas]
+
+
+def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEOUT_MS,
+           fix: dict | None = None, extra: Callable[[dict], list] | None = None,
+           only: str | None = None) -> Decision:
+    """Decide `step` on `system` for every state and budget the variables cover.
+
+    An `Invariant` has these cases: the base state (the statement after the initialisation, E
+    assumed there only if it covers it); the round from the base state; the rounds from each state
+    before E's range; the round from any state E covers. Each round's case is split by the ways the
+    round goes (`System.rounds`); each assumes the statement before it (the induction's hypothesis),
+    the lemmas at both states, E at each state E covers, and asks for a state after it where the
+    statement fails. An `AtState` has one case: any state E covers.
+
+    Args:
+        system: the algorithm's abstract states.
+        step: the step.
+        timeout_ms: the solver's time limit per case.
+        fix: variable name -> value, to ask for a counterexample at given values (a concrete K, counts).
+        extra: params -> constraints added to every case (e.g. a parameter tied to its definition, to
+            ask whether a counterexample survives it).
+        only: decide only the case with this label (a counterexample asked again at given values).
+
+    Returns:
+        A `Decision`.
+    """
+    Z = z3()
+    t0 = time.perf_counter()
+    p, pc, optional = system.params()
+    unknown = [d for d in step.defs if d not in optional]
+    if unknown:
+        raise ValueError(f"step {step.name} uses definitions the system does not have: {unknown}; it has "
+                         f"{sorted(optional)}")
+    extra = pc + [c for d in step.defs for c in optional[d]] + _fixed(fix) + (extra(p) if extra else [])
+    cases: list[Case] = []
+
+    def covers(j: int) -> bool:             # E covers the state j rounds after the base state
+        return j >= system.event_from
+
+    if isinstance(step, AtState):
+        s, sc = system.state(p, "t")
+        j = max(1, system.event_from)            # a state after the base state that E covers
+        given = step.given(p, s)
+        fs = extra + sc + _lemmas(step, p, s) + [system.event(p, s)] + given + [Z.Not(step.then(p, s))]
+        if only in (None, "any state E covers"):
+            cases.append(_check("any state E covers", fs, timeout_ms, j))
+    else:
+        s, sc = system.state(p, "t")
+        base = extra + sc + system.base(p, s) + _lemmas(step, p, s) + ([system.event(p, s)] if covers(0) else [])
+        if only in (None, BASE):
+            cases.append(_check(BASE, base + [Z.Not(step.holds(p, s))], timeout_ms, 0))
+        starts = [(0, True)] + [(j, False) for j in range(1, system.event_from)] + [(max(1, system.event_from), False)]
+        for j, at_base in starts:
+            s, sc = system.state(p, "t")
+            s2, sc2 = system.state(p, "t1")
+            common = extra + sc + sc2 + (system.base(p, s) if at_base else []) + _lemmas(step, p, s, s2)
+            common += [system.event(p, s)] if covers(j) else []
+            common += [system.event(p, s2)] if covers(j + 1) else []
+            where = ("from the base state" if at_base else
+                     f"from the state {j} rounds after the base" if j < system.event_from else
+                     "from any later state") + (", on E" if covers(j) else ", not on E")
+            for label, rnd in system.rounds(p, s, s2):
+                if only is not None and only != f"the round {where}: {label}":
+                    continue
+                fs = common + [step.holds(p, s), rnd, Z.Not(step.holds(p, s2))]
+                cases.append(_check(f"the round {where}: {label}", fs, timeout_ms,
+                                    j if at_base or j < system.event_from else None))
+    status = ("counterexample" if any(c.answer == "sat" for c in cases) else
+              "unknown" if any(c.answer == "unknown" for c in cases) else "proved")
+    return Decision(step.name, step.statement, status, cases, tuple(dict.fromkeys(lem.node for lem in step.lemmas)),
+                    system.domain, round(time.perf_counter() - t0, 4))
+
+
+def finding(d: Decision, *, witness: dict | None = None, searched: str = "", node: str | None = None):
+    """A finding from a decision: 'holds', certified, when every case is unsat (proved for every budget
+    on the domain stated, given the lemmas it rests on, which the proof that uses it must list as its
+    own steps); 'refuted' with `witness`, a concrete history the caller's exact search found for the
+    abstract counterexample; otherwise 'inconclusive', the step open, with the abstract counterexample
+    and what the search covered (`searched`), or the solver's 'unknown'."""
+    from .findings import Finding
+    given = f", given {', '.join(d.rests_on)}" if d.rests_on else ""
+    domain = f"every budget n and every state of {d.domain}{given} (induction, z3)"
+    cases = "; ".join(f"{c.label}: {c.answer}" for c in d.cases)
+    if d.proved:
+        return Finding("holds", domain, f"{d.statement}: proved for every n by induction over the states, every case "
+                                        f"unsat ({cases}).", certified=True, node=node)
+    bad = d.failing
+    if bad is not None:
+        shown = {k: round(v, 6) if isinstance(v, float) else v for k, v in (bad.model or {}).items()}
+        abstract = f"the case '{bad.label}' is satisfiable: {shown}"
+        if witness is not None:
+            return Finding("refuted", domain, f"{d.statement}: {abstract}; the exact history search made it concrete, "
+                                              "a history that the plain reference algorithm replays.", witness,
+                           node=node)
+        return Finding("inconclusive", domain, f"{d.statement}: open. {abstract}; no history reaching it was found "
+                                               f"({searched or 'no search ran'}).", node=node)
+    unknown = next(c for c in d.cases if c.answer == "unknown")
+    return Finding("inconclusive", domain, f"{d.statement}: open; the solver answered unknown on '{unknown.label}' "
+                                           f"({unknown.reason or 'no reason given'}).", node=node)
+
+
+def from_sympy(expr, env: dict) -> tuple[Any, list]:
+    """A sympy expression as a z3 real term, with the constraints its square roots need: `env` maps
+    sympy symbols (or whole subexpressions, e.g. log(n)) to z3 terms; a square root becomes a fresh
+    variable r >= 0 with r^2 equal to its argument. So a formula written once, in `bounds`, is what the
+    solver reasons about (one source per formula). Raises ValueError on what it cannot translate
+    (a transcendental function not in `env`)."""
+    import sympy
+    Z = z3()
+    side: list = []
+
+    def go(e):
+        if e in env:
+            return env[e]
+        if e.is_Integer:
+            return Z.RealVal(int(e))
+        if e.is_Rational:
+            return Z.RealVal(f"{e.p}/{e.q}")
+        if e.is_Add:
+            out = go(e.args[0])
+            for a in e.args[1:]:
+                out = out + go(a)
+            return out
+        if e.is_Mul:
+            out = go(e.args[0])
+            for a in e.args[1:]:
+                out = out * go(a)
+            return out
+        if e.is_Pow:
+            b, x = e.args
+            if x == sympy.Rational(1, 2) or x == sympy.Rational(-1, 2):
+                r = Z.FreshReal("sqrt")
+                side.extend([r >= 0, r * r == go(b)])
+                return r if x > 0 else 1 / r
+            if x.is_Integer:
+                base = go(b)
+                k = abs(int(x))
+                out = base
+                for _ in range(k - 1):
+                    out = out * base
+                return out if x > 0 else 1 / out
+        raise ValueError(f"no z3 form for {e} (give it in env)")
+
+    return go(sympy.sympify(expr)), side
