@@ -142,33 +142,63 @@ def _claims(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- decide
 def _decide(args: argparse.Namespace) -> int:
-    from .decide import decide
+    from .decide import decide, induct
     from .userfiles import load_module
+    from .verify.induction import SolverMissing
     where, _, name = args.step.rpartition(":")
     if not where or not name:
         return _fail(f"step: expected FILE.py:NAME or module:NAME, got {args.step!r}")
     try:
-        fn = getattr(load_module(where, "step"), name, None)
-        if not callable(fn):
+        obj = getattr(load_module(where, "step"), name, None)
+        if obj is None:
             return _fail(f"step: {where} has no function {name}")
-        res = decide(fn, args.K, args.n, args.sigma0_sq, args.sigma_sq, args.route)
+        if args.induct:
+            res = induct(obj, args.route)
+        elif not callable(obj):
+            return _fail(f"step: {where} has no function {name}")
+        else:
+            res = decide(obj, args.K, args.n, args.sigma0_sq, args.sigma_sq, args.route,
+                         symmetric=True if args.symmetric else None, every_budget=not args.at_budget,
+                         max_seconds=args.max_seconds)
     except ParameterError as err:
         return _fail(f"{err.param}: {err.reason}")
-    except ValueError as err:
+    except (ValueError, SolverMissing) as err:
         return _fail(str(err))
     if args.json:
         _dump({"step": args.step, **res})
         return 0
+    if args.induct:
+        cases = "; ".join(f"{c['label']}: {c['answer']}" for c in res["cases"])
+        rests = f", given {', '.join(res['rests_on'])}" if res["rests_on"] else ""
+        print(f"{args.step} by induction over RUE's states ({res['route']} route; {res['seconds']:.2f} s)\n{cases}")
+        if res["status"] == "proved":
+            print(f"proved for every budget n on {res['domain']}{rests}")
+        elif res["status"] == "refuted":
+            w = res["witness"]["params"]
+            print(f"refuted: the case '{res['case']}' fails, and the exact search found a history on E that the plain "
+                  f"reference RUE replays ({res['searched']}):\n  K = {w['K']}, n = {w['n']}, pulls "
+                  f"{''.join(map(str, w['history']['pulls']))}\n  rewards {w['history']['rewards']}\n  means   "
+                  f"{w['history']['means']}")
+        else:
+            print(f"open: {res.get('why') or res.get('searched')} (case '{res['case']}')")
+        return 0
     p = res["params"]
-    head = (f"{args.step} at K = {p['K']}, n = {p['n']}, sigma0^2 = {p['sigma0_sq']:g}, sigma^2 = {p['sigma_sq']:g} "
-            f"({p['route']} route: eta = {p['eta']:.6g}, E on rounds {p['E_rounds'][0]}..{p['E_rounds'][1]}); "
-            f"{res['visited']} pull sequences, {res['programs']} linear programs, {res['seconds']:.1f} s")
-    if res["holds"]:
-        print(f"{head}\nholds: no history on E breaks it up to n = {p['n']}")
+    lo, hi = res["budgets"]
+    head = (f"{args.step} at K = {p['K']}, sigma0^2 = {p['sigma0_sq']:g}, sigma^2 = {p['sigma_sq']:g} "
+            f"({p['route']} route: eta = {p['eta']:.6g}; E from round {p['E_rounds'][0]}); "
+            + ("one order of arms 2..K (declared symmetric, checked)" if res["symmetric"] else "every arm tried")
+            + f"; {res['visited']} pull sequences, {res['programs']} linear programs, {res['seconds']:.1f} s")
+    span = f"every budget n = {lo}..{hi}" if lo != hi else f"the budget n = {hi} only"
+    if res["status"] == "holds":
+        print(f"{head}\nholds (exhausted): no history on E breaks it at {span}")
+        return 0
+    if res["status"] == "undecided":
+        print(f"{head}\nundecided at n = {res['budget']}: {res['undecided']}")
         return 0
     w = res["witness"]
-    print(f"{head}\nbroken ({w['where']}; margin {w['margin']:.6g}) by the history, which the plain reference RUE "
-          f"replays:\n  pulls   {''.join(map(str, w['pulls']))}\n  rewards {w['rewards']}\n  means   {w['means']}")
+    print(f"{head}\nbroken at n = {res['budget']} ({w['where']}; margin {w['margin']:.6g}) by the history, which the "
+          f"plain reference RUE replays:\n  pulls   {''.join(map(str, w['pulls']))}\n  rewards {w['rewards']}\n"
+          f"  means   {w['means']}")
     return 0
 
 

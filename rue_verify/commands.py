@@ -273,19 +273,36 @@ def _erratum_command(sub) -> None:
 
 def _decide_command(sub) -> None:
     """The `decide` command and its flags."""
-    dc = sub.add_parser("decide", help="decide a step of your own on every reward history of RUE (exact search)",
-                        description="Search every pull sequence of RUE with known variances, each a linear program "
-                                    "over the rewards and the means, for a history on E that breaks STEP, a function "
-                                    "step(m, arms) -> list of Violation in your file (rue_verify.decide says how to "
-                                    "write one). Prints the history (pulls, rewards, means; replayed through the "
-                                    "plain reference RUE) or that none exists up to n.")
-    dc.add_argument("step", metavar="FILE.py:NAME", help="your step: a .py file (or module) and a function in it")
+    dc = sub.add_parser("decide", help="decide a step of your own about RUE's histories: every history up to n "
+                                       "(exact search), or every n (induction, --induct)",
+                        description=('Without --induct: search every pull sequence of RUE with known '
+                                     'variances, each a linear program over the rewards and the means, at '
+                                     'every budget from 2K+1 to n, for a history on E that breaks STEP, a '
+                                     'function step(m, arms) -> list of Violation in your file '
+                                     '(rue_verify.decide says how to write one). Prints the history (pulls, '
+                                     'rewards, means; replayed through the plain reference RUE) and its '
+                                     "budget, or that none exists at any budget up to n ('holds "
+                                     "(exhausted)'), or 'undecided' where a violation exists only on a tie. "
+                                     "Margins within the solver's rounding are decided exactly. With "
+                                     '--induct: STEP is an Induct(holds, ...) object (a z3 formula over '
+                                     "RUE's abstract state), proved for every n by induction, or refuted "
+                                     'with a history (give Induct(step=...) its linear form), or open.'))
+    dc.add_argument("step", metavar="FILE.py:NAME", help="your step: a .py file (or module) and a name in it")
     dc.add_argument("--K", type=integer(2, 6), default=2, help="arms (2-6; default 2)")
-    dc.add_argument("--n", type=integer(5, 20), default=10, help="budget (at least 2K + 1, at most 20; default 10)")
+    dc.add_argument("--n", type=integer(5, 20), default=10,
+                    help="largest budget (at least 2K + 1, at most 20; default 10); every budget from 2K+1 is searched")
     dc.add_argument("--sigma0-sq", type=real(0, 1e6), default=1.0, help="prior variance RUE is told (default 1)")
     dc.add_argument("--sigma-sq", type=real(0, 1e6), default=1.0, help="reward variance RUE is told (default 1)")
     dc.add_argument("--route", choices=("paper", "repaired"), default="paper",
                     help="paper: Theorem 5.1's eta, E on rounds 2K+1..n; repaired: eta_repaired, E on 2K..n")
+    dc.add_argument("--symmetric", action="store_true",
+                    help="the step is symmetric in arms 2..K: search one order of them (checked on every history); "
+                         "without it every arm is tried")
+    dc.add_argument("--at-budget", action="store_true", help="search the budget n only, not every budget up to n")
+    dc.add_argument("--max-seconds", type=real(0, 1e6), default=120.0,
+                    help="refuse to start when the estimated run time is longer (default 120)")
+    dc.add_argument("--induct", action="store_true",
+                    help="STEP is an Induct object: prove it for every n by induction over RUE's states (z3)")
     dc.add_argument("--json", action="store_true", help="print the result as JSON")
 
 

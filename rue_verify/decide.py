@@ -1,46 +1,131 @@
-"""Decide a step of your own on every reward history of RUE (`rue-verify decide FILE.py:NAME`, or
-`decide(step, ...)` from a claims file): the exact history search that decides the paper's steps on E
-(`verify.histories`, RUE's linear form `simulate.proofs.linear.RUELinear`), applied to a condition you
-write. The answer is a history on E that breaks the step, replayed through the plain reference RUE,
-or "no history up to n".
+"""Decide a step of your own about RUE's histories (`rue-verify decide FILE.py:NAME`, or `decide(step, ...)`
+and `induct(...)` from a claims file).
 
-A step is a function `step(m, arms) -> list[Violation]`, called on every full pull sequence `arms`
-(0-based arms, arm 0 the best): `m` is the model (counts `m.counts(arms)`, widths `m.width(arms)`,
+Two methods, each saying exactly what it decided:
+
+- **exhausted** (`decide`): the exact history search that decides the paper's steps on E
+  (`verify.histories`, RUE's linear form `simulate.proofs.linear.RUELinear`) at every budget from 2K+1
+  to n, at the (K, sigma0^2, sigma^2) given. The answer is a history on E that breaks the step at the
+  first budget where one exists, replayed through the plain reference RUE; or "holds at every budget
+  2K+1..n" at that point; or "undecided" where a violation exists only on a tie (no strict history).
+  Margins within HiGHS's rounding of 0 are decided exactly, in rational arithmetic.
+- **proved** (`induct`, `decide --induct`): the step written as an invariant over RUE's abstract
+  state, proved for every n by induction (`verify.induction`, z3; the state and its lemmas are those
+  of `ledger.proof_induction`), or refuted with a history the exact search finds for the solver's
+  counterexample (give the step's linear form as well), or "open".
+
+A linear step is a function `step(m, arms) -> list[Violation]`, called on every full pull sequence
+`arms` (0-based arms, arm 0 the best): `m` is the model (counts `m.counts(arms)`, widths `m.width(arms)`,
 ctilde `m.ctilde(T)`, eta `m.eta`, the column of arm k's mean `m.mu(k)`), and each `Violation` is a set
 of linear rows (`Row(idx, coef, lo, hi)`: lo <= coef . z[idx] <= hi over the rewards and the means,
 `MARGIN` the column of the violation's margin) that together say "the step fails here". The helpers
 `gap_at_least(m, k, x)` and `gap_below(m, k, x)` write Delta_k > x and Delta_k < x with the margin.
+Arms 2..K are tried in every order unless the step declares itself symmetric in them
+(`step.symmetric = True`, or `symmetric=True`); the search then tries one order and checks the
+declaration on every history it visits.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Callable
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
 
-from simulate.proofs.linear import Row
+import numpy as np
 
-from .ledger.proof_histories import Params, check_replays, gap_at_least, gap_below
+from simulate.proofs.linear import Row, replay
+
+from .ledger.proof_histories import Params, gap_at_least, gap_below
 from .verify.histories import MARGIN, Violation, search
 
 ROUTES = ("paper", "repaired")
+#: pull sequences the exact search visits per second on the developers' host (docs/bench.txt:
+#: `bench --histories` measured 1,100-1,550): the basis of the run-time estimate
+RATE = 1000.0
+#: the default limit on the estimated run time, in seconds (`max_seconds`)
+MAX_SECONDS = 120.0
 
-__all__ = ["MARGIN", "ROUTES", "Row", "Violation", "decide", "gap_at_least", "gap_below"]
+__all__ = ["MARGIN", "ROUTES", "Row", "Violation", "AsymmetricStep", "Induct", "decide", "estimate", "gap_at_least",
+           "gap_below", "induct"]
 
 
-def decide(step: Callable, K: int, n: int, sigma0_sq: float = 1.0, sigma_sq: float = 1.0,
-           route: str = "paper") -> dict:
-    """Search every history of RUE with known variances on E for one that breaks `step`.
+class AsymmetricStep(ValueError):
+    """A step declared symmetric in arms 2..K is not: two relabellings of a history disagree."""
+
+
+def _canonical(vs: list, m, swap: tuple[int, int] | None) -> list:
+    """The violations as comparable sets of rows, with arms `swap` exchanged in the mean columns."""
+    cols = {}
+    if swap:
+        a, b = swap
+        cols = {m.mu(a): m.mu(b), m.mu(b): m.mu(a)}
+    out = []
+    for v in vs:
+        rows = []
+        for idx, coef, lo, hi in v.rows:
+            pairs = tuple(sorted((int(cols.get(int(i), int(i))), float(f"{c:.9g}"))
+                                 for i, c in zip(np.atleast_1d(idx), np.atleast_1d(coef)) if c != 0))
+            rows.append((pairs, float(f"{lo:.9g}") if math.isfinite(lo) else lo,
+                         float(f"{hi:.9g}") if math.isfinite(hi) else hi))
+        out.append(tuple(sorted(rows)))
+    return sorted(out)
+
+
+def _checked(step: Callable, K: int) -> Callable:
+    """`step`, checked on every history it is called on: exchanging arms 2 and 3 (K >= 3) must exchange
+    its violations' mean columns and nothing else."""
+    if K < 3:
+        return step
+
+    def wrapped(m, arms):
+        vs = step(m, arms)
+        swapped = tuple(2 if a == 1 else 1 if a == 2 else a for a in arms)
+        if _canonical(vs, m, (1, 2)) != _canonical(step(m, swapped), m, None):
+            raise AsymmetricStep(f"step: declared symmetric in arms 2..K, but exchanging arms 2 and 3 of the history "
+                                 f"{''.join(str(a + 1) for a in arms)} changes its violations; drop the declaration "
+                                 "(every arm is then tried)")
+        return vs
+    return wrapped
+
+
+def estimate(K: int, n: int, relabel: bool, every_budget: bool = True) -> tuple[float, float]:
+    """(pull sequences, seconds) the exact search may visit at K arms up to budget n: the tree below the
+    initialisation has K children a node (at most min(K, depth + 2) up to relabelling arms 2..K), summed
+    over the budgets searched; seconds at `RATE`. An upper estimate: pruning only removes nodes."""
+    total = 0.0
+    for b in (range(2 * K + 1, n + 1) if every_budget else (n,)):
+        level = 1.0
+        for d in range(b - 2 * K):
+            level *= min(K, d + 2) if relabel else K
+            total += level
+    return total, total / RATE
+
+
+def decide(step: Callable, K: int, n: int, sigma0_sq: float = 1.0, sigma_sq: float = 1.0, route: str = "paper", *,
+           symmetric: bool | None = None, every_budget: bool = True, max_seconds: float = MAX_SECONDS) -> dict:
+    """Search every history of RUE with known variances on E, at every budget 2K+1..n, for one that
+    breaks `step`.
 
     Args:
         step: (model, arms) -> list of `Violation` (module docstring).
-        K: arms, an integer in [2, 6] (the tree grows like K^n).
-        n: the budget, an integer in [2K + 1, 20].
+        K: arms, an integer in [2, 6].
+        n: the largest budget, an integer in [2K + 1, 20].
         sigma0_sq, sigma_sq: the prior and reward variances RUE is told, > 0.
         route: 'paper' (Theorem 5.1's eta, E on rounds 2K+1..n) or 'repaired' (eta_repaired, rounds 2K..n).
+        symmetric: the step is symmetric in arms 2..K (None: the step's own `symmetric` attribute, else
+            False): one order of those arms is searched, and the declaration is checked on each history.
+        every_budget: every budget from 2K+1 to n (True), or the budget n only.
+        max_seconds: refuse to start when the estimated run time (`estimate`) is larger.
 
     Returns:
-        {params, holds, visited, leaves, pruned, programs, seconds} and, where the step breaks, the
-        witness: the pulls (1-based), rewards in order, means, the violation's label and data, its margin.
+        {params, status ('holds', 'broken', 'undecided'), holds, budgets, visited, leaves, pruned, programs,
+        seconds, estimate} and, where the step breaks, `budget` and the witness (pulls 1-based, rewards in
+        order, means, the violation's label and data, its margin); where undecided, `undecided`.
+
+    Raises:
+        ValueError: bad input, or an estimated run time over `max_seconds` (names both).
+        AsymmetricStep: a step declared symmetric that is not.
     """
     for name, v, lo, hi in (("K", K, 2, 6), ("n", n, 2 * K + 1 if isinstance(K, int) else 5, 20)):
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
@@ -50,14 +135,114 @@ def decide(step: Callable, K: int, n: int, sigma0_sq: float = 1.0, sigma_sq: flo
             raise ValueError(f"{name} must be a finite number > 0, got {v!r}")
     if route not in ROUTES:
         raise ValueError(f"route must be one of {', '.join(ROUTES)}, got {route!r}")
-    p = Params(K, n, float(sigma0_sq), float(sigma_sq), route)
-    out = search(p.model(), step)
-    res = {"params": p.as_dict(), "holds": out.holds, "visited": out.visited, "leaves": out.leaves,
-           "pruned": out.pruned, "programs": out.programs, "seconds": round(out.seconds, 3)}
-    if out.witness is not None:
-        check_replays(p, out)             # a witness that does not replay is a bug, not a finding
-        w, m = out.witness, p.model()
-        res["witness"] = {"pulls": [a + 1 for a in w.arms], "rewards": w.z[:m.n].tolist(),
-                          "means": w.z[m.n:m.n + K].tolist(), "where": w.violation.label,
-                          "data": dict(w.violation.data), "margin": float(w.margin)}
+    sym = bool(getattr(step, "symmetric", False) if symmetric is None else symmetric)
+    seqs, secs = estimate(K, n, sym, every_budget)
+    if secs > max_seconds:
+        raise ValueError(f"max_seconds: the search at K = {K} up to n = {n} may visit about {seqs:.3g} pull sequences, "
+                         f"about {secs:.0f} s at {RATE:.0f} sequences/s, over the limit of {max_seconds:g} s; raise "
+                         "it (--max-seconds), lower n or K, or declare the step symmetric if it is")
+    fn = _checked(step, K) if sym else step
+    budgets = list(range(2 * K + 1, n + 1)) if every_budget else [n]
+    t0 = time.perf_counter()
+    tot = {"visited": 0, "leaves": 0, "pruned": 0, "programs": 0}
+    res: dict[str, Any] = {}
+    for b in budgets:
+        p = Params(K, b, float(sigma0_sq), float(sigma_sq), route)
+        m = p.model()
+        m.relabel = sym
+        out = search(m, fn)
+        for k in tot:
+            tot[k] += getattr(out, k)
+        if out.witness is not None:
+            w = out.witness
+            r = replay(m, w.arms, w.z[:m.n], w.z[m.n:])
+            hist = {"pulls": [a + 1 for a in w.arms], "rewards": w.z[:m.n].tolist(), "means": w.z[m.n:].tolist(),
+                    "where": w.violation.label, "data": dict(w.violation.data), "margin": float(w.margin)}
+            if r["same_pulls"] and not r["tie"] and r["event_slack"] >= 0:
+                res = {"status": "broken", "budget": b, "witness": hist, "params": p.as_dict()}
+            else:                        # exactly a violation, but no strict history shows it
+                res = {"status": "undecided", "budget": b, "params": p.as_dict(),
+                       "undecided": f"a violation of margin {w.margin:.3g} exists on the pulls "
+                                    f"{''.join(map(str, hist['pulls']))} only with a tie or on E's edge, which the "
+                                    "plain reference RUE does not replay strictly"}
+            break
+        if out.tie is not None:
+            arms, margin, label = out.tie
+            res = {"status": "undecided", "budget": b, "params": p.as_dict(),
+                   "undecided": f"on the search's floating-point coefficients, taken exactly (rational arithmetic), a "
+                                f"margin {margin:.3g} > 0 exists ({label}) on the pulls "
+                                f"{''.join(str(a + 1) for a in arms)}, but only on a tie of RUE's choice or on E's "
+                                "edge: no strict history shows it (a margin that is 0 in real arithmetic looks like "
+                                "this; the induction, --induct, decides such a step for every n)"}
+            break
+    if not res:
+        res = {"status": "holds", "params": Params(K, n, float(sigma0_sq), float(sigma_sq), route).as_dict()}
+    res.update(holds=res["status"] == "holds", budgets=[budgets[0], budgets[-1]], symmetric=sym,
+               seconds=round(time.perf_counter() - t0, 3), estimate={"sequences": seqs, "seconds": round(secs, 1)},
+               **tot)
     return res
+
+
+@dataclass(frozen=True)
+class Induct:
+    """A step in the inductive form, for `induct` (`rue-verify decide FILE.py:NAME --induct`).
+
+    Attributes:
+        holds: (params, state) -> a z3 formula: the statement at one state of RUE's abstract state
+            (`ledger.proof_induction`: params sigma0_sq, sigma_sq, L = log n, eta, K, mu_1, mu_k,
+            Delta = mu_1 - mu_k, beta, sqrt_beta; state T_1, T_k, muhat_1, muhat_k, c_1, c_k, tau_1,
+            tau_k, ct_1, ct_k, ct_1m = ctilde(T_1 - 1)).
+        statement: what it says, in words.
+        lemmas: the lemmas it may assume at each state: 'tau_upper' (Lemma sec:tau's upper side),
+            'tau_lower' (its true lower side, tau^2 >= ttau^2).
+        step: the same statement's linear form (`decide`'s `step`), so that a counterexample of the
+            solver can be made a concrete history; None: a counterexample stays abstract.
+    """
+
+    holds: Callable
+    statement: str = "your step"
+    lemmas: tuple[str, ...] = ("tau_upper", "tau_lower")
+    step: Callable | None = None
+
+
+def induct(spec: Induct, route: str = "repaired", *, timeout_ms: int | None = None) -> dict:
+    """Prove `spec` for every budget n by induction over RUE's states (z3), or refute it with a history.
+
+    Returns:
+        {status ('proved', 'refuted', 'open'), route, domain, rests_on, cases: [{label, answer, seconds}],
+        seconds} and, refuted, the witness; open, why (the solver's counterexample with no history found,
+        or its 'unknown').
+    """
+    from .ledger import proof_induction as pi
+    from .verify import induction as ind
+    if not isinstance(spec, Induct):
+        raise ValueError(f"step: --induct needs an Induct(holds, ...) object (rue_verify.decide.Induct), got "
+                         f"{type(spec).__name__}")
+    if route not in ROUTES:
+        raise ValueError(f"route must be one of {', '.join(ROUTES)}, got {route!r}")
+    known = {"tau_upper": pi.TAU_UPPER, "tau_lower": pi.TAU_LOWER}
+    bad = [x for x in spec.lemmas if x not in known]
+    if bad:
+        raise ValueError(f"lemmas: unknown {bad}; known: {', '.join(known)}")
+    inv = ind.Invariant("yours", spec.statement, spec.holds, tuple(known[x] for x in spec.lemmas))
+    t0 = time.perf_counter()
+    d = ind.decide(pi.system(route), inv, **({"timeout_ms": timeout_ms} if timeout_ms else {}))
+    out = {"route": route, "domain": d.domain, "rests_on": list(d.rests_on),
+           "cases": [{"label": c.label, "answer": c.answer, "seconds": c.seconds} for c in d.cases]}
+    if d.proved:
+        out["status"] = "proved"
+    elif d.failing is not None and spec.step is not None:
+        wit, searched = pi.concretize("yours", route, d, spec=inv, history_step=lambda p: spec.step)
+        out.update(status="refuted" if wit else "open", searched=searched, abstract=d.failing.model,
+                   case=d.failing.label)
+        if wit:
+            out["witness"] = wit
+    elif d.failing is not None:
+        out.update(status="open", case=d.failing.label, abstract=d.failing.model,
+                   why="the solver's counterexample is abstract; give the step's linear form (Induct(step=...)) to "
+                       "search for a history behind it")
+    else:
+        unknown = next(c for c in d.cases if c.answer == "unknown")
+        out.update(status="open", case=unknown.label, why=f"the solver answered unknown ({unknown.reason})")
+    out["seconds"] = round(time.perf_counter() - t0, 3)
+    return out

@@ -26,7 +26,7 @@ from bounds import theorems as th
 from simulate.proofs.linear import Row, RUELinear, replay
 
 from ..verify import Finding, from_exhaustive, witness
-from ..verify.histories import CAP, MARGIN, Outcome, Violation, search, search_best_first, search_many
+from ..verify.histories import BAND, CAP, MARGIN, Outcome, Violation, search, search_best_first, search_many
 from ..verify.witnesses import register_replay
 
 
@@ -273,7 +273,7 @@ def _walks(route: str, history_n: tuple) -> dict[str, list]:
         todo = {s: STEPS[s][0](p) for s in steps if s not in broken}
         if not todo:
             break
-        for s, o in search_many(p.model(), todo).items():
+        for s, o in search_many(p.model(), todo, exact=False).items():
             if o.witness is not None:
                 check_replays(p, o)
                 broken.add(s)
@@ -320,7 +320,9 @@ def history_finding(step: str, mode, route: str = "paper", node: str | None = No
     p, out = runs[-1]
     domain = _domain(points, route)
     if out.witness is None:
-        sampled = "".join(
+        near = sum(o.near_zero for _, o in runs)
+        sampled = (f" {near} histories had a largest margin within {BAND:g} of 0 (HiGHS's rounding) and count as "
+                   "holding here; an exact method decides the step." if near else "") + "".join(
             f" Beyond it, best-first at K = {q.K}, n = {q.n}, (sigma0^2, sigma^2) = ({q.sigma0_sq:g}, {q.sigma_sq:g}) "
             f"(where the exhaustive search came nearest): no history found in {o.programs} programs, {o.leaves} full "
             f"histories decided (a sample of the tree; largest margin {o.smallest:.3g})." for q, o in far)
@@ -353,8 +355,11 @@ def recompute(w: dict) -> tuple[float, float]:
     mu = np.asarray(h["means"], float)
     r = replay(p.model(), arms, np.asarray(h["rewards"], float), mu)
     if not (r["same_pulls"] and not r["tie"] and r["event_slack"] >= 0):
-        raise AssertionError(f"the history does not replay at {p}: pulls {r['same_pulls']}, tie {r['tie']}, "
-                             f"E's slack {r['event_slack']}")
+        why = ("RUE makes other pulls on these rewards" if not r["same_pulls"] else
+               "RUE's choice ties somewhere" if r["tie"] else
+               f"E fails on it (its smallest slack is {r['event_slack']:.3g} < 0)")
+        raise ValueError(f"the history is not one the step is about: {why} (K = {p.K}, n = {p.n}, {p.route} route); "
+                         "a history step is evaluated on a history on E that the plain reference RUE replays")
     lhs, rhs, _ = _sides(q["step"], p, r, mu, q["violation"])
     return lhs, rhs
 

@@ -20,6 +20,7 @@ steps (`Rests`), so the step is proved only as far as they are.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable
 
 import sympy
 
@@ -30,8 +31,8 @@ from simulate.proofs.linear import replay
 
 from ..verify import Finding, witness
 from ..verify import induction as ind
-from ..verify.histories import CAP
-from .proof_histories import POINTS, Params, _sides, check_replays
+from ..verify.histories import CAP, search
+from .proof_histories import POINTS, STEPS, Params, _sides, check_replays
 from .proof_histories import decide as history_decide
 
 _K, _n, _s0, _s, _T, _D, _e, _L = sympy.symbols("K n sigma0_sq sigma_sq T Delta eta L", positive=True)
@@ -220,13 +221,18 @@ CONCRETE_N = {2: 10, 3: 9}
 SMALL_COUNTS = 4
 
 
-def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None) -> tuple[dict | None, str]:
+def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None, *,
+               spec: ind.Invariant | ind.AtState | None = None,
+               history_step: Callable | None = None) -> tuple[dict | None, str]:
     """A history behind the decision's abstract counterexample. The failing cases are asked again at a
     concrete point: K (2, then 3), (sigma0^2, sigma^2) (the counterexample's own, then the history
     grid's `POINTS`) and E's eta the route's own there (with eta free, a case may fail only at an eta
     the route never uses). Where a case still fails, the exact history search runs at that point from
     the first budget the case's state can reach (the round after it) up to `reach` (`CONCRETE_N`).
+    `spec` and `history_step` (Params -> the step's linear form for the history search) give a step
+    that is not one of the paper's (`rue-verify decide --induct`); by default both are `step`'s.
     Returns (the witness, replayed, or None; what was asked and searched)."""
+    spec = spec or steps(route)[step]
     if d.failing is None:
         return None, ""
     reach = reach or CONCRETE_N
@@ -240,7 +246,7 @@ def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None
             eta = float(th.eta(K, s0, s) if route == "paper" else rp.eta_repaired(K, s0, s))
             # the query only guides the search (which runs at the exact eta): eta to 6 digits there
             fix = {"K": K, "sigma0_sq": s0, "sigma_sq": s, "eta": float(f"{eta:.6g}")}
-            at = ind.decide(system(route), steps(route)[step], fix=fix)
+            at = ind.decide(system(route), spec, fix=fix)
             bad = at.failing
             if bad is None:
                 tried.append(f"K = {K} at ({s0:.4g}, {s:.4g}): no case fails" + (" (some unknown)" if
@@ -248,8 +254,7 @@ def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None
                 continue
             if bad.offset != 0:                    # a later state: the fewest pulls of arms 1 and k that fail
                 for T1, Tk in ((a, t - a) for t in range(4, 4 + SMALL_COUNTS) for a in range(2, t - 1)):
-                    small = ind.decide(system(route), steps(route)[step], fix={**fix, "T_1@t": T1, "T_k@t": Tk},
-                                       only=bad.label)
+                    small = ind.decide(system(route), spec, fix={**fix, "T_1@t": T1, "T_k@t": Tk}, only=bad.label)
                     if small.failing is not None:
                         bad = small.failing
                         break
@@ -259,8 +264,8 @@ def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None
             ns = range(max(start, 4 * (K - 1) + 1, 2 * K + 1), n_max + 1)
             for n in ns:
                 p = Params(K, n, s0, s, route)
-                out = history_decide(step, p)
-                if out.witness is not None:
+                out = history_decide(step, p) if history_step is None else search(p.model(), history_step(p))
+                if out.witness is not None and _replays(p, out):
                     return _witness(step, p, out), (f"case '{bad.label}' at K = {K}, (sigma0^2, sigma^2) = "
                                                     f"({s0:.4g}, {s:.4g}), T_1 = {counts[0]:g}, T_k = {counts[1]:g}; "
                                                     f"a history on E found at n = {n}")
@@ -269,10 +274,20 @@ def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None
     return None, "; ".join(tried)
 
 
+def _replays(p: Params, out) -> bool:
+    w, m = out.witness, p.model()
+    r = replay(m, w.arms, w.z[:m.n], w.z[m.n:])
+    return bool(r["same_pulls"] and not r["tie"] and r["event_slack"] >= 0)
+
+
 def _witness(step: str, p: Params, out) -> dict:
     w = out.witness
     m = p.model()
     r = check_replays(p, out)
+    if step not in STEPS:                          # a user's step: the history and its margin, no sides
+        hist = {"pulls": [a + 1 for a in w.arms], "rewards": w.z[:m.n].tolist(), "means": w.z[m.n:].tolist()}
+        return {"params": {**p.as_dict(), "step": step, "history": hist, "violation": dict(w.violation.data)},
+                "margin": float(w.margin), "where": w.violation.label}
     hist = {"pulls": [a + 1 for a in w.arms], "rewards": w.z[:m.n].tolist(), "means": w.z[m.n:].tolist()}
     params = {**p.as_dict(), "step": step, "violation": dict(w.violation.data), "history": hist}
     lhs, rhs, rel = _sides(step, p, r, w.z[m.n:], w.violation.data)

@@ -9,6 +9,7 @@ only draws that table. In the SVG each node is a link (`#claim-ID`, the report's
 
 from __future__ import annotations
 
+from ..verify.proofs import PROOF_WORDS
 from .common import caption
 from .table import Table, figure
 
@@ -134,7 +135,8 @@ def draw_proof_graph(t: Table, ax=None):
                 continue
             top = part[0]
             at = (top["broken_at"] or "").split(", ")
-            proof = (top["proof"] or "no proof") + (f" at {', '.join(at[:3])}" if at[0] else "") \
+            proof = (PROOF_WORDS.get(top["proof"], top["proof"]) if top["proof"] else "no proof") \
+                + (f" at {', '.join(at[:3])}" if at[0] else "") \
                 + (f" +{len(at) - 3} more" if len(at) > 3 else "")
             title = f"{top['title']}: " + ("the paper's proof" if route == "paper" else "repaired route") + \
                 f" ({proof}); statement {top['status']}"

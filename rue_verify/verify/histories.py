@@ -40,6 +40,9 @@ MARGIN = -1
 CAP = 1e3
 #: the largest margin a witness is shown with (an unbounded violation is shown at this size)
 WITNESS_MARGIN = 1.0
+#: HiGHS's rounding on these programs reaches about 1e-7 (on histories of 20-30 rounds): a largest
+#: margin within this band of 0 is decided again exactly (`exact_violation`), not by its sign
+BAND = 1e-6
 
 
 @dataclass
@@ -78,6 +81,13 @@ class Outcome:
     seconds: float
     smallest: float = -math.inf
     where: str = ""
+    #: leaves whose largest margin fell within `BAND` of 0: decided exactly (rational arithmetic) where
+    #: `exact`, else counted as holding (HiGHS's rounding; a statement then needs another exact method)
+    near_zero: int = 0
+    exact: bool = True
+    #: (pulls, margin, label) of a history where a positive margin exists exactly but only with a tie
+    #: in some choice or event row (no strict history shows it): the step is then undecided there
+    tie: tuple | None = None
 
     @property
     def holds(self) -> bool:
@@ -168,14 +178,59 @@ class _Program:
         return st
 
 
-def search(model: Any, step: Callable[[Any, tuple[int, ...]], list[Violation]], *, tol: float = 1e-9,
-           progress: Callable[[int], None] | None = None) -> Outcome:
+def _rows_of(model: Any, arms: tuple[int, ...]) -> list:
+    rows = list(model.root_rows())
+    for t in range(1, len(arms) + 1):
+        rows += model.rows(arms[:t])
+    return rows
+
+
+def exact_violation(model: Any, arms: tuple[int, ...], violation: Violation) -> np.ndarray | None:
+    """Whether the violation has a margin > 0 on the history's rows, decided exactly: every coefficient
+    taken as the exact rational its float is, and the linear program's feasibility decided in rational
+    arithmetic (z3's simplex over the reals). A point of it (z with the margin last) where it does; None
+    where no positive margin exists, exactly. For a largest margin HiGHS puts within its rounding of 0."""
+    from fractions import Fraction
+
+    from .induction import z3
+    Z = z3()
+    nv = model.n_vars
+    z = [Z.Real(f"z{i}") for i in range(nv + 1)]
+    s = Z.SolverFor("QF_LRA")
+
+    def q(x: float):
+        f = Fraction(float(x))
+        return Z.RealVal(f"{f.numerator}/{f.denominator}")
+
+    for idx, coef, lo, hi in _rows_of(model, arms) + list(violation.rows):
+        idx = np.where(np.asarray(idx) == MARGIN, nv, np.asarray(idx))
+        terms = [q(c) * z[int(i)] for i, c in zip(idx, np.asarray(coef, float)) if c != 0]
+        e = Z.Sum(terms) if terms else Z.RealVal(0)
+        if math.isfinite(lo):
+            s.add(e >= q(lo))
+        if math.isfinite(hi):
+            s.add(e <= q(hi))
+    s.add(z[nv] > 0, z[nv] <= CAP)
+    if s.check() != Z.sat:
+        return None
+    m = s.model()
+
+    def val(v):
+        r = m.eval(v, model_completion=True)
+        f = r.as_fraction()
+        return float(f.numerator) / float(f.denominator)
+    return np.array([val(v) for v in z])
+
+
+def search(model: Any, step: Callable[[Any, tuple[int, ...]], list[Violation]], *, tol: float = BAND,
+           progress: Callable[[int], None] | None = None, exact: bool = True) -> Outcome:
     """Decide `step` on every history of `model` (`search_many` with one step)."""
-    return search_many(model, {"step": step}, tol=tol, progress=progress)["step"]
+    return search_many(model, {"step": step}, tol=tol, progress=progress, exact=exact)["step"]
 
 
 def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], list[Violation]]], *,
-                tol: float = 1e-9, progress: Callable[[int], None] | None = None) -> dict[str, Outcome]:
+                tol: float = BAND, progress: Callable[[int], None] | None = None,
+                exact: bool = True) -> dict[str, Outcome]:
     """Decide each of `steps` on every history of `model` in one walk of the tree: depth-first over the
     pull sequences from `model.start()`, pruning infeasible prefixes; at each full history, the largest
     margin of each violation of every step not yet broken. A margin above `tol` breaks the step: its
@@ -185,7 +240,9 @@ def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], li
     Args:
         model: the algorithm's linear form (module docstring).
         steps: name -> (model, full pull sequence) -> its violations.
-        tol: margins at or below it count as no violation (the LP's rounding).
+        tol: the band around 0 within which a margin is decided exactly (the LP's rounding).
+        exact: decide the band exactly (about 50 ms a history); False counts those histories as holding
+            and says how many (`Outcome.near_zero`), for a search beside an exact proof of the step.
         progress: called with the number of nodes visited, every 1000.
 
     Returns:
@@ -200,12 +257,15 @@ def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], li
     stats = {"visited": 0, "leaves": 0, "pruned": 0}
     found: dict[str, tuple] = {}
     best = {name: (-math.inf, "") for name in steps}
+    near_zero = {name: 0 for name in steps}
+    ties: dict[str, tuple] = {}           # a positive margin exactly, but only on a tie (no strict history)
 
     def leaf(arms: tuple[int, ...]) -> bool:
         stats["leaves"] += 1
         for name, step in steps.items():
             if name in found:
                 continue
+            near = []
             for v in step(model, arms):
                 lp.push(v.rows)
                 m, z = lp.max_margin()
@@ -215,6 +275,19 @@ def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], li
                 if m > tol:
                     found[name] = (arms, z, m, v)
                     break
+                if m > -tol:
+                    near.append(v)
+            else:
+                near_zero[name] += bool(near)
+                for v in near if exact else ():     # within the rounding: decided exactly
+                    ze = exact_violation(model, arms, v)
+                    if ze is None:
+                        continue
+                    zi, slack = interior(model, arms, v, float(ze[-1]))
+                    if zi is not None:            # a positive margin with room for a strict history
+                        found[name] = (arms, ze, float(ze[-1]), v)
+                        break
+                    ties.setdefault(name, (arms, float(ze[-1]), v.label))
         return len(found) == len(steps)
 
     def visit(arms: tuple[int, ...]) -> bool:
@@ -246,7 +319,8 @@ def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], li
             arms, z, m, v = found[name]
             zi, slack = interior(model, arms, v, m)
             wit = Witness(arms, zi if zi is not None else z[:model.n_vars], m, v, slack)
-        out[name] = Outcome(wit, stats["visited"], stats["leaves"], stats["pruned"], lp.solved, seconds, *best[name])
+        out[name] = Outcome(wit, stats["visited"], stats["leaves"], stats["pruned"], lp.solved, seconds, *best[name],
+                            near_zero=near_zero[name], exact=exact, tie=ties.get(name))
     return out
 
 

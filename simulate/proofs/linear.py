@@ -16,8 +16,9 @@ reward sums: muhat = A(T) S, where column j of A(T) is the posterior mean of the
 the order they were drawn (the initialisation pulls arms 1, ..., K, then 1, ..., K again, as the
 kernels do; Algorithm 1 only says "pull each arm twice", and nothing downstream depends on the
 order) and the arm means. Arm 1 (index 0) is the best arm (the proof's "without loss of generality");
-arms 2..K are interchangeable, so only one of those never pulled after the initialisation is tried
-next (the first), which visits each pull sequence once up to relabelling them.
+arms 2..K are interchangeable in the paper's steps, so only one of those never pulled after the
+initialisation is tried next (the first), which visits each pull sequence once up to relabelling them
+(`relabel`; a step that singles out one of arms 2..K needs every arm tried: `relabel = False`).
 
 `replay` runs the plain reference RUE on a history and says whether it makes the same pulls, which a
 witness of the search must do.
@@ -69,6 +70,7 @@ class RUELinear:
         sigma_sq: the likelihood variance RUE uses, > 0.
         eta: the event E's width fraction (E: |mu_k - muhat_{k,t}| <= eta c_{k,t}), > 0.
         event_from: the first round E constrains (the paper: 2K + 1); later rounds up to n all are.
+        relabel: try one order of arms 2..K (a step symmetric in them); False tries every arm.
     """
 
     K: int
@@ -77,6 +79,7 @@ class RUELinear:
     sigma_sq: float
     eta: float
     event_from: int | None = None
+    relabel: bool = True
     _cache: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -142,10 +145,12 @@ class RUELinear:
                 for k in range(1, self.K)]
 
     def children(self, arms: tuple[int, ...]) -> list[int]:
-        """The arms RUE may pull next, up to relabelling arms 2..K: arm 1, every other arm pulled since
-        the initialisation, and the first of those never pulled since."""
+        """The arms RUE may pull next: every arm, or up to relabelling arms 2..K (`relabel`): arm 1,
+        every other arm pulled since the initialisation, and the first of those never pulled since."""
         if len(arms) >= self.n:
             return []
+        if not self.relabel:
+            return list(range(self.K))
         seen = set(arms[2 * self.K:])
         fresh = [k for k in range(1, self.K) if k not in seen]
         return [0] + sorted(k for k in seen if k) + fresh[:1]

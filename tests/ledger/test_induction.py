@@ -1,0 +1,93 @@
+"""The paper's steps about RUE's histories by induction (`ledger.proof_induction`, `decide.induct`): the
+round 2K+1 fault of eq. Tk_up1 comes out of the solver told only where E starts; Tk_lowv2 fails at the
+round that pulls arm 1 (also with beta_1 = 1); the repaired steps are proved for every n; the solver's
+counterexamples become histories that the plain reference RUE replays; a planted false step that the
+exhaustive grid misses is found by the induction and the search together; a solver timeout leaves a
+step open."""
+
+import json
+import math
+
+import pytest
+
+from bounds import repaired as rp
+from rue_verify.cli import main
+from rue_verify.decide import Induct, Violation, decide, gap_at_least, induct
+from rue_verify.ledger import proof_induction as pi
+from rue_verify.ledger.proof_histories import POINTS
+
+z3 = pytest.importorskip("z3")
+
+
+def test_the_round_2k_plus_1_fault_comes_out_of_the_solver_and_replays(capsys):
+    d, wit, searched = pi.decided("Tk_up1", "paper")
+    assert d.status == "counterexample"
+    sat = [c.label for c in d.cases if c.answer == "sat"]
+    assert sat == ["the round from the base state, not on E: arm k pulled (U_k >= U_1)"]   # only where E is absent
+    # the history: arm k's third pull at round 2K+1, on E from 2K+1 on, replayed and evaluated again
+    q = wit["params"]
+    assert q["history"]["pulls"][-1] != 1 and q["n"] == 2 * q["K"] + 1
+    assert main(["proofs", "--node", "Tk_up1", "--at", json.dumps(wit)]) == 0
+    assert json.loads(capsys.readouterr().out)["holds"] is False
+    assert pi.decided("Tk_up1", "repaired")[0].proved          # E from the base state: proved for every n
+
+
+def test_tk_lowv2_breaks_at_the_round_that_pulls_arm_1_even_with_beta_1_equal_to_1(capsys):
+    for step in ("Tk_lowv2", "Tk_lowv2-beta1"):
+        d, wit, searched = pi.decided(step, "paper")
+        assert any(c.answer == "sat" and "any later state, on E: arm 1 pulled" in c.label for c in d.cases), step
+        assert wit is not None, (step, searched)
+        assert wit["params"]["history"]["pulls"][-1] == 1          # arm 1's pull moved its count past the state
+    assert pi.decided("Tk_lowv2-shifted", "repaired")[0].proved
+
+
+@pytest.mark.parametrize("step", ["Tk_up1", "Tk_lowv2-shifted", "regret-decomV", "eqn:T1n", "gap-repaired"])
+def test_the_repaired_steps_are_proved_for_every_n_and_say_what_they_rest_on(step):
+    f = pi.induction_finding(step, "repaired")
+    assert f.verdict == "holds" and f.certified and "every budget n" in f.domain
+    d = pi.decided(step, "repaired")[0]
+    assert all(node in f.domain for node in d.rests_on)
+
+
+def _x(K, n, s0, s):
+    """eq. Tk_up1's repaired X (T_k <= 2 + X/Delta^2) from bounds."""
+    return float(rp.Tk_upper_repaired(1.0, K, n, s0, s)) - 2
+
+
+def planted_step(m, arms):
+    """False where sigma0^2 > 20 sigma^2 only: eq. Tk_up1 with a sixteenth of its room."""
+    if not m.sigma0_sq > 20 * m.sigma_sq:
+        return []
+    T = m.counts(arms)
+    X = _x(m.K, m.n, m.sigma0_sq, m.sigma_sq) / 16
+    return [Violation(f"arm {k + 1}", [gap_at_least(m, k, math.sqrt(X / (T[k] - 2)))], {"k": k})
+            for k in range(1, m.K) if T[k] > 2]
+
+
+def planted_holds(p, s):
+    X = 2 * (1 + p["eta"]) ** 2 * p["beta"] * p["sigma_sq"] * p["L"] / 16
+    return z3.Or(p["sigma0_sq"] <= 20 * p["sigma_sq"], (s["T_k"] - 2) * p["Delta"] * p["Delta"] <= X)
+
+
+def test_a_planted_false_step_the_grid_misses_is_found_by_the_induction_and_the_search():
+    for s0, s in POINTS:                                  # the exhaustive grid's points: it holds at every one
+        assert decide(planted_step, 2, 9, s0, s, "repaired")["status"] == "holds"
+    res = induct(Induct(planted_holds, "Tk_up1 with a sixteenth of its room where sigma0^2 > 20 sigma^2",
+                        step=planted_step), "repaired")
+    assert res["status"] == "refuted", res
+    q = res["witness"]["params"]
+    assert q["sigma0_sq"] > 20 * q["sigma_sq"]
+    # the history is real: replayed by the reference RUE, with E on its rounds, and the step broken on it
+    again = decide(planted_step, q["K"], q["n"], q["sigma0_sq"], q["sigma_sq"], "repaired", every_budget=False)
+    assert again["status"] == "broken"
+
+
+def test_a_planted_true_step_is_proved_for_every_n_and_a_timeout_leaves_it_open():
+    tk = Induct(lambda p, s: (s["T_k"] - 2) * p["Delta"] * p["Delta"]
+                <= 2 * (1 + p["eta"]) ** 2 * p["beta"] * p["sigma_sq"] * p["L"], "Tk_up1", ("tau_upper",))
+    assert induct(tk, "repaired")["status"] == "proved"
+    hard = Induct(pi._tk_low_holds(True), "the shifted Tk_lowv2")
+    slow = induct(hard, "repaired", timeout_ms=1)
+    assert slow["status"] == "open" and "unknown" in slow["why"]
+    with pytest.raises(ValueError, match="lemmas: unknown"):
+        induct(Induct(planted_holds, lemmas=("nope",)))

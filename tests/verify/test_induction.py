@@ -1,0 +1,104 @@
+"""The induction engine alone (`rue_verify.verify.induction`), on toy systems: an invariant proved
+for every n, the fault of an event assumed one round too early found without being told, the lemmas
+named as what a proof rests on, an implication at a state, a sympy formula translated faithfully, the
+solver's time limit, and a missing solver."""
+
+import sys
+
+import pytest
+import sympy
+
+from rue_verify.verify import induction as ind
+
+z3 = pytest.importorskip("z3")
+
+
+def toy(event_from: int) -> ind.System:
+    """A counter x that a round may grow only when the state's y >= 1; the event E is y <= 0. On E the
+    counter never grows, so x <= 0 is invariant exactly where E covers the states that decide rounds."""
+    def params():
+        return {"c": z3.Real("c")}, [z3.Real("c") > 0], {}
+
+    def state(p, tag):
+        v = {"x": z3.Real(f"x@{tag}"), "y": z3.Real(f"y@{tag}")}
+        return v, [v["x"] >= 0]
+
+    def rounds(p, s, s2):
+        return [("grow", z3.And(s["y"] >= 1, s2["x"] == s["x"] + 1)), ("stay", s2["x"] == s["x"])]
+
+    return ind.System(params, state, lambda p, s: [s["x"] == 0], rounds, lambda p, s: s["y"] <= 0, event_from,
+                      "the toy counter")
+
+
+FLAT = ind.Invariant("flat", "x <= 0", lambda p, s: s["x"] <= 0,
+                     (ind.Lemma("LEMMA-C", "c is positive", lambda p, s: p["c"] > 0),))
+
+
+def test_an_invariant_is_proved_for_every_n_where_the_event_covers_the_base_state():
+    d = ind.decide(toy(0), FLAT)
+    assert d.proved and d.rests_on == ("LEMMA-C",)
+    assert [c.answer for c in d.cases] == ["unsat"] * len(d.cases) and len(d.cases) == 5
+    f = ind.finding(d)
+    assert f.verdict == "holds" and f.certified and "every budget n" in f.domain and "LEMMA-C" in f.domain
+
+
+def test_the_event_one_round_late_is_found_at_the_round_from_the_base_state_without_being_told():
+    d = ind.decide(toy(1), FLAT)
+    assert d.status == "counterexample"
+    bad = d.failing
+    assert bad.label == "the round from the base state, not on E: grow" and bad.offset == 0
+    assert bad.model["y@t"] >= 1 and bad.model["x@t1"] == 1                # the abstract counterexample
+    # every later round is on E and proved: only the base round fails
+    assert [c.label for c in d.cases if c.answer == "sat"] == [bad.label]
+    f = ind.finding(d)                                   # no history search behind it: open, not refuted
+    assert f.verdict == "inconclusive" and "open" in f.detail
+    assert ind.finding(d, witness={"params": {}, "lhs": 1, "rhs": 0}).verdict == "refuted"
+
+
+def test_a_state_implication_and_asking_again_at_fixed_values():
+    never = ind.AtState("never", "on E, y >= 1 is impossible", lambda p, s: [s["y"] >= 1],
+                        lambda p, s: z3.BoolVal(False))
+    assert ind.decide(toy(0), never).proved
+    d = ind.decide(toy(1), FLAT, fix={"c": 3}, only="the round from the base state, not on E: grow")
+    assert len(d.cases) == 1 and d.failing.model["c"] == 3
+
+
+def test_a_formula_written_once_in_sympy_is_what_the_solver_sees():
+    K, s0, x = sympy.symbols("K sigma0_sq x", positive=True)
+    expr = (1 + 1 / (K * s0)) ** 2 * sympy.sqrt(x) / (x + 1) - 3
+    env = {K: z3.Real("K"), s0: z3.Real("s0"), x: z3.Real("x")}
+    term, side = ind.from_sympy(expr, env)
+    for k, a, b in ((2, 0.5, 3.0), (7, 2.0, 0.25), (3, 1.5, 9.0)):
+        s = z3.Solver()
+        s.add(*side, env[K] == k, env[s0] == a, env[x] == b, z3.Real("v") == term)
+        assert s.check() == z3.sat
+        v = s.model()[z3.Real("v")]
+        got = float(v.approx(15).as_decimal(15).rstrip("?")) if z3.is_algebraic_value(v) else \
+            float(v.as_fraction())
+        assert got == pytest.approx(float(expr.subs({K: k, s0: a, x: b})), rel=1e-9)
+    with pytest.raises(ValueError, match="no z3 form"):
+        ind.from_sympy(sympy.exp(x), env)
+
+
+def test_the_time_limit_gives_unknown_and_the_step_stays_open():
+    def params():
+        return {}, [], {}
+
+    def state(p, tag):
+        xs = z3.Reals(" ".join(f"{v}@{tag}" for v in "abcde"))
+        return {"xs": xs}, [x > 0 for x in xs] + [z3.Product(xs) == 1]
+
+    amgm = ind.AtState("amgm", "sum of squares >= 5 when the product is 1", lambda p, s: [],
+                       lambda p, s: z3.Sum([x * x for x in s["xs"]]) >= 5)
+    sys_ = ind.System(params, state, lambda p, s: [], lambda p, s, s2: [], lambda p, s: z3.BoolVal(True), 0,
+                      "five reals")
+    slow = ind.decide(sys_, amgm, timeout_ms=1)
+    assert slow.status == "unknown" and slow.cases[0].reason
+    assert ind.finding(slow).verdict == "inconclusive" and "unknown" in ind.finding(slow).detail
+    assert ind.decide(sys_, amgm, timeout_ms=60_000).proved
+
+
+def test_a_missing_solver_is_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "z3", None)
+    with pytest.raises(ind.SolverMissing, match="pip install z3-solver"):
+        ind.z3()
