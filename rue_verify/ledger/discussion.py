@@ -109,10 +109,25 @@ def check_disc_rho(mode: Mode):
 @repair("DISC-RHO")
 def repair_disc_rho(mode: Mode) -> Repair:
     ident = sympy.simplify(th.rho(K_, s0_, s_) ** 2 - 1 - (s_ / s0_ - s0_) / (K_ * (s0_ + s_) + s0_)) == 0
+    # the m part: m (25 sigma^2/sigma0^2) = 25 beta_1/(1 + 4 rho)^2, which is 1 at rho = beta_1 = 1, and
+    # beta_1 - 1 = sigma0^2/(K(sigma0^2 + sigma^2)) < 1/K
+    r, b1 = sympy.symbols("r b_1", positive=True)
+    m_form = sympy.simplify(th.m_exponent(K_, s0_, s_) * 25 * s_ / s0_
+                            - 25 * th.beta_1(K_, s0_, s_) / (1 + 4 * th.rho(K_, s0_, s_)) ** 2) == 0
+    at_one = (25 * b1 / (1 + 4 * r) ** 2).subs({r: 1, b1: 1}) == 1
+    b1_gap = sympy.simplify(th.beta_1(K_, s0_, s_) - 1 - s0_ / (K_ * (s0_ + s_))) == 0
+    below = sympy.simplify(1 / K_ - s0_ / (K_ * (s0_ + s_)) - s_ / (K_ * (s0_ + s_))) == 0
     return Repair("rho ~ 1 (and m ~ sigma0^2 sigma^-2/25) when K(sigma0^2 + sigma^2) >> |sigma^2/sigma0^2 - sigma0^2|",
                   "rho", [from_proof([("rho^2 - 1 = (sigma^2/sigma0^2 - sigma0^2)/(K (sigma0^2 + sigma^2) + sigma0^2)",
-                                       ident)], "all K, sigma0^2, sigma^2 > 0", "|rho^2 - 1| <= |sigma^2/sigma0^2 - "
-                                                                                "sigma0^2|/(K(sigma0^2 + sigma^2))")])
+                                       ident),
+                                      ("m (25 sigma^2/sigma0^2) = 25 beta_1/(1 + 4 rho)^2 (sympy, the theorem's m)",
+                                       m_form),
+                                      ("which is 1 at rho = 1, beta_1 = 1 (sympy)", at_one),
+                                      ("beta_1 - 1 = sigma0^2/(K(sigma0^2 + sigma^2)) = 1/K - sigma^2/(K(sigma0^2 + "
+                                       "sigma^2)) < 1/K (sympy), so beta_1 -> 1 as K grows", b1_gap and below)],
+                                     "all K, sigma0^2, sigma^2 > 0", "|rho^2 - 1| <= |sigma^2/sigma0^2 - "
+                                     "sigma0^2|/(K(sigma0^2 + sigma^2)), and m (25 sigma^2/sigma0^2) -> 1 with rho and "
+                                     "beta_1")])
 
 
 @claim("DISC-SIGMA0-1/K", "Section 5.1",
