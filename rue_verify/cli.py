@@ -335,10 +335,13 @@ def _announce(cost) -> None:
 # ---------------------------------------------------------------- bench, table, reproduce
 def _bench(args: argparse.Namespace) -> int:
     if args.histories:
-        from .ledger import Mode
+        from .ledger import Mode, proof_induction
         from .ledger.proof_histories import benchmark
         mode = Mode.thorough() if args.thorough else Mode()
-        rows = benchmark(mode.history_n, out=(lambda line: print(line, file=sys.stderr)) if args.json else print)
+        say = (lambda line: print(line, file=sys.stderr)) if args.json else print
+        rows = benchmark(mode.history_n, out=say)
+        say("the induction over RUE's states (every n; z3):")
+        rows += proof_induction.benchmark(out=say)
         if args.json:
             _dump(rows)
         return 0

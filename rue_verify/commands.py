@@ -441,7 +441,8 @@ def _bench_command(sub, algs: tuple) -> None:
                          "time and CPU utilisation), each in a fresh process")
     bn.add_argument("--histories", action="store_true",
                     help="instead: the exact history search's speed and reach, per route and step (sequences "
-                         "visited per second, the largest n at each K; the quick ledger's grid, or --thorough's)")
+                         "visited per second, the largest n at each K; the quick ledger's grid, or --thorough's), then "
+                         "the induction's solver times per step")
     bn.add_argument("--thorough", action="store_true", help="with --commands: also time claims --thorough; with "
                                                             "--histories: the thorough ledger's grid")
     bn.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

@@ -310,4 +310,28 @@ def induction_finding(step: str, route: str = "paper", node: str | None = None) 
     return ind.finding(d, witness=wit, searched=searched, node=node)
 
 
-__all__ = ["induction_finding", "decided", "steps", "system", "concretize", "replay"]
+def benchmark(out=print) -> list[dict]:
+    """The induction's times (`rue-verify bench --histories`): for each route and step, the status,
+    each case's solver seconds, and the seconds to make a counterexample a history (run afresh, the
+    cache bypassed)."""
+    import time
+    rows = []
+    for route in ("paper", "repaired"):
+        for step in steps(route):
+            t0 = time.perf_counter()
+            d = ind.decide(system(route), steps(route)[step])
+            solve = time.perf_counter() - t0
+            wit, searched = concretize(step, route, d) if d.failing is not None else (None, "")
+            total = time.perf_counter() - t0
+            status = "proved" if d.proved else "refuted" if wit else "open" if d.failing else d.status
+            pulls = (wit or {}).get("params", {}).get("history", {}).get("pulls")
+            rows.append({"route": route, "step": step, "status": status, "cases": len(d.cases),
+                         "solver_seconds": round(solve, 3), "slowest_case": round(max(c.seconds for c in d.cases), 3),
+                         "total_seconds": round(total, 3), "history": pulls})
+            found = f", with the history search {total:.2f} s" if d.failing else ""
+            out(f"{route:<9} {step:<17} {status:<8} {len(d.cases)} cases, solver {solve:.2f} s (slowest case "
+                f"{rows[-1]['slowest_case']:.2f} s){found}")
+    return rows
+
+
+__all__ = ["benchmark", "induction_finding", "decided", "steps", "system", "concretize", "replay"]
