@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from . import __version__
 from .citation import cite_this
 from .typeset import formula
+from .verify.proofs import PROOF_WORDS
 
 #: the verdicts an erratum lists
 LISTED = ("refuted", "undefined", "inconsistent")
@@ -82,8 +83,8 @@ def _number(v) -> str:
 
 def _proof_tex(p: dict) -> list[str]:
     """The repair's proof: its status, the weakest method behind a step, and each step with its status."""
-    head = rf"\emph{{Proof:}} {text(p['status'])}"
-    if p.get("weakest"):
+    head = rf"\emph{{Proof:}} {text(PROOF_WORDS.get(p['status'], p['status']))}"
+    if p.get("weakest") and p["status"] != "proved":
         head += rf"; the weakest step is {text(p['weakest'])}"
     if p.get("broken_at"):
         head += rf"; broken at step(s) {text(', '.join(map(str, p['broken_at'])))}"
@@ -134,7 +135,10 @@ def document(results, provenance: Provenance, ids=None) -> str:
            r"p{0.24\textwidth}@{}}", r"claim & where & verdict & repair (checked; proof)\\ \hline \endhead"]
     for g in ordered:
         for r in groups[g]:
-            rep = "; ".join(f"{x.verdict}; {(x.proof or {}).get('status', 'no proof')}" for x in r.repairs) or "none"
+            rep = "; ".join(f"{x.verdict}; " + (PROOF_WORDS.get(x.proof["status"], x.proof["status"])
+                                                + (f" (weakest: {x.proof['weakest']})" if x.proof["status"] == "checked"
+                                                   else "") if x.proof else "no proof")
+                            for x in r.repairs) or "none"
             out.append(rf"{text(r.id)} & {text(r.location)} & {text(r.verdict)} & {text(rep)}\\")
     out.append(r"\end{longtable}")
     for g in ordered:
