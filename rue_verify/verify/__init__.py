@@ -59,13 +59,13 @@ from .findings import (
     weakest,
     witness,
 )
-from .proofs import Argued, Rests, Sampled, from_proof, proof_status, settle_proof
+from .proofs import Argued, Cites, Rests, Sampled, from_proof, proof_status, settle_proof
 
 __all__ = [
     'REGISTRY', 'Claim', 'ClaimResult', 'Expect', 'LedgerInputs', 'Mode', 'NoRepair', 'Repair',
     'auto_summary', 'claim', 'claims_in', 'repair', 'run_claim', 'DECIDED', 'KINDS', 'METHODS', 'SEVERITY',
     'Finding', 'about', 'corroborating', 'fmt', 'from_certificate', 'from_classes', 'from_count', 'from_exact',
     'from_exhaustive', 'from_intervals', 'from_majority', 'from_margin', 'from_parts', 'from_rate',
-    'from_tightness', 'from_value', 'overall', 'reading', 'shorten', 'weakest', 'witness', 'Argued', 'Rests',
+    'from_tightness', 'from_value', 'overall', 'reading', 'shorten', 'weakest', 'witness', 'Argued', 'Cites', 'Rests',
     'Sampled', 'from_proof', 'proof_status', 'settle_proof',
 ]

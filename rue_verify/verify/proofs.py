@@ -27,6 +27,21 @@ class Argued:
 
 
 @dataclass(frozen=True)
+class Cites:
+    """A proof step that applies a named classical result (`lemma`: its name; `statement`: the result as
+    it is applied, so that a reader can check it against any textbook) under side conditions, each
+    checked by machine
+    (`conditions`: (text, check) pairs, a check being True or False from sympy or interval
+    arithmetic, a `Finding`, or None where nothing checks it). The step is certified (`proved
+    (cites: ...)`) only when every condition is checked and holds; a condition that fails or is not
+    checked leaves it argued: the result may not apply."""
+
+    lemma: str
+    statement: str
+    conditions: tuple
+
+
+@dataclass(frozen=True)
 class Rests:
     """A proof step that is another node of the proof graph (a claim, or a claim's repair as
     `repair:ID`): its status is that node's, resolved once the whole ledger has run
@@ -78,8 +93,25 @@ def _step(i: int, text: str, ok) -> dict:
         s.update(status="argued", detail=ok.reason)
     elif isinstance(ok, Rests):
         s.update(status="rests", uses=ok.node, detail=f"rests on {ok.node}")
+    elif isinstance(ok, Cites):
+        def state(check) -> str:
+            if isinstance(check, Finding):
+                return "holds" if check.verdict == "holds" and check.certified else "fails" if \
+                    check.verdict in ("refuted", "undefined", "inconsistent") else "unchecked"
+            return {True: "holds", False: "fails"}.get(check, "unchecked")
+        states = [(text, state(c)) for text, c in ok.conditions]
+        if not states:
+            raise TypeError(f"proof step ({i}) cites {ok.lemma} with no side condition: say which conditions it "
+                            "needs, each with its check")
+        said = "; ".join(f"{t}: {st}" for t, st in states)
+        if all(st == "holds" for _, st in states):
+            s.update(status="certified", detail=f"proved (cites: {ok.lemma}: {ok.statement}; every side condition "
+                                                f"checked: {said})", cites=ok.lemma)
+        else:
+            s.update(status="argued", detail=f"cites {ok.lemma} ({ok.statement}), but a side condition is not "
+                                             f"established, so it may not apply: {said}", cites=ok.lemma)
     else:
-        raise TypeError(f"proof step ({i}): True, False, a Finding, Argued or Rests, got {ok!r}")
+        raise TypeError(f"proof step ({i}): True, False, a Finding, Sampled, Argued, Cites or Rests, got {ok!r}")
     return s
 
 
