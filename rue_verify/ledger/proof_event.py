@@ -20,8 +20,8 @@ from ..verify import (
     Mode,
     Repair,
     Rests,
-    Sampled,
     claims_in,
+    corroborating,
     fmt,
     from_count,
     from_exact,
@@ -113,10 +113,6 @@ def check_nu_t(mode: Mode):
 
 
 # ---------------------------------------------------------------- the proof of Theorem 5.1
-#: why the steps about every pull vector are sampled
-_EVERY_PULL_VECTOR = ("a statement about every pull vector of every length K, which sympy does not prove over a "
-                      "symbolic K and no finite box covers; checked on random pull vectors")
-
 
 @repair("PF-NU-T")
 def repair_nu_t(mode: Mode) -> Repair:
@@ -137,15 +133,37 @@ def repair_nu_t(mode: Mode) -> Repair:
     where = f"{count} random pull vectors, K in [2, 29]"
     search = from_margin(worst, where, holds="no violation", fails="violated", tol=1e-12,
                          tol_reason="relative rounding")
-    proof = from_proof([("nu_t = sum_k a_k^2 (sigma0^2 + nu^2/T_k) with a_k = (1-w_k) T_k / sum_j (1-w_j) T_j >= 0, "
-                         "sum_k a_k = 1",
-                         Sampled(from_value(weights, where, f"largest deviation {fmt(weights)}", at_most=1e-12),
-                                 _EVERY_PULL_VECTOR)),
-                        ("so nu_t <= (sum a_k^2) max_k (sigma0^2 + nu^2/T_k) <= sigma0^2 + nu^2/2 for T_k >= 2",
-                         Sampled(search, _EVERY_PULL_VECTOR))],
-                       "every pull vector with T_k >= 2", "nu_t <= sigma0^2 + nu^2/2")
+    weights_ok, termwise = _nu_t_steps()
+    proof = from_proof([("nu_t = sum_k a_k^2 (sigma0^2 + nu^2/T_k) with a_k = (1-w_k) T_k / sum_j (1-w_j) T_j >= 0 "
+                         "(1 - w_k = sigma^2/(T_k sigma0^2 + sigma^2) > 0) and sum_k a_k = 1, for symbolic K (sympy "
+                         "sums)", weights_ok),
+                        ("for each k: 0 <= a_k <= 1, T_k >= 2 give a_k^2 (sigma0^2 + nu^2/T_k) <= a_k (sigma0^2 + "
+                         "nu^2/2) (z3, every real value); summing over k, nu_t <= sigma0^2 + nu^2/2", termwise)],
+                       "every pull vector with T_k >= 2, every K", "nu_t <= sigma0^2 + nu^2/2")
+    sampled = corroborating(from_value(weights, where, f"the weights at random pull vectors: largest deviation "
+                                                       f"{fmt(weights)}", at_most=1e-12))
     return Repair("nu_t <= sigma0^2 + nu^2/2 (an upper bound, the direction a tail bound needs; no factor 1/K)",
-                  "nu_t_upper_repaired", [proof, search])
+                  "nu_t_upper_repaired", [proof, corroborating(search), sampled])
+
+
+def _nu_t_steps() -> tuple[bool, bool]:
+    """PF-NU-T's repaired bound for every K: (nu_t written with weights a_k >= 0 summing to 1, for symbolic
+    K by sympy's sums; the termwise bound a_k^2 c_k <= a_k C for 0 <= a_k <= 1, 0 < c_k <= C, by z3)."""
+    from ..verify.induction import z3
+    k, K = sympy.symbols("k K", integer=True, positive=True)
+    u, c = sympy.IndexedBase("u", positive=True), sympy.IndexedBase("c", positive=True)
+    S = sympy.Sum(u[k], (k, 1, K))
+    nu = sympy.Sum(u[k] ** 2 * c[k], (k, 1, K)) / S ** 2
+    a = u[k] / S
+    T, s0, s = sympy.symbols("T sigma0_sq sigma_sq", positive=True)
+    positive = bool(shrinkage(T, s0, s).is_positive)          # 1 - w_k > 0: every weight a_k >= 0
+    weights = (sympy.simplify(sympy.factor_terms(sympy.Sum(a ** 2 * c[k], (k, 1, K))) - nu) == 0
+               and sympy.simplify(sympy.factor_terms(sympy.Sum(a, (k, 1, K)))) == 1 and positive)
+    Z = z3()
+    ak, Tk, v0, nu2 = Z.Reals("a_k T_k sigma0_sq nu_sq")
+    sol = Z.Solver()
+    sol.add(ak >= 0, ak <= 1, Tk >= 2, v0 > 0, nu2 > 0, ak * ak * (v0 + nu2 / Tk) > ak * (v0 + nu2 / 2))
+    return weights, sol.check() == Z.unsat
 
 
 def _exponent_check(kind: str, mode: Mode) -> tuple[sympy.Expr, float]:
