@@ -269,8 +269,8 @@ def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
             low, where = s, u
         part = part or (u if nodes[u].get("partial") else None)
         queue.extend(nodes[u]["uses"])
-    if mine in BAD and not any(b.startswith(f"{key} ") for b in bad):
-        # the statement fails: where every node it uses holds, the inference from them is what breaks
+    if mine in BAD and not bad:
+        # the statement fails while every node it uses and its own proof hold: the inference breaks
         bad.insert(0, f"{key} (its own inference: the statement is {mine})")
     if bad:
         return "broken", bad, _weak(low, where, nodes)
