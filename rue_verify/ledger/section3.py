@@ -284,7 +284,64 @@ def check_lem_a1_formula(mode: Mode):
                 f"the paper's last form agrees with the order-statistics integral to {fmt(worst_eta)} "
                 f"(mpmath, 30 digits); eta' agrees with the top-gap density (independent quadrature) to "
                 f"relative {fmt(worst_der)}.")
-    return Expect("the proof's formula for eta and eta' is exact", "holds"), [f]
+    proof = from_proof(a1_formula_proof(), "every K >= 2, every alpha > 0", "eta(alpha) = 1 - K int Phi^(K-1)(x) "
+                       "f(x + alpha) dx and eta'(alpha) = -K int Phi^(K-1)(x) f'(x + alpha) dx")
+    return Expect("the proof's formula for eta and eta' is exact, for every K (sympy, symbolic K)", "holds"), \
+        [proof, corroborating(f)]
+
+
+def a1_formula_proof() -> list:
+    """Lemma A.1's formulas for eta and eta' for symbolic K, step by step as Appendix A.1 derives them."""
+    from ..verify.induction import z3
+    x, a = sympy.symbols("x alpha", real=True)
+    K, M = sympy.symbols("K M", positive=True)
+
+    def f(z):
+        return sympy.exp(-z ** 2 / 2) / sympy.sqrt(2 * sympy.pi)
+
+    def Phi(z):
+        return (1 + sympy.erf(z / sympy.sqrt(2))) / 2
+    inner = sympy.simplify(sympy.diff(Phi(x), x) - f(x)) == 0
+    # Phi >= 0: it increases (Phi' = f > 0) from its limit 0 at -oo
+    nonneg = bool(f(x).is_positive) and inner and sympy.limit(Phi(x), x, -sympy.oo) == 0
+    parts = sympy.simplify(sympy.diff(Phi(x + a) * Phi(x) ** (K - 1), x)
+                           - (f(x + a) * Phi(x) ** (K - 1) + Phi(x + a) * (K - 1) * Phi(x) ** (K - 2) * f(x))) == 0
+    ends = sympy.limit(Phi(x + a), x, sympy.oo) == 1 and sympy.limit(Phi(x), x, -sympy.oo) == 0 \
+        and sympy.limit(Phi(x), x, sympy.oo) == 1
+    power = sympy.simplify(sympy.diff(Phi(x) ** K, x) - K * Phi(x) ** (K - 1) * f(x)) == 0
+    J = sympy.symbols("J")               # int Phi^(K-1)(x) f(x + alpha) dx
+    algebra = sympy.expand(K * (1 - J) - (K - 1) - (1 - K * J)) == 0
+    deriv = sympy.simplify(sympy.diff(f(x + a), a) - sympy.diff(f(x), x).subs(x, x + a)) == 0
+    Z = z3()
+    X, A, m = Z.Reals("x a M")
+    sol = Z.Solver()
+    sol.add(m > 0, Z.Abs(A) <= m, Z.Abs(X) >= m, (X + A) * (X + A) < (Z.Abs(X) - m) * (Z.Abs(X) - m))
+    shifted = sol.check() == Z.unsat
+    y = sympy.symbols("y", nonnegative=True)
+    tail = sympy.integrate((y + 2 * M) * sympy.exp(-y ** 2 / 2), (y, 0, sympy.oo))
+    return [
+        ("eta(alpha) = K(K-1) int int_{0 <= x_1 - x_2 <= alpha} Phi(x_2)^(K-2) f(x_2) f(x_1) (Fact 2)",
+         Rests("fact-2")),
+        ("integrating x_1 over [x_2, x_2 + alpha] first, int f = Phi(x_2 + alpha) - Phi(x_2) (Phi' = f, sympy)",
+         Cites("Tonelli's theorem", "a double integral of a nonnegative measurable function may be taken in either "
+               "order", (("the integrand Phi^(K-2) f(x_2) f(x_1) is nonnegative: f > 0, and Phi increases from 0 "
+                          "(sympy)", nonneg),
+                         ("the inner integral is Phi(x_2 + alpha) - Phi(x_2) (sympy)", inner)))),
+        ("K(K-1) Phi^(K-2) f Phi(x + alpha) = K Phi(x + alpha) d[Phi^(K-1)] and by parts, d/dx[Phi(x + alpha) "
+         "Phi(x)^(K-1)] = f(x + alpha) Phi^(K-1) + (K-1) Phi(x + alpha) Phi^(K-2) f for symbolic K (sympy), with "
+         "boundary values 1 at +oo and 0 at -oo (sympy limits, K >= 2): the first part is K(1 - J), J = int "
+         "Phi^(K-1)(x) f(x + alpha) dx", parts and ends),
+        ("K(K-1) Phi^(K-2) f Phi = (K-1) d[Phi^K] (sympy), whose integral is K - 1", power and ends),
+        ("so eta(alpha) = K(1 - J) - (K - 1) = 1 - K J (sympy)", algebra),
+        ("eta'(alpha) = -K int Phi^(K-1)(x) f'(x + alpha) dx",
+         Cites("differentiation under the integral sign (dominated convergence)", "d/dalpha int g(x, alpha) dx = int "
+               "dg/dalpha dx when dg/dalpha is continuous and, for alpha in [-M, M], bounded by an integrable "
+               "function of x",
+               (("d/dalpha f(x + alpha) = f'(x + alpha) (sympy), continuous, and 0 <= Phi^(K-1) <= 1", deriv),
+                ("for |alpha| <= M and |x| >= M, (x + alpha)^2 >= (|x| - M)^2 (z3), so |f'(x + alpha)| = |x + alpha| "
+                 "f(x + alpha) <= (|x| + M) exp(-(|x| - M)^2/2)/sqrt(2 pi), whose integral over |x| >= M is finite "
+                 f"(with y = |x| - M: int (y + 2M) e^(-y^2/2) dy = {tail}, sympy); on |x| < M it is bounded",
+                 shifted and bool(tail.is_finite)))))]
 
 
 @claim("LEM-A1-STEPS", "Appendix A.1, proof of Lemma A.1",

@@ -11,7 +11,9 @@ proof steps needs, and nothing of one paper.
 - `search`, `montecarlo`: deterministic and adversarial Monte Carlo searches of a parameter space;
 - `intervals`: a closed-form inequality proved on a whole box by arb interval arithmetic;
 - `histories`: a step decided on every history of an algorithm that is linear in its rewards once
-  its pull sequence is fixed (the algorithm's linear form comes from the caller).
+  its pull sequence is fixed (the algorithm's linear form comes from the caller);
+- `induction`: a step about an algorithm's histories proved for every budget by induction over its
+  states, each case decided by the SMT solver z3 (the algorithm's abstract states come from the caller).
 
 Importing it loads no paper's claim, no bound and no simulator (`tests/verify/test_engine_imports.py`). Declare
 your own claims with the names below (`from rue_verify.verify import claim, from_value, witness`).
