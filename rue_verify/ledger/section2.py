@@ -413,7 +413,8 @@ def repair_lower_chain(mode: Mode) -> Repair:
                                 "repaired threshold", holds="both inequalities held", fails="an inequality failed",
                          tol=1e-12, tol_reason="relative rounding")
     return Repair("p = 0.2, Delta_min <= (p(1-p) log n/(5 log(2K) n))^(1/2) => exp(-5n/(p(1-p)H_2)) >= "
-                  "exp(-5 log(2K) n/(p(1-p) H)) >= n^(-1/2)", "ucbe_lower_chain_threshold_repaired", [proof, search])
+                  "exp(-5 log(2K) n/(p(1-p) H)) >= n^(-1/2)", "ucbe_lower_chain_threshold_repaired",
+                  [proof, corroborating(search)])
 
 
 @claim("SEC2-EXPL-LOGN", "Section 2", "In the small-gap regime the UCB-E parameter bound 25(n-K)/(36H) is of order "
