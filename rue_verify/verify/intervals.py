@@ -169,3 +169,37 @@ def as_finding(cert: Certificate, *, what: str, node: str | None = None):
                     certified=cert.proved)
     f.node = node
     return f
+
+
+def enclose_integral(func: Callable, a: float, b: float, *, tail: float = 0.0, dps: int = 30):
+    """A rigorous enclosure (an arb ball) of int_a^b func(x) dx, widened by `tail` (the caller's proved
+    bound on what lies outside [a, b] for an integral over a longer range): python-flint's
+    `acb.integral`, whose error bounds are rigorous for an integrand analytic on the path (`func` maps
+    an acb ball to an acb ball; an entire function, such as those built from exp and erf, needs no
+    check of analyticity). Floating quadrature is not this: its error is estimated, not bounded."""
+    from flint import acb, ctx
+    old = ctx.dps
+    ctx.dps = dps
+    try:
+        val = acb.integral(lambda x, analytic: func(x), a, b).real
+        if tail:
+            val = val + arb()(0, tail)
+        return val
+    finally:
+        ctx.dps = old
+
+
+def within(value: float, enclosure, tol: float, what: str, domain: str):
+    """A finding: 'holds', certified, when the floating `value` lies within `tol` of the rigorous
+    `enclosure` (so the value is certified to that accuracy); 'refuted' when it does not (a quadrature
+    off by more than `tol`), with both in the witness."""
+    from .findings import Finding
+    mid, rad = float(enclosure.mid()), float(enclosure.rad())
+    err = abs(value - mid)
+    ok = err <= rad + tol
+    text = (f"{what}: the floating value {value!r} lies within {tol:g} of the rigorous enclosure [{mid - rad!r}, "
+            f"{mid + rad!r}] (arb integration)" if ok else
+            f"{what}: the floating value {value!r} is {err:.3g} from the rigorous enclosure [{mid - rad!r}, "
+            f"{mid + rad!r}], more than the tolerance {tol:g}")
+    w = None if ok else {"params": {"what": what}, "lhs": err, "rhs": rad + tol, "relation": "<="}
+    return Finding("holds" if ok else "refuted", domain, text, w, certified=ok)
