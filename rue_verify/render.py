@@ -198,6 +198,14 @@ FILTER_SCRIPT = """
 """
 
 
+def _said(r: ClaimResult) -> str:
+    """What the paper says, typeset from its own LaTeX where the claim names a labelled statement (KaTeX
+    renders it), with the ledger's plain reading on hover; the plain text otherwise."""
+    e = html.escape
+    printed = statement_tex(r.location)
+    return (f'<div class="paper-tex" title="{e(r.statement)}">{e(printed)}</div>' if printed else e(r.statement))
+
+
 def html_table(results: list[ClaimResult]) -> str:
     """The ledger as a reader meets it: where the paper says it, what it says, the verdict, and what
     the check found (shortened, the full text one click away); a row per claim, filterable."""
@@ -208,7 +216,7 @@ def html_table(results: list[ClaimResult]) -> str:
             e(f"{x.formula or 'statement'}: {x.verdict}") for x in r.repairs) + ").")
         rows.append(f'<tr data-verdict="{e(r.verdict)}" data-section="{e(section(r.id))}">'
                     f'<td><a href="#{anchor(r.id)}">{e(r.id)}</a><br><small>{e(r.location)}</small></td>'
-                    f"<td>{e(r.statement)}</td><td>{_badge(r.verdict, r.verdict)}</td>"
+                    f"<td>{_said(r)}</td><td>{_badge(r.verdict, r.verdict)}</td>"
                     f"<td>{_summary(r.summary)}{rep}</td></tr>")
     return ('<table id="ledger"><thead><tr><th>claim</th><th>what the paper says</th><th>verdict</th>'
             '<th>what the check found</th></tr></thead><tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
