@@ -226,19 +226,21 @@ def _tail_repair(which: str, mode: Mode) -> Repair:
     if which == "e3k":
         bound = lambda p: float(rp.e3k_bound_repaired(p["T"], ps.e3k_threshold(p), ps.model(p)[4]))  # noqa: E731
         s = ps.search("repair-tail-e3k", ps.TAIL, ps.e3k_point, ps.rate_score, mode, bound=bound, candidates=8)
-        stmt, name = "Pr(|rbar_k - mu_k| >= x) <= 2 exp(-x^2 T_k/(2 nu^2)) (half the paper's exponent)", \
-            "e3k_bound_repaired"
+        stmt, name = ("Pr(|rbar_k - mu_k| >= x) <= 2 exp(-x^2 T_k/(2 nu^2)) (half the paper's exponent), for a pull "
+                      "count T_k fixed in advance (not chosen from the rewards)", "e3k_bound_repaired")
     else:
         bound = lambda p: float(rp.e31_bound_repaired(ps.e31_threshold(p), p["sigma0_sq"], ps.model(p)[4]))  # noqa
         s = ps.search("repair-tail-e31", ps.POOLED, ps.e31_point, ps.rate_score, mode, bound=bound, candidates=8)
-        stmt, name = ("Pr(|rbar_0 - mu0| >= x) <= 2 exp(-x^2/(2 (sigma0^2 + nu^2/2))) for pull counts >= 2",
-                      "e31_bound_repaired")
+        stmt, name = ("Pr(|rbar_0 - mu0| >= x) <= 2 exp(-x^2/(2 (sigma0^2 + nu^2/2))) for pull counts >= 2 fixed in "
+                      "advance (not chosen from the rewards: for counts an adaptive rule chooses, the pooled mean is "
+                      "not Gaussian and the bound is not claimed)", "e31_bound_repaired")
     sim = rate_finding(s, "the simulated tail probability", "the repaired bound")
     sim.corroborates = True            # the proof decides the bound; the search can only contradict it
     proof = from_proof([("the deviation is Gaussian with variance nu^2/T_k (or a proxy at most sigma0^2 + nu^2/2)",
                          Rests("repair:PF-NU-T") if which == "e31" else _mean_variance_is_nu_over_T()),
                         ("Fact 1 on each tail and a union over the two tails", Rests("MGF-inequality"))],
-                       "fixed pull counts", "the tail bound")
+                       "pull counts fixed in advance (the deviation is then a fixed linear combination of independent "
+                       "Gaussians)", "the tail bound")
     return Repair(stmt, name, [proof, sim])
 
 
