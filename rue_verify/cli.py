@@ -341,9 +341,9 @@ def _bench(args: argparse.Namespace) -> int:
         say = (lambda line: print(line, file=sys.stderr)) if args.json else print
         rows = benchmark(mode.history_n, out=say)
         say("the induction over RUE's states (every n; z3):")
-        rows += proof_induction.benchmark(out=say)
-        if args.json:
-            _dump(rows)
+        induction = proof_induction.benchmark(out=say)
+        if args.json:              # the search's rows, then one row per induction step (kind "induction")
+            _dump(rows + [{"kind": "induction", **r} for r in induction])
         return 0
     if args.commands:
         from .timing import COMMANDS, time_commands

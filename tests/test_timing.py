@@ -43,7 +43,13 @@ def test_the_history_benchmark_names_speed_and_reach_per_step(capsys):
     from rue_verify.cli import main
     from rue_verify.ledger import Mode
     assert main(["bench", "--histories", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    everything = json.loads(capsys.readouterr().out)
+    rows = [r for r in everything if r.get("kind") != "induction"]
+    induction = {(r["route"], r["step"]): r for r in everything if r.get("kind") == "induction"}
+    # the induction's rows: the paper's Tk_up1 refuted with a history, the repaired one proved, each timed
+    assert induction[("paper", "Tk_up1")]["status"] == "refuted" and induction[("paper", "Tk_up1")]["history"]
+    assert induction[("repaired", "Tk_up1")]["status"] == "proved"
+    assert all(r["solver_seconds"] > 0 for r in induction.values())
     grid = {K: n for K, n in Mode().history_n}
     assert {(r["route"], r["step"]) for r in rows} >= {("paper", "Tk_up1"), ("repaired", "Tk_up1")}
     for r in rows:

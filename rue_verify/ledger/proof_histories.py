@@ -182,7 +182,7 @@ def t1n(p: Params) -> Callable:
 
 
 # ---------------------------------------------------------------- both sides of a step on a replayed history
-def _sides(step: str, p: Params, r: dict, mu: np.ndarray, data: dict) -> tuple[float, float, str]:
+def sides(step: str, p: Params, r: dict, mu: np.ndarray, data: dict) -> tuple[float, float, str]:
     """(lhs, rhs, relation) of the step as the paper states it, on a history replayed by the plain
     reference RUE (`replay`: counts after every round, the last posterior); the step holds when
     lhs relation rhs."""
@@ -334,7 +334,7 @@ def history_finding(step: str, mode, route: str = "paper", node: str | None = No
     m = p.model()
     hist = {"pulls": [a + 1 for a in w.arms], "rewards": w.z[:m.n].tolist(), "means": w.z[m.n:].tolist()}
     params = {**p.as_dict(), "step": step, "violation": dict(w.violation.data), "history": hist}
-    lhs, rhs, rel = _sides(step, p, replay(m, w.arms, w.z[:m.n], w.z[m.n:]), w.z[m.n:], w.violation.data)
+    lhs, rhs, rel = sides(step, p, replay(m, w.arms, w.z[:m.n], w.z[m.n:]), w.z[m.n:], w.violation.data)
     unbounded = bool(w.margin >= 0.999 * CAP)
     wit = witness(params, lhs, rhs, rel, margin=w.margin, unbounded=unbounded, where=w.violation.label)
     return from_exhaustive(wit, domain, node=node, holds="", fails=(
@@ -360,7 +360,7 @@ def recompute(w: dict) -> tuple[float, float]:
                f"E fails on it (its smallest slack is {r['event_slack']:.3g} < 0)")
         raise ValueError(f"the history is not one the step is about: {why} (K = {p.K}, n = {p.n}, {p.route} route); "
                          "a history step is evaluated on a history on E that the plain reference RUE replays")
-    lhs, rhs, _ = _sides(q["step"], p, r, mu, q["violation"])
+    lhs, rhs, _ = sides(q["step"], p, r, mu, q["violation"])
     return lhs, rhs
 
 

@@ -32,7 +32,7 @@ from simulate.proofs.linear import replay
 from ..verify import Finding, witness
 from ..verify import induction as ind
 from ..verify.histories import CAP, search
-from .proof_histories import POINTS, STEPS, Params, _sides, check_replays
+from .proof_histories import POINTS, STEPS, Params, check_replays, sides
 from .proof_histories import decide as history_decide
 
 _K, _n, _s0, _s, _T, _D, _e, _L = sympy.symbols("K n sigma0_sq sigma_sq T Delta eta L", positive=True)
@@ -290,7 +290,7 @@ def _witness(step: str, p: Params, out) -> dict:
                 "margin": float(w.margin), "where": w.violation.label}
     hist = {"pulls": [a + 1 for a in w.arms], "rewards": w.z[:m.n].tolist(), "means": w.z[m.n:].tolist()}
     params = {**p.as_dict(), "step": step, "violation": dict(w.violation.data), "history": hist}
-    lhs, rhs, rel = _sides(step, p, r, w.z[m.n:], w.violation.data)
+    lhs, rhs, rel = sides(step, p, r, w.z[m.n:], w.violation.data)
     return witness(params, lhs, rhs, rel, margin=w.margin, unbounded=bool(w.margin >= 0.999 * CAP),
                    where=w.violation.label)
 

@@ -66,21 +66,20 @@ class Lemma:
 
 @dataclass(frozen=True)
 class System:
-    """An algorithm's abstract states.
+    """An algorithm's abstract states, given by the caller as functions:
 
-    Attributes:
-        params: () -> (variables, constraints, optional): what is fixed over a history (the
-            parameters, the true means), with their domain; `optional` maps a name to definitions a
-            step adds only when it names them (`Invariant.defs`): a nonlinear definition a step does
-            not need can only slow the solver.
-        state: (params, tag) -> (variables, constraints): one state's variables (counts, posterior
-            means, widths), named with the tag so that two states do not share them.
-        base: (params, state) -> constraints that fix the state after the initialisation.
-        rounds: (params, state, next) -> [(label, formula)]: the ways one round goes from a state to
-            the next (which arm is pulled and the rule that chose it at `state`).
-        event: (params, state) -> the event E at a state.
-        event_from: the first state E covers, counted from the base state (0: the base state itself).
-        domain: what the variables cover, in words (the domain a proof covers).
+    - `params()` -> (variables, constraints, optional): what is fixed over a history (the parameters,
+      the true means), with their domain; `optional` maps a name to definitions a step adds only when
+      it names them (`Invariant.defs`): a nonlinear definition a step does not need can only slow the
+      solver;
+    - `state(params, tag)` -> (variables, constraints): one state's variables (counts, posterior
+      means, widths), named with the tag so that two states do not share them;
+    - `base(params, state)` -> constraints that fix the state after the initialisation;
+    - `rounds(params, state, next)` -> [(label, formula)]: the ways one round goes from a state to the
+      next (which arm is pulled and the rule that chose it at `state`);
+    - `event(params, state)` -> the event E at a state;
+    - `event_from`: the first state E covers, counted from the base state (0: the base state itself);
+    - `domain`: what the variables cover, in words (the domain a proof covers).
     """
 
     params: Callable[[], tuple[dict, list]]
