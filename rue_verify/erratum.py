@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from . import __version__
 from .citation import cite_this
+from .paper_latex import statement_tex
 from .typeset import formula
 from .verify.proofs import PROOF_WORDS
 
@@ -124,6 +125,10 @@ def document(results, provenance: Provenance, ids=None) -> str:
            r"\newsavebox{\eqbox}",
            r"\newcommand{\fitmath}[1]{\sbox{\eqbox}{$\displaystyle #1$}\ifdim\wd\eqbox>\linewidth"
            r"\resizebox{\linewidth}{!}{\usebox{\eqbox}}\else\usebox{\eqbox}\fi}",
+           # the paper's own macros, for its statements typeset as printed
+           r"\newcommand{\E}[1]{\mathbb{E}\left[#1\right]}",
+           r"\newcommand{\condE}[2]{\mathbb{E}\left[#1\,\middle|\,#2\right]}",
+           r"\newcommand{\prob}[1]{\text{Pr}\left(#1\right)}",
            r"\title{Erratum: \emph{UCB Exploration for Fixed-Budget Bayesian Best Arm Identification}}",
            rf"\author{{Computed by rue-verify {text(__version__)}}}", rf"\date{{{text(date)}}}",
            r"\begin{document}", r"\maketitle",
@@ -154,9 +159,19 @@ def document(results, provenance: Provenance, ids=None) -> str:
     return "\n".join(out)
 
 
+def _as_printed(tex: str) -> str:
+    """The paper's LaTeX of a statement, as it compiles here: its labels dropped (they would clash with
+    each other), everything else as the paper wrote it."""
+    return re.sub(r"\\label\{[^}]*\}", "", tex).strip()
+
+
 def _claim_tex(r) -> list[str]:
-    out = [rf"\subsection*{{{text(r.id)}: {text(r.verdict)}}}", rf"\emph{{{text(r.location)}.}} As printed:",
-           rf"\begin{{quote}}{text(r.statement)}\end{{quote}}", rf"\emph{{What the ledger found:}} {text(r.summary)}"]
+    printed = statement_tex(r.location)
+    said = ([rf"\emph{{{text(r.location)}.}} As the paper typesets it:", rf"\begin{{quote}}{_as_printed(printed)}"
+             r"\end{quote}", rf"In the ledger's words: {text(r.statement)}"] if printed else
+            [rf"\emph{{{text(r.location)}.}} As printed:", rf"\begin{{quote}}{text(r.statement)}\end{{quote}}"])
+    out = [rf"\subsection*{{{text(r.id)}: {text(r.verdict)}}}", *said,
+           rf"\emph{{What the ledger found:}} {text(r.summary)}"]
     w = _witness(r)
     if w:
         out += ["", r"\emph{Witness:}", ""] + _witness_tex(w) + [""]
