@@ -37,9 +37,14 @@ def test_the_report_writes_every_file_it_promises(built):
     assert done["claims"] == len(CLAIMS) and sorted(done["figures"]) == sorted(names)
     page = (out / "index.html").read_text()
     assert page.index('id="filters"') < page.index("The claims ledger") < page.index("Evidence and figures")
-    for cid in CLAIMS:                              # each statement beside its verdict, in a filterable row
-        from rue_verify.ledger import REGISTRY
-        assert f'<td>{html.escape(REGISTRY[cid].statement)}</td>' in page
+    from rue_verify.ledger import REGISTRY
+    from rue_verify.paper_latex import statement_tex
+    for cid in CLAIMS:        # each statement beside its verdict, in a filterable row: the paper's own LaTeX
+        c = REGISTRY[cid]     # where it labels the statement
+        tex = statement_tex(c.location)
+        want = (f'<td><div class="paper-tex" title="{html.escape(c.statement)}">{html.escape(tex)}</div></td>'
+                if tex else f'<td>{html.escape(c.statement)}</td>')
+        assert want in page, cid
     for n in names - {"ledger-overview"}:          # each figure once, inside the evidence of a claim it bears on
         shown = '<div class="inline-svg"><svg' if FAMILIES[n].inline else f'<img src="figures/{n}.png"'
         assert page.count(shown) == 1

@@ -609,4 +609,4 @@ def enclosed_ranges(Ks, values=None) -> Finding:
     bad = next((f for f in found if f.verdict != "holds"), None)
     if bad is not None:
         return bad
-    return Finding("holds", f"K in {set(Ks)}", "; ".join(f.detail for f in found) + ".", certified=True)
+    return from_exact(True, f"K in {set(Ks)}", "; ".join(f.detail for f in found) + ".")
