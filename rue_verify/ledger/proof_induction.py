@@ -217,8 +217,6 @@ def steps(route: str) -> dict[str, ind.Invariant | ind.AtState]:
 # ---------------------------------------------------------------- counterexamples made concrete
 #: the exact search's reach when it looks for a history behind an abstract counterexample: K -> largest n
 CONCRETE_N = {2: 10, 3: 9}
-#: the counts tried for a later state's counterexample: T_1 + T_k from 4 up to 4 + this - 1
-SMALL_COUNTS = 4
 
 
 def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None, *,
@@ -237,6 +235,7 @@ def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None
         return None, ""
     reach = reach or CONCRETE_N
     m0 = d.failing.model or {}
+    failing = [c.label for c in d.cases if c.answer == "sat"]
     own = (m0.get("sigma0_sq"), m0.get("sigma_sq"))
     points = ([own] if all(isinstance(v, float) and 0 < v < 1e6 for v in own) else []) + list(POINTS)
     tried = []
@@ -246,29 +245,23 @@ def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None
             eta = float(th.eta(K, s0, s) if route == "paper" else rp.eta_repaired(K, s0, s))
             # the query only guides the search (which runs at the exact eta): eta to 6 digits there
             fix = {"K": K, "sigma0_sq": s0, "sigma_sq": s, "eta": float(f"{eta:.6g}")}
-            at = ind.decide(system(route), spec, fix=fix)
-            bad = at.failing
+            # only the cases that failed with every value free can fail at these values
+            asked = [ind.decide(system(route), spec, fix=fix, only=label) for label in failing]
+            bad = next((a.failing for a in asked if a.failing is not None), None)
             if bad is None:
-                tried.append(f"K = {K} at ({s0:.4g}, {s:.4g}): no case fails" + (" (some unknown)" if
-                                                                                   at.status == "unknown" else ""))
+                unknown = any(a.status == "unknown" for a in asked)
+                tried.append(f"K = {K} at ({s0:.4g}, {s:.4g}): no case fails" + (" (some unknown)" if unknown else ""))
                 continue
-            if bad.offset != 0:                    # a later state: the fewest pulls of arms 1 and k that fail
-                for T1, Tk in ((a, t - a) for t in range(4, 4 + SMALL_COUNTS) for a in range(2, t - 1)):
-                    small = ind.decide(system(route), spec, fix={**fix, "T_1@t": T1, "T_k@t": Tk}, only=bad.label)
-                    if small.failing is not None:
-                        bad = small.failing
-                        break
-            counts = [(bad.model or {}).get(f"T_{j}@t") or 2.0 for j in ("1", "k")]
-            # the state after round t decides round t+1's pull: the first budget is the state's round + 1
-            start = 2 * K + 1 if bad.offset == 0 else int(round(sum(counts))) + 2 * (K - 2) + 1
+            # the state after round t decides round t+1's pull: the base state's case needs the budget 2K+1,
+            # a later state's one more; the search covers every count its budgets reach
+            start = 2 * K + 1 if bad.offset == 0 else 2 * K + 2
             ns = range(max(start, 4 * (K - 1) + 1, 2 * K + 1), n_max + 1)
             for n in ns:
                 p = Params(K, n, s0, s, route)
                 out = history_decide(step, p) if history_step is None else search(p.model(), history_step(p))
                 if out.witness is not None and _replays(p, out):
                     return _witness(step, p, out), (f"case '{bad.label}' at K = {K}, (sigma0^2, sigma^2) = "
-                                                    f"({s0:.4g}, {s:.4g}), T_1 = {counts[0]:g}, T_k = {counts[1]:g}; "
-                                                    f"a history on E found at n = {n}")
+                                                    f"({s0:.4g}, {s:.4g}); a history on E found at n = {n}")
             tried.append(f"K = {K} at ({s0:.4g}, {s:.4g}): case '{bad.label}' fails; no history on E for "
                          f"n = {ns.start}..{ns.stop - 1}")
     return None, "; ".join(tried)
