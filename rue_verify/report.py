@@ -252,6 +252,7 @@ MATH_SCRIPT = """window.addEventListener("load", function () {
       {left: "\\\\begin{align*}", right: "\\\\end{align*}", display: true},
       {left: "\\\\begin{align}", right: "\\\\end{align}", display: true},
       {left: "\\\\begin{equation}", right: "\\\\end{equation}", display: true},
+      {left: "\\\\begin{equation*}", right: "\\\\end{equation*}", display: true},
       {left: "$", right: "$", display: false}],
     macros: """ + json.dumps(MACROS) + """, throwOnError: false, ignoredTags: ["script", "style", "pre", "code"]});
   s.setAttribute("data-rendered", String(document.querySelectorAll(".katex").length));
