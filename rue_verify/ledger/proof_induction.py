@@ -33,7 +33,6 @@ from ..verify import Finding, witness
 from ..verify import induction as ind
 from ..verify.histories import CAP, search
 from .proof_histories import POINTS, STEPS, Params, check_replays, sides
-from .proof_histories import decide as history_decide
 
 _K, _n, _s0, _s, _T, _D, _e, _L = sympy.symbols("K n sigma0_sq sigma_sq T Delta eta L", positive=True)
 
@@ -258,8 +257,8 @@ def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None
             ns = range(max(start, 4 * (K - 1) + 1, 2 * K + 1), n_max + 1)
             for n in ns:
                 p = Params(K, n, s0, s, route)
-                out = history_decide(step, p) if history_step is None else search(p.model(), history_step(p))
-                if out.witness is not None and _replays(p, out):
+                out = search(p.model(), (STEPS[step][0] if history_step is None else history_step)(p))
+                if out.witness is not None and _replays(p, out):     # a witness that does not replay is skipped
                     return _witness(step, p, out), (f"case '{bad.label}' at K = {K}, (sigma0^2, sigma^2) = "
                                                     f"({s0:.4g}, {s:.4g}); a history on E found at n = {n}")
             tried.append(f"K = {K} at ({s0:.4g}, {s:.4g}): case '{bad.label}' fails; no history on E for "
