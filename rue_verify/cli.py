@@ -175,8 +175,9 @@ def _decide(args: argparse.Namespace) -> int:
             print(f"proved for every budget n on {res['domain']}{rests}")
         elif res["status"] == "refuted":
             w = res["witness"]["params"]
-            print(f"refuted: the case '{res['case']}' fails, and the exact search found a history on E that the plain "
-                  f"reference RUE replays ({res['searched']}):\n  K = {w['K']}, n = {w['n']}, pulls "
+            print(f"refuted: the solver's counterexample, asked again at concrete values, led the exact search to a "
+                  f"history on E that the plain reference RUE replays ({res['searched']}):\n  K = {w['K']}, n = "
+                  f"{w['n']}, pulls "
                   f"{''.join(map(str, w['history']['pulls']))}\n  rewards {w['history']['rewards']}\n  means   "
                   f"{w['history']['means']}")
         else:
