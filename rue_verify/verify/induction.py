@@ -296,11 +296,13 @@ def finding(d: Decision, *, witness: dict | None = None, searched: str = "", nod
     bad = d.failing
     if bad is not None:
         shown = {k: round(v, 6) if isinstance(v, float) else v for k, v in (bad.model or {}).items()}
-        abstract = f"the case '{bad.label}' is satisfiable: {shown}"
+        sat = [c.label for c in d.cases if c.answer == "sat"]
+        abstract = (f"with every value free, the case(s) {'; '.join(repr(x) for x in sat)} are satisfiable (the "
+                    f"first at {shown})")
         if witness is not None:
-            return Finding("refuted", domain, f"{d.statement}: {abstract}; the exact history search made it concrete, "
-                                              "a history that the plain reference algorithm replays.", witness,
-                           node=node)
+            return Finding("refuted", domain, f"{d.statement}: {abstract}; asked again at concrete values, the exact "
+                                              f"history search made one concrete ({searched}), a history that the "
+                                              "plain reference algorithm replays.", witness, node=node)
         return Finding("inconclusive", domain, f"{d.statement}: open. {abstract}; no history reaching it was found "
                                                f"({searched or 'no search ran'}).", node=node)
     unknown = next(c for c in d.cases if c.answer == "unknown")
