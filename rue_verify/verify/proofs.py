@@ -58,8 +58,6 @@ class Rests:
 #: exhausted or sampled and some step is not certified or covers part of its domain: it names that
 #: weakest step.
 
-#: a proof's statuses, strongest first
-PROOF_STATUS = ("proved", "checked", "argued", "pending", "broken")
 #: how a proof status reads in text
 PROOF_WORDS = {"proved": "proved", "checked": "holds as far as checked", "argued": "argued", "pending": "pending",
                "broken": "broken"}
@@ -134,7 +132,8 @@ def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domai
     finding was decided, when it found no counterexample; refuted when it found one; argued when it
     could not decide), Sampled(finding, because) = a finding decided by sampling, with the reason
     no stronger method decides the step, Argued(reason) = no machine check, and why none can
-    be written, Rests(node) = the step is another node of the proof graph. 'holds' only when the proof
+    be written, Cites(lemma, statement, conditions) = a classical result applied under side conditions
+    each checked by machine, Rests(node) = the step is another node of the proof graph. 'holds' only when the proof
     is proved; an argued, broken or (until its nodes resolve) pending proof leaves its conclusion
     inconclusive: the statement may still hold in simulation, but this proof does not establish it.
     The finding carries the steps in `proof` (status, broken_at, argued), which the proof graph reads.
