@@ -133,14 +133,17 @@ def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domai
     could not decide), Sampled(finding, because) = a finding decided by sampling, with the reason
     no stronger method decides the step, Argued(reason) = no machine check, and why none can
     be written, Cites(lemma, statement, conditions) = a classical result applied under side conditions
-    each checked by machine, Rests(node) = the step is another node of the proof graph. 'holds' only when the proof
-    is proved; an argued, broken or (until its nodes resolve) pending proof leaves its conclusion
-    inconclusive: the statement may still hold in simulation, but this proof does not establish it.
+    each checked by machine, Rests(node) = the step is another node of the proof graph. 'holds' only
+    when the proof is proved (certified, every step) or checked (holds as far as checked: decided by its
+    weakest step's method); an argued, broken or (until its nodes resolve) pending proof leaves its
+    conclusion inconclusive: the statement may still hold in simulation, but this proof does not
+    establish it.
     The finding carries the steps in `proof` (status, broken_at, argued), which the proof graph reads.
 
     Args:
         steps: (the step's text, its check) pairs in the proof's order; a check is True, False, a
-            Finding, `Sampled(finding, because)`, `Argued(reason)` or `Rests(node)`.
+            Finding, `Sampled(finding, because)`, `Argued(reason)`, `Cites(lemma, statement, conditions)`
+            or `Rests(node)`.
         domain: what the proof covers.
         conclusion: what it establishes when proved.
     """
