@@ -326,4 +326,4 @@ def benchmark(out=print) -> list[dict]:
     return rows
 
 
-__all__ = ["benchmark", "induction_finding", "decided", "steps", "system", "concretize", "replay"]
+__all__ = ["benchmark", "induction_finding", "decided", "steps", "system", "concretize"]
