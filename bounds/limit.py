@@ -86,16 +86,19 @@ def _per_arm(K: int, sigma0_sq) -> bool:
     return bool(np.ptp(a) > 0)
 
 
-def _rule(c: float, sigma0: float) -> tuple[np.ndarray, np.ndarray]:
+def _rule(c: float, sigma0: float, cut: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Gauss-Legendre nodes and weights on (0, top) for an integrand p(s) Phi(-c s) (times s): panels
     doubling from a sixteenth of the smaller of the two scales 1/c and sigma0 (where the integrand
-    bends) up to where one factor is below e^-200 (p(s) <= p(0) exp(-s^2 / (4 sigma0^2)), `gap`)."""
+    bends) up to where one factor is below e^-200 (p(s) <= p(0) exp(-s^2 / (4 sigma0^2)), `gap`).
+    cut: a panel edge there too, so an integrand cut off at s = cut stays smooth on every panel."""
     x, w = np.polynomial.legendre.leggauss(_NODES)
     a = min(1.0 / c, sigma0) / 16.0
     top = min(40.0 / c, 30.0 * sigma0)
     edges = [0.0]
     while edges[-1] < top:
         edges.append(min(top, a * 2.0 ** (len(edges) - 1)))
+    if cut is not None and 0.0 < cut < top:
+        edges = sorted(set(edges) | {cut})
     s, ws = [], []
     for lo, hi in zip(edges[:-1], edges[1:]):
         s.append(lo + (hi - lo) * (x + 1) / 2)
@@ -103,10 +106,14 @@ def _rule(c: float, sigma0: float) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(s), np.concatenate(ws)
 
 
-def _pair_integral(n: float, K: int, sigma0_sq: float, sigma_sq: float, power: int) -> float:
-    """E[Delta^power Phi(-Delta sqrt(n) / (2 sigma))] against the top-gap density."""
+def _pair_integral(n: float, K: int, sigma0_sq: float, sigma_sq: float, power: int,
+                   below: float | None = None) -> float:
+    """E[Delta^power Phi(-Delta sqrt(n) / (2 sigma))] against the top-gap density (only over Delta <
+    `below`, if given)."""
     c = math.sqrt(n) / (2.0 * math.sqrt(sigma_sq))
-    s, w = _rule(c, math.sqrt(sigma0_sq))
+    s, w = _rule(c, math.sqrt(sigma0_sq), below)
+    if below is not None:
+        w = np.where(s < below, w, 0.0)
     p = gap.gap_density(s, K, sigma0_sq)
     return float(np.sum(w * p * s ** power * special.ndtr(-c * s)))
 
@@ -133,6 +140,28 @@ def regret_lower_bound(n: float, K: int, sigma0_sq: float = 1.0, sigma_sq: float
     simple regret of every algorithm with budget n, at every n. Arguments as `failure_lower_bound`."""
     _check(n, K, sigma0_sq, sigma_sq)
     return _pair_integral(float(n), int(K), float(sigma0_sq), float(sigma_sq), 1)
+
+
+def regret_near_ties(n: float, K: int, sigma0_sq: float = 1.0, sigma_sq: float = 1.0, width: float = 5.0) -> float:
+    """The part of `regret_lower_bound` from instances whose top two means are within `width`
+    sigma / sqrt(n): E[Delta Phi(-Delta sqrt(n) / (2 sigma)) 1{Delta < width sigma / sqrt(n)}] (label
+    `limit_regret`, cut). The rest is `regret_lower_bound` less this. As n grows, n times it over
+    L_r tends to `near_tie_share(width)`. Arguments as `failure_lower_bound`; width > 0."""
+    _check(n, K, sigma0_sq, sigma_sq)
+    check_positive("width", width)
+    return _pair_integral(float(n), int(K), float(sigma0_sq), float(sigma_sq), 1,
+                          below=float(width) * math.sqrt(sigma_sq / n))
+
+
+def near_tie_share(width: float = 5.0) -> float:
+    """The share of the limit's regret constant L_r from gaps below `width` sigma / sqrt(n):
+    int_0^width u Phi(-u/2) du over int_0^inf u Phi(-u/2) du = 1 (with p(s) flat at p(0)). By parts,
+    int_0^W u Phi(-u/2) du = W^2/2 Phi(-W/2) + int_0^W u^2/4 phi(u/2) du, and the second integral is
+    2 (Phi(W/2) - 1/2) - W phi(W/2) (a normal moment)."""
+    check_positive("width", width)
+    h = width / 2.0
+    phi = math.exp(-h * h / 2.0) / math.sqrt(2.0 * math.pi)
+    return width ** 2 / 2.0 * special.ndtr(-h) + 2.0 * (special.ndtr(h) - 0.5) - width * phi
 
 
 def two_arms_failure(n: float, sigma0_sq: float = 1.0, sigma_sq: float = 1.0) -> float:

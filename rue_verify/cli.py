@@ -409,15 +409,15 @@ def _rates(args: argparse.Namespace) -> int:
     from .rates.summary import exponents
     scale = "paper" if args.paper else "quick"
     if args.split:
-        from .rates.split import split_line, splits
-        print(f"simple regret at each setting's largest budget, n sr_n over the limit's constant, split by the "
-              f"instance: top two within 5 sigma/sqrt(n) (near ties) or not ({scale} scale, seed {args.seed}):",
-              file=sys.stderr if args.json else sys.stdout)
+        from .rates.split import POSTERIOR_DRAWS, WIDTH, as_dict, split_line, splits
+        print(f"simple regret at each setting's largest budget, n sr_n over the limit's constant L_r, split by the "
+              f"instance: top two within {WIDTH:g} sigma/sqrt(n) (near ties) or not; each run's part is the "
+              f"posterior expectation of regret x class given its data ({POSTERIOR_DRAWS} posterior draws per run), "
+              f"95% intervals over runs; beside it the limit's own split at the same n and the realised regret's "
+              f"split as a check ({scale} scale, seed {args.seed}):", file=sys.stderr if args.json else sys.stdout)
         rows = splits(scale, seed=args.seed, progress=None if args.json else lambda s: print(split_line(s)))
         if args.json:
-            _dump([{"setting": s.setting.name, "params": s.setting.params, "algorithm": s.algorithm, "n": s.n,
-                    "runs": s.runs, "near": list(s.near[:3]), "rest": list(s.rest[:3]),
-                    "near_share": s.near_share} for s in rows])
+            _dump([as_dict(s) for s in rows])
         return 0
     try:
         if args.show:

@@ -232,15 +232,34 @@ def bayes_truth(algorithm: str, K: int, n: int, sigma0_sq, nu_sq: float, runs: i
     less noisy. sigma0_sq: the common prior variance, or the arms' `(K,)` prior variances (the truth
     is then under that prior, whatever the algorithm was told). tilt: near-tie sampling
     (`instances`), exact importance sampling that puts more runs where failures happen."""
+    r = simulated_runs(algorithm, K, n, sigma0_sq, nu_sq, runs, seed, params, tilt)
+    return _truth({"algorithm": algorithm, "K": K, "sigma0_sq": sigma0_sq, "nu_sq": nu_sq, **r.params}, n, r.means,
+                  r.rec, r.sums, r.pulls, sigma0_sq, nu_sq, level, weights=r.weights if tilt else None)
+
+
+@dataclass(frozen=True)
+class Runs:
+    """What `bayes_truth` simulates, kept: each run's true means `(R, K)`, importance weight `(R,)`,
+    recommended arm, pulls and reward sums `(R, K)` (the data the posterior conditions on)."""
+
+    params: dict
+    means: np.ndarray
+    weights: np.ndarray
+    rec: np.ndarray
+    pulls: np.ndarray
+    sums: np.ndarray
+
+
+def simulated_runs(algorithm: str, K: int, n: int, sigma0_sq, nu_sq: float, runs: int, seed: int,
+                   params: dict | None = None, tilt: bool = False) -> Runs:
+    """The runs of `bayes_truth` (same instances, streams and seeds), before any estimator."""
     from simulate.algorithms import get
-    alg = get(algorithm)
-    p = alg.resolve(params or {})
+    p = get(algorithm).resolve(params or {})
     means, reward_seeds, w = instances(K, sigma0_sq, nu_sq, runs, seed, tilt)
     sums = np.empty(means.shape)
     rec, pulls, _, _ = run_algorithm(algorithm, p, means, n, run_seeds(seed, f"rates:alg:{algorithm}:{K}", runs),
                                      reward_seeds, True, math.sqrt(nu_sq), sums=sums)
-    return _truth({"algorithm": algorithm, "K": K, "sigma0_sq": sigma0_sq, "nu_sq": nu_sq, **p}, n, means, rec,
-                  sums, pulls, sigma0_sq, nu_sq, level, weights=w if tilt else None)
+    return Runs(p, means, w, rec, pulls, sums)
 
 
 def _prior_key(sigma0_sq) -> str:

@@ -25,8 +25,10 @@ from .spec import Algorithm, Param, Reading
 
 REGISTRY: dict[str, Algorithm] = {m.ALGORITHM.name: m.ALGORITHM for m in (
     rue, ucbe, successive_rejects, sequential_halving, ttts, two_stage, uniform, bayes_elim, prior_alloc, top_pair)}
-#: a module may declare a second entry (the authors' variant of the prior-informed allocation)
+#: a module may declare a second entry (the authors' variant of the prior-informed allocation, RUE's top-two
+#: balanced variant)
 REGISTRY[prior_alloc.AUTHORS.name] = prior_alloc.AUTHORS
+REGISTRY[rue.TOP_TWO.name] = rue.TOP_TWO
 
 
 def get(name: str) -> Algorithm:

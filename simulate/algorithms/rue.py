@@ -2,10 +2,18 @@
 
 - Initialisation: two round-robin passes (every arm pulled twice).
 - Round t: U_k = muhat_k + sqrt(tau_k^2 * DEG * log n), DEG = 2, from the posterior of eqs. `blup`
-  and `MSE` (`bounds.estimation.posterior`). Pull argmax U, ties uniformly at random.
+  and `MSE` (`bounds.estimation.posterior`). Pull argmax U, ties uniformly at random. The exploration
+  constant is a parameter (`deg`, default the paper's DEG = 2; claim EXPLORE-CLIFF sweeps it).
 - Variances: known, or re-estimated every round (`variances`: the authors' estimator or the
   unbiased ANOVA one), from O(1)-updated running totals.
 - Recommendation: the largest posterior mean, ties at random.
+
+A second entry, `TOP_TWO` ("rue-top-two"), is not from the paper: a top-two balanced variant written
+here from issue 51's description, to see whether RUE's loss in near ties is its uneven split of the
+top pair. Each round after the initial passes it takes the leader (the largest posterior mean) and
+the challenger (the largest index U among the other arms) and pulls the one pulled fewer times (the
+leader on equal counts). Its ties, of posterior means or of indices, go to the lowest index (with
+Gaussian rewards they have probability 0 after the first rounds); it draws no tie uniform.
 """
 
 from __future__ import annotations
@@ -49,12 +57,13 @@ UNIT = 4       # LLVM vectorises 4 (AVX2) or 8 (AVX-512) wide with a scalar rema
 # a seed's results are reproducible on one machine class; against unfused arithmetic, decisions
 # differ only at near-ties.
 @njit(cache=True, error_model="numpy", fastmath={"contract"})
-def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi, sums):
+def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi, sums, deg, top_two):
     """Runs lo..hi-1 of `src` in lockstep, arrays laid out `(K, B)` so each per-arm step is a vector
     op across runs; each run's arithmetic is sequential and its own, so a run's result does not
     depend on the block it is in. A table source runs one block of one run. sums: empty, or the
     array that gets each run's reward sums, the running totals S it kept (the rewards added in the
-    order drawn, as a collecting source would: a store in the reward loop costs RUE about 40%)."""
+    order drawn, as a collecting source would: a store in the reward loop costs RUE about 40%).
+    deg: the exploration constant (the paper's DEG = 2); top_two: the top-two balanced pick (`TOP_TWO`)."""
     K = n_arms(src)
     B = hi - lo
     T = np.zeros((K, B))
@@ -76,7 +85,7 @@ def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi, sums):
     best = np.empty(B)
     cnt = np.empty(B, np.int64)
     pick = np.empty(B, np.int64)
-    c = math.sqrt(DEG * math.log(n))
+    c = math.sqrt(deg * math.log(n))
     for t in range(n):
         if t < 2 * K:
             for b in range(B):
@@ -110,9 +119,13 @@ def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi, sums):
                     pick[b] = j if up else pick[b]
                     cnt[b] = 1 if up else cnt[b] + (u == best[b])
                     best[b] = u if up else best[b]
-            for b in range(B):
-                if cnt[b] > 1:
-                    pick[b] = pick_index(U[:, b], best[b], cnt[b], tie_uniform(src, lo + b))
+            if top_two:
+                for b in range(B):
+                    pick[b] = _top_two(U[:, b], omw[:, b], num[b], rbar[:, b], T[:, b])
+            else:
+                for b in range(B):
+                    if cnt[b] > 1:
+                        pick[b] = pick_index(U[:, b], best[b], cnt[b], tie_uniform(src, lo + b))
             decided(src)
         for b in range(B):
             k = pick[b]
@@ -150,14 +163,36 @@ def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi, sums):
                 sums[lo + b, j] = S[j, b]
 
 
+@njit(cache=True, error_model="numpy", fastmath={"contract"})
+def _top_two(U, omw, rbar0, rbar, T):
+    """The top-two balanced pick of one run: the leader (largest posterior mean (1 - w_j) rbar_0 +
+    w_j rbar_j), the challenger (largest index among the others), the one pulled fewer times (the
+    leader on equal counts); ties of either maximum to the lowest index."""
+    K = U.shape[0]
+    lead = 0
+    lm = -np.inf
+    for j in range(K):
+        m = omw[j] * rbar0 + (1.0 - omw[j]) * rbar[j]
+        if m > lm:
+            lm = m
+            lead = j
+    ch = -1
+    cu = -np.inf
+    for j in range(K):
+        if j != lead and U[j] > cu:
+            cu = U[j]
+            ch = j
+    return lead if T[lead] <= T[ch] else ch
+
+
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, mode, s0_known, s_known, starts):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, mode, s0_known, s_known, starts, deg, top_two):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
     src = live_source(means, gaussian, nu, reward_seeds, seeds, None)
     for g in prange(starts.shape[0] - 1):
-        _block(src, n, mode, s0_known, s_known, rec, pulls, starts[g], starts[g + 1], sums)
+        _block(src, n, mode, s0_known, s_known, rec, pulls, starts[g], starts[g + 1], sums, deg, top_two)
     return rec, pulls
 
 
@@ -167,7 +202,7 @@ def padded_runs(R: int) -> int:
 
 
 def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="authors", sigma0_sq=1.0,
-          sigma_sq=1.0, block=BLOCK, sums=None):
+          sigma_sq=1.0, block=BLOCK, sums=None, deg=DEG, top_two=False):
     """Runs are padded to whole units of UNIT (throwaway copies of the last run) and interleaved in
     blocks of about `block` runs, each a whole number of units, as many blocks as a multiple of the
     threads where that leaves each at least `block`; where there are too few runs for that, in
@@ -195,28 +230,29 @@ def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="auth
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     kept = np.zeros((0, 0)) if out is None else out if RU == R else np.empty((RU, means.shape[1]))  # padded: theirs too
     rec, pulls = _batch(np.ascontiguousarray(means), n, gaussian, nu, reward_seeds, seeds, kept,
-                        V.mode_of(variances), sigma0_sq, sigma_sq, starts)
+                        V.mode_of(variances), sigma0_sq, sigma_sq, starts, float(deg), bool(top_two))
     if out is not None and kept is not out:
         out[...] = kept[:R]
     return rec[:R], pulls[:R]
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, variances="authors",
-        sigma0_sq=1.0, sigma_sq=1.0):
+        sigma0_sq=1.0, sigma_sq=1.0, deg=DEG, top_two=False):
     mu = np.asarray(mu, float)
     mode = V.mode_of(variances)
     if table is None:
         return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, variances, sigma0_sq,
-                                         sigma_sq))
+                                         sigma_sq, deg=deg, top_two=top_two))
     rec, pulls = np.empty(1, np.int64), np.empty((1, mu.size))
     _block(replay_source(mu.size, table, ties, gaussian, nu), n, mode, sigma0_sq, sigma_sq,
-           rec, pulls, 0, 1, np.zeros((0, 0)))
+           rec, pulls, 0, 1, np.zeros((0, 0)), float(deg), bool(top_two))
     return rec[0], pulls[0]
 
 
 def reference(source, K: int, n: int, gaussian=False, nu=0.0, variances: str = "authors", sigma0_sq: float = 1.0,
-              sigma_sq: float = 1.0) -> tuple[int, np.ndarray]:
-    """Plain numpy RUE, recomputing everything each round from the definitions (readable, slow)."""
+              sigma_sq: float = 1.0, deg: float = DEG, top_two: bool = False) -> tuple[int, np.ndarray]:
+    """Plain numpy RUE, recomputing everything each round from the definitions (readable, slow);
+    with `top_two`, the top-two balanced variant (`TOP_TWO`)."""
     from bounds.estimation import posterior
     T, S, Q = np.zeros(K), np.zeros(K), np.zeros(K)
 
@@ -229,7 +265,14 @@ def reference(source, K: int, n: int, gaussian=False, nu=0.0, variances: str = "
             k = t % K
         else:
             p = post()
-            k = source.argmax(p.mean + np.sqrt(p.var * DEG * math.log(n)))
+            U = p.mean + np.sqrt(p.var * deg * math.log(n))
+            if top_two:
+                lead = int(np.argmax(p.mean))                       # first maximisers
+                ch = int(np.argmax(np.where(np.arange(K) == lead, -np.inf, U)))
+                k = lead if T[lead] <= T[ch] else ch
+                source.argmax(np.arange(K) == k, lowest=True)       # one decision a round, as the kernel's
+            else:
+                k = source.argmax(U)
         r = source.reward(k)
         T[k] += 1
         S[k] += r
@@ -245,5 +288,30 @@ ALGORITHM = Algorithm(
                   "estimates, or known (sigma0_sq, sigma_sq)", choices=V.ESTIMATORS),
             Param("sigma0_sq", 1.0, "prior variance of the arm means, with variances='known'", low=0.0, open_low=True),
             Param("sigma_sq", 1.0, "likelihood variance sigma^2 = nu^2 / delta, with variances='known'", low=0.0,
-                  open_low=True)),
+                  open_low=True),
+            Param("deg", DEG, "exploration constant DEG in sqrt(DEG tau^2 log n) (the paper: 2)", low=0.0,
+                  open_low=True, high=1e6, tag=lambda d, p: "" if d == DEG else f" [DEG = {d:g}]")),
     style=("tab:red", "o", "-"), cost=1.0, collects_sums=True)
+
+def top_two_batch(*args, **kw):
+    """`batch` with the top-two balanced pick (`TOP_TWO`)."""
+    return batch(*args, **kw, top_two=True)
+
+
+def top_two_run(*args, **kw):
+    """`run` with the top-two balanced pick."""
+    return run(*args, **kw, top_two=True)
+
+
+def top_two_reference(*args, **kw):
+    """`reference` with the top-two balanced pick."""
+    return reference(*args, **kw, top_two=True)
+
+
+#: the top-two balanced variant (module docstring): RUE's index and posterior, another pick
+TOP_TWO = Algorithm(
+    name="rue-top-two", title="RUE, top-two balanced (a variant written here, issue 51: the less-pulled of the "
+                              "leader and the best other index)",
+    batch=top_two_batch, run=top_two_run, reference=top_two_reference,
+    min_budget=ALGORITHM.min_budget, budget_rule=ALGORITHM.budget_rule, params=ALGORITHM.params,
+    style=("tab:pink", "P", "--"), cost=1.1, collects_sums=True)

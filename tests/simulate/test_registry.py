@@ -60,17 +60,15 @@ def test_kernel_replays_reference(name, params, gaussian, K, extra, seed):
 
 
 def test_replay_detects_a_changed_algorithm():
-    """The comparison can fail: RUE with a different exploration degree is caught."""
+    """The comparison can fail: RUE with a different exploration constant is caught, and so is the
+    top-two variant against RUE's own pick."""
     mu = fixed_means("F2", 20)
     table, ties = reward_table(mu, 3000, False, 1)
     a, T = rue.run(mu, 3000, table=table, ties=ties)
-    old = rue.DEG
-    try:
-        rue.DEG = 8.0        # the reference reads DEG at call time; the kernel was compiled with 2
-        b, T2 = rue.reference(TableSource(table, ties), 20, 3000)
-    finally:
-        rue.DEG = old
+    b, T2 = rue.reference(TableSource(table, ties), 20, 3000, deg=8.0)
     assert not np.array_equal(T, T2)
+    b, T3 = rue.reference(TableSource(table, ties), 20, 3000, top_two=True)
+    assert not np.array_equal(T, T3)
 
 
 @pytest.mark.parametrize("name,params", VARIANTS, ids=[f"{n}-{'-'.join(map(str, p.values()))}" for n, p in VARIANTS])
