@@ -132,25 +132,37 @@ def test_a_growing_constant_is_not_settled_and_a_truth_below_the_limit_is_caught
     assert meets.verdict == "inconclusive" and meets.witness["params"]["algorithm"] == "bayes_elim"
 
 
-def test_limit_tight_is_reached_where_a_planted_rule_sits_at_the_limit(tmp_path):
-    """Shipped: no algorithm's interval reaches the limit at K = 30 (the witness names K = 30 and the
-    closest rule there). Planted: the top pair's sums on K = 30 divided by its measured efficiency, so
-    its constant sits at the limit there; then at every K some interval reaches 1."""
+def test_limit_tight_is_reached_where_a_planted_rule_sits_at_the_limit_and_open_where_every_rule_is_far(tmp_path):
+    """Planted: the top pair's sums on K = 30 divided by its measured efficiency, so its constant sits
+    at the limit there; and every curve on K = 30 multiplied by 3, so none is near it. The first reads
+    holds (at K = 30 the top pair at 1.000), the second inconclusive with K = 30 as its witness. The
+    intervals are simultaneous: Bonferroni over every interval scanned, each wider than a 95% one."""
     import json
 
     from rue_verify.rates import efficiency, load
-    _, findings = REGISTRY["LIMIT-TIGHT"].check(Mode("test", seed=3))
-    fail, regret = findings[:2]
-    for f in (fail, regret):
-        assert f.verdict == "inconclusive" and f.witness["params"]["K"] == 30 and f.witness["efficiency"][1] > 1
     res = load()
     factor = {q: efficiency.efficiency(res.curve("K30", "top-pair"), q).efficiency[0] for q in ("failure", "regret")}
 
-    def change(r):
+    def at_limit(r):
         if r["setting"] == "K30" and r["algorithm"] == "top-pair":
             for q in ("failure", "regret"):
                 for col, p in ((f"{q}_sums", 1), (f"{q}_sumsq", 2)):
                     r[col] = json.dumps([x / factor[q] ** p for x in json.loads(r[col])])
-    _, planted = REGISTRY["LIMIT-TIGHT"].check(_planted(tmp_path, change))
+
+    def far(r):
+        if r["setting"] == "K30":
+            for q in ("failure", "regret"):
+                for col, p in ((f"{q}_sums", 1), (f"{q}_sumsq", 2)):
+                    r[col] = json.dumps([x * 3 ** p for x in json.loads(r[col])])
+    (tmp_path / "at").mkdir()
+    _, planted = REGISTRY["LIMIT-TIGHT"].check(_planted(tmp_path / "at", at_limit))
     assert [f.verdict for f in planted[:2]] == ["holds", "holds"]
-    assert "K = 30: top-pair on K30 1.000" in planted[0].detail
+    assert "K = 30: top-pair on K30 1.000" in planted[0].detail and "Bonferroni" in planted[0].domain
+    (tmp_path / "far").mkdir()
+    _, planted = REGISTRY["LIMIT-TIGHT"].check(_planted(tmp_path / "far", far))
+    for f, q in zip(planted[:2], ("failure", "regret")):
+        w = f.witness
+        assert f.verdict == "inconclusive" and w["params"]["K"] == 30 and w["efficiency"][1] > 1
+        assert w["level"] == 1 - 0.05 / w["intervals"] and w["intervals"] > 10
+        plain = efficiency.efficiency(load(tmp_path / "far").curve("K30", w["params"]["algorithm"]), q).efficiency
+        assert plain[2] - plain[1] < 0.8 * (w["efficiency"][2] - w["efficiency"][1])
