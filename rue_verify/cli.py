@@ -313,7 +313,7 @@ def _simulate(args: argparse.Namespace) -> int:
     try:
         means = means_of(args)
         env = environment_for(args.setup, args.K, means, reward=args.reward, nu_sq=args.nu_sq,
-                              normal_scale=args.normal_scale, clip_policy=args.clip_policy)
+                              normal_scale=args.normal_scale, clip_policy=args.clip_policy, mean_var=args.mean_var)
         algs = [(a, algorithm_params(args, a)) for a in (args.algorithms or list(registry()))]
         res = simulate(env, algs, args.budget, args.runs, args.seed, workers=args.workers, crn=args.crn,
                        level=args.level, H_convention=args.H_convention, progress=not args.quiet,
@@ -419,6 +419,8 @@ def _rates(args: argparse.Namespace) -> int:
         if args.json:
             _dump([as_dict(s) for s in rows])
         return 0
+    if args.cliff:
+        return _cliff(args, scale)
     try:
         if args.show:
             res, wall, arm_rounds = load(args.show), None, 0
@@ -440,6 +442,29 @@ def _rates(args: argparse.Namespace) -> int:
         return 0
     print("\n".join(formatting.rates(res.description, table, wall, arm_rounds, None if args.show else out["out"])
                     + formatting.efficiency(eff)))
+    return 0
+
+
+def _cliff(args: argparse.Namespace, scale: str) -> int:
+    """`rates --cliff`: run (or show) the exploration-constant study and print its table."""
+    from .rates import cliff
+    try:
+        if args.show:
+            res, wall = cliff.load(args.show), None
+        else:
+            out = cliff.run(scale, args.out, args.seed, args.scheduler, progress=not args.quiet, wait=args.wait)
+            res, wall = cliff.load(out["out"]), out["wall_seconds"]
+    except ParameterError as err:
+        return _fail(f"{'--show' if args.show else '--out'}: {err.reason}")
+    except ValueError as err:
+        return _fail(str(err))
+    except OSError as err:
+        return _cannot_write("--out", args.out or f"cliff-{scale}", err)
+    rows = cliff.table(res)
+    if args.json:
+        _dump({"source": res.description, "wall_seconds": wall, "rows": rows})
+        return 0
+    print("\n".join(formatting.cliff(res.description, rows, wall)))
     return 0
 
 

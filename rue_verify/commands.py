@@ -10,7 +10,7 @@ import argparse
 from dataclasses import dataclass
 from typing import Any
 
-from simulate.environments import F_SETUPS, FIXED_BUDGETS, R_SETUPS
+from simulate.environments import F_SETUPS, FIXED_BUDGETS, MODEL, R_SETUPS
 
 from . import __version__
 from .args import Parser, algorithm_names, alias, integer, names, real, reals
@@ -71,11 +71,13 @@ def setup_name(text: str) -> str:
     """A setup name in any case (F1..F6, R1..R3, custom)."""
     t = text.strip()
     up = t.upper()
-    if up in F_SETUPS + R_SETUPS:
+    if up in F_SETUPS + R_SETUPS + (MODEL,):
         return up
+    if t.lower() == "model":
+        return MODEL
     if t.lower() == "custom":
         return "custom"
-    raise argparse.ArgumentTypeError(f"unknown setup {text!r}; choose from {', '.join(F_SETUPS + R_SETUPS)} "
+    raise argparse.ArgumentTypeError(f"unknown setup {text!r}; choose from {', '.join(F_SETUPS + R_SETUPS + (MODEL,))} "
                                      "(or give --means)")
 
 
@@ -388,7 +390,11 @@ def _simulate_command(sub, algs: tuple) -> None:
     sm = sub.add_parser("simulate", help="run RUE and its baselines on a benchmark environment",
                         description="Monte Carlo error rates (exact binomial intervals) and simple regret of the "
                                     "algorithms on setup F1-F6 (fixed means), R1-R3 (random means) or your own means.")
-    sm.add_argument("--setup", type=setup_name, help="F1..F6 or R1..R3 (default F1; case does not matter)")
+    sm.add_argument("--setup", type=setup_name, help="F1..F6, R1..R3, or M: the model of Section 3 (every run's "
+                                                     "means from N(0, --mean-var), Gaussian rewards of variance "
+                                                     "--nu-sq, default 1) (default F1; case does not matter)")
+    sm.add_argument("--mean-var", type=real(0, 1e6, open_low=True), default=1.0,
+                    help="setup M: the variance sigma0^2 of the arm means' prior N(0, sigma0^2) (default 1)")
     sm.add_argument("--means", type=reals(min_items=2), help="custom arm means, comma-separated (K is their number; "
                                                              "Bernoulli means must lie in [0, 1])")
     sm.add_argument("--means-file", metavar="PATH", help="a file of custom means (separated by commas, spaces or "
@@ -506,6 +512,12 @@ def _rates_command(sub) -> None:
                          "setting's largest budget into the near-tie part (top two within 5 sigma/sqrt(n), where the "
                          "limit's constant comes from) and the rest, each as n sr_n over the limit's constant (runs "
                          "the scale's simulations again: a minute with --quick, several with --paper)")
+    rt.add_argument("--cliff", action="store_true",
+                    help="instead: the exploration-constant study (claim EXPLORE-CLIFF): RUE with DEG in 0.5, 1, 1.5, "
+                         "2, 3, 4 and its top-two balanced variant at K = 10 and 30, n = 1e4 and 1e5, into --out "
+                         "(default cliff-quick or cliff-paper; with --show DIR, a stored one); prints each variant's "
+                         "n sr_n over the limit's constant, e_n and the share of runs starving the best arm "
+                         "(--quick: 400 runs per point, about 2 minutes; --paper: 4000, the shipped study)")
     _sweep_flags(rt, "print the exponents, constants and efficiencies as JSON")
 
 

@@ -121,6 +121,23 @@ def efficiency(table: list[dict]) -> list[str]:
     return lines
 
 
+def cliff(description: str, rows: list[dict], wall: float | None) -> list[str]:
+    """The exploration-constant study (`rates.cliff.table`)."""
+    lines = [f"rue-verify {__version__} rates --cliff: {description}",
+             "RUE's simple regret as n sr_n over the limit's constant (1 is the best possible), its failure "
+             "probability, the share of runs that pull the best arm at most 10 times, and DEG = 2's regret over "
+             "this variant's (paired; 95% intervals):"]
+    for r in rows:
+        e, f, s, q = r["efficiency"], r["failure"], r["starved"], r["paper_over_this"]
+        name = f"rue DEG = {r['deg']:g}" if r["algorithm"] == "rue" else f"{r['algorithm']} DEG = {r['deg']:g}"
+        lines.append(f"K = {r['K']:<3} n = {r['n']:<7,} {name:<24} n sr_n/L_r {e[0]:8.3f} [{e[1]:.3f}, {e[2]:.3f}]  "
+                     f"e_n {f[0]:.4f}  starved {s[0]:.3%} [{max(s[1], 0):.3%}, {s[2]:.3%}]"
+                     + ("" if q is None else f"  DEG 2 / this {q[0]:.3f} [{q[1]:.3f}, {q[2]:.3f}]"))
+    if wall is not None:
+        lines.append(f"ran in {wall:.0f} s")
+    return lines
+
+
 def report(res: dict) -> str:
     """What `report` wrote."""
     return (f"rue-verify {__version__} report ({res['scale']}): {res['claims']} claims, "

@@ -23,6 +23,9 @@ import numpy as np
 #: the fixed-means setups of Section 6.2 and the random-means setups of Section 6.1
 F_SETUPS = ("F1", "F2", "F3", "F4", "F5", "F6")
 R_SETUPS = ("R1", "R2", "R3")
+#: the model of Section 3 as a setup: every run's means drawn from N(0, sigma0^2), Gaussian rewards (not a
+#: setup of the paper's experiments; claim EXPLORE-CLIFF's numbers can be recomputed on it)
+MODEL = "M"
 #: K of every setup in Figures 2-4; the appendix's Figure 5 runs F4 with `ARMS_K` arms
 PAPER_K = 20
 ARMS_K = (40, 80)
@@ -81,20 +84,24 @@ class RandomSetup:
 
 RANDOM_SETUPS = {"R1": RandomSetup("R1", "gaussian", "normal"),
                  "R2": RandomSetup("R2", "bernoulli", "normal"),
-                 "R3": RandomSetup("R3", "bernoulli", "uniform")}
+                 "R3": RandomSetup("R3", "bernoulli", "uniform"),
+                 MODEL: RandomSetup(MODEL, "gaussian", "model")}
 
 
 def random_means(setup: str, K: int, rng: np.random.Generator, size: int = 1,
-                 normal_scale: str = "variance", clip_policy: str = "redraw"
+                 normal_scale: str = "variance", clip_policy: str = "redraw", mean_var: float = 1.0
                  ) -> tuple[np.ndarray, int]:
-    """Draw `size` instances of R1..R3: means `(size, K)` and how many draws were clipped/redrawn."""
+    """Draw `size` instances of R1..R3 or of M (means N(0, mean_var)): means `(size, K)` and how many
+    draws were clipped/redrawn."""
     if setup not in RANDOM_SETUPS:
-        raise ValueError(f"setup must be one of {R_SETUPS}, got {setup!r}")
+        raise ValueError(f"setup must be one of {R_SETUPS + (MODEL,)}, got {setup!r}")
     if normal_scale not in ("variance", "sd"):
         raise ValueError(f"normal_scale must be 'variance' or 'sd', got {normal_scale!r}")
     if clip_policy not in ("clip", "redraw", "error"):
         raise ValueError(f"clip_policy must be 'clip', 'redraw' or 'error', got {clip_policy!r}")
     spec = RANDOM_SETUPS[setup]
+    if spec.prior == "model":
+        return rng.normal(0.0, math.sqrt(mean_var), (size, K)), 0
     if spec.prior == "uniform":
         return rng.uniform(0.0, 0.5, (size, K)), 0
     sd = np.sqrt(0.1) if normal_scale == "variance" else 0.1
@@ -145,10 +152,15 @@ class Environment:
     normal_scale: str = "variance"
     clip_policy: str = "redraw"
     custom_means: tuple | None = None
+    mean_var: float = 1.0           # setup M: the variance sigma0^2 of the means' prior N(0, sigma0^2)
 
     def __post_init__(self) -> None:
-        if self.setup not in F_SETUPS + R_SETUPS + ("custom",):
-            raise ValueError(f"setup must be one of {', '.join(F_SETUPS + R_SETUPS + ('custom',))}, got {self.setup!r}")
+        if self.setup not in F_SETUPS + R_SETUPS + (MODEL, "custom"):
+            raise ValueError(f"setup must be one of {', '.join(F_SETUPS + R_SETUPS + (MODEL, 'custom'))}, got "
+                             f"{self.setup!r}")
+        if isinstance(self.mean_var, bool) or not isinstance(self.mean_var, (int, float, np.floating)) or \
+                not (0 < self.mean_var < float("inf")):
+            raise ValueError(f"mean_var must be a finite number > 0, got {self.mean_var!r}")
         if isinstance(self.K, bool) or not isinstance(self.K, (int, np.integer)) or not 2 <= self.K <= 10 ** 5:
             raise ValueError(f"K must be an integer in [2, 100000], got {self.K!r}")
         if self.normal_scale not in ("variance", "sd"):
@@ -187,7 +199,7 @@ class Environment:
 
     @property
     def random(self) -> bool:
-        return self.setup in R_SETUPS
+        return self.setup in R_SETUPS + (MODEL,)
 
     def fixed(self) -> np.ndarray:
         if self.setup == "custom":
@@ -198,7 +210,7 @@ class Environment:
         """Means `(runs, K)` and the number of Bernoulli means clipped or redrawn."""
         if not self.random:
             return np.tile(self.fixed(), (runs, 1)), 0
-        return random_means(self.setup, self.K, rng, runs, self.normal_scale, self.clip_policy)
+        return random_means(self.setup, self.K, rng, runs, self.normal_scale, self.clip_policy, self.mean_var)
 
     def describe(self) -> dict:
         """Every parameter that shapes the rewards (a run can be repeated from it)."""
@@ -207,7 +219,9 @@ class Environment:
             d["means"] = list(self.custom_means)
         if self.reward == "gaussian":
             d["nu_sq"] = self.nu_sq
-        if self.random:
+        if self.setup == MODEL:
+            d["mean_var"] = self.mean_var
+        elif self.random:
             d.update(normal_scale=self.normal_scale, clip_policy=self.clip_policy)
         return d
 

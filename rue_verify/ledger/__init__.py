@@ -24,7 +24,7 @@ __all__ = ["REGISTRY", "SEVERITY", "ClaimResult", "Finding", "LedgerInputs", "Mo
 #: the ledger's modules in the paper's order; importing one registers its claims (the registry's
 #: order, and so every output's, is this order, then each module's order of declaration)
 MODULES = ("section2", "section3", "section4", "theorem5", "proof_decomposition", "proof_event", "proof_regret",
-           "discussion", "section6", "beyond")
+           "discussion", "section6", "beyond", "explore")
 for _m in MODULES:
     importlib.import_module(f"{__name__}.{_m}")
 

@@ -465,7 +465,7 @@ def check_limit_tight(mode: Mode):
                                          f"seen approaching it (drift interval reaching 0 or above): {rows}",
                                    fail="inconclusive", witness=lambda: stuck[0], kind="rate"))
     v = overall(findings)
-    closest = ", ".join(f"K = {K}: {best[('regret', K)][0]} {best[('regret', K)][2]:.2f} [{best[('regret', K)][3]:.2f}, "
-                        f"{best[('regret', K)][4]:.2f}]" for K in Ks)
+    closest = ", ".join(f"K = {K}: {alg} {e:.2f} [{lo:.2f}, {hi:.2f}]"
+                        for K in Ks for alg, _, e, lo, hi in [best[("regret", K)]])
     return (f"{v}: the closest efficiency in simple regret (simultaneous intervals over {m}) at {closest}; finite "
             "budgets cannot settle an asymptotic limit"), findings

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..files import write_bytes, write_text
+from . import cliff as cl
 from . import empirical as rep
 from . import proofs as pf
 from . import rates as rt
@@ -116,6 +117,10 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
                         "peers' own), with the full-information oracle below the limit and local slopes.",
            lambda i: rt.landscape_table(i.rates, i.bounds), rt.draw_landscape,
            claims=("RATE-FAIL", "RATE-REGRET", "ABS-SOTA")),
+    Family("explore-cliff", "RUE's exploration constant: its simple regret over the limit's constant against DEG "
+                            "(the paper's DEG = 2), with its top-two balanced variant, and the share of runs that "
+                            "starve the best arm, at K = 10 and 30, n = 1e4 and 1e5.",
+           lambda i: cl.cliff_table(i.rates), cl.draw_cliff, claims=("EXPLORE-CLIFF",)),
     Family("figure3-fixed-H-suboptimal", "Reproduction of Figure 3: fixed means, K = 20 (H over the suboptimal "
                                          "arms, as the authors' code).",
            lambda i: rep.fixed_setups_table(list(i.rows), study="fixed", H_convention="suboptimal"),

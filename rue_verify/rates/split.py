@@ -41,7 +41,7 @@ from simulate.stats import Interval, mean_interval
 
 from .efficiency import constants
 from .grid import ORACLE, Setting, algorithm_params
-from .truth import conditional_regret, instances, known_mean_posterior, simulated_runs
+from .truth import conditional_regret, instances, known_mean_posterior, simulated_runs, zero_share_bound
 
 #: the near-tie window, in units of sigma / sqrt(n): the pair problem's error Phi(-Delta sqrt(n) / (2 sigma))
 #: is below 0.7% outside it
@@ -108,7 +108,9 @@ def _starvation(means, pulls, w, near, level):
     best, second = order[:, -1], order[:, -2]
     idx = np.arange(means.shape[0])
     tb, ts = pulls[idx, best], pulls[idx, second]
-    starved = mean_interval(w * (tb <= STARVED), level)
+    hit = tb <= STARVED
+    starved = mean_interval(w * hit, level) if hit.any() else \
+        Interval(0.0, 0.0, zero_share_bound(hit.size, level, tilt=bool(np.any(w != 1))), level)
     if not near.any():
         return starved, None, None
     wn = w[near] / w[near].sum()

@@ -291,6 +291,15 @@ def near_tie_weights(mu: np.ndarray, sigma0_sq, nu_sq: float) -> np.ndarray:
     return 1.0 / (p0 + (1 - p0) * np.mean(np.exp(np.minimum(log_ratio, 700.0)), axis=1))
 
 
+def zero_share_bound(runs: int, level: float = 0.95, tilt: bool = True) -> float:
+    """An upper bound, at `level`, on the prior probability of an event that none of `runs` runs had:
+    the exact (Clopper-Pearson) upper end for 0 of `runs` under the runs' own law, times the largest
+    importance weight, 1 / TILT_PRIOR_SHARE under near-tie sampling (`near_tie_weights`), since the
+    event's prior probability is its weighted mean under the proposal."""
+    upper = 1.0 - ((1.0 - level) / 2) ** (1.0 / runs)
+    return min(1.0, upper / TILT_PRIOR_SHARE if tilt else upper)
+
+
 def instances(K: int, sigma0_sq, nu_sq: float, runs: int, seed: int,
               tilt: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The means `(runs, K)`, reward seeds and importance weights of the runs of one setting: the same

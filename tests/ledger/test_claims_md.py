@@ -15,9 +15,9 @@ from rue_verify.verify.runner import YOUR_SECTION
 
 CLAIMS_MD = pathlib.Path(__file__).resolve().parents[3] / "shared" / "CLAIMS.md"
 BEYOND_MD = CLAIMS_MD.with_name("CLAIMS-BEYOND.md")
-#: claims of CLAIMS-BEYOND.md not registered yet: EXPLORE-CLIFF (RUE's exploration constant) waits for
-#: issue 51, which builds it; a new claim there fails this test until it is built or listed here
-PENDING: set[str] = {"EXPLORE-CLIFF"}
+#: claims of CLAIMS-BEYOND.md not registered yet (none); a new claim there fails this test until it is built
+#: or listed here
+PENDING: set[str] = set()
 
 
 def claims_md_ids(text: str) -> set[str]:
