@@ -201,13 +201,30 @@ def padded_runs(R: int) -> int:
     return -(-R // UNIT) * UNIT
 
 
+#: the smallest K at which known-variance runs take the lazy argmax (`rue_lazy`): below it the plain
+#: kernel's pass over every arm is faster (the crossover measured in docs/bench.txt)
+LAZY_FROM = 64
+
+
+def lazy_path(K: int, variances: str, top_two: bool, lazy: bool | None) -> bool:
+    """Whether runs take the lazy argmax: asked for (`lazy`), or by default at K >= LAZY_FROM with
+    known variances (the only mode where its bound holds) and RUE's own pick."""
+    if lazy and (variances != "known" or top_two):
+        raise ValueError("lazy: the lazy argmax needs variances='known' and RUE's own pick (its bound holds only "
+                         "while sigma0^2 and sigma^2 stay fixed)")
+    return bool(lazy) if lazy is not None else (variances == "known" and not top_two and K >= LAZY_FROM)
+
+
 def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="authors", sigma0_sq=1.0,
-          sigma_sq=1.0, block=BLOCK, sums=None, deg=DEG, top_two=False):
+          sigma_sq=1.0, block=BLOCK, sums=None, deg=DEG, top_two=False, lazy=None, evaluated=None):
     """Runs are padded to whole units of UNIT (throwaway copies of the last run) and interleaved in
     blocks of about `block` runs, each a whole number of units, as many blocks as a multiple of the
     threads where that leaves each at least `block`; where there are too few runs for that, in
     blocks of at least MIN_BLOCK runs, one per thread. Identical to `run` with the same seeds for
-    every run, whatever the blocking."""
+    every run, whatever the blocking. `lazy` (None: by K, `lazy_path`) sends known-variance runs to
+    the lazy argmax (`rue_lazy`), with the same pulls and recommendations; `evaluated`, an `(R,)`
+    array, gets each run's exact index evaluations after round 2K there (the plain kernel's are K
+    per round)."""
     means = np.asarray(means, float)
     seeds, reward_seeds = (np.asarray(x, np.uint64) for x in (seeds, reward_seeds))
     R = means.shape[0]
@@ -229,23 +246,39 @@ def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="auth
     sizes = [(base + (i < extra)) * UNIT for i in range(nblocks)]
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     kept = np.zeros((0, 0)) if out is None else out if RU == R else np.empty((RU, means.shape[1]))  # padded: theirs too
-    rec, pulls = _batch(np.ascontiguousarray(means), n, gaussian, nu, reward_seeds, seeds, kept,
-                        V.mode_of(variances), sigma0_sq, sigma_sq, starts, float(deg), bool(top_two))
+    mode = V.mode_of(variances)
+    if lazy_path(means.shape[1], variances, top_two, lazy):
+        from . import rue_lazy
+        ev = np.zeros(RU)
+        rec, pulls = rue_lazy._batch(np.ascontiguousarray(means), n, gaussian, nu, reward_seeds, seeds, kept,
+                                     float(sigma0_sq), float(sigma_sq), starts, float(deg), ev)
+        if evaluated is not None:
+            evaluated[...] = ev[:R]
+    else:
+        rec, pulls = _batch(np.ascontiguousarray(means), n, gaussian, nu, reward_seeds, seeds, kept,
+                            mode, sigma0_sq, sigma_sq, starts, float(deg), bool(top_two))
+        if evaluated is not None:
+            evaluated[...] = max(n - 2 * means.shape[1], 0) * means.shape[1]
     if out is not None and kept is not out:
         out[...] = kept[:R]
     return rec[:R], pulls[:R]
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, variances="authors",
-        sigma0_sq=1.0, sigma_sq=1.0, deg=DEG, top_two=False):
+        sigma0_sq=1.0, sigma_sq=1.0, deg=DEG, top_two=False, lazy=None):
     mu = np.asarray(mu, float)
     mode = V.mode_of(variances)
     if table is None:
         return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, variances, sigma0_sq,
-                                         sigma_sq, deg=deg, top_two=top_two))
+                                         sigma_sq, deg=deg, top_two=top_two, lazy=lazy))
     rec, pulls = np.empty(1, np.int64), np.empty((1, mu.size))
-    _block(replay_source(mu.size, table, ties, gaussian, nu), n, mode, sigma0_sq, sigma_sq,
-           rec, pulls, 0, 1, np.zeros((0, 0)), float(deg), bool(top_two))
+    src = replay_source(mu.size, table, ties, gaussian, nu)
+    if lazy_path(mu.size, variances, top_two, lazy):
+        from . import rue_lazy
+        rue_lazy._block(src, n, float(sigma0_sq), float(sigma_sq), rec, pulls, 0, 1, np.zeros((0, 0)), float(deg),
+                        np.zeros(1))
+    else:
+        _block(src, n, mode, sigma0_sq, sigma_sq, rec, pulls, 0, 1, np.zeros((0, 0)), float(deg), bool(top_two))
     return rec[0], pulls[0]
 
 
