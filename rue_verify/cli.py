@@ -353,9 +353,11 @@ def _bench(args: argparse.Namespace) -> int:
         if args.json:
             _dump(rows)
         return 0
-    from simulate.bench import NAMES, bench
+    from simulate.bench import CONFIGS, LARGE_K, LARGE_K_NAMES, NAMES, bench
     try:
-        rows = bench(args.algorithms or NAMES, reference_seconds=args.reference_seconds, repeats=args.repeats,
+        rows = bench(args.algorithms or (LARGE_K_NAMES if args.large_k else NAMES),
+                     configs=LARGE_K if args.large_k else CONFIGS,
+                     reference_seconds=0.0 if args.large_k else args.reference_seconds, repeats=args.repeats,
                      progress=not args.quiet, out=(lambda line: print(line, file=sys.stderr)) if args.json else print)
     except ValueError as err:
         return _fail(str(err))

@@ -434,8 +434,14 @@ def _simulate_command(sub, algs: tuple) -> None:
 def _bench_command(sub, algs: tuple) -> None:
     """The `bench` command and its flags."""
     bn = sub.add_parser("bench", help="throughput of the compiled kernels and the numpy references")
-    bn.add_argument("--algorithms", type=names(("rue", "rue-known") + tuple(a for a in algs if a != "rue")),
-                    help="comma-separated subset (default: all)")
+    bn.add_argument("--algorithms", type=names(("rue", "rue-known") + tuple(a for a in algs if a != "rue")
+                                              + ("rue-known-plain", "rue-known-lazy")),
+                    help="comma-separated subset (default: all; rue-known-plain and rue-known-lazy force RUE's two "
+                         "argmax paths)")
+    bn.add_argument("--large-k", action="store_true",
+                    help="instead: RUE with known variances at K = 20-1000, the plain pass over every arm against "
+                         "the lazy argmax (indices evaluated per round, arm-rounds per second, share of the "
+                         "division + square-root ceiling); the crossover K is read off it")
     bn.add_argument("--reference-seconds", type=real(0, 3600), default=3.0, help="time budget per numpy reference")
     bn.add_argument("--repeats", type=integer(1, 100), default=3,
                     help="timings per compiled kernel, interleaved across kernels; the best is reported, the "

@@ -18,12 +18,21 @@ from .algorithms.sources import LiveSource
 from .environments import fixed_means
 
 CONFIGS = (("F2", 20, 7000, 1000), ("F4", 80, 50000, 100))
+#: `bench --large-k`: RUE with known variances, the plain pass over every arm against the lazy argmax
+#: (`rue_lazy`), at K from 20 to 1000 (the crossover `rue.LAZY_FROM` is read off these rows)
+LARGE_K = (("F4", 20, 20000, 256), ("F4", 40, 20000, 256), ("F4", 80, 50000, 128), ("F4", 160, 50000, 64),
+           ("F4", 320, 50000, 32), ("F4", 1000, 50000, 128))
+LARGE_K_NAMES = ("rue-known-plain", "rue-known-lazy")
 
 #: what the bench times: a label, the registry name and its parameters (every algorithm at its
 #: defaults, and RUE with known variances too)
-VARIANTS = {"rue": ("rue", {}), "rue-known": ("rue", {"variances": "known", "sigma0_sq": 0.01, "sigma_sq": 0.25}),
+KNOWN = {"variances": "known", "sigma0_sq": 0.01, "sigma_sq": 0.25}
+VARIANTS = {"rue": ("rue", {}), "rue-known": ("rue", KNOWN),
             **{name: (name, {}) for name in REGISTRY if name != "rue"}}
 NAMES = tuple(VARIANTS)
+#: RUE's two argmax paths, forced (the kernel's `lazy`; not registry parameters)
+PATHS = {"rue-known-plain": False, "rue-known-lazy": True}
+VARIANTS.update({name: ("rue", KNOWN) for name in PATHS})
 
 
 def _kernel_kwargs(label: str, mu: np.ndarray, n: int) -> dict:
@@ -33,7 +42,18 @@ def _kernel_kwargs(label: str, mu: np.ndarray, n: int) -> dict:
 
 def _fast(label: str, means: np.ndarray, n: int, seeds: np.ndarray, reward_seeds: np.ndarray, kw: dict):
     kw = {k: float(np.ravel(v)[0]) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+    if label in PATHS:
+        return rue.batch(means, n, seeds, reward_seeds, lazy=PATHS[label], **kw)
     return get(VARIANTS[label][0]).batch(means, n, seeds, reward_seeds, **kw)
+
+
+def evaluations_per_round(label: str, means: np.ndarray, n: int, seeds: np.ndarray, reward_seeds: np.ndarray,
+                          kw: dict) -> float:
+    """RUE's exact index evaluations per round after the initial passes (K a round on the plain path)."""
+    kw = {k: float(np.ravel(v)[0]) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+    ev = np.zeros(means.shape[0])
+    rue.batch(means, n, seeds, reward_seeds, lazy=PATHS.get(label), evaluated=ev, **kw)
+    return float(ev.mean() / max(n - 2 * means.shape[1], 1))
 
 
 def _reference(label: str, mu: np.ndarray, n: int, rng: np.random.Generator, kw: dict):
@@ -130,9 +150,9 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     how many. `progress` shows a bar (on stderr) over the timings."""
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1, got {repeats}")
-    unknown = sorted(set(algorithms) - set(NAMES))
+    unknown = sorted(set(algorithms) - set(VARIANTS))
     if unknown:
-        raise ValueError(f"algorithms: unknown {', '.join(unknown)}; choose from {', '.join(NAMES)}")
+        raise ValueError(f"algorithms: unknown {', '.join(unknown)}; choose from {', '.join(VARIANTS)}")
     rows = []
     cores = numba.config.NUMBA_NUM_THREADS
     out(f"machine: {cores} cores; numba {numba.__version__}; arm-rounds/s = runs x n x K / wall seconds; "
@@ -189,10 +209,14 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
         rows.append({"setup": setup, "K": K, "n": n, "runs": done, "algorithm": name, "impl": "numpy-reference",
                      "threads": 1, "wall_s": wall, "arm_rounds_per_s": done * n * K / wall, "first_call_s": 0.0})
         share = ""
-        if VARIANTS[name][0] == "rue":        # one division and one square root per arm-round
+        if VARIANTS[name][0] == "rue":        # the plain path: one division and one square root per arm-round
+            probe = min(runs, rue.BLOCK)
+            ev = evaluations_per_round(name, means[:probe], n, seeds[0][:probe], seeds[1][:probe], kw) \
+                if VARIANTS[name][1].get("variances") == "known" else float(K)
             for r in fast:
                 r["ceiling_share"] = r["arm_rounds_per_s"] / (r["threads"] * before["rue_ceiling_per_s"])
-            share = f"  x1 at {fast[0]['ceiling_share']:.0%} of the ceiling"
+                r["evaluations_per_round"] = ev
+            share = f"  x1 at {fast[0]['ceiling_share']:.0%} of the ceiling, {ev:.2f} indices evaluated a round"
         out(f"{setup} K={K} n={n} {name:<10} " + "  ".join(
             f"numba x{r['threads']}: {r['arm_rounds_per_s'] / 1e6:8.1f} M/s "
             f"({r['slowest_arm_rounds_per_s'] / 1e6:.0f})" for r in fast)

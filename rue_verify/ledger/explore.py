@@ -61,10 +61,13 @@ def check_explore_cliff(mode: Mode):
         above = [r for r in rue if r.margin.low > 0]
         within = all(r.margin.high < 0 for r in rue)
         verdicts.append("refuted" if above else "holds" if within else "inconclusive")
-        worst = max(rue, key=lambda r: r.ratio.estimate)
+        worst = max(rue, key=lambda r: r.margin.high / r.other.interval("regret").estimate)   # the deciding one
         best = c["best"]
+        rel = worst.margin.high / worst.other.interval("regret").estimate
         parts.append(f"K = {K}, n = {n:,}: best DEG {best.deg:g}; DEG = 2's regret over DEG = {worst.other.deg:g}'s "
-                     f"{worst.ratio.estimate:.3f} [{worst.ratio.low:.3f}, {worst.ratio.high:.3f}] ({verdicts[-1]})")
+                     f"{worst.ratio.estimate:.3f} [{worst.ratio.low:.3f}, {worst.ratio.high:.3f}], the margin "
+                     f"sr(2) - {cliff.TOLERANCE:g} sr({worst.other.deg:g}) at most {rel:+.1%} of "
+                     f"sr({worst.other.deg:g}) ({verdicts[-1]})")
         witnesses.append({"params": {"K": K, "n": n, "sigma0_sq": 1.0, "sigma_sq": 1.0, "variances": "known"},
                           "deg": PAPER, "against": worst.other.deg,
                           "ratio": [round(x, 4) for x in worst.ratio[:3]], "tolerance": cliff.TOLERANCE,

@@ -201,9 +201,10 @@ def padded_runs(R: int) -> int:
     return -(-R // UNIT) * UNIT
 
 
-#: the smallest K at which known-variance runs take the lazy argmax (`rue_lazy`): below it the plain
-#: kernel's pass over every arm is faster (the crossover measured in docs/bench.txt)
-LAZY_FROM = 64
+#: the smallest K at which known-variance runs take the lazy argmax (`rue_lazy`). Measured on one thread
+#: (Intel Xeon, AVX-512; docs/bench.txt, `bench --large-k`): the two paths are level at K = 2-4, the lazy one
+#: 7% faster at K = 10, 17% at 20 and 1.7-1.9x at K = 80-320; below 8 the plain kernel is kept
+LAZY_FROM = 8
 
 
 def lazy_path(K: int, variances: str, top_two: bool, lazy: bool | None) -> bool:

@@ -12,13 +12,14 @@ Each round (issue 52's design):
   1. o_j is cached per arm (computed when the arm is pulled, by the plain kernel's own expression),
      and the sums sum_j o_j T_j and sum_j o_j S_j are formed in the plain kernel's order, so rbar_0
      and d are the plain kernel's to the bit;
-  2. every arm's bound A_j + o_j rbar_0 + a rounding margin (`MARGIN` relative to the terms' size) and
-     the largest bound are found in one pass with one multiply-add per arm;
-  3. the arm of the largest bound is evaluated exactly (the plain kernel's expression), and then every
-     arm whose bound reaches that value, in index order: only these can be the argmax or tie with it.
-     Their exact values give the maximum, the first maximiser and the count of ties, as the plain
-     kernel's pass over every arm does, and an arm evaluated gets its A refreshed.
-An arm just pulled has no valid A (+inf), so it is always evaluated; at round 2K every arm is.
+  2. every arm's bound A_j + o_j rbar_0 (A_j holds a rounding margin, `MARGIN` relative to the terms'
+     size) and the two largest bounds are found in one pass with one multiply-add per arm;
+  3. the arm of the largest bound is evaluated exactly (the plain kernel's expression). Where the
+     second largest bound is below that value, no other arm can reach it and the arm is the argmax;
+     otherwise every arm whose bound reaches it is evaluated, in index order, and their exact values
+     give the maximum, the first maximiser and the count of ties, as the plain kernel's pass over
+     every arm does. An arm evaluated there gets its A refreshed.
+The arm pulled last round is evaluated first (its A is refreshed), and at round 2K every arm is.
 No division and no square root run per arm, only per evaluated arm (`docs/bench.txt` has the
 measured arms evaluated per round).
 
@@ -78,7 +79,7 @@ def _block(src, n, s0_known, s_known, rec, pulls, lo, hi, sums, deg, evaluated):
     evals = np.zeros(B)
     cand_k = np.empty(K, np.int64)    # one run's arms evaluated this round, in index order, and their values
     cand_u = np.empty(K)
-    hits = np.empty(B, np.int64)
+    second = np.empty(B)
     floor = np.empty(B)
     up_num = np.empty(B)
     s02, s2 = s0_known, s_known
@@ -109,24 +110,22 @@ def _block(src, n, s0_known, s_known, rec, pulls, lo, hi, sums, deg, evaluated):
                         _refresh(A, k, b, omw, num[b], rbar, c, s02, den[b])
                     evals[b] += K
                 top[b] = -np.inf
+                second[b] = -np.inf
                 arg[b] = 0
-                hits[b] = 0
-            for j in range(K):                       # 2. the bounds and the largest: one multiply-add per arm
+            for j in range(K):                       # 2. the two largest bounds: one multiply-add per arm
                 for b in range(B):
                     v = A[j, b] + omw[j, b] * up_num[b]
                     up = v > top[b]
+                    second[b] = top[b] if up else max(second[b], v)
                     arg[b] = j if up else arg[b]
                     top[b] = v if up else top[b]
             for b in range(B):                       # 3. the exact value of the largest bound's arm
                 j = arg[b]
                 floor[b] = _index(omw[j, b], num[b], rbar[j, b], c, s02, den[b])
                 evals[b] += 1.0
-            for j in range(K):                       # how many bounds reach it (the arm itself among them)
-                for b in range(B):
-                    hits[b] += A[j, b] + omw[j, b] * up_num[b] >= floor[b]
-            for b in range(B):
                 pick[b] = arg[b]
-                if hits[b] > 1:                      # exact values of every arm that reaches, in index order
+                if second[b] >= floor[b]:            # another bound reaches it: exact values of every arm that
+                    #                                  reaches, in index order
                     best = -np.inf
                     cnt = 0
                     found = 0

@@ -49,3 +49,13 @@ def test_bench_interleaves_its_repeats(monkeypatch):
                        out=lambda line: None, repeats=3)
     timed = [name for name, runs in calls if runs == 160]      # the probe call times rue.BLOCK (128)
     assert timed == ["uniform", "sh"] * 3
+
+
+def test_large_k_rows_count_the_indices_each_path_evaluates():
+    """The plain path evaluates K indices a round, the lazy one far fewer (each row says how many)."""
+    from simulate.bench import LARGE_K_NAMES, bench
+    rows = bench(LARGE_K_NAMES, configs=(("F4", 70, 600, 8),), reference_seconds=0.0, threads=(1,),
+                 out=lambda line: None, repeats=1)
+    plain, lazy = (next(r for r in rows if r.get("algorithm") == name and r["impl"] == "numba")
+                   for name in LARGE_K_NAMES)
+    assert plain["evaluations_per_round"] == 70 and 1 <= lazy["evaluations_per_round"] < 10
