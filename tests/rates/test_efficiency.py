@@ -97,3 +97,25 @@ def test_per_arm_settings_have_constants_but_no_finite_bound():
     e = efficiency.efficiency(res.curve("differing priors", "rue"), "failure")
     assert e.finite_ratio is None and e.limit == pytest.approx(
         limit.limit_constants(s.K, s.prior_vars(), s.sigma_sq).failure)
+
+
+def test_the_shipped_oracle_is_pinned_within_one_percent_on_every_common_prior_setting():
+    """The oracle's rows average its exact error given the means over grid.SCALES['paper'].oracle_draws
+    prior draws, so its efficiency's 95% interval is within 1% of the estimate on either side on every
+    common-prior setting (under per-arm priors its failure is a posterior integral per draw, and it
+    takes fewer draws)."""
+    from rue_verify.rates import grid, load
+    from rue_verify.rates.efficiency import efficiency
+    res = load()
+    checked = 0
+    for name, s in res.settings().items():
+        c = res.curve(name, grid.ORACLE)
+        assert c.runs == grid.SCALES["paper"].runs(next(p for p in grid.SCALES["paper"].plans if p.setting == s),
+                                                   grid.ORACLE)
+        if s.prior_ratio != 1:
+            continue
+        for q in ("failure", "regret"):
+            e, lo, hi = efficiency(c, q).efficiency
+            assert hi - e <= 0.01 * e and e - lo <= 0.01 * e, (name, q)
+            checked += 1
+    assert checked == 10
