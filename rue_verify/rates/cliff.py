@@ -34,7 +34,7 @@ from ..errors import ParameterError
 from .efficiency import constants
 from .grid import Setting, algorithm_params
 from .split import STARVED
-from .truth import _truth, simulated_runs, zero_share_bound
+from .truth import runs_truth, simulated_runs, zero_share_bound
 
 #: the exploration constants swept (the paper's is 2)
 DEGS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0)
@@ -111,7 +111,7 @@ def execute(task: CliffTask, seed: int) -> dict:
     s = task.setting
     params = {**algorithm_params("rue", s), "deg": task.deg}
     r = simulated_runs(task.algorithm, s.K, task.n, s.sigma0_sq, s.sigma_sq, task.runs, seed, params, True)
-    tr = _truth(params, task.n, r.means, r.rec, r.sums, r.pulls, s.sigma0_sq, s.sigma_sq, 0.95, weights=r.weights)
+    tr = runs_truth(r, task.n, s.sigma0_sq, s.sigma_sq)
     best = r.means.argmax(axis=1)
     starved = r.weights * (r.pulls[np.arange(task.runs), best] <= STARVED)
     values = {"failure": tr.failure_runs, "regret": tr.regret_runs, "starved": starved,

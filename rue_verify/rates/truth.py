@@ -250,6 +250,12 @@ class Runs:
     sums: np.ndarray
 
 
+def runs_truth(r: Runs, n: int, sigma0_sq, nu_sq: float, level: float = 0.95, tilt: bool = True) -> Truth:
+    """The Truth of runs kept by `simulated_runs` (as `bayes_truth` computes it from the same runs)."""
+    return _truth({**r.params}, n, r.means, r.rec, r.sums, r.pulls, sigma0_sq, nu_sq, level,
+                  weights=r.weights if tilt else None)
+
+
 def simulated_runs(algorithm: str, K: int, n: int, sigma0_sq, nu_sq: float, runs: int, seed: int,
                    params: dict | None = None, tilt: bool = False) -> Runs:
     """The runs of `bayes_truth` (same instances, streams and seeds), before any estimator."""
