@@ -16,6 +16,9 @@ from bounds import registry
 from bounds._core import UndefinedError
 from rue_verify import erratum
 
+#: the session's quick ledger (a minute and a half) is built once: these modules share one xdist worker
+pytestmark = pytest.mark.xdist_group("quick_ledger")
+
 PROVENANCE = erratum.Provenance("quick", 20241001, "coverage", "shipped results", "shipped study", "2026-11-25")
 
 

@@ -90,6 +90,8 @@ def argv(draw, command, flags, must_fail=False):
         out += [k, draw(st.sampled_from(["-1", "nan", "x", "", "1e400"]))]
     if command == "claims" and "--id" not in keys:       # the whole ledger takes minutes: fuzz cheap claims
         out += ["--id", draw(st.sampled_from(["SEC2-THR-0223", "EXP-K80,DISC-MK", "NOPE"]))]
+    if command in ("simulate", "table") and "--runs" not in keys:     # 1000 runs of every algorithm take minutes:
+        out += ["--runs", draw(st.sampled_from(["1", "3"]))]           # the fuzz is about the arguments
     if command in ("simulate", "table", "claims", "bench", "reproduce"):
         out.append("-q")
     return out

@@ -15,6 +15,9 @@ from rue_verify.ledger import proof_graph
 from rue_verify.verify import Argued, Finding, Repair, Rests, from_proof
 from rue_verify.verify import graph as engine_graph
 
+#: the session's quick ledger (a minute and a half) is built once: these modules share one xdist worker
+pytestmark = pytest.mark.xdist_group("quick_ledger")
+
 PAPER = Path(__file__).resolve().parents[3] / "shared" / "paper" / "rue-bayesian-bai.tex"
 
 

@@ -10,6 +10,9 @@ import pytest
 from rue_verify.ledger import REGISTRY, Mode, run_ledger
 from rue_verify.verify.witnesses import recompute_witness
 
+#: the session's quick ledger (a minute and a half) is built once: these modules share one xdist worker
+pytestmark = pytest.mark.xdist_group("quick_ledger")
+
 PINNED = Path(__file__).with_name("verdicts.json")
 
 

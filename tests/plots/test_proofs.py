@@ -7,6 +7,9 @@ import pytest
 from rue_verify.plots.proofs import DRAWN, proof_graph_table
 from rue_verify.plots.registry import FAMILIES, save
 
+#: the session's quick ledger (a minute and a half) is built once: these modules share one xdist worker
+pytestmark = pytest.mark.xdist_group("quick_ledger")
+
 
 @pytest.fixture(scope="module")
 def table(quick_ledger):
