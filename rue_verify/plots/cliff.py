@@ -66,6 +66,6 @@ def draw_cliff(t: Table, ax=None):
     for a in (left, right):
         a.grid(alpha=0.3, which="both")
     caption(fig, f"Model of Section 3 (sigma0^2 = sigma^2 = 1, RUE told both), near-tie-sampled instances paired "
-                 f"across DEG, {t.rows[0]['runs']} runs per point; {t.meta['source']}.")
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
+                 f"across DEG, {t.rows[0]['runs']} runs per point;\n{t.meta['source']}.")
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig
