@@ -247,7 +247,7 @@ def parse_budget(budget: str | int, env: Environment, convention: str = "subopti
             raise ValueError(f"budget must be an integer in [1, 1e9] or one of {labels}, got {n}")
         return n
     if env.random:
-        raise ValueError("budgets relative to H need fixed means; give a number for R1-R3")
+        raise ValueError("budgets relative to H need fixed means; give a number for R1-R3 and M")
     table = budgets_from(FIXED_BUDGETS, math.ceil(complexity_H(env.fixed(), convention)))
     if budget not in table:
         raise ValueError(f"budget must be an integer or one of {list(table)}, got {budget!r}")

@@ -15,6 +15,8 @@ from .beyond import SECTION
 claim = claims_in(SECTION)
 #: the family-wise level of the paired comparisons (Bonferroni over every (K, n, DEG) compared)
 FAMILY_LEVEL = 0.95
+#: the paper's exploration constant
+PAPER = cliff.PAPER_DEG
 
 
 @functools.lru_cache(maxsize=4)
@@ -95,6 +97,3 @@ def check_explore_cliff(mode: Mode):
     return (f"{verdict.verdict}: DEG = 2 against the best DEG per cell: {'; '.join(parts)}. The smallest DEG swept "
             f"multiplies the regret by {min(cliffs):.0f}-{max(cliffs):.0f}. RUE's regret over its top-two balanced "
             f"variant's: {variant}"), findings
-
-
-PAPER = cliff.PAPER_DEG
