@@ -68,3 +68,20 @@ def test_a_study_of_another_form_is_refused(tmp_path):
     (tmp_path / "results.csv").write_text("key,K\n")
     with pytest.raises(ValueError, match="another form"):
         cliff.load(tmp_path)
+
+
+def test_the_cli_shows_a_stored_study_and_refuses_a_missing_one(tiny, capsys):
+    """`rates --cliff --show DIR`: one row per variant of every cell, the paper's DEG without a ratio to
+    itself, and a directory without results is one line naming --show."""
+    import json
+
+    from rue_verify.cli import main
+    assert main(["rates", "--cliff", "--show", str(tiny), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rows = out["rows"]
+    assert len(rows) == len(cliff.tasks(TINY, CELLS)) and "exploration-constant study" in out["source"]
+    assert [r["paper_over_this"] is None for r in rows] == [r["algorithm"] == "rue" and r["deg"] == 2 for r in rows]
+    assert all(r["efficiency"][1] <= r["efficiency"][0] <= r["efficiency"][2] for r in rows)
+    assert main(["rates", "--cliff", "--show", str(tiny / "nothing")]) == 2
+    err = capsys.readouterr().err
+    assert "--show:" in err and err.count("\n") == 1

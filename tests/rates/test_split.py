@@ -10,7 +10,7 @@ import numpy as np
 from bounds import limit
 from rue_verify.rates import grid
 from rue_verify.rates.efficiency import constants
-from rue_verify.rates.split import near_classes, regret_split
+from rue_verify.rates.split import as_dict, near_classes, regret_split, split_line
 from rue_verify.rates.truth import bayes_truth, conditional_regret, known_mean_posterior, oracle_truth, simulated_runs
 from simulate.stats import mean_interval
 
@@ -53,6 +53,9 @@ def test_the_parts_add_up_agree_with_the_realised_regret_and_the_oracle_loses_on
     assert overlap(rue.rest, rue.rest_realised) or rue.rest_realised.high == 0      # no run lost regret there
     assert np.isclose(rue.limit_near + rue.limit_rest, limit.regret_lower_bound(n, 6) * n / constants(s).regret)
     assert 0 <= rue.starved.estimate <= 1 and 0 < rue.pair_share <= 1 and 0.5 <= rue.best_of_pair[0] <= 1
+    d = as_dict(rue)
+    assert d["near"] == list(rue.near[:3]) and d["excess_rest"][0] == rue.rest.estimate - rue.limit_rest
+    assert "limit's own" in split_line(rue) and "realised regret (check)" in split_line(rue)
     orc = regret_split(s, grid.ORACLE, n, runs, 5)
     o = oracle_truth(6, n, 1.0, 1.0, runs, 5, tilt=True)
     assert np.isclose(orc.near.estimate + orc.rest.estimate, o.regret.estimate * n / constants(s).regret, rtol=1e-12)
