@@ -38,8 +38,10 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from simulate.stats import STRICT_LEVEL
+
 #: every statistical assertion's default level: a failure at fixed seeds is a real difference
-LEVEL = 1 - 1e-6
+LEVEL = STRICT_LEVEL
 
 # ---------------------------------------------------------------- strategies
 K_any = st.integers(min_value=2, max_value=3000)

@@ -33,6 +33,8 @@ from typing import Callable
 
 import numpy as np
 
+from simulate.stats import STRICT_LEVEL
+
 from .errors import ParameterError
 from .userfiles import load_module
 from .verify import ClaimResult, Finding, Mode, from_tightness, from_value, overall, witness
@@ -44,7 +46,7 @@ QUANTITIES = {"failure": "Bayesian failure probability", "regret": "Bayesian sim
 #: the default space of the Monte Carlo search (`space` overrides any of it)
 SPACE = {"K": Dim(2, 30, integer=True), "n": Dim(20, 3000, integer=True), "sigma0_sq": Dim(0.1, 10.0),
          "sigma_sq": Dim(0.1, 10.0)}
-LEVEL = 1 - 1e-6
+LEVEL = STRICT_LEVEL
 
 
 class BoundError(ParameterError):

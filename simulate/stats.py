@@ -8,6 +8,11 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
+#: the level of every statistical check that must not fail by chance (fixed seeds, exact or t intervals):
+#: at 1 - 1e-6 a failure is a real difference. Defined here once; the engine's Monte Carlo searches, the
+#: testing helpers, the user bounds' checks and the ledger's simulations read it
+STRICT_LEVEL = 1 - 1e-6
+
 
 class Interval(NamedTuple):
     """A point estimate with a two-sided interval at `level`."""

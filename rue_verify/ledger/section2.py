@@ -12,7 +12,7 @@ from bounds import repaired as rp
 from bounds import section2 as s2
 from simulate.environments import F_SETUPS, FIXED_BUDGETS, PAPER_K, fixed_means
 from simulate.runner import ucbe_with_exploration
-from simulate.stats import binomial_interval
+from simulate.stats import STRICT_LEVEL, binomial_interval
 
 from ..verify import (
     Expect,
@@ -117,7 +117,7 @@ def check_ucbe_upper(mode: Mode):
         a = float(s2.ucbe_parameter_limit(nn, Kk, Hh))
         runs = mode.sim_runs * 5
         rec = ucbe_with_exploration(np.tile(mu, (runs, 1)), nn, a, mode.seed, f"sec2-upper:{i}")
-        ci = binomial_interval(int((rec != 0).sum()), runs, 1 - 1e-6)
+        ci = binomial_interval(int((rec != 0).sum()), runs, STRICT_LEVEL)
         b = float(s2.ucbe_upper_bound(nn, Kk, Hh))
         rows.append(f"means {mu.tolist()} n={nn}: e_n = {fmt(ci.estimate)} "
                     f"[{fmt(ci.low)}, {fmt(ci.high)}] vs bound {fmt(b)}")
@@ -457,7 +457,7 @@ def check_full_e(mode: Mode):
         R = mode.sim_runs * 25
         m1 = 0.0 + rng.standard_normal(R) * np.sqrt(s / n)
         m2 = -Delta + rng.standard_normal(R) * np.sqrt(s / n)
-        ci = binomial_interval(int((m1 <= m2).sum()), R, 1 - 1e-6)
+        ci = binomial_interval(int((m1 <= m2).sum()), R, STRICT_LEVEL)
         exact = float(s2.full_info_error(n, Delta, s))
         rows.append(f"n={n}, Delta={Delta}, sigma^2={s}: exact {fmt(exact)}, simulated [{fmt(ci.low)}, {fmt(ci.high)}]")
         if not ci.low <= exact <= ci.high:

@@ -13,7 +13,7 @@ from bounds import repaired as rp
 from bounds import theorems as th
 from simulate.proofs.tracked import tracked_rue_runs
 from simulate.runner import outcomes
-from simulate.stats import mean_interval
+from simulate.stats import STRICT_LEVEL, mean_interval
 
 from ..verify import (
     Cites,
@@ -309,7 +309,7 @@ def repair_thm_regret(mode: Mode) -> Repair:
         runs = mode.confirm_runs
         means, rec = ps.rue_batch(K, n, 1.0, ratio, d * ratio, runs, rng)
         regret = outcomes(means, rec)[1]
-        ci = mean_interval(regret, 1 - 1e-6)
+        ci = mean_interval(regret, STRICT_LEVEL)
         rows.append(f"K={K}, n={n}, sigma^2/sigma0^2={ratio:g}, delta={d:g}: sr_n in [{fmt(ci.low)}, {fmt(ci.high)}] "
                     f"vs {fmt(b)}")
         if ci.low > b:

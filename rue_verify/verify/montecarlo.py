@@ -22,13 +22,13 @@ from typing import Callable
 
 import numpy as np
 
-from simulate.stats import binomial_interval
+from simulate.stats import STRICT_LEVEL, binomial_interval
 
 from .claims import Mode
 from .findings import Finding, fmt, from_tightness, witness
 from .search import Dim, unit_point
 
-LEVEL = 1 - 1e-6
+LEVEL = STRICT_LEVEL
 #: a simulated rate whose exact upper confidence limit is this many times below its bound at every
 #: confirmed point could not have been found above it: the search measured how loose the bound is
 #: there, and is not a test of it (`rate_finding`)

@@ -12,9 +12,9 @@ from scipy import special
 import bounds
 from bounds import gap
 from rue_verify import testing as S
-from simulate.stats import binomial_interval
+from simulate.stats import STRICT_LEVEL, binomial_interval
 
-LEVEL = 1 - 1e-6
+LEVEL = STRICT_LEVEL
 
 # tolerances, each with its reason
 QUAD_REL = 1e-8      # composite Gauss-Legendre vs mpmath at 30 digits (worst seen: 4e-10 at alpha=1e-6)

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 import bounds
 from bounds import section2 as s2
 from rue_verify import testing as S
-from simulate.stats import binomial_interval
+from simulate.stats import STRICT_LEVEL, binomial_interval
 
-LEVEL = 1 - 1e-6
+LEVEL = STRICT_LEVEL
 
 
 def test_section2_definitions():

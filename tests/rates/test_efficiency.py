@@ -14,9 +14,9 @@ from rue_verify.rates.grid import algorithm_params
 from simulate.algorithms import get
 from simulate.runner import outcomes, run_algorithm
 from simulate.seeds import run_seeds, stream
-from simulate.stats import binomial_interval
+from simulate.stats import STRICT_LEVEL, binomial_interval
 
-LEVEL = 1 - 1e-6
+LEVEL = STRICT_LEVEL
 
 
 def _failures(name: str, K: int, n: int, runs: int, seed: int, s0: float = 1.0, s: float = 1.0):

@@ -12,9 +12,9 @@ from rue_verify.rates import grid
 from rue_verify.rates.efficiency import constants
 from rue_verify.rates.split import as_dict, near_classes, regret_split, split_line
 from rue_verify.rates.truth import bayes_truth, conditional_regret, known_mean_posterior, oracle_truth, simulated_runs
-from simulate.stats import mean_interval
+from simulate.stats import STRICT_LEVEL, mean_interval
 
-LEVEL = 1 - 1e-6
+LEVEL = STRICT_LEVEL
 
 
 def overlap(a, b) -> bool:

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from rue_verify.rates import truth
 from rue_verify.rates.truth import bayes_truth, conditional_failure, conditional_regret
-from simulate.stats import mean_interval
+from simulate.stats import STRICT_LEVEL, mean_interval
 
-LEVEL = 1 - 1e-6
+LEVEL = STRICT_LEVEL
 
 
 def union_grid(m: np.ndarray, s: np.ndarray) -> np.ndarray:
