@@ -206,9 +206,9 @@ def check_e31(mode: Mode):
                      holds="first exponent >= final exponent at every point",
                      fails="the final exponent exceeds the first somewhere", tol=1e-12, tol_reason="relative rounding"),
          rate_finding(ps.tail_search("e31", mode), "Pr(|rbar_0 - mu0| >= x)",
-                       "eq. e31's per-round bound 2 exp(-first exponent)")]
-    f[-1].detail += (" Simulated directly: mu_j ~ N(mu0, sigma0^2), the mean of T_j Gaussian rewards of variance "
-                     "nu^2 per arm, rbar_0 the pooled mean of eq. blup.")
+                      "eq. e31's per-round bound 2 exp(-first exponent)",
+                      note=" Simulated directly: mu_j ~ N(mu0, sigma0^2), the mean of T_j Gaussian rewards of variance "
+                           "nu^2 per arm, rbar_0 the pooled mean of eq. blup.")]
     return f"the exponent is {ratio} times what the sub-Gaussian tail gives; " + _searched(f[-1]), f
 
 
@@ -260,9 +260,10 @@ def check_e3k(mode: Mode):
          from_margin(ok, "random points with T >= 2", holds="first exponent >= final exponent (T = 2 is the worst "
                      "case) at every point", fails="the final exponent exceeds the first somewhere", tol=1e-12,
                      tol_reason="relative rounding"),
-         rate_finding(s, "Pr(|rbar_k - mu_k| >= x)", "the bound 2 exp(-first exponent)")]
-    f[-1].detail += (f" Simulated reward by reward (T Gaussian rewards of variance nu^2); the closed form 2 Phi(-x "
-                     f"sqrt(T)/nu) is within {fmt(exact)} of the simulated rates at the confirmed points.")
+         rate_finding(s, "Pr(|rbar_k - mu_k| >= x)", "the bound 2 exp(-first exponent)",
+                      note=f" Simulated reward by reward (T Gaussian rewards of variance nu^2); the closed form 2 "
+                           f"Phi(-x sqrt(T)/nu) is within {fmt(exact)} of the simulated rates at the confirmed "
+                           "points.")]
     return f"the exponent is {ratio} times what the sub-Gaussian tail gives; " + _searched(f[-1]), f
 
 
@@ -286,9 +287,9 @@ def check_ebar_final(mode: Mode):
                            detail="summing eq. e31 and the E_3k bound over k and t gives exactly eq. decomk-v3: "
                                   f"{alg}.")]
     s = ps.not_E_search(mode)
-    findings.append(rate_finding(s, "Pr(not E)", "eq. decomk-v3"))
-    findings[-1].detail += (" RUE with known variances on means from the prior, Gaussian rewards of variance "
-                            "delta sigma^2; E checked at every round.")
+    findings.append(rate_finding(s, "Pr(not E)", "eq. decomk-v3",
+                                 note=" RUE with known variances on means from the prior, Gaussian rewards of "
+                                      "variance delta sigma^2; E checked at every round."))
     tight = search_tightness(s, "eq. decomk-v3")
     return "the sum over k and t is right; " + _searched(findings[-1]), findings + ([tight] if tight else [])
 

@@ -28,6 +28,7 @@ from ..verify import (
     NoRepair,
     Repair,
     claims_in,
+    corroborating,
     fmt,
     from_margin,
     from_proof,
@@ -275,14 +276,15 @@ def check_tau_upper(mode: Mode):
                        "every arm pulled at least once (T_j >= 1, as RUE guarantees), all K >= 2, sigma0^2, "
                        "sigma^2 > 0",
                        "tau_k^2 <= the right side")
-    search = from_margin(m1, "random pull vectors with T_j >= 1, K in [2, 30], T_j <= 1e4, variances in [1e-3, 1e3]",
-                         holds=f"random search agrees: {n1} pull vectors, no violation",
-                         fails=f"random search found {b1} violating pull vectors of {n1}, against the proof",
-                         tol=1e-12, tol_reason="relative rounding")
-    search.corroborates = True          # the sympy proof decides the lemma; the search can only contradict it
     (m0, w0), n0, b0 = _search_tau(mode, "upper", 0, "tau-upper-unpulled")
-    search.detail += (f" Outside the lemma's setting (some T_j = 0, which RUE's initialisation rules out) it fails in "
-                      f"{b0} of {n0} sampled vectors (worst relative margin {fmt(m0)})." if m0 < 0 else "")
+    outside = (f" Outside the lemma's setting (some T_j = 0, which RUE's initialisation rules out) it fails in "
+               f"{b0} of {n0} sampled vectors (worst relative margin {fmt(m0)})." if m0 < 0 else "")
+    search = corroborating(from_margin(m1, "random pull vectors with T_j >= 1, K in [2, 30], T_j <= 1e4, variances in "
+                                           "[1e-3, 1e3]",
+                                       holds=f"random search agrees: {n1} pull vectors, no violation" + outside,
+                                       fails=f"random search found {b1} violating pull vectors of {n1}, against the "
+                                             "proof" + outside,
+                                       tol=1e-12, tol_reason="relative rounding"))
     T1, s01, s1 = w1
     tight = from_tightness([1 + m1], [{"K": len(T1), "T": list(map(int, T1)), "sigma0_sq": s01, "sigma_sq": s1}],
                            f"the same {n1} random pull vectors and a Nelder-Mead refinement of the variances at the "

@@ -111,9 +111,9 @@ def check_thm_fail(mode: Mode):
                                fails=f"the bound is below 1 in {informative} of {len(cells)} cases: with delta = 1 the "
                                      "last term 2K n^(1 - sigma^2 m/(2 sigma0^2 + sigma^2)) grows with n."))
     # adversarial: RUE's simulated e_n where the bound is below 1
-    findings.append(rate_finding(ps.failure_search(mode), "RUE's failure rate e_n", "Theorem 5.1's bound"))
-    findings[-1].detail += (" (compiled RUE, known variances, means from the prior, Gaussian rewards nu^2 = "
-                             "delta sigma^2)")
+    findings.append(rate_finding(ps.failure_search(mode), "RUE's failure rate e_n", "Theorem 5.1's bound",
+                                 note=" (compiled RUE, known variances, means from the prior, Gaussian rewards nu^2 = "
+                                      "delta sigma^2)"))
     return Expect(f"undefined for K <= {und.max()}" + (" (incl. the paper's K = 20)" if 20 in und else "")
                   + " and at n = 4(K-1); not scale-invariant; "
                   "vacuous whenever delta = 1; no violation where informative",
@@ -205,9 +205,10 @@ def repair_thm_fail(mode: Mode) -> Repair:
                         ("Pr(not E) by not_E_bound_repaired", Rests("repair:PF-EBAR-FINAL"))],
                        "n >= 4K - 2, delta in (0, 1], every K >= 2", "e_n <= the repaired bound")
     s = ps.failure_search(mode, bound=_repaired_bound, name="theorem-5.1-repaired", space=REPAIRED_SPACE)
-    sim = rate_finding(s, "RUE's failure rate e_n", "the repaired Theorem 5.1")
     informative = sum(1 for p in s.points if p.bound is not None)
-    sim.detail += f" The repaired bound is below 1 at {informative} screened points (the adversary's choice)."
+    sim = rate_finding(s, "RUE's failure rate e_n", "the repaired Theorem 5.1",
+                       note=f" The repaired bound is below 1 at {informative} screened points (the adversary's "
+                            "choice).")
     return Repair("Theorem 5.1 with C_K for c_K, 1/sigma0 kept, eta_repaired, n >= 4K - 2, arm 1's "
                   "count one pull lower "
                   "in the first gap term, and the repaired Pr(not E): "

@@ -214,20 +214,21 @@ def _short(p: dict) -> str:
     return "{" + ", ".join(f"{k}={fmt(v) if isinstance(v, float) else v}" for k, v in p.items()) + "}"
 
 
-def rate_finding(s: Search, what: str, bound_name: str) -> Finding:
+def rate_finding(s: Search, what: str, bound_name: str, note: str = "") -> Finding:
     """The verdict of a rate search: refuted when a confirmed point's exact interval lies above the
     bound; vacuous when the bound was >= 1 everywhere searched; a measure of tightness, not a test,
     when the bound is at least `LOOSE` times the rate's upper confidence limit at every confirmed point
-    (the search could not have failed); else holds on what was covered."""
+    (the search could not have failed); else holds on what was covered. `note` ends the text, whatever
+    the verdict (what was simulated, how)."""
     bad = s.violation()
     if not s.confirmed:
-        return Finding("vacuous", s.covered(), f"{bound_name} was >= 1 at every point screened.")
+        return Finding("vacuous", s.covered(), f"{bound_name} was >= 1 at every point screened." + note)
     if bad:
         ci = bad.interval(s.level)
         return Finding("refuted", s.covered(),
                        f"{what} exceeds {bound_name}: at {bad.params} it is {fmt(bad.rate)} in [{fmt(ci.low)}, "
                        f"{fmt(ci.high)}] ({bad.runs} runs, exact, level 1 - {1 - s.level:.2g}) against "
-                       f"{fmt(bad.bound)}.",
+                       f"{fmt(bad.bound)}." + note,
                        witness({**bad.params, "runs": bad.runs, "seed_key": list(bad.key)}, ci.low, bad.bound,
                                events=bad.events, level=s.level, what=f"exact lower confidence limit of {what}"))
     slack = min((p.bound / p.interval(s.level).high for p in s.confirmed if p.bound is not None), default=0.0)
@@ -236,5 +237,5 @@ def rate_finding(s: Search, what: str, bound_name: str) -> Finding:
                        f"not a test of {bound_name}: at every confirmed point the bound is at least {fmt(slack, 3)} "
                        f"times the exact upper confidence limit of {what} (level 1 - {1 - s.level:.2g}), so no "
                        f"simulation of this size could find it false there; read as how loose it is. "
-                       + rate_text(s, what) + ".", kind="tightness")
-    return Finding("holds", s.covered(), f"no confirmed point above {bound_name}; " + rate_text(s, what) + ".")
+                       + rate_text(s, what) + "." + note, kind="tightness")
+    return Finding("holds", s.covered(), f"no confirmed point above {bound_name}; " + rate_text(s, what) + "." + note)
