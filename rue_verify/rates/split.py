@@ -15,7 +15,7 @@ What it replaces multiplied the run's conditional regret by the class indicator 
 E[regret | data] 1{near(mu)}. Its two parts still add up to sr_n, but each is E[E[regret | data]
 Pr(near | data)], not E[regret 1{near}]: regret and the class are correlated given the data (a
 wrong recommendation goes with a close pair), so it moved regret from the near ties into the rest.
-`tests/rates/test_split.py` plants a rule whose regret is all in the near ties and checks that this
+`tests/rates/test_split.py` plants a rule whose regret is almost all (98%) in the near ties and checks that this
 estimator says so and that the replaced one does not.
 
 **Beside it.** The same split of the realised regret (max mu - mu_J) 1{near(mu)}, unbiased too, with
