@@ -32,7 +32,7 @@ from simulate.version import package_version
 
 from ..errors import ParameterError
 from .efficiency import constants
-from .grid import Setting, algorithm_params
+from .grid import Setting, algorithm_params, block_sums
 from .split import STARVED
 from .truth import runs_truth, simulated_runs, zero_share_bound
 
@@ -99,11 +99,6 @@ COLUMNS = ("key", "K", "n", "algorithm", "deg", "runs", "groups", *(f"{q}_{s}" f
            "seed", "version", "wall_seconds")
 
 
-def _blocks(values: np.ndarray, groups: int) -> tuple[list[float], list[float]]:
-    parts = np.array_split(np.asarray(values, float), groups)
-    return [float(p.sum()) for p in parts], [float((p ** 2).sum()) for p in parts]
-
-
 def execute(task: CliffTask, seed: int) -> dict:
     """Run one task; its row (a module-level function, so Dask workers can run it)."""
     import time
@@ -119,7 +114,7 @@ def execute(task: CliffTask, seed: int) -> dict:
     row = {"key": task.key, "K": task.K, "n": task.n, "algorithm": task.algorithm, "deg": task.deg,
            "runs": task.runs, "groups": task.groups}
     for q, v in values.items():
-        sums, sumsq = _blocks(v, task.groups)
+        sums, sumsq = block_sums(v, task.groups)
         row[f"{q}_sums"], row[f"{q}_sumsq"] = json.dumps(sums), json.dumps(sumsq)
     return {**row, "seed": seed, "version": package_version(), "wall_seconds": round(time.perf_counter() - t0, 3)}
 

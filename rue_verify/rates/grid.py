@@ -203,7 +203,8 @@ COLUMNS = ("key", "setting", "K", "sigma0_sq", "sigma_sq", "prior_ratio", "tilt"
            "version", "wall_seconds")
 
 
-def _blocks(values: np.ndarray, groups: int) -> tuple[list[float], list[float]]:
+def block_sums(values: np.ndarray, groups: int) -> tuple[list[float], list[float]]:
+    """The sums and sums of squares of `values` over `groups` consecutive blocks (what a row keeps)."""
     parts = np.array_split(np.asarray(values, float), groups)
     return [float(p.sum()) for p in parts], [float((p ** 2).sum()) for p in parts]
 
@@ -220,8 +221,8 @@ def execute(task: RateTask, seed: int) -> dict:
         params = algorithm_params(task.algorithm, s)
         tr = bayes_truth(task.algorithm, s.K, task.n, s.prior_vars(), s.sigma_sq, task.runs, seed, params,
                          tilt=s.tilt)
-    fs, fq = _blocks(tr.failure_runs, task.groups)
-    rs, rq = _blocks(tr.regret_runs, task.groups)
+    fs, fq = block_sums(tr.failure_runs, task.groups)
+    rs, rq = block_sums(tr.regret_runs, task.groups)
     return {"key": task.key, "setting": s.name, "K": s.K, "sigma0_sq": s.sigma0_sq, "sigma_sq": s.sigma_sq,
             "prior_ratio": s.prior_ratio, "tilt": int(s.tilt), "algorithm": task.algorithm,
             "params": json.dumps(params, sort_keys=True),

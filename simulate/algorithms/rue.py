@@ -25,8 +25,8 @@ import numpy as np
 from numba import njit, prange
 
 from . import variances as V
+from .rue_recommend import recommend
 from .sources import (
-    argmax_random,
     collect,
     decided,
     live_source,
@@ -145,22 +145,7 @@ def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi, sums, deg, top_t
     m = np.empty(K)
     for b in range(B):
         e0, e1 = V.from_totals(N[b], Stot[b], Qtot[b], A[b], sumT2[b], npulled[b], mode, s0_known, s_known)
-        d = 0.0
-        q = 0.0
-        for j in range(K):
-            o = e1 / (T[j, b] * e0 + e1)
-            omw[j, b] = o
-            d += o * T[j, b]
-            q += o * S[j, b]
-        r0 = q / d
-        for j in range(K):
-            m[j] = omw[j, b] * r0 + (1.0 - omw[j, b]) * (S[j, b] / T[j, b] if T[j, b] > 0 else 0.0)
-        rec[lo + b] = argmax_random(m, src, lo + b)
-        for j in range(K):
-            pulls[lo + b, j] = T[j, b]
-        if sums.shape[0] > 0:
-            for j in range(K):
-                sums[lo + b, j] = S[j, b]
+        recommend(src, lo, b, T, S, omw, e0, e1, m, rec, pulls, sums)
 
 
 @njit(cache=True, error_model="numpy", fastmath={"contract"})

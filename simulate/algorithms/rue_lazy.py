@@ -36,7 +36,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .sources import argmax_random, decided, live_source, n_arms, reward, tie_uniform
+from .rue_recommend import recommend
+from .sources import decided, live_source, n_arms, reward, tie_uniform
 
 #: the bound's rounding margin, relative to the size of the index's terms: far above the few units in
 #: the last place that separate A_k + o_k rbar_0 from the index recomputed, far below any gap that
@@ -162,22 +163,7 @@ def _block(src, n, s0_known, s_known, rec, pulls, lo, hi, sums, deg, evaluated):
             A[k, b] = np.inf
     m = np.empty(K)
     for b in range(B):
-        d = 0.0
-        q = 0.0
-        for j in range(K):
-            o = s2 / (T[j, b] * s02 + s2)
-            omw[j, b] = o
-            d += o * T[j, b]
-            q += o * S[j, b]
-        r0 = q / d
-        for j in range(K):
-            m[j] = omw[j, b] * r0 + (1.0 - omw[j, b]) * (S[j, b] / T[j, b] if T[j, b] > 0 else 0.0)
-        rec[lo + b] = argmax_random(m, src, lo + b)
-        for j in range(K):
-            pulls[lo + b, j] = T[j, b]
-        if sums.shape[0] > 0:
-            for j in range(K):
-                sums[lo + b, j] = S[j, b]
+        recommend(src, lo, b, T, S, omw, s02, s2, m, rec, pulls, sums)
         evaluated[lo + b] = evals[b]
 
 
