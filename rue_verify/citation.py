@@ -17,6 +17,7 @@ def toolkit() -> str:
             "(TMLR 2024) checked numerically, symbolically and by simulation.")
 
 
-def cite_this() -> str:
-    """One line for a report's or an erratum's foot."""
-    return f"Cite this: {toolkit()} It checks: {PAPER}"
+def cite_this(paper: str | None = None) -> str:
+    """One line for a report's or an erratum's foot (`paper`: the checked paper's reference; default
+    Zhu & Qiu's)."""
+    return f"Cite this: {toolkit()} It checks: {paper or PAPER}"

@@ -70,61 +70,100 @@ def _dump(obj: Any) -> None:
 
 
 # ---------------------------------------------------------------- claims
+def _ids(args: argparse.Namespace) -> list[str] | None:
+    return [i.strip() for tok in (getattr(args, "id", None) or []) for i in tok.split(",") if i.strip()] or None
+
+
+def _load(args: argparse.Namespace):
+    """The paper `--paper` names, loaded alone (only its claims are registered and active), and your
+    claim files (`--claims`) added to it. A `ParameterError` naming the flag that failed."""
+    from .verify.papers import load_paper
+    from .verify.runner import load_claims
+    paper = load_paper(args.paper)
+    for spec in getattr(args, "claim_files", None) or ():
+        load_claims(spec)
+    return paper
+
+
+def _mode(args: argparse.Namespace, paper, thorough: bool = False, **inputs):
+    """The mode of a run of `paper`'s claims: its inputs (`--results`, `--rates` for a paper that reads
+    them), your claim files and the seed."""
+    from .verify import LedgerInputs, Mode
+    given = {"results": getattr(args, "results", None), "rates": getattr(args, "rates", None)}
+    if paper.check_inputs is None:
+        extra = [k for k, v in given.items() if v]
+        if extra:
+            raise ParameterError(extra[0], f"paper {paper.name} reads no {extra[0]} (only its claims run)")
+    kw = {"inputs": LedgerInputs(**given, claims=tuple(getattr(args, "claim_files", None) or ()), paper=args.paper,
+                                 **inputs),
+          **({"seed": args.seed} if getattr(args, "seed", None) is not None else {})}
+    return Mode.thorough(**kw) if thorough else Mode(**kw)
+
+
+def _run(args: argparse.Namespace, mode, ids: list[str], quiet: bool):
+    """The paper's claims `ids` run on every core (or `--workers`), with a progress bar, and its graph."""
+    from .progress import bar, counter
+    from .verify.runner import run_ledger
+    shown = bar(len(ids), "claims", "claim", not quiet)
+    try:
+        return run_ledger(mode, ids, progress=counter(shown), workers=args.workers or cores())
+    finally:
+        shown.close()
+
+
 def _proofs(args: argparse.Namespace) -> int:
     """The proof graph: a node's relation at a point (--node, --at), or every node's status (runs the
-    quick ledger)."""
-    from .ledger import proof_graph
+    paper's quick ledger)."""
+    from .verify import graph
+    try:
+        paper = _load(args)
+    except ParameterError as err:
+        return _fail(f"--{err.param}: {err.reason}")
     if args.node or args.at:
         if not (args.node and args.at):
             return _fail("--node and --at go together: rue-verify proofs --node ID --at '{\"K\": 20, ...}'")
         try:
             at = json.loads(args.at)
-            _dump(proof_graph.evaluate(args.node, at if isinstance(at, dict) else {}))
+            _dump(graph.evaluate(paper, args.node, at if isinstance(at, dict) else {}))
         except json.JSONDecodeError as err:
             return _fail(f"--at: not a JSON object ({err})")
         except (KeyError, ValueError, TypeError) as err:
             return _fail(f"--node {args.node} --at: {err}")
         return 0
-    from .ledger import REGISTRY, Mode, run_ledger
-    from .progress import bar, counter
-    shown = bar(len(REGISTRY), "claims", "claim", not (args.quiet or args.json))
-    results = run_ledger(Mode(), progress=counter(shown), workers=args.workers or cores())
-    shown.close()
+    from .verify.runner import select
+    try:
+        results = _run(args, _mode(args, paper), select(None), args.quiet or args.json)
+    except ParameterError as err:
+        return _fail(f"--{err.param}: {err.reason}")
     g = results.graph
     if args.json:
-        _dump(proof_graph.nodes_json(g))
+        _dump(graph.nodes_json(g))
     else:
-        print("\n".join(proof_graph.trees(g)))
+        print("\n".join(graph.trees(g, paper.theorems or graph.roots(g))))
     return 0
 
 
 def _claims(args: argparse.Namespace) -> int:
-    from .ledger import LedgerInputs, Mode, check_inputs, load_claims, run_ledger, select
-    from .progress import bar, counter
-    kw = {"inputs": LedgerInputs(args.results, args.rates, claims=tuple(args.claim_files or ())),
-          **({"seed": args.seed} if args.seed is not None else {})}
-    mode = Mode.thorough(**kw) if args.thorough else Mode(**kw)
+    from .verify.runner import select
     try:
-        for spec in mode.inputs.claims:
-            load_claims(spec)
-        ids = select([i.strip() for tok in (args.id or []) for i in tok.split(",") if i.strip()] or None)
+        paper = _load(args)
+        mode = _mode(args, paper, args.thorough)
+        ids = select(_ids(args))
     except ParameterError as err:
         return _fail(f"--{err.param}: {err.reason}")
     except ValueError as err:
         return _fail(f"--id: {err}")
     t0 = time.perf_counter()
-    shown = bar(len(ids), "claims", "claim", not args.quiet)
     try:
-        check_inputs(mode.inputs)             # a bad --results or --rates is refused before any claim runs
-        results = run_ledger(mode, ids, progress=counter(shown), workers=args.workers or cores())
+        if paper.check_inputs is not None:   # a bad --results or --rates is refused before any claim runs
+            paper.check_inputs(mode.inputs)
+        results = _run(args, mode, ids, args.quiet)
     except ParameterError as err:             # also results that lack a study a claim needs
-        shown.close()
         return _fail(f"--{err.param}: {err.reason}")
-    shown.close()
     total = time.perf_counter() - t0
     from . import render
     if args.markdown:
-        title = "Claims ledger: Zhu & Qiu (TMLR 2024), RUE"
+        title = f"Claims ledger: {paper.title}"
         document = render.markdown(results, title, formatting.ledger_intro(mode, total))
         try:
             write_text(args.markdown, document)
@@ -134,7 +173,7 @@ def _claims(args: argparse.Namespace) -> int:
     if args.json:
         _dump([r.to_json() for r in results])
         return 0
-    print(f"rue-verify {__version__} claims ledger ({total:.1f} s). Covered: {mode.coverage()}")
+    print(f"rue-verify {__version__} claims ledger of {paper.title} ({total:.1f} s). Covered: {mode.coverage()}")
     print("\n".join(render.text(results, args.verbose)))
     print(f"verdicts: {render.counts(results)}; total {total:.1f} s")
     return 0
@@ -145,6 +184,9 @@ def _decide(args: argparse.Namespace) -> int:
     from .decide import decide, induct
     from .userfiles import load_module
     from .verify.induction import SolverMissing
+    if args.paper != "zhu-qiu":
+        return _fail(f"--paper {args.paper}: decide searches RUE's histories (the algorithm of zhu-qiu); no other "
+                     "paper supplies an algorithm's linear form and abstract states yet")
     where, _, name = args.step.rpartition(":")
     if not where or not name:
         return _fail(f"step: expected FILE.py:NAME or module:NAME, got {args.step!r}")
@@ -208,20 +250,19 @@ def _erratum(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from . import erratum
-    from .ledger import Mode, run_ledger, select
-    from .progress import bar, counter
-    mode = Mode(**({"seed": args.seed} if args.seed is not None else {}))
+    from .verify.runner import select
     try:
-        wanted = select([i.strip() for tok in (args.id or []) for i in tok.split(",") if i.strip()] or None)
+        paper = _load(args)
+        mode = _mode(args, paper)
+        wanted = select(_ids(args))
+    except ParameterError as err:
+        return _fail(f"--{err.param}: {err.reason}")
     except ValueError as err:
         return _fail(f"--id: {err}")
-    everything = select(None)
-    shown = bar(len(everything), "claims", "claim", not args.quiet)
-    results = run_ledger(mode, everything, progress=counter(shown), workers=args.workers or cores())
-    shown.close()
-    from .rates import load
-    prov = erratum.Provenance(mode.name, mode.seed, mode.coverage(), mode.inputs.results or "the paper-scale "
-                              "reproduction results shipped with the package", load(mode.inputs.rates).description)
+    results = _run(args, mode, select(None), args.quiet)
+    reads = paper.inputs_text(mode.inputs) if paper.inputs_text else "no inputs besides its claims"
+    prov = erratum.Provenance(mode.name, mode.seed, mode.coverage(), reads, "", paper=paper.title,
+                              citation=paper.citation, statement_tex=paper.statement_tex)
     tex = Path(args.out) / "erratum.tex"
     try:
         write_text(tex, erratum.document(results, prov, set(wanted) if args.id else None))
@@ -475,8 +516,10 @@ def _report(args: argparse.Namespace) -> int:
     try:
         res = report("full" if args.full else "quick", args.out, thorough=args.thorough, results_dir=args.results,
                      rates_dir=args.rates, claim_files=tuple(args.claim_files or ()),
-                     your_bounds=tuple(args.bounds or ()),
-                     seed=args.seed, progress=not args.quiet, workers=args.workers or cores())
+                     your_bounds=tuple(args.bounds or ()), claims=_ids(args), sections=args.section,
+                     seed=args.seed, progress=not args.quiet, workers=args.workers or cores(), paper=args.paper)
+    except ParameterError as err:
+        return _fail(f"--{err.param}: {err.reason}")
     except ValueError as err:
         return _fail(str(err))
     except OSError as err:

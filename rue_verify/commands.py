@@ -269,6 +269,9 @@ def _erratum_command(sub) -> None:
     er.add_argument("--pdf", action="store_true", help="also run latexmk (or pdflatex) to make erratum.pdf, where one "
                                                       "is on PATH")
     er.add_argument("--seed", type=SEED, help=f"seed for every search and simulation (default {Mode().seed})")
+    _paper_flag(er)
+    er.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
+                    help="files of your own claims, comma-separated, judged beside the paper's (as claims --claims)")
     er.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core)")
     er.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
@@ -306,6 +309,9 @@ def _decide_command(sub) -> None:
     dc.add_argument("--induct", action="store_true",
                     help="STEP is an Induct object: prove it for every n by induction over RUE's states (z3)")
     dc.add_argument("--json", action="store_true", help="print the result as JSON")
+    dc.add_argument("--paper", default="zhu-qiu", metavar="NAME|FILE.py",
+                    help="the paper whose algorithm's histories are searched: only zhu-qiu (RUE) supplies an "
+                         "algorithm's linear form and abstract states today; another paper is refused")
 
 
 def _proofs_command(sub) -> None:
@@ -328,6 +334,10 @@ def _proofs_command(sub) -> None:
                                                        "status, uses, witness, and proof and broken_at")
     pf.add_argument("--node", metavar="ID", help="a node's id or LaTeX label (or a claim ID)")
     pf.add_argument("--at", metavar="JSON", help="the point: K, n, sigma0_sq, sigma_sq, delta or nu_sq, T, means, k")
+    _paper_flag(pf)
+    pf.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
+                    help="files of your own claims, comma-separated: their nodes (claim(..., node=, uses=)) join the "
+                         "graph, and --node can name them")
     pf.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core)")
     pf.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
@@ -490,6 +500,10 @@ def _report_command(sub) -> None:
     rr.add_argument("--bounds", type=your_bounds, metavar="Q=FILE.py:NAME",
                     help="your bounds to draw in the landscape, comma-separated: failure=mybounds.py:NAME or "
                          "regret=mybounds.py:NAME (functions of K, n, sigma0_sq, sigma_sq; see check-bound)")
+    rr.add_argument("--id", nargs="+", metavar="ID", help="only these claims (comma-separated IDs, as claims --id)")
+    rr.add_argument("--section", nargs="+", metavar="SECTION",
+                    help="only the claims of these sections of the paper (as the report's filter names them; "
+                         "an unknown one is listed against the paper's)")
     rr.add_argument("--json", action="store_true", help="print what was written as JSON")
     rr.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
@@ -554,6 +568,14 @@ def _reproduce_command(sub, algs: tuple) -> None:
     _sweep_flags(rp, "print what was written as JSON")
 
 
+def _paper_flag(p) -> None:
+    """`--paper`: the paper whose claims a command runs (every command that runs a ledger takes it)."""
+    p.add_argument("--paper", default="zhu-qiu", metavar="NAME|FILE.py",
+                   help="the paper whose claims to run: a paper's name (an entry point of rue_verify.papers; "
+                        "default zhu-qiu, Zhu & Qiu TMLR 2024), a module, or a .py file that declares its claims "
+                        "(and a rue_verify.verify.Paper named PAPER); only that paper is loaded")
+
+
 def _ledger_flags(p, what: str) -> None:
     """The flags every command that runs the whole ledger with its inputs (claims, report) shares: how
     hard it works, what the empirical claims read, your own claims, and the processes."""
@@ -563,6 +585,7 @@ def _ledger_flags(p, what: str) -> None:
                         f"runs, Monte Carlo searches over {thorough.search_points} points with {thorough.confirm_runs} "
                         "confirmation runs, longer reward histories "
                         f"({WAITS['claims --thorough']} on {HOST_CLASS} for the ledger)")
+    _paper_flag(p)
     p.add_argument("--results", metavar="DIR", help="a reproduction's result directory for the empirical claims "
                                                     "(default: the paper-scale results shipped with the package)")
     p.add_argument("--rates", metavar="DIR", help="a rate study's directory (rue-verify rates --out DIR) for the rate "

@@ -101,12 +101,20 @@ def _proof_tex(p: dict) -> list[str]:
 
 @dataclass(frozen=True)
 class Provenance:
+    """What a run was: its mode, seed and coverage, what it read (`results`, and `rates` where the paper
+    reads a rate study; empty otherwise), its date, and the paper: its title, its citation, and how its
+    statements are typeset as printed (`statement_tex`: a claim's location -> the paper's LaTeX, None
+    where the paper's source is not at hand)."""
+
     mode: str
     seed: int
     coverage: str
     results: str
     rates: str
     date: str = ""
+    paper: str = "Zhu & Qiu (TMLR 2024)"
+    citation: str = ""
+    statement_tex: object = statement_tex
 
 
 def document(results, provenance: Provenance, ids=None) -> str:
@@ -129,10 +137,10 @@ def document(results, provenance: Provenance, ids=None) -> str:
            r"\newcommand{\E}[1]{\mathbb{E}\left[#1\right]}",
            r"\newcommand{\condE}[2]{\mathbb{E}\left[#1\,\middle|\,#2\right]}",
            r"\newcommand{\prob}[1]{\text{Pr}\left(#1\right)}",
-           r"\title{Erratum: \emph{UCB Exploration for Fixed-Budget Bayesian Best Arm Identification}}",
+           rf"\title{{Erratum: {text(provenance.paper)}}}",
            rf"\author{{Computed by rue-verify {text(__version__)}}}", rf"\date{{{text(date)}}}",
            r"\begin{document}", r"\maketitle",
-           r"This document lists every statement of Zhu \& Qiu (TMLR 2024) that the rue-verify ledger judged "
+           rf"This document lists every statement of {text(provenance.paper)} that the rue-verify ledger judged "
            r"refuted, undefined or inconsistent, with a witness as numbers and, where one exists, the repaired "
            r"statement. Each repaired formula is typeset from the expression the ledger evaluated; none is "
            r"retyped.", "",
@@ -149,13 +157,14 @@ def document(results, provenance: Provenance, ids=None) -> str:
     for g in ordered:
         out.append(rf"\section{{{text(g)}}}")
         for r in groups[g]:
-            out += _claim_tex(r)
+            out += _claim_tex(r, provenance.statement_tex)
     out += [r"\section*{Provenance}", r"\begin{tabular}{@{}ll@{}}",
             rf"rue-verify & {text(__version__)}\\", rf"mode and seed & {text(provenance.mode)}, "
                                                       rf"seed {provenance.seed}\\",
-            rf"results & {text(provenance.results)}\\", rf"rate study & {text(provenance.rates)}\\",
+            rf"inputs & {text(provenance.results)}\\"] + ([rf"rate study & {text(provenance.rates)}\\"]
+                                                            if provenance.rates else []) + [
             rf"date & {text(date)}\\", r"\end{tabular}", "", rf"Covered: {text(provenance.coverage)}", "",
-            rf"\emph{{{text(cite_this())}}}", r"\end{document}", ""]
+            rf"\emph{{{text(cite_this(provenance.citation or None))}}}", r"\end{document}", ""]
     return "\n".join(out)
 
 
@@ -165,8 +174,8 @@ def _as_printed(tex: str) -> str:
     return re.sub(r"\\label\{[^}]*\}", "", tex).strip()
 
 
-def _claim_tex(r) -> list[str]:
-    printed = statement_tex(r.location)
+def _claim_tex(r, typeset=statement_tex) -> list[str]:
+    printed = typeset(r.location) if typeset else None
     said = ([rf"\emph{{{text(r.location)}.}} As the paper typesets it:", rf"\begin{{quote}}{_as_printed(printed)}"
              r"\end{quote}", rf"In the ledger's words: {text(r.statement)}"] if printed else
             [rf"\emph{{{text(r.location)}.}} As printed:", rf"\begin{{quote}}{text(r.statement)}\end{{quote}}"])

@@ -31,14 +31,20 @@ from .plots.registry import FAMILIES, SCALES, Inputs, Scale
 
 def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: bool = False, results_dir=None,
            progress: bool = True, seed: int = 0, claims=None, workers: int = 1, rates_dir=None,
-           claim_files: tuple[str, ...] = (), your_bounds: tuple[tuple[str, str], ...] = ()) -> dict:
+           claim_files: tuple[str, ...] = (), your_bounds: tuple[tuple[str, str], ...] = (), sections=None,
+           paper: str = "zhu-qiu") -> dict:
     """Run the ledger and draw every figure family (`plots.FAMILIES`) whose inputs are there, the claims
     and the figures together on `workers` processes; write index.html, report.md and figures/ (PNG, SVG
     and each figure's table as CSV). The output is the same whatever the number of workers.
     results_dir, rates_dir: a reproduction's and a rate study's directories (default: the shipped ones).
     claim_files: files of your own claims, judged and shown beside the paper's (`ledger.load_claims`).
     your_bounds: (quantity 'failure' or 'regret', 'path/to/file.py:NAME') pairs: your bounds, drawn in
-    the landscape beside the paper's, the repaired and the peers' (`user_bounds`)."""
+    the landscape beside the paper's, the repaired and the peers' (`user_bounds`).
+    claims, sections: only these claim IDs, or the claims of these sections (None: all).
+    paper: the paper whose claims to run (`verify.papers.load_paper`: a name, module or .py file); only
+    it is loaded. The figure families draw Zhu & Qiu's bounds and RUE's simulations: a report of
+    another paper (`Paper.figures` false) has its claims, their evidence and its proof graph's
+    statuses, titled by that paper."""
     if not isinstance(scale, Scale):
         if scale not in SCALES:
             raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
@@ -51,9 +57,67 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
         raise ValueError(f"--out: {final} holds files a report does not write ({', '.join(others[:3])}"
                          f"{', ...' if len(others) > 3 else ''}); a report replaces its whole directory, so choose a "
                          "new or empty one, or a previous report's")
+    from .verify.papers import load_paper
+    from .verify.runner import load_claims, select
+    the_paper = load_paper(paper)
+    for spec in claim_files:
+        load_claims(spec)
+    ids = _chosen(select(claims), sections)
+    if not the_paper.figures and (results_dir or rates_dir or your_bounds):
+        raise ValueError(f"--results, --rates and --bounds feed Zhu & Qiu's figures and empirical claims; paper "
+                         f"{the_paper.name} reads none of them")
     with staged(final) as out:
-        return _report(scale, out, final, thorough, results_dir, progress, seed, claims, workers, rates_dir,
-                       tuple(claim_files), tuple(your_bounds))
+        if not the_paper.figures:
+            return _claims_only(the_paper, paper, scale, out, final, thorough, progress, seed, ids, workers,
+                                tuple(claim_files))
+        return _report(scale, out, final, thorough, results_dir, progress, seed, ids, workers, rates_dir,
+                       tuple(claim_files), tuple(your_bounds), the_paper)
+
+
+def _chosen(ids: list[str], sections) -> list[str]:
+    """The claims of `ids` in `sections` (None: all); a ParameterError naming 'section' for a section the
+    paper does not have, with its sections."""
+    if not sections:
+        return ids
+    from .errors import ParameterError
+    from .verify import REGISTRY
+    wanted = [x.strip() for tok in sections for x in tok.split(",") if x.strip()]
+    have = list(dict.fromkeys(REGISTRY[c].section for c in ids))
+    unknown = [x for x in wanted if x not in have]
+    if unknown:
+        raise ParameterError("section", f"no section {', '.join(map(repr, unknown))} in paper {REGISTRY.active!r}; "
+                             f"its sections: {', '.join(have)}")
+    return [c for c in ids if REGISTRY[c].section in wanted]
+
+
+def _claims_only(paper, spec: str, scale, out: Path, final: Path, thorough, progress, seed, ids, workers,
+                 claim_files) -> dict:
+    """The report of a paper without figures: its claims run (on `workers` processes), their evidence, and
+    the page and Markdown titled by the paper."""
+    from . import parallel
+    from .progress import bar, counter
+    from .verify import LedgerInputs, Mode
+    from .verify.runner import collect, units
+    t0 = time.perf_counter()
+    given = LedgerInputs(claims=claim_files, paper=spec)
+    mode = Mode.thorough(inputs=given) if thorough else Mode(inputs=given)
+    shown = bar(len(ids), "report", "claim", progress)
+    step = counter(shown)
+    done = parallel.run(units(ids, mode), workers, lambda key: [step(k) for k in key])
+    shown.close()
+    results = collect(ids, done.values())
+    seconds = time.perf_counter() - t0
+    meta = {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
+            "ledger_seed": mode.seed, "paper": paper.title, "short": paper.short or paper.title,
+            "citation": paper.citation, "reads": "",
+            "seconds": round(seconds, 1), "claims": len(results), "figures": [],
+            "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
+    _assets(out)
+    write_text(out / "index.html", _html(results, {}, meta, {}))
+    write_text(out / "report.md", _markdown(results, {}, meta))
+    write_text(out / "COMPLETE.json", json.dumps(meta, indent=1) + "\n")
+    return {"out": str(final), "figures": [], "tables": [], "claims": len(results), "seconds": seconds,
+            "workers": workers, **{k: v for k, v in meta.items() if k not in ("claims", "figures")}}
 
 
 #: everything a report directory holds: the only entries `report` replaces
@@ -88,10 +152,10 @@ def staged(final: Path):
         shutil.rmtree(stage, ignore_errors=True)
 
 
-def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, claims, workers, rates_dir,
-            claim_files, your_bounds) -> dict:
+def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, ids, workers, rates_dir,
+            claim_files, your_bounds, paper) -> dict:
     from . import parallel
-    from .ledger import LedgerInputs, Mode, collect, load_claims, select, units
+    from .ledger import LedgerInputs, Mode, collect, load_claims, units
     from .plots.registry import make
     from .progress import bar, counter
     from .rates import load as load_rates
@@ -106,7 +170,6 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     mode = Mode.thorough(inputs=given) if thorough else Mode(inputs=given)
     rates = load_rates(mode.inputs.rates)
     res = load(mode.inputs.results)
-    ids = select(claims)
     for _, spec in your_bounds:          # a bound that cannot be judged is refused before anything runs
         load_bound(spec)
     inputs = Inputs(scale, seed, tuple(res.rows), rates=mode.inputs.rates, bounds=tuple(your_bounds))
@@ -130,6 +193,8 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     seconds = time.perf_counter() - t0
     meta = {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
             "ledger_seed": mode.seed, "results": res.description, "rates": rates.description,
+            "paper": paper.title, "short": paper.short or paper.title, "citation": paper.citation,
+            "reads": paper.inputs_text(mode.inputs),
             "seconds": round(seconds, 1),
             "claims": len(results), "figures": sorted(files), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
     inline = {n: (out / "figures" / f"{n}.svg").read_text() for n in files if FAMILIES[n].inline}
@@ -143,9 +208,10 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
 
 
 def _intro(meta: dict) -> str:
-    return (f"rue-verify {meta['version']}, {meta['scale']} report: ledger mode {meta['ledger_mode']} (seed "
-            f"{meta['ledger_seed']}), figure simulations with seed {meta['seed']}, Section 6 figures and empirical "
-            f"claims from {meta['results']}, rates and tightness from {meta.get('rates', 'the shipped rate study')}. "
+    draws = (f"figure simulations with seed {meta['seed']}, {meta['reads']}" if meta.get("reads") else
+             "no figures (the figure families are Zhu & Qiu's)")
+    return (f"rue-verify {meta['version']}, {meta['scale']} report of {meta.get('paper', 'Zhu & Qiu (TMLR 2024), RUE')}"
+            f": ledger mode {meta['ledger_mode']} (seed {meta['ledger_seed']}), {draws}. "
             f"Complete: {meta['claims']} claims and {len(meta['figures'])} figures, "
             f"finished {meta['finished']} after {meta['seconds']} s (the same record is in COMPLETE.json). Every "
             "verdict and figure below is computed.")
@@ -190,7 +256,7 @@ def _html(results, files: dict, meta: dict, inline: dict | None = None) -> str:
     others = "\n".join(_figure(n, files[n], inline.get(n)) for n in apart)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<title>rue-verify report: Zhu &amp; Qiu (TMLR 2024), RUE</title>
+<title>rue-verify report: {e(meta["paper"])}</title>
 <link rel="stylesheet" href="katex/katex.min.css">
 <script defer src="katex/katex.min.js"></script>
 <script defer src="katex/contrib/auto-render.js"></script>
@@ -215,18 +281,18 @@ li {{ margin-bottom: 0.4em; }}
 details.paper {{ margin: 0 0 0.5em; }} .paper-tex {{ background: #fafaf4; padding: 4px 8px; overflow-x: auto; }}
 </style></head>
 <body>
-<h1>Which statements of Zhu &amp; Qiu (TMLR 2024) hold, where, and by how much</h1>
+<h1>Which statements of {e(meta["short"])} hold, where, and by how much</h1>
 <p class="intro">{e(_intro(meta))}</p>
 {render.html_filters(results)}
 <h2>The claims ledger</h2>
 {render.html_table(results)}
 <h2>Evidence and figures, claim by claim</h2>
 {render.html_evidence(results, figures)}
-<h2>Other figures</h2>
-{others or "<p>None: every figure is shown beside the claims it bears on.</p>"}
+{"<h2>Other figures</h2>" + (others or "<p>None: every figure is shown beside the claims it bears on.</p>")
+ if files else ""}
 <div id="load-status" data-loaded="-1" data-broken="-1"></div>
 <div id="math-status" data-rendered="-1" data-errors="-1"></div>
-<p class="intro">{e(cite_this())}</p>
+<p class="intro">{e(cite_this(meta.get("citation") or None))}</p>
 <script>
 {render.FILTER_SCRIPT}
 {MATH_SCRIPT}
@@ -278,12 +344,12 @@ def _assets(out: Path) -> None:
 
 def _markdown(results, files: dict, meta: dict) -> str:
     paper = [r for r in results if render.section(r.id) not in render.YOURS]
-    lines = ["# Which statements of Zhu & Qiu (TMLR 2024) hold, where, and by how much", "", _intro(meta), "",
+    lines = [f"# Which statements of {meta['short']} hold, where, and by how much", "", _intro(meta), "",
              "## The claims ledger", ""] + render.markdown_table(paper)
     for name in render.YOURS:                        # your claims and bounds under a heading of their own
         mine = [r for r in results if render.section(r.id) == name]
         lines += [f"## {name}", ""] + render.markdown_table(mine) if mine else []
-    lines += ["## Figures", ""]
+    lines += ["## Figures", ""] if files else []
     for n, c in files.items():
         lines += [f"![{FAMILIES[n].caption}](figures/{n}.png)", "", f"*{FAMILIES[n].caption}* {c}", ""]
     lines += ["## Evidence, claim by claim", ""] + render.markdown_evidence(results, level=3)

@@ -9,9 +9,8 @@ theorems `trees` prints, and `evaluate`, a node's own relation at a point or on 
 from __future__ import annotations
 
 from ..verify import graph as _graph
-from ..verify.claims import REGISTRY, ClaimResult
+from ..verify.claims import ClaimResult
 from ..verify.graph import BAD, DECIDED_NODE, OPEN, STATUS, Graph, Node, nodes_json  # noqa: F401  (the graph's vocabulary)
-from ..verify.witnesses import recompute_witness
 
 
 def _n(id: str, kind: str, location: str, statement: str, uses=(), claim=None, *, label: str | None = "",
@@ -145,9 +144,11 @@ def node_for_claim(cid: str) -> str:
 
 
 def resolve(results: list[ClaimResult]) -> Graph:
-    """The paper's graph from a ledger run's results (`verify.graph.resolve` on `PAPER`); a ledger
-    run resolves it once (`ledger.collect`), and its readers take `results.graph`."""
-    return _graph.resolve(results, PAPER, {k: node for k, (node, _) in REPAIRS.items()})
+    """The paper's graph from a ledger run's results (`verify.graph.paper_graph` on the paper's plug-in:
+    the table `PAPER` and a node for each claim of your own); a ledger run resolves it once
+    (`ledger.collect`), and its readers take `results.graph`."""
+    from . import PAPER as paper
+    return _graph.paper_graph(paper, results)
 
 
 def trees(g: Graph) -> list[str]:
@@ -164,12 +165,16 @@ HISTORY_STEPS = {"Tk_up1": {("Tk_up1", "paper")}, "repair:LEM-TK-UP": {("Tk_up1"
                  "repair:PF-E1": {("gap-repaired", "repaired")}}
 
 
-def _evaluate_history(key: str, steps, w: dict) -> dict:
+def evaluate_history(key: str, w: dict) -> dict | None:
     """A history node's own relation on the history a witness carries (replayed by the plain
-    reference RUE): a point without a history, or a history of another step, is refused, since the
-    relation is about a history and a point alone says nothing of it."""
+    reference RUE), None for a node that is no statement about a history (the engine evaluates it,
+    `verify.graph.evaluate`): a point without a history, or a history of another step, is refused,
+    since the relation is about a history and a point alone says nothing of it."""
     from .proof_histories import recompute
+    steps = HISTORY_STEPS.get(key)
     q = w["params"]
+    if steps is None and "history" not in q:
+        return None
     if "history" not in q or "step" not in q:
         raise ValueError(f"{key} is a statement about a reward history on E: --at needs a history witness "
                          "(params with step, route and history: pulls, rewards, means), as 'rue-verify claims -v' "
@@ -179,35 +184,12 @@ def _evaluate_history(key: str, steps, w: dict) -> dict:
                          f"({', '.join(f'{s} ({r})' for s, r in sorted(steps))})")
     lhs, rhs = recompute(w)
     relation = w.get("relation", "<=")
-    holds = {"<=": lhs <= rhs, ">=": lhs >= rhs, "<": lhs < rhs}[relation]
     return {"node": key, "step": q["step"], "route": q.get("route"), "lhs": lhs, "rhs": rhs, "relation": relation,
-            "holds": bool(holds)}
+            "holds": _graph.relation_holds(lhs, rhs, relation, w.get("tol"))}
 
 
 def evaluate(key: str, at: dict) -> dict:
-    """A node's relation at a point (a witness's params, or a whole witness): {"lhs", "rhs", "relation",
-    "holds"}, both sides computed again from scratch by the recomputation its claim declares. The
-    relation is the witness's where given (the node's otherwise); '~' holds within the witness's tol."""
-    node = next((n for n in PAPER if key in (n.id, n.label, *n.aliases)), None)
-    cid = node.claim if node else (key.split(":", 1)[1] if key.startswith("repair:") else key)
-    if cid not in REGISTRY:
-        raise KeyError(f"no node or claim {key!r}")
-    w = at if "params" in at else {"params": at}
-    steps = HISTORY_STEPS.get(node.id if node else key)
-    if steps is not None or "history" in w["params"]:
-        return _evaluate_history(node.id if node else key, steps, w)
-    if key.startswith("repair:"):
-        fn = REGISTRY[cid].repair_recompute
-        if fn is None:
-            raise ValueError(f"{key} is not a relation at a point: its checks and witnesses are in 'rue-verify claims "
-                             f"--id {cid} -v' (repairs that are relations at a point declare their recomputation)")
-        lhs, rhs = fn(w["params"])
-        return {"node": key, "claim": cid, "lhs": lhs, "rhs": rhs, "relation": "<=", "holds": bool(lhs <= rhs)}
-    relation = w.get("relation", node.relation if node else "<=")
-    lhs, rhs = recompute_witness(REGISTRY[cid], w)
-    if relation == "~" and "tol" not in w:
-        raise ValueError("the relation '~' (approximately) needs the witness's tol: |lhs - rhs| <= tol")
-    holds = {"<=": lhs <= rhs, ">=": lhs >= rhs, "==": lhs == rhs, "<": lhs < rhs,
-             "~": abs(lhs - rhs) <= w.get("tol", 0.0)}[relation]
-    return {"node": node.id if node else key, "claim": cid, "lhs": lhs, "rhs": rhs, "relation": relation,
-            "holds": bool(holds)}
+    """A node's relation at a point (a witness's params, or a whole witness), both sides computed again
+    from scratch (`verify.graph.evaluate` on the paper's plug-in; history nodes by `evaluate_history`)."""
+    from . import PAPER as paper
+    return _graph.evaluate(paper, key, at)

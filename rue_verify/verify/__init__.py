@@ -4,7 +4,10 @@ proof steps needs, and nothing of one paper.
 - `findings`: a check's finding (verdict, domain, evidence, how a pass was decided) and the
   constructors that compute its verdict from numbers;
 - `proofs`: proofs as steps, each checked, argued or resting on another node;
-- `claims`: claims and repairs declared once, in one registry, with the `Mode` a run works in;
+- `papers`: a paper as a plug-in (`Paper`: its claim modules, node table, settings and inputs), loaded
+  by name, module or file (`load_paper`); the engine reaches every paper through it;
+- `claims`: claims and repairs declared once, in one registry namespaced by paper, with the `Mode` a
+  run works in;
 - `runner`: running a ledger (one process or several) and collecting its results and graph;
 - `graph`: a proof graph resolved from a node table and the results;
 - `witnesses`: witnesses computed again (searches register how to replay theirs);
@@ -61,6 +64,7 @@ from .findings import (
     weakest,
     witness,
 )
+from .papers import Paper, load_paper
 from .proofs import Argued, Cites, Rests, Sampled, from_proof, proof_status, settle_proof
 
 __all__ = [
@@ -69,5 +73,5 @@ __all__ = [
     'Finding', 'about', 'corroborating', 'fmt', 'from_certificate', 'from_classes', 'from_count', 'from_exact',
     'from_exhaustive', 'from_intervals', 'from_majority', 'from_margin', 'from_parts', 'from_rate',
     'from_tightness', 'from_value', 'overall', 'reading', 'shorten', 'weakest', 'witness', 'Argued', 'Cites', 'Rests',
-    'Sampled', 'from_proof', 'proof_status', 'settle_proof',
+    'Sampled', 'from_proof', 'proof_status', 'settle_proof', 'Paper', 'load_paper',
 ]

@@ -4,10 +4,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -15,27 +16,60 @@ from simulate.seeds import stream
 
 from .findings import Finding, jsonable, overall
 
+#: every paper declared in this process, by name (`papers.register`), and each spec a paper was loaded
+#: from -> its name (`papers.load_paper`); the paper claims declared now belong to (`declaring`)
+PAPERS: dict[str, Any] = {}
+LOADED: dict[str, str] = {}
+_DECLARING: list[tuple[str, str]] = []
+
+
+@contextlib.contextmanager
+def declaring(paper: str, origin: str):
+    """Claims declared inside belong to `paper`, with `origin` 'paper' (the paper's own ledger) or
+    'yours' (a file of your own claims added to it)."""
+    _DECLARING.append((paper, origin))
+    try:
+        yield
+    finally:
+        _DECLARING.pop()
+
+
+def declarer() -> tuple[str | None, str]:
+    """(the paper, origin) claims declared now belong to (`declaring`); (None, 'paper') outside."""
+    return _DECLARING[-1] if _DECLARING else (None, "paper")
+
+
+def paper_of(spec: str | None):
+    """The `papers.Paper` that `spec` names (a declared paper's name, or what `load_paper` loaded it from;
+    None: the registry's active paper), None if there is none."""
+    if spec in LOADED:
+        return PAPERS.get(LOADED[spec])
+    return PAPERS.get(spec or REGISTRY.active or "")
+
 
 @dataclass(frozen=True)
 class LedgerInputs:
-    """What the empirical claims read: a reproduction's result directory (`results`; None: the
-    paper-scale results shipped with the package; nothing runs a sweep), a rate study's directory
-    (`rates`; None: the shipped study), and whether a claim whose studies `results` lack is judged on
-    the shipped results instead of refused (`partial_results`: the report of a partial reproduction;
-    the finding says so), and files of your own claims to run beside the paper's (`claims`: paths to
-    .py files, module names or entry points of the group `rue_verify.claims`; `ledger.load_claims`)."""
+    """What a run reads besides its claims: the paper (`paper`: a name, module or .py file,
+    `papers.load_paper`; None: the active paper), files of your own claims to run beside the paper's
+    (`claims`: paths to .py files, module names or entry points of the group `rue_verify.claims`;
+    `runner.load_claims`), and the paper's own inputs, which only its claims and its `check_inputs`
+    read (for Zhu & Qiu: a reproduction's result directory `results` and a rate study's `rates`, None
+    meaning the shipped ones, and `partial_results`: a claim whose studies `results` lack is judged on
+    the shipped results instead of refused)."""
 
     results: str | None = None
     rates: str | None = None
     partial_results: bool = False
     claims: tuple[str, ...] = ()
+    paper: str | None = None
 
 
 @dataclass(frozen=True)
 class Mode:
-    """How hard the checks work (`quick`, or `thorough`, which does more; `rue_verify.timing.WAITS`
-    says how long each takes), with the `inputs` the empirical claims read. Frozen: a run's mode is
-    what it was built as.
+    """How hard the checks work (`quick`, or `thorough`, which does more), with the `inputs` a run
+    reads. Frozen: a run's mode is what it was built as. A paper's own settings (`papers.Paper.settings`,
+    e.g. Zhu & Qiu's history grid `history_n`) read as attributes: `settings` given here, else the
+    paper's for this mode's name (its 'quick' ones for a mode of another name).
 
     Args:
         name: 'quick' or 'thorough' (printed with every result).
@@ -46,12 +80,8 @@ class Mode:
         search_points: parameter points a Monte Carlo search screens.
         search_runs: runs per screened point.
         confirm_runs: runs at each of the best points, for the verdict.
-        history_n: (K, the largest n) pairs the exact history search of the proofs covers, every
-            history of every length from the theorems' smallest n up to it.
-        history_beyond: (K, n) pairs searched best-first beyond that (a sample of the tree, at the
-            parameter point where the exhaustive search came nearest to breaking the step).
-        history_programs: the linear programs each best-first search may solve.
-        inputs: the result directories the empirical claims read (`LedgerInputs`).
+        inputs: what the run reads (`LedgerInputs`).
+        settings: (name, value) pairs that override the paper's settings.
     """
 
     name: str = "quick"
@@ -62,26 +92,37 @@ class Mode:
     search_points: int = 24
     search_runs: int = 200
     confirm_runs: int = 4_000
-    history_n: tuple[tuple[int, int], ...] = ((2, 12), (3, 12), (4, 13))
-    history_beyond: tuple[tuple[int, int], ...] = ()
-    history_programs: int = 3000
     inputs: LedgerInputs = LedgerInputs()
+    settings: tuple[tuple[str, Any], ...] = ()
+
+    def __getattr__(self, key: str):
+        if key.startswith("__") or key in ("settings", "inputs", "name"):
+            raise AttributeError(key)
+        own = dict(self.settings)
+        if key in own:
+            return own[key]
+        paper = paper_of(self.inputs.paper)
+        if paper is not None:
+            table = paper.settings.get(self.name, paper.settings.get("quick", {}))
+            if key in table:
+                return table[key]
+        raise AttributeError(f"Mode has no setting {key!r}" + (f" (paper {paper.name} declares "
+                             f"{', '.join(sorted(table)) or 'none'})" if paper is not None else ""))
 
     @classmethod
     def thorough(cls, **kw) -> "Mode":
         """The thorough mode (`kw`: any other field, e.g. `inputs` or `seed`)."""
-        return cls("thorough", 10_000, 40_000, 4_000, search_points=160, search_runs=600, confirm_runs=40_000,
-                   history_n=((2, 14), (3, 13), (4, 14)), history_beyond=((2, 30), (3, 24)), **kw)
+        return cls("thorough", 10_000, 40_000, 4_000, search_points=160, search_runs=600, confirm_runs=40_000, **kw)
 
     def coverage(self) -> str:
-        """What this mode covers, in one line (printed by `rue-verify claims`)."""
+        """What this mode covers, in one line (printed by `rue-verify claims`): the engine's searches,
+        then what the paper's settings cover (`papers.Paper.coverage`)."""
+        paper = paper_of(self.inputs.paper)
+        own = paper.coverage(self) if paper is not None and paper.coverage else ""
         return (f"mode={self.name}, seed={self.seed}: K up to {self.K_max} in scans; {self.random_samples} random "
                 f"points per deterministic search; Monte Carlo searches screen {self.search_points} informative "
                 f"points x {self.search_runs} runs, refine the worst, and confirm with {self.confirm_runs} runs; "
-                f"{self.sim_runs} runs per fixed simulation point; every reward history (the exact history search) for "
-                + ", ".join(f"K = {K} up to n = {n}" for K, n in self.history_n)
-                + ("; best-first beyond, " + ", ".join(f"K = {K} at n = {n}" for K, n in self.history_beyond)
-                   + f" ({self.history_programs} programs each)" if self.history_beyond else ""))
+                f"{self.sim_runs} runs per fixed simulation point" + (f"; {own}" if own else ""))
 
     def rng(self, *key: str | int) -> np.random.Generator:
         """A generator for one search, spawned from the mode's seed under a name (numpy SeedSequence):
@@ -113,12 +154,21 @@ class Claim:
     #: the repaired statement's relation at a point: params -> (lhs, rhs) of its lhs <= rhs, computed
     #: from scratch (`repair(..., recompute=)`); None where the repair is not a relation at a point
     repair_recompute: Callable[[dict], tuple[float, float]] | None = None
+    #: the paper it belongs to (its namespace; `papers.declaring`) and whether it is the paper's own
+    #: claim ('paper') or one of a file of your own added to it ('yours')
+    paper: str = ""
+    origin: str = "paper"
+    #: the proof-graph node it checks, where the paper's node table does not name it (None: its own
+    #: id), and the nodes that node's proof uses
+    node: str | None = None
+    uses: tuple[str, ...] = ()
 
 
 @dataclass
 class Repair:
     """The nearest correct statement to a refuted, undefined or inconsistent claim, checked with the
-    same machinery. `formula` names its `bounds.registry` entry (evaluated by `rue-verify bound`)."""
+    same machinery. `formula` names the paper's formula for it, where the paper has a registry of
+    formulas (Zhu & Qiu: a `bounds.registry` entry, evaluated by `rue-verify bound`); None otherwise."""
 
     statement: str
     formula: str | None
@@ -220,33 +270,88 @@ def auto_summary(findings: list[Finding]) -> str:
     return "; ".join(f"{f.verdict} ({f.domain})" for f in findings)
 
 
-REGISTRY: dict[str, Claim] = {}
+class Registry(dict):
+    """Every declared claim, namespaced by paper (`spaces`: paper -> id -> Claim). As a dict it maps the
+    IDs of the active paper (`activate`; the first paper that declares a claim, until another is
+    loaded) to their claims, in the order declared: a paper's IDs never clash with another's, and a
+    clash within one paper is refused naming both declarations."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spaces: dict[str, dict[str, Claim]] = {}
+        self.active: str | None = None
+
+    def add(self, c: Claim) -> None:
+        space = self.spaces.setdefault(c.paper, {})
+        if c.id in space:
+            old = space[c.id]
+            raise ValueError(f"claim {c.id} registered twice in paper {c.paper!r} ({old.origin}: "
+                             f"{old.check.__module__}; {c.origin}: {c.check.__module__}): give one of them another ID")
+        self.put(c)
+
+    def put(self, c: Claim) -> None:
+        """Declare `c`, or replace the claim of its id in its paper."""
+        self.spaces.setdefault(c.paper, {})[c.id] = c
+        if self.active is None:
+            self.active = c.paper
+        if c.paper == self.active:
+            dict.__setitem__(self, c.id, c)
+
+    def activate(self, paper: str) -> None:
+        """Make `paper`'s claims the ones this dict maps."""
+        self.active = paper
+        self.clear()
+        self.update(self.spaces.get(paper, {}))
+
+    def rename(self, old: str, new: str) -> None:
+        """Move the claims declared under `old` into paper `new` (a file that declares its claims before
+        its `PAPER`)."""
+        from dataclasses import replace as _replace
+        for c in self.spaces.pop(old, {}).values():
+            self.add(_replace(c, paper=new))
+        if self.active == old:
+            self.activate(new)
+
+    def of(self, paper: str) -> dict[str, Claim]:
+        """`paper`'s claims, id -> Claim, in the order declared."""
+        return self.spaces.get(paper, {})
+
+
+REGISTRY = Registry()
 
 
 def claim(id: str, location: str, statement: str, *, needs: tuple[str, ...] = (),
           recompute: Callable[[dict], tuple[float, float]] | None = None, no_repair: NoRepair | None = None,
-          shares: str | None = None, bound: bool = False, section: str = "Other"):
+          shares: str | None = None, bound: bool = False, section: str = "Other", node: str | None = None,
+          uses: tuple[str, ...] = ()):
     """Declare a claim whose check is the decorated function Mode -> (summary, findings). `bound`: the
-    claim is an upper or lower bound, so its check owes a finding of kind `tightness` (CLAIMS-BEYOND.md;
-    a test holds every such claim to it). `section`: the part of the paper it belongs to (the report
-    groups and filters by it; `claims_in` fixes it for a module).
+    claim is an upper or lower bound, so its check owes a finding of kind `tightness` (`run_claim`
+    refuses a run without one). `section`: the part of the paper it belongs to (the report groups and
+    filters by it; `claims_in` fixes it for a module). The claim belongs to the paper being loaded
+    (`papers.declaring`), else to the active paper.
 
     Args:
-        id: the claim's ID, as in CLAIMS.md (unique).
+        id: the claim's ID (unique within its paper).
         location: where the paper says it ("Lemma TwoBoundOnC (eq. Tk_lowv2)").
         statement: what the paper says, in plain text.
-        needs: the reproduction studies its check reads ('fixed', 'random', 'arms', 'two-stage').
-        recompute: a witness's params -> (lhs, rhs), computed again from scratch (`verify.witnesses`).
+        needs: the paper's inputs its check reads (the paper's names: Zhu & Qiu's reproduction studies
+            'fixed', 'random', 'arms', 'two-stage'); the paper's own code reads them, the engine never.
+        recompute: a witness's params -> (lhs, rhs), computed again from scratch (`verify.witnesses`);
+            it wins over a replay registered for a key the witness carries.
         no_repair: why a refuted, undefined or inconsistent claim has no repair (`NoRepair`).
         shares: the name of a cached simulation it shares with other claims (they run in one process).
         bound: the claim is a bound (it owes a tightness finding).
         section: the part of the paper it belongs to.
+        node: the proof-graph node it checks, where the paper's node table does not name it (default:
+            the claim's id, in a paper without a table or for a claim of your own).
+        uses: the nodes (or claim IDs) that node's proof uses: the graph's edges for a paper without a
+            hand-written table.
     """
     def deco(fn: Callable[[Mode], tuple[str, list[Finding]]]):
-        if id in REGISTRY:
-            raise ValueError(f"claim {id} registered twice")
-        REGISTRY[id] = Claim(id, location, statement, fn, tuple(needs), recompute, no_repair, shares=shares,
-                             bound=bound, section=section)
+        paper, origin = declarer()
+        REGISTRY.add(Claim(id, location, statement, fn, tuple(needs), recompute, no_repair, shares=shares,
+                           bound=bound, section=section, paper=paper or REGISTRY.active or "claims", origin=origin,
+                           node=node, uses=tuple(uses)))
         return fn
     return deco
 
@@ -270,21 +375,42 @@ def repair(claim_id: str, *, recompute: Callable[[dict], tuple[float, float]] | 
             (lhs, rhs) computed from scratch (`rue-verify proofs --node repair:ID --at`).
     """
     def deco(fn: Callable[[Mode], Repair]):
-        if claim_id not in REGISTRY:
+        space = REGISTRY.of(declarer()[0] or REGISTRY.active or "claims")
+        if claim_id not in space:
             raise ValueError(f"repair of {claim_id}: declare the claim before its repairs")
-        REGISTRY[claim_id].repairs.append(fn)
+        space[claim_id].repairs.append(fn)
         if recompute is not None:
-            REGISTRY[claim_id].repair_recompute = recompute
+            space[claim_id].repair_recompute = recompute
         return fn
     return deco
 
 
+#: the claim whose check is running in this process (`running`): a search registers its replay under
+#: that claim's paper (`witnesses.register_search`)
+_RUNNING: list[Claim] = []
+
+
+def running() -> Claim | None:
+    """The claim whose check is running now, None between checks."""
+    return _RUNNING[-1] if _RUNNING else None
+
+
 def run_claim(c: Claim, mode: Mode) -> ClaimResult:
+    """Run claim `c`'s check and its repairs into a `ClaimResult`. A claim declared a bound whose check
+    gave no finding of kind `tightness` is refused (a ValueError naming it)."""
     t0 = time.perf_counter()
-    summary, findings = c.check(mode)
+    _RUNNING.append(c)
+    try:
+        summary, findings = c.check(mode)
+        repairs = [fn(mode) for fn in c.repairs]
+    finally:
+        _RUNNING.pop()
+    if c.bound and not any(f.kind == "tightness" for f in findings):
+        raise ValueError(f"claim {c.id} is declared a bound (claim(..., bound=True)), but its check gave no finding "
+                         "of kind 'tightness': say how far the bound is from the truth (verify.from_tightness), or "
+                         "declare it without bound=True")
     verdict = overall(findings)
     if isinstance(summary, Expect) and summary.verdict != verdict:
         summary = auto_summary(findings)
-    repairs = [fn(mode) for fn in c.repairs]
     return ClaimResult(c.id, c.location, c.statement, verdict, str(summary), findings,
                        round(time.perf_counter() - t0, 3), mode.name, repairs)

@@ -16,6 +16,7 @@ Nothing here knows a paper: the node table comes from the caller."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 from .claims import ClaimResult
 from .findings import DECIDED, SEVERITY, overall, weakest
@@ -138,12 +139,16 @@ def node_for_claim(cid: str, table) -> str:
     return next((n.id for n in table if n.claim == cid), cid)
 
 
-def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None = None) -> Graph:
-    """The graph of the node table `table` (a sequence of `Node`) from a ledger run's results: every repair's
-    steps that rest on other nodes settled (their statuses computed here, in the order the references
-    need, a circle counting as argued). `replaces`: a repair node -> the node it replaces, where that is
-    not the first node its claim checks."""
+def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None = None,
+            known: Iterable[str] = ()) -> Graph:
+    """The graph of the node table `table` (a sequence of `Node`) from a ledger run's results: every proof
+    step that rests on another node (a repair's, or a claim's own) settled, its status computed here in
+    the order the references need, a circle counting as argued. `replaces`: a repair node -> the node
+    it replaces, where that is not the first node its claim checks. `known`: the IDs of claims that
+    exist but did not run (a step resting on one is argued: not reached); a step resting on anything
+    else that is neither a node nor a claim is an error (a ValueError naming it)."""
     res = {r.id: r for r in results}
+    known = set(known) | set(res)
     nodes: dict[str, dict] = {}
     for n in table:
         own_proof, domain, partial = None, "", None
@@ -161,11 +166,12 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
                        "status": status, "witness": w, "route": "paper", "relation": n.relation,
                        "sampled_because": n.sampled_because, "domain": domain, "partial": partial,
                        "own_proof": own_proof}
-    for n in table:           # a node without a check of its own (a lemma that is the sum of its parts)
-        if nodes[n.id]["status"] is None:
-            nodes[n.id]["status"] = _from_parts([nodes[u]["status"] for u in n.uses])
     repairs = {f"repair:{r.id}": (r, rep) for r in results for rep in r.repairs[:1]}
     state: dict[str, str] = {}
+    # claims whose own proofs rest on other nodes: settled on demand, before any node they decide is read
+    pending = {r.id for r in results if any(f.proof and any(st["uses"] for st in f.proof["steps"])
+                                            for f in r.findings)}
+    claim_state: dict[str, str] = {}
 
     def settle(f) -> None:                     # a proof's steps that rest on other nodes, then the proof
         for step in f.proof["steps"]:
@@ -181,15 +187,48 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
             step["detail"] = f"rests on {step['uses']} ({s})"
         settle_proof(f)
 
+    def settle_claim(cid: str) -> None:        # a claim's own proofs, then its verdict and its nodes again
+        claim_state[cid] = "visiting"
+        r = res[cid]
+        for f in r.findings:
+            if f.proof:
+                settle(f)
+        r.verdict = overall(r.findings)
+        for n in table:
+            if n.claim == cid:
+                fs = findings_of(r, n.id, own=node_for_claim(cid, table) == n.id)
+                nodes[n.id]["status"], nodes[n.id]["witness"] = _decided(fs)
+                nodes[n.id]["domain"], nodes[n.id]["partial"] = _coverage(fs)
+        claim_state[cid] = "done"
+
     def canonical(key: str) -> str:            # a claim id names the node it checks
         return key if key in nodes or key.startswith("repair:") else node_for_claim(key, table)
 
     def status(key: str) -> str:
         key = canonical(key)
         if key in nodes and key not in repairs:
-            return nodes[key]["status"]
+            n = nodes[key]
+            if n["claim"] in pending:
+                if claim_state.get(n["claim"]) == "visiting":
+                    return "argued"            # a circle
+                if n["claim"] not in claim_state:
+                    settle_claim(n["claim"])
+            if n["status"] is None:           # a node without a check of its own: the sum of its parts
+                n["status"] = "argued"         # (a circle through it reads as argued)
+                n["status"] = _from_parts([status(u) for u in n["uses"]])
+            return n["status"]
         if key not in repairs:
-            return "argued"                    # a node the run did not reach
+            cid = key.split(":", 1)[1] if key.startswith("repair:") else key
+            if key == cid and cid in res:      # a claim that ran and checks no node of the table
+                if cid in pending and cid not in claim_state:
+                    settle_claim(cid)
+                elif claim_state.get(cid) == "visiting":
+                    return "argued"
+                return _decided(findings_of(res[cid], cid))[0]
+            if cid in known:
+                return "argued"                # a node the run did not reach
+            raise ValueError(f"a proof step rests on {key!r}, which is no node of the graph and no claim: "
+                             f"known nodes: {', '.join(nodes)}")
         if state.get(key) == "visiting":
             return "argued"
         if key in state:
@@ -202,23 +241,14 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
         state[key] = _status_of_repair(rep)
         return state[key]
 
-    # a claim's own proofs that rest on other nodes: settled as a repair's are, and the claim's verdict
-    # computed again from its settled findings
-    settled = set()
-    for r in results:
-        if any(f.proof and any(st["uses"] for st in f.proof["steps"]) for f in r.findings):
-            for f in r.findings:
-                if f.proof:
-                    settle(f)
-            r.verdict = overall(r.findings)
-            settled.add(r.id)
-    for n in table:                           # the paper node's own proof (settled above) and its coverage
+    for cid in [r.id for r in results if r.id in pending]:
+        if cid not in claim_state:
+            settle_claim(cid)
+    for n in table:                            # a node without a check of its own: the sum of its parts
+        status(n.id)
+    for n in table:                           # the paper node's own proof (settled above)
         f = nodes[n.id].pop("own_proof")
         nodes[n.id]["own"] = dict(f.proof) if f is not None else None
-        if n.claim in settled:               # its findings changed as their proofs settled
-            fs = findings_of(res[n.claim], n.id, own=node_for_claim(n.claim, table) == n.id)
-            nodes[n.id]["status"], nodes[n.id]["witness"] = _decided(fs)
-            nodes[n.id]["domain"], nodes[n.id]["partial"] = _coverage(fs)
     for key, (r, rep) in repairs.items():
         status(key)
         uses = [s["uses"] for f in rep.findings if f.proof for s in f.proof["steps"] if s["uses"]]
@@ -330,6 +360,12 @@ def trees(g: Graph, roots) -> list[str]:
     return lines
 
 
+def roots(g: Graph) -> list[str]:
+    """The nodes no other node uses and whose proof uses some (a paper's theorems, where it names none)."""
+    used = {u for n in g.nodes.values() for u in n["uses"]}
+    return [k for k, n in g.nodes.items() if n["route"] == "paper" and k not in used and (n["uses"] or n.get("own"))]
+
+
 def _tree(g: Graph, key: str, indent: str, seen: set) -> list[str]:
     out = []
     for u in g.nodes[key]["uses"]:
@@ -342,3 +378,80 @@ def _tree(g: Graph, key: str, indent: str, seen: set) -> list[str]:
             seen.add(u)
             out += _tree(g, u, indent + "  ", seen)
     return out
+
+
+def paper_table(paper, claims) -> tuple[Node, ...]:
+    """The node table of `paper` (`papers.Paper`) for a run of `claims` (its `Claim`s): the paper's own
+    table, then a node for each claim that declares one (`claim(..., node=, uses=)`), that is one of
+    your own, or whose paper has no table (a paper without a hand-written table still gets a graph)."""
+    table = list(paper.table()) if paper is not None else []
+    bare = not table
+    ids = {n.id for n in table}
+    for c in claims:
+        if not (bare or c.node or c.uses or c.origin == "yours"):
+            continue
+        nid = c.node or c.id
+        if nid not in ids:
+            table.append(Node(nid, "claim", c.location, c.statement, tuple(c.uses), c.id))
+            ids.add(nid)
+    return tuple(table)
+
+
+def find_node(table, key: str) -> Node | None:
+    """The node of `table` named `key` (its id, label or an alias)."""
+    return next((n for n in table if key in (n.id, n.label, *n.aliases)), None)
+
+
+def evaluate(paper, key: str, at: dict) -> dict:
+    """Node `key`'s relation at a point (a witness's params, or a whole witness) of `paper`: {"node",
+    "claim", "lhs", "rhs", "relation", "holds"}, both sides computed again from scratch by the
+    recomputation its claim declares, or by the replay of a key its witness carries
+    (`witnesses.recompute_witness`); a repair ('repair:ID') by its declared recomputation. The paper's
+    own `evaluate` goes first (nodes the engine cannot evaluate alone: it returns None for the others).
+    The relation is the witness's where given (the node's otherwise); '~' holds within the witness's
+    tol. A KeyError for an unknown node, a ValueError where the node is no relation at a point."""
+    from .claims import REGISTRY
+    from .witnesses import recompute_witness
+    space = REGISTRY.of(paper.name) if paper is not None else REGISTRY
+    table = paper_table(paper, space.values())
+    node = find_node(table, key)
+    cid = node.claim if node else (key.split(":", 1)[1] if key.startswith("repair:") else key)
+    if cid not in space:
+        raise KeyError(f"no node or claim {key!r} in {paper.name if paper else 'the registry'}; nodes: "
+                       + ", ".join(n.id for n in table))
+    w = at if "params" in at else {"params": at}
+    if paper is not None and paper.evaluate is not None:
+        out = paper.evaluate(node.id if node else key, w)
+        if out is not None:
+            return out
+    if key.startswith("repair:"):
+        fn = space[cid].repair_recompute
+        if fn is None:
+            raise ValueError(f"{key} is not a relation at a point: its checks and witnesses are in 'rue-verify claims "
+                             f"--id {cid} -v' (repairs that are relations at a point declare their recomputation)")
+        lhs, rhs = fn(w["params"])
+        return {"node": key, "claim": cid, "lhs": lhs, "rhs": rhs, "relation": "<=",
+                "holds": relation_holds(lhs, rhs, "<=")}
+    relation = w.get("relation", node.relation if node else "<=")
+    lhs, rhs = recompute_witness(space[cid], w)
+    return {"node": node.id if node else key, "claim": cid, "lhs": lhs, "rhs": rhs, "relation": relation,
+            "holds": relation_holds(lhs, rhs, relation, w.get("tol"))}
+
+
+def relation_holds(lhs: float, rhs: float, relation: str, tol: float | None = None) -> bool:
+    """Whether `lhs relation rhs` holds ('<=', '>=', '==', '<', or '~': within `tol`, which it needs)."""
+    if relation == "~" and tol is None:
+        raise ValueError("the relation '~' (approximately) needs the witness's tol: |lhs - rhs| <= tol")
+    if relation not in ("<=", ">=", "==", "<", "~"):
+        raise ValueError(f"unknown relation {relation!r}: one of <=, >=, ==, <, ~")
+    return bool({"<=": lambda: lhs <= rhs, ">=": lambda: lhs >= rhs, "==": lambda: lhs == rhs,
+                 "<": lambda: lhs < rhs, "~": lambda: abs(lhs - rhs) <= tol}[relation]())
+
+
+def paper_graph(paper, results: list[ClaimResult]) -> Graph:
+    """`paper`'s graph from a run's results (`resolve` on `paper_table`, with its repairs' replaced
+    nodes): the one graph every reader of a run reads."""
+    from .claims import REGISTRY
+    space = REGISTRY.of(paper.name) if paper is not None else dict(REGISTRY)
+    return resolve(results, paper_table(paper, space.values()), dict(paper.replaces) if paper else None,
+                   known=space)

@@ -176,7 +176,26 @@ def search(name: str, space: dict[str, Dim], simulate: Callable[[dict, int, np.r
         pt = run(u, "confirm", j, confirm_runs)
         if pt is not None:
             out.confirmed.append(pt)
+    if bound is not None:
+        from .witnesses import register_search
+        register_search(name, replay(simulate, bound))
     return out
+
+
+def replay(simulate: Callable[[dict, int, np.random.Generator], Point],
+           bound: Callable[[dict], float]) -> Callable[[dict], tuple[float, float]]:
+    """The replay of a rate search's seed-keyed witnesses (`rate_finding`, `search_tightness`): the point
+    simulated again on the stream its key names, the event count checked against the witness's, and
+    (the lower end of the exact interval at the witness's level, the bound there)."""
+    def again(w: dict) -> tuple[float, float]:
+        p = w["params"]
+        key = p["seed_key"]
+        params = {k: v for k, v in p.items() if k not in ("runs", "seed_key")}
+        pt = simulate(params, p["runs"], Mode(seed=key[0]).rng(*key[1:]))
+        if "events" in w and pt.events != w["events"]:
+            raise AssertionError(f"rerun of {tuple(key)} gave {pt.events} events, the witness says {w['events']}")
+        return binomial_interval(pt.events, p["runs"], w.get("level", LEVEL)).low, float(bound(params))
+    return again
 
 
 def rate_text(s: Search, what: str) -> str:

@@ -1,9 +1,10 @@
-"""Running a ledger: the claims to run (`select`), grouped into units of work (`batches`, claims that
-share a cached simulation in one unit), run in one process or several (`run_ledger`, through
+"""Running a paper's ledger: the claims to run (`select`), grouped into units of work (`batches`, claims
+that share a cached simulation in one unit), run in one process or several (`run_ledger`, through
 `rue_verify.parallel`), and collected into one `Checked` list: the results in the order asked for,
-the proof graph resolved once (by the ledger's `resolve`, given a node table), and the reason of each
-refuted, undefined or inconsistent claim without a repair checked. Your own claim files load here
-(`load_claims`). Nothing here knows a paper."""
+the proof graph resolved once (the paper's, `graph.paper_graph`), and the reason of each refuted,
+undefined or inconsistent claim without a repair checked. The paper comes in through
+`LedgerInputs.paper` (`papers.load_paper`, in every worker process too); your own claim files load
+here (`load_claims`), as claims added to it. Nothing here knows a paper."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from .claims import REGISTRY, ClaimResult, Mode, run_claim
 YOUR_SECTION = "Your claims"
 #: the entry-point group a package declares its claims under (`load_claims`)
 ENTRY_POINTS = "rue_verify.claims"
-_LOADED: dict[str, list[str]] = {}
+_LOADED: dict[tuple[str, str], list[str]] = {}
 
 
 class Checked(list):
@@ -34,35 +35,50 @@ def load_claims(spec: str) -> list[str]:
     entry point of the group `rue_verify.claims`. Returns their IDs (once per process; a worker
     process loads them again from `LedgerInputs.claims`). A `ParameterError` naming 'claims' if the
     file cannot be imported or declares no claim."""
-    if spec in _LOADED:
-        return _LOADED[spec]
+    paper = REGISTRY.active or "claims"
+    if (paper, spec) in _LOADED:
+        return _LOADED[(paper, spec)]
     from dataclasses import replace
     from importlib.metadata import entry_points
 
     from ..errors import ParameterError
     from ..userfiles import load_module
-    before = set(REGISTRY)
+    from .papers import declaring
+    before = set(REGISTRY.of(paper))
     ep = next((e for e in entry_points(group=ENTRY_POINTS) if e.name == spec), None)
-    if ep is not None:
-        ep.load()
-    else:
-        load_module(spec, "claims")
-    new = [cid for cid in REGISTRY if cid not in before]
+    try:
+        with declaring(paper, "yours"):
+            if ep is not None:
+                ep.load()
+            else:
+                load_module(spec, "claims")
+    except ValueError as err:         # an ID the paper has already
+        raise ParameterError("claims", f"{spec}: {err}") from None
+    new = [cid for cid in REGISTRY.of(paper) if cid not in before]
     if not new:
         raise ParameterError("claims", f"{spec} declares no claim (declare them with rue_verify.verify.claim)")
     for cid in new:
-        if REGISTRY[cid].section == "Other":
-            REGISTRY[cid] = replace(REGISTRY[cid], section=YOUR_SECTION)
-    _LOADED[spec] = new
+        if REGISTRY.of(paper)[cid].section == "Other":
+            REGISTRY.put(replace(REGISTRY.of(paper)[cid], section=YOUR_SECTION))
+    _LOADED[(paper, spec)] = new
     return new
+
+
+def load_inputs(mode: Mode) -> None:
+    """The paper `mode.inputs.paper` names (loaded and made active) and your claim files, in this
+    process (a worker process does it before its first claim)."""
+    if mode.inputs.paper:
+        from .papers import load_paper
+        load_paper(mode.inputs.paper)
+    for spec in mode.inputs.claims:
+        load_claims(spec)
 
 
 def check(cids: tuple[str, ...], mode: Mode) -> list[ClaimResult]:
     """The results of claims run one after another in one process (a module-level function, so a
     worker process can run it): claims that share a cached simulation go together. Your own claim
-    files (`mode.inputs.claims`) are loaded first."""
-    for spec in mode.inputs.claims:
-        load_claims(spec)
+    files (`mode.inputs.claims`) are loaded first, after the paper (`mode.inputs.paper`)."""
+    load_inputs(mode)
     return [run_claim(REGISTRY[cid], mode) for cid in cids]
 
 
@@ -78,13 +94,21 @@ def batches(ids: list[str]) -> list[tuple[str, ...]]:
 
 
 def select(ids: Iterable[str] | None = None) -> list[str]:
-    """The claims to run: `ids` in the order given (None: every claim, in the registry's order); a
-    ValueError naming any unknown id and the known ones."""
+    """The claims of the active paper to run: `ids` in the order given (None: every claim, in the
+    registry's order); a ValueError naming any unknown id, the paper and its IDs."""
     wanted = list(REGISTRY) if ids is None else list(ids)
     unknown = [i for i in wanted if i not in REGISTRY]
     if unknown:
-        raise ValueError(f"unknown claim id(s) {unknown}; known: {', '.join(REGISTRY)}")
+        raise ValueError(f"unknown claim id(s) {unknown} in paper {REGISTRY.active!r}; its claims: "
+                         f"{', '.join(REGISTRY)}")
     return wanted
+
+
+def paper_resolve(results: list[ClaimResult]) -> Any:
+    """The active paper's graph of a run's results (`graph.paper_graph`)."""
+    from .graph import paper_graph
+    from .papers import paper_of
+    return paper_graph(paper_of(None), results)
 
 
 def units(ids: list[str], mode: Mode, run: Callable[[tuple[str, ...], Mode], list[ClaimResult]] = check) -> list[tuple]:
@@ -96,10 +120,10 @@ def units(ids: list[str], mode: Mode, run: Callable[[tuple[str, ...], Mode], lis
 
 
 def collect(ids: list[str], parts: Iterable[list[ClaimResult]],
-            resolve: Callable[[list[ClaimResult]], Any] | None = None) -> Checked:
+            resolve: Callable[[list[ClaimResult]], Any] | None = paper_resolve) -> Checked:
     """The units' results in the order of `ids`, with the proof graph resolved once by `resolve`
-    (the repairs' steps that rest on other claims' nodes settled; None: no graph) and the reason of
-    each refuted, undefined or inconsistent claim without a repair checked (`claims.NoRepair`)."""
+    (default the active paper's: the steps that rest on other nodes settled; None: no graph) and the
+    reason of each refuted, undefined or inconsistent claim without a repair checked (`claims.NoRepair`)."""
     by_id = {r.id: r for part in parts for r in part}
     ordered = [by_id[cid] for cid in ids]
     graph = resolve(ordered) if resolve else None
@@ -113,7 +137,7 @@ def collect(ids: list[str], parts: Iterable[list[ClaimResult]],
 
 def run_ledger(mode: Mode | None = None, ids: Iterable[str] | None = None,
                progress: Callable[[str], None] | None = None, workers: int = 1,
-               resolve: Callable[[list[ClaimResult]], Any] | None = None,
+               resolve: Callable[[list[ClaimResult]], Any] | None = paper_resolve,
                run_unit: Callable[[tuple[str, ...], Mode], list[ClaimResult]] = check) -> Checked:
     """Run the checks (all, or `ids`) and return their results in that order (`collect`, with the
     graph `resolve` builds). With several `workers` the claims run in parallel processes
@@ -121,8 +145,7 @@ def run_ledger(mode: Mode | None = None, ids: Iterable[str] | None = None,
     `progress(cid)` is called as each claim finishes; `run_unit` as in `units`."""
     from ..parallel import run
     mode = mode or Mode()
-    for spec in mode.inputs.claims:
-        load_claims(spec)
+    load_inputs(mode)
     wanted = select(ids)
     after = (lambda unit: [progress(cid) for cid in unit]) if progress else None
     return collect(wanted, run(units(wanted, mode, run_unit), workers, after).values(), resolve)

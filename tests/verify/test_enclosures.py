@@ -1,6 +1,6 @@
 """Integrals with rigorous error bounds (`verify.intervals.enclose_integral`, arb integration): a value
-within the enclosure is certified, and a floating quadrature off by 1e-9 is caught, in the engine and
-in the ledger's E[range]."""
+within the enclosure is certified, and a floating quadrature off by 1e-9 is caught (the ledger's E[range]
+is held to its enclosure in tests/ledger/test_enclosures.py)."""
 
 import math
 
@@ -15,11 +15,3 @@ def test_an_enclosure_certifies_a_right_value_and_catches_one_off_by_1e_9():
     assert ok.verdict == "holds" and ok.certified
     off = within(exact + 1e-9, enc, 1e-12, "the Gaussian integral", "x in R")
     assert off.verdict == "refuted" and not off.certified and off.witness["lhs"] > off.witness["rhs"]
-
-
-def test_the_ledgers_expected_range_is_held_to_its_enclosure():
-    from bounds import gap
-    from rue_verify.ledger.section3 import enclosed_ranges
-    assert enclosed_ranges((2, 100)).certified
-    planted = enclosed_ranges((2, 100), [gap.expected_range(2), gap.expected_range(100) + 1e-9])
-    assert planted.verdict == "refuted" and "K = 100" in planted.detail

@@ -6,7 +6,7 @@ import sys
 ENGINE = ("rue_verify.verify", "rue_verify.verify.findings", "rue_verify.verify.proofs", "rue_verify.verify.claims",
           "rue_verify.verify.runner", "rue_verify.verify.graph", "rue_verify.verify.witnesses",
           "rue_verify.verify.search", "rue_verify.verify.montecarlo", "rue_verify.verify.histories",
-          "rue_verify.verify.intervals")
+          "rue_verify.verify.intervals", "rue_verify.verify.papers", "rue_verify.verify.induction")
 #: what the engine may load of the rest: the version (rue_verify's __init__ reads it from one place),
 #: the seed streams (numpy SeedSequence) and the exact binomial intervals; none of them simulates
 ALLOWED = {"rue_verify", "simulate", "simulate.version", "simulate.seeds", "simulate.stats"}
@@ -37,3 +37,24 @@ def test_the_engine_holds_no_symbol_of_this_paper():
                 {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | \
                 {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in n.args + n.kwonlyargs}
         assert not {w for w in words if w in names}, (m, {w for w in words if w in names})
+
+
+def test_the_engines_tests_pass_with_the_ledger_absent(tmp_path):
+    """The engine's own tests (this directory, but for this file and the example's command-line runs,
+    which run elsewhere in this suite) pass in a process where importing Zhu & Qiu's ledger fails."""
+    from pathlib import Path
+    (tmp_path / "no_ledger.py").write_text(
+        "import sys\n"
+        "class _Absent:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'rue_verify.ledger' or name.startswith('rue_verify.ledger.'):\n"
+        "            raise ImportError(f'{name}: the ledger is absent in this test')\n"
+        "sys.meta_path.insert(0, _Absent())\n")
+    here = Path(__file__).resolve().parent
+    env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no_ledger", "-p", "no:cacheprovider",
+                          "-p", "no:xdist", str(here), "--deselect", f"{here / 'test_engine_imports.py'}",
+                          "-k", "not command_line and not unknown_paper"],
+                         capture_output=True, text=True, timeout=900, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+    assert " passed" in out.stdout and "error" not in out.stdout.splitlines()[-1]

@@ -1,7 +1,7 @@
 """rue_verify.verify.montecarlo: the adversarial Monte Carlo search finds a violation planted in a
 corner, and invents none where there is none."""
 
-from rue_verify.ledger import Mode
+from rue_verify.verify import Mode
 from rue_verify.verify.montecarlo import Point, rate_score, search
 from rue_verify.verify.search import Dim
 

@@ -1,0 +1,144 @@
+"""A paper as a plug-in of the engine: what a paper brings (its title and citation, the modules that
+declare its claims, its proof graph's node table with the nodes its repairs replace and its theorems,
+its inputs, its `Mode` settings and their coverage text, and how to evaluate nodes the engine cannot
+evaluate alone), declared once as a `Paper`, found by name (the entry-point group `rue_verify.papers`,
+or a module) or loaded from a file (`load_paper`). The engine knows no paper: every paper, the first
+included, comes in through here.
+
+A file or module that declares claims and no `PAPER` is a paper of its own, named and titled after
+the file, whose graph is the nodes its claims declare (`claim(..., node=, uses=)`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .claims import LOADED, PAPERS, REGISTRY, declarer, declaring, paper_of
+
+__all__ = ["Paper", "PAPERS", "ENTRY_POINTS", "register", "declaring", "declarer", "load_paper", "paper_of"]
+
+#: the entry-point group a package declares its papers under (name -> a `Paper`)
+ENTRY_POINTS = "rue_verify.papers"
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One paper's plug-in.
+
+    Args:
+        name: its short name, the namespace of its claim IDs and what `--paper` takes.
+        title: how outputs title it ("Zhu & Qiu (TMLR 2024), RUE").
+        short: how a heading names it ("Which statements of Zhu & Qiu (TMLR 2024) hold"; default the title).
+        citation: the full reference.
+        modules: the modules that declare its claims, imported in this order (the registry's order).
+        nodes: its proof graph's node table (`graph.Node`, in order), or "module:attribute" naming it;
+            empty: the graph is the nodes its claims declare.
+        replaces: each repair node ('repair:ID') -> the node it replaces, where that is not the first
+            node its claim checks.
+        theorems: the roots `proofs` prints, each with the tree of its proof.
+        settings: the `Mode` settings of its claims in each mode ('quick', 'thorough'), read as
+            attributes of the mode (`mode.history_n`).
+        coverage: what a mode's settings cover, in words (appended to `Mode.coverage`).
+        check_inputs: refuses bad inputs (`LedgerInputs`) before any claim runs.
+        evaluate: a node's relation at a point, for the nodes the engine cannot evaluate from its
+            claim's recomputation (None: let the engine do it).
+        inputs_text: a function of the `LedgerInputs` -> where its empirical claims read from, in words
+            (the report's head); None where it reads nothing.
+        sections: its sections in the order the report's filter lists them (empty: as met).
+        statement_tex: a claim's location -> the paper's LaTeX of that statement (the erratum typesets
+            it as printed), None where the paper's source is not at hand.
+        figures: the report draws the toolkit's figure families for it (they draw Zhu & Qiu's bounds
+            and RUE's simulations, so only that paper sets it).
+    """
+
+    name: str
+    title: str
+    short: str = ""
+    citation: str = ""
+    modules: tuple[str, ...] = ()
+    nodes: tuple | str = ()
+    replaces: Mapping[str, str] = field(default_factory=dict)
+    theorems: tuple[str, ...] = ()
+    settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    coverage: Callable[[Any], str] | None = None
+    check_inputs: Callable[[Any], None] | None = None
+    evaluate: Callable[[str, dict], dict | None] | None = None
+    inputs_text: Callable[[Any], str] | None = None
+    sections: tuple[str, ...] = ()
+    statement_tex: Callable[[str], str | None] | None = None
+    figures: bool = False
+
+    def table(self) -> tuple:
+        """Its node table (imported where `nodes` names one)."""
+        if isinstance(self.nodes, str):
+            import importlib
+            mod, _, attr = self.nodes.partition(":")
+            return tuple(getattr(importlib.import_module(mod), attr))
+        return tuple(self.nodes)
+
+    def load(self) -> "Paper":
+        """Import its claim modules (each registers its claims under this paper's name) and make it
+        the active paper of the registry."""
+        import importlib
+        register(self)
+        with declaring(self.name, "paper"):
+            for m in self.modules:
+                importlib.import_module(m)
+        REGISTRY.activate(self.name)
+        return self
+
+
+def register(paper: Paper) -> Paper:
+    """Declare `paper` (its settings become the defaults of modes of its claims); a second paper of
+    the same name is refused."""
+    old = PAPERS.get(paper.name)
+    if old is not None and old is not paper and old != paper:
+        raise ValueError(f"a paper named {paper.name!r} is declared already ({old.title}); choose another name")
+    PAPERS[paper.name] = paper
+    return paper
+
+
+def load_paper(spec: str) -> Paper:
+    """The paper `spec` names, loaded (its claims registered, it the active paper): the name of an
+    entry point of the group `rue_verify.papers` or of a paper declared already, a module name, or a
+    path to a .py file. A module or file that holds a `PAPER` (a `Paper`) is that paper; one that only
+    declares claims is a paper of its own, named after it. A `ParameterError` naming 'paper' when
+    nothing can be loaded."""
+    if spec in LOADED:
+        return PAPERS[LOADED[spec]].load()
+    from importlib.metadata import entry_points
+
+    from ..errors import ParameterError
+    from ..userfiles import load_module
+    if spec in PAPERS:
+        paper = PAPERS[spec]
+    else:
+        ep = next((e for e in entry_points(group=ENTRY_POINTS) if e.name == spec), None)
+        if ep is not None:
+            paper = ep.load()
+        else:
+            if not spec.endswith(".py") and "." not in spec and "/" not in spec:
+                known = sorted({e.name for e in entry_points(group=ENTRY_POINTS)} | set(PAPERS))
+                raise ParameterError("paper", f"no paper named {spec!r}; known: {', '.join(known) or 'none'}, "
+                                     "or give a .py file or a module that declares one")
+            name = Path(spec).stem if spec.endswith(".py") else spec.rsplit(".", 1)[-1]
+            before = {k: set(v) for k, v in REGISTRY.spaces.items()}
+            with declaring(name, "paper"):
+                module = load_module(spec, "paper")
+            paper = getattr(module, "PAPER", None)
+            if paper is None:
+                new = set(REGISTRY.spaces.get(name, ())) - before.get(name, set())
+                if not new:
+                    raise ParameterError("paper", f"{spec} declares no PAPER and no claim (declare claims with "
+                                         "rue_verify.verify.claim, and the paper with rue_verify.verify.Paper)")
+                paper = Paper(name, name, modules=())
+            elif not isinstance(paper, Paper):
+                raise ParameterError("paper", f"{spec}: PAPER is a {type(paper).__name__}, not a "
+                                     "rue_verify.verify.Paper")
+            elif paper.name != name:        # claims the file declared before its PAPER: into the paper's namespace
+                REGISTRY.rename(name, paper.name)
+    paper.load()
+    LOADED[spec] = paper.name
+    return paper
