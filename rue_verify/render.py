@@ -128,12 +128,18 @@ def section(cid: str) -> str:
     """The part of the paper a claim belongs to (its declaration's `section`); a bound of yours
     (`check_bound`'s results, IDs 'BOUND:...') is in 'Your bounds'."""
     from .verify import REGISTRY
-    from .verify.runner import YOUR_SECTION
+    from .verify.runner import YOUR_SECTION, section_of
     if cid.startswith("BOUND:"):
         return YOURS[1]
     c = REGISTRY.get(cid)
     assert YOURS[0] == YOUR_SECTION
-    return c.section if c else "Other"
+    return section_of(c) if c else "Other"
+
+
+def yours(cid: str) -> str | None:
+    """Which of `YOURS` a result is (a claim of your own, a bound of yours), None for the paper's own."""
+    sec = section(cid)
+    return next((y for y in YOURS if sec == y or sec.startswith(y + ": ")), None)
 
 
 def _summary(text: str, limit: int = 180) -> str:

@@ -81,13 +81,14 @@ def _chosen(ids: list[str], sections) -> list[str]:
         return ids
     from .errors import ParameterError
     from .verify import REGISTRY
+    from .verify.runner import section_of
     wanted = [x.strip() for tok in sections for x in tok.split(",") if x.strip()]
-    have = list(dict.fromkeys(REGISTRY[c].section for c in ids))
+    have = list(dict.fromkeys(section_of(REGISTRY[c]) for c in ids))
     unknown = [x for x in wanted if x not in have]
     if unknown:
         raise ParameterError("section", f"no section {', '.join(map(repr, unknown))} in paper {REGISTRY.active!r}; "
                              f"its sections: {', '.join(have)}")
-    return [c for c in ids if REGISTRY[c].section in wanted]
+    return [c for c in ids if section_of(REGISTRY[c]) in wanted]
 
 
 def _claims_only(paper, spec: str, scale, out: Path, final: Path, thorough, progress, seed, ids, workers,
@@ -343,11 +344,11 @@ def _assets(out: Path) -> None:
 
 
 def _markdown(results, files: dict, meta: dict) -> str:
-    paper = [r for r in results if render.section(r.id) not in render.YOURS]
+    paper = [r for r in results if render.yours(r.id) is None]
     lines = [f"# Which statements of {meta['short']} hold, where, and by how much", "", _intro(meta), "",
              "## The claims ledger", ""] + render.markdown_table(paper)
     for name in render.YOURS:                        # your claims and bounds under a heading of their own
-        mine = [r for r in results if render.section(r.id) == name]
+        mine = [r for r in results if render.yours(r.id) == name]
         lines += [f"## {name}", ""] + render.markdown_table(mine) if mine else []
     lines += ["## Figures", ""] if files else []
     for n, c in files.items():

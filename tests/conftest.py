@@ -14,8 +14,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 def _quick_ledger():
     from rue_verify.ledger import REGISTRY, Mode, run_ledger
-    from rue_verify.verify.runner import YOUR_SECTION
-    paper = [cid for cid, c in REGISTRY.items() if c.section != YOUR_SECTION]   # not a claims file a test loaded
+    paper = [cid for cid, c in REGISTRY.items() if c.origin == "paper"]   # not a claims file a test loaded
     return run_ledger(Mode(), paper)   # quick mode, on the paper-scale results shipped with the package
 
 

@@ -347,8 +347,10 @@ def trees(g: Graph, roots) -> list[str]:
     for key in roots:
         n = g.nodes[key]
         rep = g.nodes.get(f"repair:{n['claim']}")
-        text = (f"{n['location']} ({key}): statement {n['status']}; proof {PROOF_WORDS.get(n['proof'], n['proof'])}"
-                + (f" at {', '.join(n['broken_at'])}" if n["broken_at"] else ""))
+        proof = n.get("proof")
+        text = (f"{n['location']} ({key}): statement {n['status']}; "
+                + (f"proof {PROOF_WORDS.get(proof, proof)}" if proof else "no proof of its own in the graph")
+                + (f" at {', '.join(n['broken_at'])}" if n.get("broken_at") else ""))
         if rep:
             text += (f"; repair: statement {rep['status']}, proof {PROOF_WORDS.get(rep['proof'], rep['proof'])}"
                      + (f" at {', '.join(rep['broken_at'])}" if rep["broken_at"] else ""))
@@ -361,9 +363,11 @@ def trees(g: Graph, roots) -> list[str]:
 
 
 def roots(g: Graph) -> list[str]:
-    """The nodes no other node uses and whose proof uses some (a paper's theorems, where it names none)."""
+    """A paper's theorems where it names none: the nodes no other node uses that have a proof (nodes
+    they use, a proof of their own, or a repair's)."""
     used = {u for n in g.nodes.values() for u in n["uses"]}
-    return [k for k, n in g.nodes.items() if n["route"] == "paper" and k not in used and (n["uses"] or n.get("own"))]
+    return [k for k, n in g.nodes.items() if n["route"] == "paper" and k not in used
+            and (n["uses"] or n.get("own") or f"repair:{n['claim']}" in g.nodes)]
 
 
 def _tree(g: Graph, key: str, indent: str, seen: set) -> list[str]:

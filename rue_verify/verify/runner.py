@@ -12,7 +12,8 @@ from typing import Any, Callable, Iterable
 
 from .claims import REGISTRY, ClaimResult, Mode, run_claim
 
-#: the section your own claims appear under, unless they declare another (`claims.claims_in`)
+#: the section your own claims appear under (claims of origin 'yours'; one that declares a section of its
+#: own appears as "Your claims: SECTION", `section_of`)
 YOUR_SECTION = "Your claims"
 #: the entry-point group a package declares its claims under (`load_claims`)
 ENTRY_POINTS = "rue_verify.claims"
@@ -38,7 +39,6 @@ def load_claims(spec: str) -> list[str]:
     paper = REGISTRY.active or "claims"
     if (paper, spec) in _LOADED:
         return _LOADED[(paper, spec)]
-    from dataclasses import replace
     from importlib.metadata import entry_points
 
     from ..errors import ParameterError
@@ -57,11 +57,16 @@ def load_claims(spec: str) -> list[str]:
     new = [cid for cid in REGISTRY.of(paper) if cid not in before]
     if not new:
         raise ParameterError("claims", f"{spec} declares no claim (declare them with rue_verify.verify.claim)")
-    for cid in new:
-        if REGISTRY.of(paper)[cid].section == "Other":
-            REGISTRY.put(replace(REGISTRY.of(paper)[cid], section=YOUR_SECTION))
     _LOADED[(paper, spec)] = new
     return new
+
+
+def section_of(c) -> str:
+    """The section claim `c` is shown under: its own, or for a claim of yours (origin 'yours') "Your
+    claims", with the section it declares after a colon."""
+    if c.origin != "yours":
+        return c.section
+    return YOUR_SECTION if c.section == "Other" else f"{YOUR_SECTION}: {c.section}"
 
 
 def load_inputs(mode: Mode) -> None:

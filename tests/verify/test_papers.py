@@ -4,6 +4,7 @@ on toy papers declared here. None of these tests loads Zhu & Qiu's ledger."""
 
 import itertools
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -181,3 +182,29 @@ def test_a_papers_settings_read_as_the_modes_attributes(toy):
     assert Mode("test", inputs=inputs).grid == 3 and Mode(inputs=inputs, settings=(("grid", 5),)).grid == 5
     with pytest.raises(AttributeError, match="no setting 'nothing'"):
         Mode(inputs=inputs).nothing
+
+
+def test_the_readmes_check_your_own_paper_runs_as_written(tmp_path):
+    """The README's how-to, run as written from an empty directory: its file, then its four commands."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    howto = readme[readme.index("## Check your own paper"):]
+    block = howto[howto.index("```bash\n") + 8:howto.index("```\n", howto.index("```bash\n"))]
+    body = block[block.index("<<'PY'\n") + 7:block.index("\nPY\n") + 1]
+    (tmp_path / "mine.py").write_text(body)
+    commands = [line.split("#")[0].split() for line in block[block.index("\nPY\n") + 4:].splitlines() if line.strip()]
+    outs = []
+    for cmd in commands:
+        assert cmd[0] == "rue-verify", cmd
+        args = [a.strip("'") for a in cmd[1:]]
+        if "--at" in args:                   # the JSON point, split by the whitespace above: joined again
+            i = args.index("--at")
+            args = args[:i + 1] + [" ".join(args[i + 1:])]
+        out = subprocess.run([sys.executable, "-m", "rue_verify.cli", *args, "-q"], capture_output=True, text=True,
+                             cwd=tmp_path, timeout=300)
+        assert out.returncode == 0, (cmd, out.stderr[-2000:])
+        outs.append(out.stdout)
+    assert "LOG-BOUND" in outs[0] and "refuted" in outs[0] and "repaired (holds)" in outs[0]
+    assert "HALF [sampled]" in outs[1]                      # the repair's step reads the status HALF computed
+    at = json.loads(outs[2])
+    assert at["holds"] is False and at["lhs"] == 2 and at["rhs"] == pytest.approx(math.log(3))
+    assert (tmp_path / "report" / "report.md").read_text().startswith("# Which statements of Doe & Roe (2025)")
