@@ -103,6 +103,9 @@ def test_the_example_through_the_command_line(tmp_path):
     assert "ABM-H-ORDER" in md and "THM-GAP" not in md
     meta = json.loads((tmp_path / "rep" / "COMPLETE.json").read_text())
     assert meta["claims"] == 9 and meta["figures"] == []
+    cli("erratum", "--paper", EXAMPLE, "--out", "err", "-q")
+    tex = (tmp_path / "err" / "erratum.tex").read_text()
+    assert r"\title{Erratum: Audibert, Bubeck \& Munos" in tex and "ABM-H-ORDER" in tex and "THM-GAP" not in tex
     bad = subprocess.run([sys.executable, "-m", "rue_verify.cli", "report", "--paper", EXAMPLE, "--out", "rep2",
                           "--section", "Section 9"], capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert bad.returncode == 2 and "Section 2 of Zhu & Qiu" in bad.stderr
