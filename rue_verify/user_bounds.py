@@ -36,7 +36,7 @@ import numpy as np
 from simulate.stats import STRICT_LEVEL
 
 from .errors import ParameterError
-from .userfiles import load_module
+from .store.userfiles import load_module
 from .verify import ClaimResult, Finding, Mode, from_tightness, from_value, overall, witness
 from .verify.montecarlo import Point, rate_finding, search
 from .verify.search import Dim

@@ -1,9 +1,10 @@
-"""CITATION.cff and rue_verify.citation say the same: the toolkit's version, and the paper's title,
+"""CITATION.cff and rue_verify.outputs.citation say the same: the toolkit's version, and the paper's title,
 authors, year and link (as its title page declares them)."""
 
 from pathlib import Path
 
-from rue_verify import __version__, citation
+from rue_verify import __version__
+from rue_verify.outputs import citation
 
 CFF = Path(__file__).resolve().parents[1] / "CITATION.cff"
 

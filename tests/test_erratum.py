@@ -1,4 +1,4 @@
-"""rue_verify.erratum: every typeset formula is read back (sympy's LaTeX parser) and agrees with the
+"""rue_verify.outputs.erratum: every typeset formula is read back (sympy's LaTeX parser) and agrees with the
 registry's expression at random points; the document lists exactly the refuted, undefined and
 inconsistent claims, theorems first; it compiles where TeX is installed (CI installs it); without
 TeX, --pdf says so in one line."""
@@ -14,7 +14,7 @@ import sympy
 
 from bounds import registry
 from bounds._core import UndefinedError
-from rue_verify import erratum
+from rue_verify.outputs import erratum
 
 #: the session's quick ledger (a minute and a half) is built once: these modules share one xdist worker
 pytestmark = pytest.mark.xdist_group("quick_ledger")

@@ -1,11 +1,11 @@
-"""rue_verify.files: a file is written whole or not at all; a failure part-way leaves the previous
+"""rue_verify.store.files: a file is written whole or not at all; a failure part-way leaves the previous
 file and no temporary beside it."""
 
 import os
 
 import pytest
 
-from rue_verify.files import write_bytes, write_text
+from rue_verify.store.files import write_bytes, write_text
 
 
 def test_a_write_creates_parents_and_replaces_whole(tmp_path):

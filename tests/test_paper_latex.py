@@ -1,4 +1,4 @@
-"""rue_verify.paper_latex: the shipped statements are what the paper's LaTeX gives today (where the
+"""rue_verify.outputs.paper_latex: the shipped statements are what the paper's LaTeX gives today (where the
 paper is at hand, and always in CI), and claims find theirs by the label their location names."""
 
 import os
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rue_verify import paper_latex
+from rue_verify.outputs import paper_latex
 
 PAPER = Path(__file__).resolve().parents[2] / "shared" / "paper" / "rue-bayesian-bai.tex"
 

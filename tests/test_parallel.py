@@ -1,11 +1,11 @@
-"""rue_verify.parallel: claims and figures give the same results on one process or several (each
+"""rue_verify.verify.parallel: claims and figures give the same results on one process or several (each
 search seeds itself by name); the installed-wheel test compares the whole ledger run on every core
 with the sequential in-process one."""
 
 import json
 
-from rue_verify import parallel
 from rue_verify.ledger import Mode, run_ledger
+from rue_verify.verify import parallel
 
 #: claims with Monte Carlo searches (compiled RUE, proof-step simulations), results and the rate study
 IDS = ["PF-E3K", "LEM-TK-LOW", "THM-GAP", "EXP-TWOSTAGE", "SEC2-UCBE-UPPER", "RATE-REGRET"]

@@ -1,6 +1,6 @@
-"""rue_verify.progress: the bar counts finished steps and names the last one."""
+"""rue_verify.studies.progress: the bar counts finished steps and names the last one."""
 
-from rue_verify.progress import counter
+from rue_verify.studies.progress import counter
 
 
 class Bar:

@@ -1,4 +1,4 @@
-"""rue_verify.render: the text, Markdown and HTML views of the ledger say the same things: every
+"""rue_verify.outputs.render: the text, Markdown and HTML views of the ledger say the same things: every
 claim's verdict and summary, every finding (with its qualifiers and witness) and every repair with its
 own evidence appear in each."""
 
@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from rue_verify import render
 from rue_verify.ledger import Mode, run_ledger
-from rue_verify.render import PALETTE
+from rue_verify.outputs import render
+from rue_verify.outputs.render import PALETTE
 from rue_verify.verify import SEVERITY
 
 IDS = ["THM-GAP", "LEM-TAU-LOWER", "EXP-K80", "DISC-MK", "PF-NU-T"]      # refuted with repairs, holds, reading

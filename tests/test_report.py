@@ -1,4 +1,4 @@
-"""rue_verify.report: the report writes every file it promises, and a real browser (headless
+"""rue_verify.outputs.report: the report writes every file it promises, and a real browser (headless
 Chromium, Debian's package) loads the page with every image and no error. CI installs chromium
 (.ci/run); elsewhere the browser test is skipped when it is missing."""
 
@@ -11,8 +11,8 @@ import subprocess
 
 import pytest
 
+from rue_verify.outputs.report import report
 from rue_verify.plots.registry import FAMILIES, Scale
-from rue_verify.report import report
 
 TINY = Scale("test", mc_draws=2000, rue_runs=6, ucbe_runs=40, full_info_pairs=2000)
 CLAIMS = ["SEC2-THR-0223", "THM-GAP", "LEM-TAU-LOWER", "EXP-K80", "DISC-MK"]
@@ -38,7 +38,7 @@ def test_the_report_writes_every_file_it_promises(built):
     page = (out / "index.html").read_text()
     assert page.index('id="filters"') < page.index("The claims ledger") < page.index("Evidence and figures")
     from rue_verify.ledger import REGISTRY
-    from rue_verify.paper_latex import statement_tex
+    from rue_verify.outputs.paper_latex import statement_tex
     for cid in CLAIMS:        # each statement beside its verdict, in a filterable row: the paper's own LaTeX
         c = REGISTRY[cid]     # where it labels the statement
         tex = statement_tex(c.location)
@@ -105,7 +105,7 @@ def test_the_formulas_are_typeset_offline_in_a_real_browser(built):
 
 
 def test_a_reproduction_gets_its_figures_and_its_claims_judged(tmp_path):
-    from rue_verify.summary import reproduce
+    from rue_verify.studies.summary import reproduce
     res = reproduce("quick", tmp_path, studies=["two-stage"], progress=False)
     assert sorted(res["figures"]) == ["figure4-two-stage.csv", "figure4-two-stage.png", "figure4-two-stage.svg"]
     summary = (tmp_path / "summary.md").read_text()

@@ -1,10 +1,10 @@
-"""rue_verify.timing (`bench --commands`): a timed ledger run names its slowest claims, with the
+"""rue_verify.cli.timing (`bench --commands`): a timed ledger run names its slowest claims, with the
 seconds each claim's own results report."""
 
 import json
 import tempfile
 
-from rue_verify import timing
+from rue_verify.cli import timing
 
 
 def test_a_timed_ledger_run_names_its_slowest_claims():
@@ -26,7 +26,7 @@ def test_slowest_orders_by_seconds_and_keeps_the_count():
 def test_help_texts_quote_the_measured_waits_and_every_status():
     """The waits are stated once (timing.WAITS) and the proofs' help names every node status the
     graph can give (it used to offer `checked`, which no node has any more)."""
-    from rue_verify.commands import build_parser
+    from rue_verify.cli.commands import build_parser
     from rue_verify.ledger.proof_graph import STATUS
     sub = build_parser()._subparsers._group_actions[0].choices
     assert timing.WAITS["claims"] in sub["claims"].description

@@ -68,7 +68,7 @@ def test_your_claims_run_beside_the_papers_and_their_witnesses_recompute(claims_
     from rue_verify.verify.witnesses import recompute_witness
     w = got["MY-CK-SMALL"]["findings"][0]["witness"]
     assert recompute_witness(REGISTRY["MY-CK-SMALL"], w) == pytest.approx((w["lhs"], w["rhs"]))
-    from rue_verify.render import section
+    from rue_verify.outputs.render import section
     assert REGISTRY["MY-CK-SMALL"].origin == "yours" and section("MY-CK-SMALL") == "Your claims"
     assert REGISTRY["FACT-1-3"].origin == "paper" and section("FACT-1-3") == REGISTRY["FACT-1-3"].section
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 from typing import Callable, Iterable
 
-from ..citation import PAPER as CITATION
+from ..outputs.citation import PAPER as CITATION
 from ..verify import REGISTRY, SEVERITY, ClaimResult, Finding, LedgerInputs, Mode, run_claim
 from ..verify import runner as _runner
 from ..verify.papers import Paper, declaring, register
@@ -49,7 +49,7 @@ def check(cids: tuple[str, ...], mode: Mode) -> list[ClaimResult]:
 
 
 def units(ids: list[str], mode: Mode) -> list[tuple]:
-    """The paper's ledger as tasks for `rue_verify.parallel.run` (`verify.runner.units`, run by `check`)."""
+    """The paper's ledger as tasks for `rue_verify.verify.parallel.run` (`verify.runner.units`, run by `check`)."""
     return _runner.units(ids, mode, check)
 
 
@@ -93,7 +93,7 @@ def _evaluate(key: str, w: dict) -> dict | None:
 
 
 def _statement_tex(location: str) -> str | None:
-    from ..paper_latex import statement_tex
+    from ..outputs.paper_latex import statement_tex
     return statement_tex(location)
 
 

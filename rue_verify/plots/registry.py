@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from ..files import write_bytes, write_text
+from ..store.files import write_bytes, write_text
 from . import cliff as cl
 from . import empirical as rep
 from . import proofs as pf

@@ -406,7 +406,7 @@ def ledger_overview_table(results) -> Table:
 
 
 def draw_ledger_overview(t: Table, ax=None):
-    from ..render import PALETTE
+    from ..outputs.render import PALETTE
     from ..verify import SEVERITY
     fig, ax = new_axes(ax, (8.2, 4.4))
     sections = t.values("section")

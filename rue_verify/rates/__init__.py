@@ -2,7 +2,7 @@
 under the paper's model (Section 3: means N(0, sigma0^2), Gaussian rewards), as data flowing one way:
 
 grid (settings, algorithms and budgets as data; `execute` runs one task with the exact variance
-reduction of `truth`) -> the sweep and its store (`rue_verify.sweep`, `rue_verify.result_store`,
+reduction of `truth`) -> the sweep and its store (`rue_verify.studies.sweep`, `rue_verify.store.result_store`,
 shared with the reproduction: resumable, one writer, local or Dask) -> results
 (block statistics read back as curves; the paper-scale study ships inside the package) -> fit
 (exponents with jackknife intervals, local slopes, a power-law check). The ledger's rate claims
@@ -27,8 +27,8 @@ def run(scale: str = "quick", out: str | Path | None = None, seed: int = 0, sche
         client=None, progress: bool = True, algorithms=None, wait: bool = False, on_row=None) -> dict:
     """Run (or resume) the rate study at `scale` into the result directory `out`; returns the rows,
     the directory, the number of tasks, the wall seconds this call spent and the arm-rounds it ran."""
-    from ..result_store import ResultStore
-    from ..sweep import run_sweep
+    from ..store.result_store import ResultStore
+    from ..studies.sweep import run_sweep
     from . import grid
     if scale not in SCALES:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")

@@ -128,8 +128,8 @@ def manifest(ts: list[CliffTask], seed: int, scale: str) -> dict:
 def run(scale: str | CliffScale = "quick", out: str | Path | None = None, seed: int = 0,
         scheduler: str | None = None, progress: bool = True, wait: bool = False, cells=CELLS) -> dict:
     """Run (or resume) the study at `scale` into `out`; the rows, the directory and the wall seconds."""
-    from ..result_store import ResultStore
-    from ..sweep import run_sweep
+    from ..store.result_store import ResultStore
+    from ..studies.sweep import run_sweep
     if isinstance(scale, str) and scale not in SCALES:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
     ts = tasks(scale, cells)

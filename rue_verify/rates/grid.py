@@ -6,7 +6,7 @@ which is all the fits, intervals and paired comparisons need (`results.Curve`), 
 
 Every task of a setting runs on the same means and reward streams (common random numbers across
 budgets and algorithms), so run r, and hence block g, is paired across the whole setting. The rows
-go into a `result_store.ResultStore` (resumable, one writer) through `rue_verify.sweep` (local, or a
+go into a `result_store.ResultStore` (resumable, one writer) through `rue_verify.studies.sweep` (local, or a
 Dask scheduler), as the reproduction's do."""
 
 from __future__ import annotations

@@ -83,7 +83,7 @@ def relevant_arms(m: np.ndarray, s: np.ndarray, rec: np.ndarray) -> np.ndarray:
 
 
 def _threads() -> int:
-    """Threads for the integrals: numba's (what a worker process was given, `rue_verify.parallel`),
+    """Threads for the integrals: numba's (what a worker process was given, `rue_verify.verify.parallel`),
     read without starting numba's thread pool where it has not started (a process that has not run
     a kernel may still fork workers)."""
     import numba

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import sweep
-from ..result_store import ResultStore, read_rows
+from ..store.result_store import ResultStore, read_rows
+from ..studies import sweep
 from .grid import COLUMNS, SCALES, STUDIES, Scale, Task, execute, grid, manifest
 from .results import SHIPPED, Results, load
 

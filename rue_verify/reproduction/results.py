@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import ParameterError
-from ..result_store import read_rows
+from ..store.result_store import read_rows
 from .grid import paper_algorithms
 
 #: what the ledger uses when it is given no result directory

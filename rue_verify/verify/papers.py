@@ -111,7 +111,7 @@ def load_paper(spec: str) -> Paper:
     from importlib.metadata import entry_points
 
     from ..errors import ParameterError
-    from ..userfiles import load_module
+    from ..store.userfiles import load_module
     if spec in PAPERS:
         paper = PAPERS[spec]
     else:

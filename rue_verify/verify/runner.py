@@ -1,6 +1,6 @@
 """Running a paper's ledger: the claims to run (`select`), grouped into units of work (`batches`, claims
 that share a cached simulation in one unit), run in one process or several (`run_ledger`, through
-`rue_verify.parallel`), and collected into one `Checked` list: the results in the order asked for,
+`rue_verify.verify.parallel`), and collected into one `Checked` list: the results in the order asked for,
 the proof graph resolved once (the paper's, `graph.paper_graph`), and the reason of each refuted,
 undefined or inconsistent claim without a repair checked. The paper comes in through
 `LedgerInputs.paper` (`papers.load_paper`, in every worker process too); your own claim files load
@@ -42,7 +42,7 @@ def load_claims(spec: str) -> list[str]:
     from importlib.metadata import entry_points
 
     from ..errors import ParameterError
-    from ..userfiles import load_module
+    from ..store.userfiles import load_module
     from .papers import declaring
     before = set(REGISTRY.of(paper))
     ep = next((e for e in entry_points(group=ENTRY_POINTS) if e.name == spec), None)
@@ -117,7 +117,7 @@ def paper_resolve(results: list[ClaimResult]) -> Any:
 
 
 def units(ids: list[str], mode: Mode, run: Callable[[tuple[str, ...], Mode], list[ClaimResult]] = check) -> list[tuple]:
-    """The ledger as tasks for `rue_verify.parallel.run`: (key, run, (unit, mode)) per unit of
+    """The ledger as tasks for `rue_verify.verify.parallel.run`: (key, run, (unit, mode)) per unit of
     `batches` (a unit's key is its claim ids). `run` is `check`, or a ledger's module-level function
     that calls it: a worker process imports the module `run` lives in, so a ledger's own function
     registers the ledger's claims there first."""
@@ -146,9 +146,9 @@ def run_ledger(mode: Mode | None = None, ids: Iterable[str] | None = None,
                run_unit: Callable[[tuple[str, ...], Mode], list[ClaimResult]] = check) -> Checked:
     """Run the checks (all, or `ids`) and return their results in that order (`collect`, with the
     graph `resolve` builds). With several `workers` the claims run in parallel processes
-    (`rue_verify.parallel`); the results are the same (every search seeds itself by name).
+    (`rue_verify.verify.parallel`); the results are the same (every search seeds itself by name).
     `progress(cid)` is called as each claim finishes; `run_unit` as in `units`."""
-    from ..parallel import run
+    from .parallel import run
     mode = mode or Mode()
     load_inputs(mode)
     wanted = select(ids)

@@ -114,7 +114,7 @@ def test_the_command_line_runs_it_and_refuses_a_bad_one_in_one_line(algfile, cap
 
 
 def test_it_runs_through_the_reproduction_and_the_report(algfile, tmp_path):
-    from rue_verify.report import report
+    from rue_verify.outputs.report import report
     from rue_verify.reproduction import reproduce
     from rue_verify.reproduction.grid import Scale
     tiny = Scale("tiny", fixed_runs=2, random_instances=2, random_runs=2, arms_runs=4, two_stage_runs=4,

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from .errors import ParameterError
+from ..errors import ParameterError
 
 
 def load_module(where: str, param: str) -> ModuleType:

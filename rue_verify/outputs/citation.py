@@ -4,7 +4,7 @@ together)."""
 
 from __future__ import annotations
 
-from . import __version__
+from .. import __version__
 
 #: the paper checked (its title page and the camera-ready month and OpenReview link it declares)
 PAPER = ("Rong J.B. Zhu and Yanqi Qiu. UCB Exploration for Fixed-Budget Bayesian Best Arm Identification. "

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 
-from .parallel import cores
+from ..verify.parallel import cores
 
 #: what a user waits for, measured with `rue-verify bench --commands` (warm numba cache) on the host
 #: class named; the help texts and the README quote these, docs/bench.txt has the runs behind them

@@ -22,11 +22,12 @@ import threading
 import time
 from typing import Any, Sequence
 
-from . import __version__, formatting
+from .. import __version__
+from ..errors import ParameterError
+from ..store.files import write_text
+from ..verify.parallel import cores
+from . import formatting
 from .commands import COMMANDS, algorithm_params, build_parser, formula_params, means_of, registry
-from .errors import ParameterError
-from .files import write_text
-from .parallel import cores
 
 
 def _fail(message: str) -> int:
@@ -77,8 +78,8 @@ def _ids(args: argparse.Namespace) -> list[str] | None:
 def _load(args: argparse.Namespace):
     """The paper `--paper` names, loaded alone (only its claims are registered and active), and your
     claim files (`--claims`) added to it. A `ParameterError` naming the flag that failed."""
-    from .verify.papers import load_paper
-    from .verify.runner import load_claims
+    from ..verify.papers import load_paper
+    from ..verify.runner import load_claims
     paper = load_paper(args.paper)
     for spec in getattr(args, "claim_files", None) or ():
         load_claims(spec)
@@ -88,7 +89,7 @@ def _load(args: argparse.Namespace):
 def _mode(args: argparse.Namespace, paper, thorough: bool = False, **inputs):
     """The mode of a run of `paper`'s claims: its inputs (`--results`, `--rates` for a paper that reads
     them), your claim files and the seed."""
-    from .verify import LedgerInputs, Mode
+    from ..verify import LedgerInputs, Mode
     given = {"results": getattr(args, "results", None), "rates": getattr(args, "rates", None)}
     if paper.check_inputs is None:
         extra = [k for k, v in given.items() if v]
@@ -102,8 +103,8 @@ def _mode(args: argparse.Namespace, paper, thorough: bool = False, **inputs):
 
 def _run(args: argparse.Namespace, mode, ids: list[str], quiet: bool):
     """The paper's claims `ids` run on every core (or `--workers`), with a progress bar, and its graph."""
-    from .progress import bar, counter
-    from .verify.runner import run_ledger
+    from ..studies.progress import bar, counter
+    from ..verify.runner import run_ledger
     shown = bar(len(ids), "claims", "claim", not quiet)
     try:
         return run_ledger(mode, ids, progress=counter(shown), workers=args.workers or cores())
@@ -114,7 +115,7 @@ def _run(args: argparse.Namespace, mode, ids: list[str], quiet: bool):
 def _proofs(args: argparse.Namespace) -> int:
     """The proof graph: a node's relation at a point (--node, --at), or every node's status (runs the
     paper's quick ledger)."""
-    from .verify import graph
+    from ..verify import graph
     try:
         paper = _load(args)
     except ParameterError as err:
@@ -130,7 +131,7 @@ def _proofs(args: argparse.Namespace) -> int:
         except (KeyError, ValueError, TypeError) as err:
             return _fail(f"--node {args.node} --at: {err}")
         return 0
-    from .verify.runner import select
+    from ..verify.runner import select
     try:
         results = _run(args, _mode(args, paper), select(None), args.quiet or args.json)
     except ParameterError as err:
@@ -144,7 +145,7 @@ def _proofs(args: argparse.Namespace) -> int:
 
 
 def _claims(args: argparse.Namespace) -> int:
-    from .verify.runner import select
+    from ..verify.runner import select
     try:
         paper = _load(args)
         mode = _mode(args, paper, args.thorough)
@@ -161,7 +162,7 @@ def _claims(args: argparse.Namespace) -> int:
     except ParameterError as err:             # also results that lack a study a claim needs
         return _fail(f"--{err.param}: {err.reason}")
     total = time.perf_counter() - t0
-    from . import render
+    from ..outputs import render
     if args.markdown:
         title = f"Claims ledger: {paper.title}"
         document = render.markdown(results, title, formatting.ledger_intro(mode, total))
@@ -181,9 +182,9 @@ def _claims(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- decide
 def _decide(args: argparse.Namespace) -> int:
-    from .decide import decide, induct
-    from .userfiles import load_module
-    from .verify.induction import SolverMissing
+    from ..decide import decide, induct
+    from ..store.userfiles import load_module
+    from ..verify.induction import SolverMissing
     if args.paper != "zhu-qiu":
         return _fail(f"--paper {args.paper}: decide searches RUE's histories (the algorithm of zhu-qiu); no other "
                      "paper supplies an algorithm's linear form and abstract states yet")
@@ -249,8 +250,8 @@ def _decide(args: argparse.Namespace) -> int:
 def _erratum(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from . import erratum
-    from .verify.runner import select
+    from ..outputs import erratum
+    from ..verify.runner import select
     try:
         paper = _load(args)
         mode = _mode(args, paper)
@@ -377,8 +378,8 @@ def _announce(cost) -> None:
 # ---------------------------------------------------------------- bench, table, reproduce
 def _bench(args: argparse.Namespace) -> int:
     if args.histories:
-        from .ledger import Mode, proof_induction
-        from .ledger.proof_histories import benchmark
+        from ..ledger import Mode, proof_induction
+        from ..ledger.proof_histories import benchmark
         mode = Mode.thorough() if args.thorough else Mode()
         say = (lambda line: print(line, file=sys.stderr)) if args.json else print
         rows = benchmark(mode.history_n, out=say)
@@ -408,7 +409,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _table(args: argparse.Namespace) -> int:
-    from .fixed_table import fixed_setup_table
+    from ..studies.fixed_table import fixed_setup_table
     try:
         out = fixed_setup_table(args.setups, args.budgets, args.K, args.runs, args.seed, out_dir=args.out,
                                 progress=not args.quiet)
@@ -424,7 +425,7 @@ def _table(args: argparse.Namespace) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from .summary import redraw_reproduction, reproduce
+    from ..studies.summary import redraw_reproduction, reproduce
     scale = "paper" if args.paper else "quick"
     try:
         if args.redraw:
@@ -448,11 +449,11 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _rates(args: argparse.Namespace) -> int:
-    from .rates import efficiency, load, run
-    from .rates.summary import exponents
+    from ..rates import efficiency, load, run
+    from ..rates.summary import exponents
     scale = "paper" if args.paper else "quick"
     if args.split:
-        from .rates.split import POSTERIOR_DRAWS, WIDTH, as_dict, split_line, splits
+        from ..rates.split import POSTERIOR_DRAWS, WIDTH, as_dict, split_line, splits
         print(f"simple regret at each setting's largest budget, n sr_n over the limit's constant L_r, split by the "
               f"instance: top two within {WIDTH:g} sigma/sqrt(n) (near ties) or not; each run's part is the "
               f"posterior expectation of regret x class given its data ({POSTERIOR_DRAWS} posterior draws per run), "
@@ -490,7 +491,7 @@ def _rates(args: argparse.Namespace) -> int:
 
 def _cliff(args: argparse.Namespace, scale: str) -> int:
     """`rates --cliff`: run (or show) the exploration-constant study and print its table."""
-    from .rates import cliff
+    from ..rates import cliff
     try:
         if args.show:
             res, wall = cliff.load(args.show), None
@@ -512,7 +513,7 @@ def _cliff(args: argparse.Namespace, scale: str) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .report import report
+    from ..outputs.report import report
     try:
         res = report("full" if args.full else "quick", args.out, thorough=args.thorough, results_dir=args.results,
                      rates_dir=args.rates, claim_files=tuple(args.claim_files or ()),
@@ -596,8 +597,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check_bound(args: argparse.Namespace) -> int:
-    from . import render
-    from .user_bounds import check_bound
+    from ..outputs import render
+    from ..user_bounds import check_bound
     try:
         space = json.loads(args.space) if args.space else None
         result = check_bound(args.bound, args.quantity, args.algorithm, space=space, rates_dir=args.rates,
@@ -620,8 +621,4 @@ HANDLERS = {"claims": _claims, "proofs": _proofs, "simulate": _simulate, "bench"
             "reproduce": _reproduce, "vacuity": _vacuity, "report": _report, "rates": _rates, "erratum": _erratum,
             "decide": _decide, "check-bound": _check_bound}
 assert set(HANDLERS) | {"bound"} == set(COMMANDS), "a command without a handler, or a handler without a command"
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
 

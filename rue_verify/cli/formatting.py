@@ -4,7 +4,7 @@ command and prints one of these."""
 
 from __future__ import annotations
 
-from . import __version__
+from .. import __version__
 
 
 def ledger_intro(mode, seconds: float) -> str:

@@ -2,7 +2,7 @@
 claim's statement as the paper typeset it (rendered offline by the vendored KaTeX, `assets/katex`).
 
 The package does not read the paper: `data/paper_latex.json` holds the extracted statements, written
-by `python -m rue_verify.paper_latex PATH/TO/PAPER.tex OUT.json`, and a test extracts them again from
+by `python -m rue_verify.outputs.paper_latex PATH/TO/PAPER.tex OUT.json`, and a test extracts them again from
 the paper where it is at hand and compares. A theorem-like environment with a label gives its body; an
 equation label gives the display line that carries it. Text macros of the paper (`\\rue`, `\\cref`)
 become plain text; its math macros are passed to KaTeX (`MACROS`).

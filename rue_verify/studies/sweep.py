@@ -11,7 +11,7 @@ import time
 from concurrent.futures import CancelledError
 from typing import Callable
 
-from .result_store import ResultStore
+from ..store.result_store import ResultStore
 
 
 def run_sweep(tasks: list, seed: int, store: ResultStore, *, execute: Callable, scheduler: str | None = None,

@@ -10,9 +10,9 @@ import html
 import json
 import textwrap
 
+from ..verify import ClaimResult, Finding, Repair
 from .paper_latex import statement_tex
 from .typeset import formula
-from .verify import ClaimResult, Finding, Repair
 
 #: The one colour of each verdict (the report's badges, the overview figure).
 PALETTE = {"refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400", "conditional": "#b7950b",
@@ -127,8 +127,8 @@ YOURS = ("Your claims", "Your bounds")
 def section(cid: str) -> str:
     """The part of the paper a claim belongs to (its declaration's `section`); a bound of yours
     (`check_bound`'s results, IDs 'BOUND:...') is in 'Your bounds'."""
-    from .verify import REGISTRY
-    from .verify.runner import YOUR_SECTION, section_of
+    from ..verify import REGISTRY
+    from ..verify.runner import YOUR_SECTION, section_of
     if cid.startswith("BOUND:"):
         return YOURS[1]
     c = REGISTRY.get(cid)
@@ -144,7 +144,7 @@ def yours(cid: str) -> str | None:
 
 def _summary(text: str, limit: int = 180) -> str:
     """A summary shortened at a clause boundary, the full text one click away."""
-    from .verify import shorten
+    from ..verify import shorten
     e = html.escape
     short = shorten(text, limit)
     return e(text) if short == text else f"<details><summary>{e(short)}</summary>{e(text)}</details>"

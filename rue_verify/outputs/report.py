@@ -22,11 +22,12 @@ import shutil
 import time
 from pathlib import Path
 
-from . import __version__, render
+from .. import __version__
+from ..plots.registry import FAMILIES, SCALES, Inputs, Scale
+from ..store.files import write_text
+from . import render
 from .citation import cite_this
-from .files import write_text
 from .paper_latex import MACROS
-from .plots.registry import FAMILIES, SCALES, Inputs, Scale
 
 
 def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: bool = False, results_dir=None,
@@ -57,8 +58,8 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
         raise ValueError(f"--out: {final} holds files a report does not write ({', '.join(others[:3])}"
                          f"{', ...' if len(others) > 3 else ''}); a report replaces its whole directory, so choose a "
                          "new or empty one, or a previous report's")
-    from .verify.papers import load_paper
-    from .verify.runner import load_claims, select
+    from ..verify.papers import load_paper
+    from ..verify.runner import load_claims, select
     the_paper = load_paper(paper)
     for spec in claim_files:
         load_claims(spec)
@@ -79,9 +80,9 @@ def _chosen(ids: list[str], sections) -> list[str]:
     paper does not have, with its sections."""
     if not sections:
         return ids
-    from .errors import ParameterError
-    from .verify import REGISTRY
-    from .verify.runner import section_of
+    from ..errors import ParameterError
+    from ..verify import REGISTRY
+    from ..verify.runner import section_of
     wanted = [x.strip() for tok in sections for x in tok.split(",") if x.strip()]
     have = list(dict.fromkeys(section_of(REGISTRY[c]) for c in ids))
     unknown = [x for x in wanted if x not in have]
@@ -95,10 +96,9 @@ def _claims_only(paper, spec: str, scale, out: Path, final: Path, thorough, prog
                  claim_files) -> dict:
     """The report of a paper without figures: its claims run (on `workers` processes), their evidence, and
     the page and Markdown titled by the paper."""
-    from . import parallel
-    from .progress import bar, counter
-    from .verify import LedgerInputs, Mode
-    from .verify.runner import collect, units
+    from ..studies.progress import bar, counter
+    from ..verify import LedgerInputs, Mode, parallel
+    from ..verify.runner import collect, units
     t0 = time.perf_counter()
     given = LedgerInputs(claims=claim_files, paper=spec)
     mode = Mode.thorough(inputs=given) if thorough else Mode(inputs=given)
@@ -155,13 +155,13 @@ def staged(final: Path):
 
 def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, ids, workers, rates_dir,
             claim_files, your_bounds, paper) -> dict:
-    from . import parallel
-    from .ledger import LedgerInputs, Mode, collect, load_claims, units
-    from .plots.registry import make
-    from .progress import bar, counter
-    from .rates import load as load_rates
-    from .reproduction import load
-    from .user_bounds import check_bound, load_bound
+    from ..ledger import LedgerInputs, Mode, collect, load_claims, units
+    from ..plots.registry import make
+    from ..rates import load as load_rates
+    from ..reproduction import load
+    from ..studies.progress import bar, counter
+    from ..user_bounds import check_bound, load_bound
+    from ..verify import parallel
     t0 = time.perf_counter()
     # a partial reproduction's report judges the claims its results lack on the shipped results
     given = LedgerInputs(str(results_dir) if results_dir else None, str(rates_dir) if rates_dir else None,

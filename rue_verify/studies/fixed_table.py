@@ -9,7 +9,7 @@ from pathlib import Path
 from simulate.environments import FIXED_BUDGETS, PAPER_K, Environment
 from simulate.runner import ALGORITHMS, simulate
 
-from .files import write_text
+from ..store.files import write_text
 
 
 def fixed_setup_table(setups=("F1", "F2", "F3"), budgets=tuple(FIXED_BUDGETS), K: int = PAPER_K, runs: int = 1000,

@@ -16,11 +16,11 @@ import json
 import re
 from dataclasses import dataclass
 
-from . import __version__
+from .. import __version__
+from ..verify.proofs import PROOF_WORDS
 from .citation import cite_this
 from .paper_latex import statement_tex
 from .typeset import formula
-from .verify.proofs import PROOF_WORDS
 
 #: the verdicts an erratum lists
 LISTED = ("refuted", "undefined", "inconsistent")
