@@ -92,6 +92,11 @@ def _evaluate(key: str, w: dict) -> dict | None:
     return proof_graph.evaluate_history(key, w)
 
 
+def _formula(name: str) -> list | None:
+    from ..outputs.typeset import formula
+    return formula(name)
+
+
 def _statement_tex(location: str) -> str | None:
     from ..outputs.paper_latex import statement_tex
     return statement_tex(location)
@@ -103,7 +108,7 @@ PAPER = register(Paper(
     modules=tuple(f"{__name__}.{m}" for m in MODULES), nodes=proof_graph.PAPER,
     replaces={k: node for k, (node, _) in proof_graph.REPAIRS.items()}, theorems=proof_graph.THEOREMS,
     settings=SETTINGS, coverage=_coverage, check_inputs=check_inputs, evaluate=_evaluate, inputs_text=inputs_text,
-    statement_tex=_statement_tex, figures=True))
+    statement_tex=_statement_tex, figures=True, formula=_formula, formula_command="rue-verify bound {name}"))
 
 
 def collect(ids: list[str], parts: Iterable[list[ClaimResult]]) -> Checked:

@@ -20,7 +20,7 @@ from .. import __version__
 from ..verify.proofs import PROOF_WORDS
 from .citation import cite_this
 from .paper_latex import statement_tex
-from .typeset import formula
+from .render import formula
 
 #: the verdicts an erratum lists
 LISTED = ("refuted", "undefined", "inconsistent")

@@ -12,7 +12,6 @@ import textwrap
 
 from ..verify import ClaimResult, Finding, Repair
 from .paper_latex import statement_tex
-from .typeset import formula
 
 #: The one colour of each verdict (the report's badges, the overview figure).
 PALETTE = {"refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400", "conditional": "#b7950b",
@@ -34,8 +33,25 @@ def no_repair_text(r: ClaimResult) -> str | None:
     return f"no repair: {w['reason']} ({said}: {w['evidence']})"
 
 
+def formula(name: str | None) -> list | None:
+    """The active paper's formula `name` typeset [(term, LaTeX)] (`Paper.formula`), None where the paper
+    has no formulas or this one no closed form."""
+    from ..verify.papers import paper_of
+    p = paper_of(None)
+    return p.formula(name) if name and p is not None and p.formula is not None else None
+
+
+def evaluate_with(name: str | None) -> str:
+    """How a reader evaluates the active paper's formula `name` ("rue-verify bound NAME"), '' where the
+    paper names no command."""
+    from ..verify.papers import paper_of
+    p = paper_of(None)
+    return p.formula_command.format(name=name) if name and p is not None and p.formula_command else ""
+
+
 def repair_head(x: Repair) -> str:
-    return f"repaired ({x.verdict}" + (f"; rue-verify bound {x.formula}" if x.formula else "") + f"): {x.statement}"
+    how = evaluate_with(x.formula)
+    return f"repaired ({x.verdict}" + (f"; {how}" if how else "") + f"): {x.statement}"
 
 
 def anchor(cid: str) -> str:
@@ -255,7 +271,7 @@ def html_evidence(results: list[ClaimResult], figures: dict[str, str] | None = N
         items = [_html_finding(f) for f in r.findings]
         for x in r.repairs:
             items.append(f"<li><b>repaired</b> {_badge(x.verdict, x.verdict)}"
-                         + (f" (<code>rue-verify bound {e(x.formula)}</code>)" if x.formula else "")
+                         + (f" (<code>{e(evaluate_with(x.formula))}</code>)" if evaluate_with(x.formula) else "")
                          + f": {e(x.statement)}{_html_formula(x.formula)}<ul>"
                          + "".join(_html_finding(f) for f in x.findings) + "</ul></li>")
         if no_repair_text(r):

@@ -51,6 +51,10 @@ class Paper:
             it as printed), None where the paper's source is not at hand.
         figures: the report draws the toolkit's figure families for it (they draw Zhu & Qiu's bounds
             and RUE's simulations, so only that paper sets it).
+        formula: a repair's `Repair.formula` name -> its terms typeset [(term, LaTeX)], None where it has
+            no closed form; None: the paper has no registry of formulas (the outputs show none).
+        formula_command: how a reader evaluates a formula by name ("rue-verify bound {name}"), shown
+            beside it; empty: nothing is shown.
     """
 
     name: str
@@ -69,6 +73,8 @@ class Paper:
     sections: tuple[str, ...] = ()
     statement_tex: Callable[[str], str | None] | None = None
     figures: bool = False
+    formula: Callable[[str], list | None] | None = None
+    formula_command: str = ""
 
     def table(self) -> tuple:
         """Its node table (imported where `nodes` names one)."""
