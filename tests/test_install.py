@@ -19,10 +19,24 @@ def run(cmd, **kw):
     return r
 
 
+def source_copy(d: pathlib.Path) -> pathlib.Path:
+    """What the wheel is built from: pyproject.toml, the README and the three packages, copied without
+    caches or a previous build. Building in the working tree would read its `build/` (a module since moved
+    away would ship again) and race the numba caches other tests write beside the kernels."""
+    import shutil
+    src = d / "src"
+    src.mkdir()
+    for f in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / f, src / f)
+    for pkg in ("bounds", "simulate", "rue_verify"):
+        shutil.copytree(ROOT / pkg, src / pkg, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc"))
+    return src
+
+
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory):
     d = tmp_path_factory.mktemp("wheel")
-    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", d / "dist", ROOT])
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", d / "dist", source_copy(d)])
     wheel = next((d / "dist").glob("rue_verify-*.whl"))
     run([sys.executable, "-m", "venv", d / "venv"])
     py = d / "venv" / "bin" / "python"

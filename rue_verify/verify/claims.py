@@ -132,10 +132,10 @@ class Mode:
 
 @dataclass
 class Claim:
-    """One claim of the paper, declared once: what it says and where, the check that judges it, the
-    reproduction studies the check reads (`needs`), how to recompute the two sides of its witnesses
-    (`recompute`: a witness's params -> (lhs, rhs) from `bounds` or a rerun; seed-keyed Monte Carlo
-    witnesses are rerun by `proof_search.recompute`), its repaired statements (`repair`, declared
+    """One claim of a paper, declared once: what it says and where, the check that judges it, the
+    paper's inputs the check reads (`needs`), how to recompute the two sides of its witnesses
+    (`recompute`: a witness's params -> (lhs, rhs), computed from scratch; seed-keyed Monte Carlo
+    witnesses are rerun by their search's replay, `verify.witnesses`), its repaired statements (`repair`, declared
     beside it), where a refuted, undefined or inconsistent claim has none, why (`no_repair`), and the
     cached simulations it shares with other claims (`shares`: claims that share run in one worker
     process, so the cache is computed once)."""
@@ -337,7 +337,8 @@ def claim(id: str, location: str, statement: str, *, needs: tuple[str, ...] = ()
         needs: the paper's inputs its check reads (the paper's names: Zhu & Qiu's reproduction studies
             'fixed', 'random', 'arms', 'two-stage'); the paper's own code reads them, the engine never.
         recompute: a witness's params -> (lhs, rhs), computed again from scratch (`verify.witnesses`);
-            it wins over a replay registered for a key the witness carries.
+            for a claim of yours it wins over every replay; a paper's own key replays come first for
+            the paper's own claims (`witnesses.recompute_witness`).
         no_repair: why a refuted, undefined or inconsistent claim has no repair (`NoRepair`).
         shares: the name of a cached simulation it shares with other claims (they run in one process).
         bound: the claim is a bound (it owes a tightness finding).
