@@ -107,17 +107,28 @@ def _claims_only(paper, spec: str, scale, out: Path, final: Path, thorough, prog
     done = parallel.run(units(ids, mode), workers, lambda key: [step(k) for k in key])
     shown.close()
     results = collect(ids, done.values())
-    seconds = time.perf_counter() - t0
-    meta = {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
-            "ledger_seed": mode.seed, "paper": paper.title, "short": paper.short or paper.title,
-            "citation": paper.citation, "reads": "",
-            "seconds": round(seconds, 1), "claims": len(results), "figures": [],
-            "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
+    meta = _meta(scale, mode, seed, paper, time.perf_counter() - t0, results, {}, "")
+    return _write(out, final, results, {}, meta, {}, workers)
+
+
+def _meta(scale, mode, seed: int, paper, seconds: float, checked, files: dict, reads: str, **extra) -> dict:
+    """What a report run was (COMPLETE.json, the page's head): its scale, modes, seeds, paper, inputs
+    (`reads`, '' for a paper without figures), size and time."""
+    return {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
+            "ledger_seed": mode.seed, **extra, "paper": paper.title, "short": paper.short or paper.title,
+            "citation": paper.citation, "reads": reads, "seconds": round(seconds, 1), "claims": len(checked),
+            "figures": sorted(files), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
+
+
+def _write(out: Path, final: Path, results, files: dict, meta: dict, inline: dict, workers: int) -> dict:
+    """The page, its Markdown, the KaTeX assets and COMPLETE.json written into `out` (the staging
+    directory); what was written, as `report` returns it."""
     _assets(out)
-    write_text(out / "index.html", _html(results, {}, meta, {}))
-    write_text(out / "report.md", _markdown(results, {}, meta))
+    write_text(out / "index.html", _html(results, files, meta, inline))
+    write_text(out / "report.md", _markdown(results, files, meta))
     write_text(out / "COMPLETE.json", json.dumps(meta, indent=1) + "\n")
-    return {"out": str(final), "figures": [], "tables": [], "claims": len(results), "seconds": seconds,
+    return {"out": str(final), "figures": [f"figures/{n}.{e}" for n in files for e in ("png", "svg")],
+            "tables": [f"figures/{n}.csv" for n in files], "claims": len(results), "seconds": meta["seconds"],
             "workers": workers, **{k: v for k, v in meta.items() if k not in ("claims", "figures")}}
 
 
@@ -191,21 +202,10 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
         step(("figure", n))
     shown.close()
     files = {n: done[("figure", n)] for n in names}
-    seconds = time.perf_counter() - t0
-    meta = {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
-            "ledger_seed": mode.seed, "results": res.description, "rates": rates.description,
-            "paper": paper.title, "short": paper.short or paper.title, "citation": paper.citation,
-            "reads": paper.inputs_text(mode.inputs),
-            "seconds": round(seconds, 1),
-            "claims": len(results), "figures": sorted(files), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
+    meta = _meta(scale, mode, seed, paper, time.perf_counter() - t0, results, files, paper.inputs_text(mode.inputs),
+                 results=res.description, rates=rates.description)
     inline = {n: (out / "figures" / f"{n}.svg").read_text() for n in files if FAMILIES[n].inline}
-    _assets(out)
-    write_text(out / "index.html", _html(results, files, meta, inline))
-    write_text(out / "report.md", _markdown(results, files, meta))
-    write_text(out / "COMPLETE.json", json.dumps(meta, indent=1) + "\n")
-    return {"out": str(final), "figures": [f"figures/{n}.{e}" for n in files for e in ("png", "svg")],
-            "tables": [f"figures/{n}.csv" for n in files], "claims": len(results), "seconds": seconds,
-            "workers": workers, **{k: v for k, v in meta.items() if k not in ("claims", "figures")}}
+    return _write(out, final, results, files, meta, inline, workers)
 
 
 def _intro(meta: dict) -> str:
