@@ -308,9 +308,9 @@ def _replayed_sums(means, gaussian, nu, reward_seeds, pulls):
     R, K = means.shape
     src = live_source(means, gaussian, nu, reward_seeds, reward_seeds, None)
     out = np.empty((R, K))
-    for i in numba.prange(R):
+    for i in numba.prange(R):      # i as int64: prange's is uint64 in the parallel body (a second compile)
         for k in range(K):
-            out[i, k] = reward_sum(src, i, k, int(pulls[i, k]))
+            out[i, k] = reward_sum(src, np.int64(i), k, int(pulls[i, k]))
     return out
 
 

@@ -105,7 +105,8 @@ def _run(src, i, n, lanes, sums):
     cand = np.empty(K, np.int64)
     _rounds(src, i, n, lanes, lazy, T, S, A, B, C, theta, u, XS, lx, l1x, F, G, W, lnB, cand)
     if sums.shape[0] > 0:
-        sums[i] = S
+        for j in range(K):          # not sums[i] = S: a slice assignment compiles numba's string formatting
+            sums[i, j] = S[j]
     rbar = np.empty(K)
     for j in range(K):
         rbar[j] = S[j] / T[j] if T[j] > 0 else -np.inf
@@ -119,8 +120,10 @@ def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums):
     pulls = np.empty((R, K))
     src = live_source(means, gaussian, nu, reward_seeds, seeds, None)
     lanes = seed_lanes(seeds.astype(np.uint64))
-    for i in prange(R):
-        rec[i], pulls[i] = _run(src, i, n, lanes, sums)
+    for i in prange(R):     # i as int64: prange's is uint64 in the parallel body, which compiles _run twice
+        rec[i], T = _run(src, np.int64(i), n, lanes, sums)
+        for k in range(K):  # by element: a slice assignment compiles numba's error-message formatting
+            pulls[i, k] = T[k]
     return rec, pulls
 
 

@@ -46,8 +46,10 @@ def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, a):
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
     src = live_source(means, gaussian, nu, reward_seeds, seeds, sums)
-    for i in prange(R):
-        rec[i], pulls[i] = _run(src, i, n, a[i])
+    for i in prange(R):     # i as int64: prange's is uint64 in the parallel body, which compiles _run twice
+        rec[i], T = _run(src, np.int64(i), n, a[i])
+        for k in range(K):  # by element: a slice assignment compiles numba's error-message formatting
+            pulls[i, k] = T[k]
     return rec, pulls
 
 
