@@ -172,7 +172,9 @@ def truncated_beta(a, b, c, lx, l1x, st, i):
             return x
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+# not inline="always": numba's IR inlining of it took about 10 s of TTTS's 22 s of compiling; LLVM
+# inlines it as well (the same draws, and runs within the timings' noise: docs/bench.txt)
+@njit(cache=True, error_model="numpy")
 def lazy_argmax(F, A, B, u, cand, guess, lx, l1x, st, lanes, i):
     """The argmax of independent theta_j ~ Beta(A_j, B_j), exactly in law, without drawing every
     theta_j. Couple theta_j = F_j^{-1}(u_j) with u_j uniform: theta_j >= x_c iff u_j >= F_j(x_c),
