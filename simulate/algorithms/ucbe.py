@@ -18,7 +18,18 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .sources import FAST, argmax_random, collect, live_source, n_arms, replay_source, reward
+from .sources import (
+    FAST,
+    argmax_random,
+    collect,
+    decided,
+    live_source,
+    n_arms,
+    pick_index,
+    replay_source,
+    reward,
+    tie_uniform,
+)
 from .spec import Algorithm, Param, Reading
 
 
@@ -29,7 +40,22 @@ def _run(src, i, n, a):
     S = np.zeros(K)
     U = np.empty(K)
     for t in range(n):
-        k = t if t < K else argmax_random(U, src, i)
+        if t < K:
+            k = t
+        else:       # argmax_random's rule (first maximiser; a tie drawn by pick_index), the scan written here:
+            k = 0   # with the call, a round took about 10 times as long (K = 4: 9 against 110 M rounds/s)
+            best = -np.inf
+            count = 0
+            for j in range(K):
+                if U[j] > best:
+                    best = U[j]
+                    k = j
+                    count = 1
+                elif U[j] == best:
+                    count += 1
+            if count > 1:
+                k = pick_index(U, best, count, tie_uniform(src, i))
+            decided(src)
         r = reward(src, i, k)
         T[k] += 1.0
         S[k] += r
