@@ -167,7 +167,7 @@ def staged(final: Path):
 def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, ids, workers, rates_dir,
             claim_files, your_bounds, paper) -> dict:
     from ..ledger import LedgerInputs, Mode, collect, load_claims, units
-    from ..plots.registry import make
+    from ..plots.registry import groups, make, make_group
     from ..rates import load as load_rates
     from ..reproduction import load
     from ..studies.progress import bar, counter
@@ -188,10 +188,13 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     names = [n for n, f in FAMILIES.items() if f.available(inputs, ledger=True)]
     drawn_here = [n for n in names if "ledger" in FAMILIES[n].needs]        # they need the ledger's results
     tasks = [(("claims",) + key, fn, a) for key, fn, a in units(ids, mode)]
-    tasks += [(("figure", n), make, (n, inputs, out / "figures")) for n in names if n not in drawn_here]
+    tasks += [(("figures",) + g, make_group, (g, inputs, out / "figures"))
+              for g in groups([n for n in names if n not in drawn_here])]
     shown = bar(len(ids) + len(names), "report", "task", progress)       # one step per claim and per figure
     step = counter(shown)
-    done = parallel.run(tasks, workers, lambda key: [step(k) for k in (key[1:] if key[0] == "claims" else [key])])
+    done = parallel.run(tasks, workers, lambda key: [step(k if key[0] == "claims" else ("figure", k)) for k in key[1:]])
+    for key in [k for k in done if k[0] == "figures"]:
+        done.update({("figure", n): caption for n, caption in done.pop(key).items()})
     checked = collect(ids, [part for key, part in done.items() if key[0] == "claims"])
     # your bounds, judged as check-bound judges them
     results = checked + [check_bound(spec, q, "rue", rates_dir=mode.inputs.rates, mode=mode) for q, spec in your_bounds]

@@ -65,6 +65,9 @@ class Family:
     claims: tuple[str, ...] = ()         # the claims it bears on
     needs: tuple[str, ...] = ()          # 'ledger', or the reproduction's studies
     inline: bool = False                 # the report shows its SVG inline (its links work there)
+    #: families that draw the same cached simulation: the report makes them in one worker process
+    #: (`make_group`), so it runs once
+    shares: str | None = None
 
     def available(self, inputs: Inputs, ledger: bool | None = None) -> bool:
         """Whether `inputs` hold what the family needs (`ledger`: count the ledger's results as there
@@ -89,10 +92,10 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            lambda i: th.c_K_constant_table(), th.draw_c_K_constant, claims=("THM-GAP", "LEM-A1")),
     Family("theorem-5-1", "Theorem 5.1's terms and sum against RUE's simulated failure probability.",
            lambda i: th.theorem_5_1_table(runs=i.scale.rue_runs, seed=i.seed), th.draw_theorem_5,
-           claims=("THM-FAIL",)),
+           claims=("THM-FAIL",), shares="theorem-5-runs"),
     Family("theorem-5-2", "Theorem 5.2's terms and sum against RUE's simulated simple regret.",
            lambda i: th.theorem_5_2_table(runs=i.scale.rue_runs, seed=i.seed), th.draw_theorem_5,
-           claims=("THM-REGRET",)),
+           claims=("THM-REGRET",), shares="theorem-5-runs"),
     Family("ucbe-bound", "Section 2: UCB-E's bound against simulated UCB-E.",
            lambda i: th.ucbe_bound_table(runs=i.scale.ucbe_runs, seed=i.seed), th.draw_ucbe_bound,
            claims=("SEC2-UCBE-UPPER",)),
@@ -178,6 +181,22 @@ def make(name: str, inputs: Inputs, directory: str | Path) -> str:
     function, so a worker process can run it)."""
     fam = FAMILIES[name]
     return save(fam, fam.compute(inputs), Path(directory) / name)[1]
+
+
+def make_group(names: tuple[str, ...], inputs: Inputs, directory: str | Path) -> dict[str, str]:
+    """`make` for each of `names` in turn, in this process (families that share a cached simulation);
+    name -> caption line."""
+    return {name: make(name, inputs, directory) for name in names}
+
+
+def groups(names: list[str]) -> list[tuple[str, ...]]:
+    """The families as units of work: those that share a simulation together (first), every other alone."""
+    shared: dict[str, list[str]] = {}
+    alone = []
+    for name in names:
+        key = FAMILIES[name].shares
+        (shared.setdefault(key, []) if key else alone).append(name)
+    return [tuple(g) for g in shared.values()] + [(name,) for name in alone]
 
 
 def draw_all(inputs: Inputs, directory: str | Path, names=None,

@@ -13,6 +13,7 @@ does both. `plots.registry` declares the families the report and the reproductio
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -34,7 +35,13 @@ _rng = stream        # the named stream `key` under `seed`
 
 
 def rue_under_the_model(K: int, n: int, sigma0_sq: float, sigma_sq: float, delta: float, runs: int, seed: int):
-    """(failed, regret, pulls) of `runs` RUE runs on means ~ N(0, sigma0^2), rewards N(mu, delta sigma^2)."""
+    """(failed, regret, pulls) of `runs` RUE runs on means ~ N(0, sigma0^2), rewards N(mu, delta sigma^2);
+    copies of a cached run, so Theorems 5.1 and 5.2's figures (`Family.shares`) simulate it once."""
+    return tuple(a.copy() for a in _rue_under_the_model(K, n, sigma0_sq, sigma_sq, delta, runs, seed))
+
+
+@lru_cache(maxsize=16)
+def _rue_under_the_model(K: int, n: int, sigma0_sq: float, sigma_sq: float, delta: float, runs: int, seed: int):
     means = _rng(seed, f"means:{K}:{sigma0_sq}").normal(0.0, math.sqrt(sigma0_sq), (runs, K))
     key = f"{K}:{n}:{sigma0_sq}:{sigma_sq}:{delta}"
     rec, pulls = runner.rue_under_the_model(means, n, sigma0_sq, sigma_sq, math.sqrt(delta * sigma_sq),
