@@ -2,6 +2,7 @@
 where a bound is undefined, and names its parameters and seed."""
 
 import numpy as np
+import pytest
 
 from rue_verify import plots
 from tests.plots.test_empirical import series
@@ -62,3 +63,27 @@ def test_informative_region_and_tau_lemma_and_ledger_overview():
     ax = plots.ledger_overview(res).axes[0]
     widths = {(b.get_y(), b.get_facecolor()[:3]): b.get_width() for b in ax.patches if b.get_width() > 0}
     assert sum(widths.values()) == 3
+
+
+def test_theorem_5_figures_simulate_their_shared_runs_once_and_run_together(monkeypatch):
+    """Theorems 5.1 and 5.2's figures read the same RUE runs: in one process the second reuses the first's
+    (the same numbers), and the report makes them in one unit (`groups`)."""
+    from rue_verify.plots import theory
+    from rue_verify.plots.registry import FAMILIES, groups
+    calls = []
+    real = theory.runner.rue_under_the_model
+
+    def counted(*a, **k):
+        calls.append(a[1])
+        return real(*a, **k)
+    monkeypatch.setattr(theory.runner, "rue_under_the_model", counted)
+    theory._rue_under_the_model.cache_clear()
+    at = ((4, 1.0, 1.0, 1.0),)
+    fail = theory.theorem_5_1_table(settings=at, ns=(40,), runs=16, seed=3)
+    regret = theory.theorem_5_2_table(settings=at, ns=(40,), runs=16, seed=3)
+    assert calls == [40]
+    failed, regret_runs, _ = theory.rue_under_the_model(4, 40, 1.0, 1.0, 1.0, 16, 3)
+    assert fail.where(series="simulated")[0]["y"] == failed.mean()
+    assert regret.where(series="simulated")[0]["y"] == pytest.approx(regret_runs.mean())
+    unit = next(g for g in groups(list(FAMILIES)) if "theorem-5-1" in g)
+    assert "theorem-5-2" in unit
