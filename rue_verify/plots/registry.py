@@ -191,12 +191,8 @@ def make_group(names: tuple[str, ...], inputs: Inputs, directory: str | Path) ->
 
 def groups(names: list[str]) -> list[tuple[str, ...]]:
     """The families as units of work: those that share a simulation together (first), every other alone."""
-    shared: dict[str, list[str]] = {}
-    alone = []
-    for name in names:
-        key = FAMILIES[name].shares
-        (shared.setdefault(key, []) if key else alone).append(name)
-    return [tuple(g) for g in shared.values()] + [(name,) for name in alone]
+    from ..verify.parallel import grouped
+    return grouped(names, lambda name: FAMILIES[name].shares)
 
 
 def draw_all(inputs: Inputs, directory: str | Path, names=None,

@@ -33,6 +33,18 @@ def _init(threads: int) -> None:
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
 
 
+def grouped(items: Iterable[str], key: Callable[[str], str | None]) -> list[tuple[str, ...]]:
+    """`items` as units of work: those whose `key` is the same (not None) together, first (they are the
+    largest: they share a cached computation, which runs once in the worker process that runs the unit),
+    in the order given, then every other item alone."""
+    shared: dict[str, list[str]] = {}
+    alone = []
+    for item in items:
+        k = key(item)
+        (shared.setdefault(k, []) if k else alone).append(item)
+    return [tuple(g) for g in shared.values()] + [(item,) for item in alone]
+
+
 def run(tasks: Iterable[tuple[Any, Callable, tuple]], workers: int | None = None,
         before: Callable[[Any], None] | None = None) -> dict:
     """Run each task (key, function, args) and return key -> result. With one worker the tasks run in

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from .claims import REGISTRY, ClaimResult, Mode, run_claim
+from .parallel import grouped
 
 #: the section your own claims appear under (claims of origin 'yours'; one that declares a section of its
 #: own appears as "Your claims: SECTION", `section_of`)
@@ -90,12 +91,7 @@ def check(cids: tuple[str, ...], mode: Mode) -> list[ClaimResult]:
 def batches(ids: list[str]) -> list[tuple[str, ...]]:
     """The claims as units of work: those that share a cached simulation in one unit (first, as the
     largest), every other claim alone."""
-    groups: dict[str, list[str]] = {}
-    singles = []
-    for cid in ids:
-        key = REGISTRY[cid].shares
-        (groups.setdefault(key, []) if key else singles).append(cid)
-    return [tuple(g) for g in groups.values()] + [(cid,) for cid in singles]
+    return grouped(ids, lambda cid: REGISTRY[cid].shares)
 
 
 def select(ids: Iterable[str] | None = None) -> list[str]:
