@@ -45,6 +45,12 @@ BLOCK = 128    # runs interleaved per block where there are enough: the per-arm 
                # memory; with 32 runs that is 4 independent AVX-512 vectors per arm, too few to hide
                # the chain's latency, and RUE ran at 627 / 1143 M arm-rounds/s (K = 20 / 80, one
                # thread, AMD EPYC, znver5) against 775-895 / 1499-1577 with 128-256 runs.
+#: a cap on the block by K: each of the kernels' (K, B) arrays kept within CACHE_DOUBLES doubles (128 KiB),
+#: so the five or six of them stay in a core's L2 cache. Measured at K = 1000 (F4, known variances, 128 runs,
+#: one thread, Intel Xeon, 2 MiB L2): blocks of 32 / 64 / 128 runs gave 511 / 444 / 396 M arm-rounds/s on the
+#: plain path and 616 / 555 / 422 on the lazy one; at K = 160-320 the lazy path too was fastest with 32-64
+#: (docs/bench.txt). At K <= 128 the cap is above BLOCK and changes nothing.
+CACHE_DOUBLES = 16384
 MIN_BLOCK = 32  # the smallest block made to give every thread work (LLVM's vector path needs 20-24)
 UNIT = 4       # LLVM vectorises 4 (AVX2) or 8 (AVX-512) wide with a scalar remainder; blocks are
                # whole units, so on AVX2 hosts they run fully vectorised (8 wide: at most 4 runs of
@@ -181,6 +187,12 @@ def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, mode, s0_known, s_
     return rec, pulls
 
 
+def block_for(K: int) -> int:
+    """The runs interleaved per block at K arms: BLOCK, or fewer where K * BLOCK doubles would not
+    stay within CACHE_DOUBLES, in whole units and not below MIN_BLOCK."""
+    return max(MIN_BLOCK, min(BLOCK, CACHE_DOUBLES // max(K, 1) // UNIT * UNIT))
+
+
 def padded_runs(R: int) -> int:
     """The runs `batch` computes for R: R rounded up to whole units of UNIT."""
     return -(-R // UNIT) * UNIT
@@ -202,11 +214,12 @@ def lazy_path(K: int, variances: str, top_two: bool, lazy: bool | None) -> bool:
 
 
 def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="authors", sigma0_sq=1.0,
-          sigma_sq=1.0, block=BLOCK, sums=None, deg=DEG, top_two=False, lazy=None, evaluated=None):
+          sigma_sq=1.0, block=None, sums=None, deg=DEG, top_two=False, lazy=None, evaluated=None):
     """Runs are padded to whole units of UNIT (throwaway copies of the last run) and interleaved in
     blocks of about `block` runs, each a whole number of units, as many blocks as a multiple of the
     threads where that leaves each at least `block`; where there are too few runs for that, in
-    blocks of at least MIN_BLOCK runs, one per thread. Identical to `run` with the same seeds for
+    blocks of at least MIN_BLOCK runs, one per thread. `block` None: BLOCK, capped by K
+    (`block_for`). Identical to `run` with the same seeds for
     every run, whatever the blocking. `lazy` (None: by K, `lazy_path`) sends known-variance runs to
     the lazy argmax (`rue_lazy`), with the same pulls and recommendations; `evaluated`, an `(R,)`
     array, gets each run's exact index evaluations after round 2K there (the plain kernel's are K
@@ -221,6 +234,8 @@ def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="auth
         means = np.concatenate([means, np.repeat(means[-1:], pad, axis=0)])
         seeds = np.concatenate([seeds, np.repeat(seeds[-1:], pad)])
         reward_seeds = np.concatenate([reward_seeds, np.repeat(reward_seeds[-1:], pad)])
+    if block is None:
+        block = block_for(means.shape[1])
     threads = numba.get_num_threads()
     units = RU // UNIT
     nblocks = max(1, RU // max(block, UNIT))

@@ -19,3 +19,27 @@ def test_interleaved_batch_equals_single_runs(gaussian, variances):
     for i in range(R):
         a, T = rue.run(means[i], n, seed=int(seeds[i]), reward_seed=int(seeds[i]) + 1000, **kw)
         assert a == rec[i] and np.array_equal(T, pulls[i])
+
+
+@pytest.mark.parametrize("K", [1, 2, 9, 80, 128, 129, 160, 320, 1000, 5000])
+def test_block_for_keeps_each_array_within_the_cache_cap(K):
+    """Blocks are whole units, at least MIN_BLOCK and at most BLOCK runs, and K * block doubles stay
+    within CACHE_DOUBLES wherever MIN_BLOCK allows it."""
+    b = rue.block_for(K)
+    assert b % rue.UNIT == 0 and rue.MIN_BLOCK <= b <= rue.BLOCK
+    assert K * b <= rue.CACHE_DOUBLES or b == rue.MIN_BLOCK
+    assert b == rue.BLOCK or K * (b + rue.UNIT) > rue.CACHE_DOUBLES      # the largest block that fits
+
+
+def test_blocking_by_K_changes_no_run():
+    """At large K the default blocks (capped by K: 4 of 40 runs) give the same runs as blocks of at
+    least half the runs (2 of 80, or 1 of 160 on one thread)."""
+    R, K, n = 160, 600, 1300
+    means = np.tile(np.linspace(0.6, 0.4, K), (R, 1))
+    seeds = np.arange(R, dtype=np.uint64) + 5
+    kw = dict(gaussian=True, nu=0.5, variances="known", sigma0_sq=0.01, sigma_sq=0.25)
+    assert 2 * rue.block_for(K) < R // 2
+    for lazy in (False, True):
+        a = rue.batch(means, n, seeds, seeds + 99, lazy=lazy, **kw)
+        b = rue.batch(means, n, seeds, seeds + 99, lazy=lazy, block=R, **kw)
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
