@@ -20,8 +20,13 @@ from .environments import fixed_means
 CONFIGS = (("F2", 20, 7000, 1000), ("F4", 80, 50000, 100))
 #: `bench --large-k`: RUE with known variances, the plain pass over every arm against the lazy argmax
 #: (`rue_lazy`), at K from 20 to 1000 (the crossover `rue.LAZY_FROM` is read off these rows)
+#: "F4:gaussian": F4's means with Gaussian rewards of sd 1/2 (a Bernoulli(1/2)'s). With Bernoulli rewards
+#: arms pulled as often with as many successes have the same index to the bit: at K = 1000 dozens of them
+#: tie at the top and the lazy path must evaluate them all (the plain kernel's tie rule counts them);
+#: with Gaussian rewards no two indices tie.
 LARGE_K = (("F4", 20, 20000, 256), ("F4", 40, 20000, 256), ("F4", 80, 50000, 128), ("F4", 160, 50000, 64),
-           ("F4", 320, 50000, 32), ("F4", 1000, 50000, 128))
+           ("F4", 320, 50000, 32), ("F4", 1000, 50000, 128), ("F4:gaussian", 1000, 50000, 128))
+GAUSSIAN_NU = 0.5
 LARGE_K_NAMES = ("rue-known-plain", "rue-known-lazy")
 
 #: what the bench times: a label, the registry name and its parameters (every algorithm at its
@@ -35,9 +40,19 @@ PATHS = {"rue-known-plain": False, "rue-known-lazy": True}
 VARIANTS.update({name: ("rue", KNOWN) for name in PATHS})
 
 
-def _kernel_kwargs(label: str, mu: np.ndarray, n: int) -> dict:
+def _kernel_kwargs(label: str, mu: np.ndarray, n: int, gaussian: bool = False) -> dict:
     alg = get(VARIANTS[label][0])
-    return alg.kernel_kwargs(alg.resolve(VARIANTS[label][1]), mu[None], n)
+    kw = alg.kernel_kwargs(alg.resolve(VARIANTS[label][1]), mu[None], n)
+    return {**kw, "gaussian": True, "nu": GAUSSIAN_NU} if gaussian else kw
+
+
+def _setup(setup: str) -> tuple[str, bool]:
+    """A configuration's setup: the means' name (`fixed_means`) and whether rewards are Gaussian
+    ("F4:gaussian"; Bernoulli otherwise)."""
+    name, _, rewards = setup.partition(":")
+    if rewards not in ("", "gaussian"):
+        raise ValueError(f"setup: the reward model after ':' must be 'gaussian', got {setup!r}")
+    return name, rewards == "gaussian"
 
 
 def _fast(label: str, means: np.ndarray, n: int, seeds: np.ndarray, reward_seeds: np.ndarray, kw: dict):
@@ -58,7 +73,8 @@ def evaluations_per_round(label: str, means: np.ndarray, n: int, seeds: np.ndarr
 
 def _reference(label: str, mu: np.ndarray, n: int, rng: np.random.Generator, kw: dict):
     kw = {k: float(np.ravel(v)[0]) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
-    return get(VARIANTS[label][0]).reference(LiveSource(mu, rng), mu.size, n, **kw)
+    source = LiveSource(mu, rng, "gaussian", kw["nu"] ** 2) if kw.get("gaussian") else LiveSource(mu, rng)
+    return get(VARIANTS[label][0]).reference(source, mu.size, n, **kw)
 
 
 @njit(cache=True, error_model="numpy")
@@ -165,11 +181,12 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     rows.append({"impl": "host-check", "when": "before", **before})
     plan = []                             # (setup, K, n, mu, kw, means, seeds, name, runs, first-call seconds)
     for setup, K, n, R in configs:
-        mu = fixed_means(setup, K)
+        means_name, gaussian = _setup(setup)
+        mu = fixed_means(means_name, K)
         means = np.tile(mu, (R, 1))
         seeds = np.random.SeedSequence(0).generate_state(2 * R, dtype=np.uint64).reshape(2, R)   # algorithm, rewards
         for name in algorithms:
-            kw = _kernel_kwargs(name, mu, n)
+            kw = _kernel_kwargs(name, mu, n, gaussian)
             t0 = time.perf_counter()
             _fast(name, means[:1], n, seeds[0][:1], seeds[1][:1], kw)          # compile or load from cache
             compile_s = time.perf_counter() - t0
