@@ -46,7 +46,8 @@ BLOCK = 128    # runs interleaved per block where there are enough: the per-arm 
                # the chain's latency, and RUE ran at 627 / 1143 M arm-rounds/s (K = 20 / 80, one
                # thread, AMD EPYC, znver5) against 775-895 / 1499-1577 with 128-256 runs.
 #: a cap on the block by K: each of the kernels' (K, B) arrays kept within CACHE_DOUBLES doubles (128 KiB),
-#: so the five or six of them stay in a core's L2 cache. Measured at K = 1000 (F4, known variances, 128 runs,
+#: so the five or six of them stay in a core's L2 cache, as far as MIN_BLOCK allows (above K = 512 blocks
+#: stay at MIN_BLOCK runs: 250 KiB an array at K = 1000). Measured at K = 1000 (F4, known variances, 128 runs,
 #: one thread, Intel Xeon, 2 MiB L2): blocks of 32 / 64 / 128 runs gave 511 / 444 / 396 M arm-rounds/s on the
 #: plain path and 616 / 555 / 422 on the lazy one; at K = 160-320 the lazy path too was fastest with 32-64
 #: (docs/bench.txt). At K <= 128 the cap is above BLOCK and changes nothing.
