@@ -17,10 +17,10 @@ import math
 import numpy as np
 from numba import njit
 
-from ._rng import fill_lanes, next_double
+from ._rng import box_muller, fill_lanes, next_double
 
-GRID = 128           # cells [i/GRID, (i+1)/GRID). Finer cells share fewer arms (fewer truncated draws)
-                     # but widen the CDF-update windows; docs/bench.txt has the timings behind 128
+GRID = 512           # cells [i/GRID, (i+1)/GRID). Finer cells share fewer arms (fewer truncated draws)
+                     # but widen the CDF-update windows; docs/bench.txt has the timings behind 512
 CUT = -37.0          # CDF-update terms below exp(CUT) ~ 9e-17 are dropped (under 1e-12 over 1e4 pulls)
 THRESHOLD = math.exp(CUT)
 
@@ -44,16 +44,17 @@ def grid(m):
 
 @njit(cache=True)
 def cdf_init(K, m):
-    """The lazy sampler's state for K arms at Beta(1, 1): F[j, i] = I_{x_i}(a_j, b_j) (the CDF);
+    """The lazy sampler's state for K arms at Beta(1, 1): F[i, j] = I_{x_i}(a_j, b_j) (the CDF, one
+    row per grid point, so that an argmax's scan of the K arms at one point reads contiguous memory);
     G[j, i] = x_i^a (1 - x_i)^b / B(a, b) (the recurrence term) on the window W[j] = (lo, hi) of
     interior points where G >= exp(CUT), and lnB[j] = log B(a_j, b_j)."""
-    F = np.empty((K, m + 1))
+    F = np.empty((m + 1, K))
     G = np.zeros((K, m + 1))
     W = np.empty((K, 2), np.int64)
     lnB = np.zeros(K)
     for j in range(K):
         for i in range(m + 1):
-            F[j, i] = i / m
+            F[i, j] = i / m
             G[j, i] = (i / m) * ((m - i) / m)
         W[j, 0] = 1
         W[j, 1] = m - 1
@@ -62,7 +63,7 @@ def cdf_init(K, m):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def cdf_update(F, G, W, lnB, j, a, b, r, XS, lx, l1x):
-    """Row j of F holds the Beta(a, b) CDF I_x(a, b) at x_i = i/m; turn it into the CDF after the
+    """Column j of F holds the Beta(a, b) CDF I_x(a, b) at x_i = i/m; turn it into the CDF after the
     Bernoulli update with reward r, by the exact recurrences
         I_x(a + 1, b) = I_x(a, b) - g / a,    I_x(a, b + 1) = I_x(a, b) + g / b,
     g = x^a (1 - x)^b / B(a, b). The term itself follows by one multiplication,
@@ -74,7 +75,7 @@ def cdf_update(F, G, W, lnB, j, a, b, r, XS, lx, l1x):
     log B(a, b) + log(a / (a + b))); an empty window is re-seeded at the grid points either side of
     the peak. The stored CDF stays within about 1e-11 of I_x(a, b) over thousands of updates
     (tested against scipy's betainc)."""
-    m = F.shape[1] - 1
+    m = F.shape[0] - 1
     lo = W[j, 0]
     hi = W[j, 1]
     q = int(r)                                    # the row of XS (an array chosen by a branch
@@ -90,7 +91,7 @@ def cdf_update(F, G, W, lnB, j, a, b, r, XS, lx, l1x):
         b += 1.0
     for i in range(lo, hi + 1):
         g = G[j, i]
-        F[j, i] = min(max(F[j, i] + s * g, 0.0), 1.0)
+        F[i, j] = min(max(F[i, j] + s * g, 0.0), 1.0)
         G[j, i] = g * (XS[q, i] * f)
     while lo <= hi and G[j, lo] < THRESHOLD:
         lo += 1
@@ -137,25 +138,109 @@ def _log_density(a, b, c, lx, l1x):
     return (a - 1.0) * lx[c] + (b - 1.0) * l1x[c]
 
 
+#: a cell whose envelope falls by less than this (in log density) from its highest point is sampled
+#: by uniform proposals; steeper cells by proposals shaped like the envelope (docs/bench.txt)
+FLAT = 1.5
+#: `envelope`'s proposal kinds
+UNIFORM, NORMAL, EXPONENTIAL = 0, 1, 2
+
+
 @njit(cache=True, error_model="numpy", inline="always")
-def truncated_beta(a, b, c, lx, l1x, st, i):
-    """An exact Beta(a, b) draw (a, b >= 1) conditioned on the grid cell [c/m, (c+1)/m), m + 1 =
-    len(lx), by rejection from the uniform on the cell under the density's maximum there (the
-    density is unimodal). The log density f is concave, so it lies above its chord across the
-    cell, and e^y >= 1 + y: a point is accepted without any log when u < 1 + chord - max f
-    (the endpoints' values come from the grid's logs); only the rest are tested exactly."""
+def envelope(a, b, c, lx, l1x):
+    """How `truncated_beta` samples Beta(a, b) (a, b >= 1) on the grid cell [lo, hi) = [c/m, (c+1)/m),
+    m + 1 = len(lx): (kind, x0, f0, lam, toward, kmin, kmax, flo, fhi).
+
+    The log density f(x) = (a - 1) log x + (b - 1) log(1 - x) is concave, with curvature
+    -f'' = (a - 1)/x^2 + (b - 1)/(1 - x)^2 between
+        kmin = (a - 1)/hi^2 + (b - 1)/(1 - lo)^2   and   kmax = (a - 1)/lo^2 + (b - 1)/(1 - hi)^2
+    on the cell. Taylor's theorem at the cell's highest point x0 (the mode if the cell holds it, else
+    the nearer end), with f0 = f(x0), lam = |f'(x0)| and d = |x - x0| (x = x0 + toward d; toward 0: the
+    mode, either side), gives for every x in the cell
+        f0 - lam d - kmax d^2/2  <=  f(x)  <=  f0 - lam d - kmin d^2/2,
+    an envelope above and a squeeze below. Kinds:
+    - UNIFORM where the envelope falls by less than FLAT across the cell (also the edge cells c = 0
+      and m - 1, where kmax is infinite, and a = b = 1); flo, fhi: f at the cell's ends;
+    - NORMAL where lam / sqrt(kmin) <= 1 (the mode inside or near the cell): a normal of variance
+      1/kmin around the mode, or a half-normal from x0, under the envelope f0 - kmin d^2/2 (its slope
+      term dropped; the squeeze keeps it);
+    - EXPONENTIAL on steeper sides: rate lam from x0, truncated to the cell, under f0 - lam d (its
+      curvature term dropped)."""
     m = lx.shape[0] - 1
     lo = c / m
     hi = (c + 1) / m
     flo = _log_density(a, b, c, lx, l1x)
     fhi = _log_density(a, b, c + 1, lx, l1x)
     mode = (a - 1.0) / (a + b - 2.0) if a + b > 2.0 else 0.5
-    if mode <= lo:
-        fmax = flo
-    elif mode >= hi:
-        fmax = fhi
+    if lo < mode < hi:
+        x0 = mode
+        f0 = (a - 1.0) * math.log(mode) + (b - 1.0) * math.log1p(-mode)
+        lam = 0.0
+        toward = 0.0
+    elif mode <= lo:
+        x0 = lo
+        f0 = flo
+        lam = (b - 1.0) / (1.0 - lo) - (a - 1.0) / lo if c > 0 else 0.0
+        toward = 1.0
     else:
-        fmax = (a - 1.0) * math.log(mode) + (b - 1.0) * math.log1p(-mode)
+        x0 = hi
+        f0 = fhi
+        lam = (a - 1.0) / hi - (b - 1.0) / (1.0 - hi) if c < m - 1 else 0.0
+        toward = -1.0
+    lam = max(lam, 0.0)
+    kind = UNIFORM
+    kmin = 0.0
+    kmax = 0.0
+    if 1 <= c <= m - 2 and a + b > 2.0:
+        w = hi - lo
+        kmin = (a - 1.0) / (hi * hi) + (b - 1.0) / ((1.0 - lo) * (1.0 - lo))
+        kmax = (a - 1.0) / (lo * lo) + (b - 1.0) / ((1.0 - hi) * (1.0 - hi))
+        if lam * w + 0.5 * kmin * w * w >= FLAT:
+            kind = NORMAL if lam * lam <= kmin else EXPONENTIAL
+    return kind, x0, f0, lam, toward, kmin, kmax, flo, fhi
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def truncated_beta(a, b, c, lx, l1x, st, i):
+    """An exact Beta(a, b) draw (a, b >= 1) conditioned on the grid cell [lo, hi) = [c/m, (c+1)/m),
+    m + 1 = len(lx), by rejection from the proposal `envelope` chooses (uniform, normal or
+    exponential), each accepted with probability exp(f(x) - its envelope at x). A draw is accepted
+    without a logarithm when the squeeze decides (u < 1 + a lower bound of that log-ratio, as
+    e^y >= 1 + y): for uniform proposals the chord across the cell (f is concave, so above it), for
+    the others the curvature bound kmax. The envelope is a bound in exact arithmetic; computed, it can
+    be off by the rounding of f (about 1e-12 of a unit of log density)."""
+    m = lx.shape[0] - 1
+    lo = c / m
+    hi = (c + 1) / m
+    kind, x0, f0, lam, toward, kmin, kmax, flo, fhi = envelope(a, b, c, lx, l1x)
+    if kind == NORMAL:                            # normal or half-normal proposals, sd 1/sqrt(kmin)
+        sd = 1.0 / math.sqrt(kmin)
+        spread = kmax - kmin
+        while True:
+            z1, z2 = box_muller(next_double(st, i), next_double(st, i))
+            for z in (z1, z2):
+                x = x0 + sd * z if toward == 0.0 else x0 + toward * sd * abs(z)
+                if x < lo or x >= hi:
+                    continue
+                d = abs(x - x0)
+                u = next_double(st, i)
+                if u < 1.0 - lam * d - 0.5 * spread * d * d:
+                    return x
+                f = (a - 1.0) * math.log(x) + (b - 1.0) * math.log1p(-x)
+                if u < math.exp(f - f0 + 0.5 * kmin * d * d):
+                    return x
+    if kind == EXPONENTIAL:                       # rate lam from x0, truncated to the cell
+        tail = -math.expm1(-lam * (hi - lo))
+        while True:
+            d = -math.log1p(-next_double(st, i) * tail) / lam
+            x = x0 + toward * d
+            if x < lo or x >= hi:
+                continue
+            u = next_double(st, i)
+            if u < 1.0 - 0.5 * kmax * d * d:
+                return x
+            f = (a - 1.0) * math.log(x) + (b - 1.0) * math.log1p(-x)
+            if u < math.exp(f - f0 + lam * d):
+                return x
     squeeze = flo > -np.inf and fhi > -np.inf
     while True:
         v = next_double(st, i)
@@ -163,12 +248,12 @@ def truncated_beta(a, b, c, lx, l1x, st, i):
         if x <= 0.0 or x >= 1.0:
             continue
         u = next_double(st, i)
-        if squeeze and u < 1.0 + (flo + v * (fhi - flo) - fmax):
+        if squeeze and u < 1.0 + (flo + v * (fhi - flo) - f0):
             return x
         f = (a - 1.0) * math.log(x) if a > 1.0 else 0.0
         if b > 1.0:
             f += (b - 1.0) * math.log1p(-x)
-        if u < math.exp(f - fmax):
+        if u < math.exp(f - f0):
             return x
 
 
@@ -185,15 +270,15 @@ def lazy_argmax(F, A, B, u, cand, guess, lx, l1x, st, lanes, i):
     one cell below the argmax's (the next vector's maximum is often a little lower). The u_j
     are the next uniforms of run i's lane streams (u padded to whole blocks of LANES); the
     truncated draws use its scalar stream st."""
-    K = F.shape[0]
-    m = F.shape[1] - 1
+    K = F.shape[1]
+    m = F.shape[0] - 1
     fill_lanes(lanes[i], u)
     c = min(max(guess, 0), m - 1)
     while True:                                  # the arms at or above x_c, listed without branches
         nabove = 0
         for j in range(K):
             cand[nabove] = j
-            nabove += u[j] >= F[j, c]
+            nabove += u[j] >= F[c, j]
         if nabove > 0 or c == 0:
             break
         c = max(c - 8, 0)
@@ -202,7 +287,7 @@ def lazy_argmax(F, A, B, u, cand, guess, lx, l1x, st, lanes, i):
     for q in range(nabove):                      # their cells; the top cell's arms go to cand[:ntop]
         j = cand[q]                              # (ntop <= q: only entries already read are overwritten)
         cj = c
-        while cj < m - 1 and u[j] >= F[j, cj + 1]:
+        while cj < m - 1 and u[j] >= F[cj + 1, j]:
             cj += 1
         if cj > top:
             top = cj

@@ -48,7 +48,7 @@ def _rounds(src, i, n, lanes, lazy, T, S, A, B, C, theta, u, XS, lx, l1x, F, G, 
     gaussian = src[1]
     nu = src[2]
     st = src[4]
-    m = F.shape[1] - 1
+    m = F.shape[0] - 1
     guess = m // 2
     for t in range(n):
         if t < 2 * K:
