@@ -2,7 +2,7 @@
 argmax on Bernoulli arms).
 
 Couple theta_j = F_j^{-1}(u_j) with u_j uniform: theta_j >= x iff u_j >= F_j(x), one comparison.
-Each arm's Beta CDF is kept on a grid of GRID cells, updated after every pull by the exact
+Each arm's Beta CDF is kept on a grid of `cells(K, n)` cells, updated after every pull by the exact
 a -> a + 1, b -> b + 1 recurrences of the regularised incomplete beta function (`cdf_update`).
 An argmax then needs one uniform and one comparison per arm to find the highest occupied cell, and
 actual draws (`truncated_beta`, the Beta law conditioned on that cell) only for the arms that share
@@ -19,8 +19,25 @@ from numba import njit
 
 from ._rng import box_muller, fill_lanes, next_double
 
-GRID = 512           # cells [i/GRID, (i+1)/GRID). Finer cells share fewer arms (fewer truncated draws)
-                     # but widen the CDF-update windows; docs/bench.txt has the timings behind 512
+MIN_CELLS = 128      # the grid's cells [i/m, (i+1)/m), m from `cells`: finer cells share fewer arms
+MAX_CELLS = 512      # (fewer truncated draws) but widen every CDF update's window; docs/bench.txt
+                     # has the timings behind the rule
+
+
+@njit(cache=True)
+def cells(K, n):
+    """The grid's cells for a run of K arms and budget n (any m gives the same law; only the time
+    differs): the power of two from MIN_CELLS up to at least 4K, doubled for long runs (n >= 2000 K,
+    where the posteriors end narrow), at most MAX_CELLS. Measured (docs/bench.txt): 128 cells best at
+    K = 20, n = 12000; 256 at K = 20, n = 174400 and K = 40; 512 at K = 80, n = 400000."""
+    m = MIN_CELLS
+    while m < 4 * K and m < MAX_CELLS:
+        m *= 2
+    if n >= 2000 * K and m < MAX_CELLS:
+        m *= 2
+    return m
+
+
 CUT = -37.0          # CDF-update terms below exp(CUT) ~ 9e-17 are dropped (under 1e-12 over 1e4 pulls)
 THRESHOLD = math.exp(CUT)
 

@@ -23,7 +23,7 @@ from numba import njit, prange
 
 from ._rng import box_muller, lane_buffer, next_double, seed_lanes
 from .beta_sampler import beta_draw, beta_reference, cheng_constants
-from .lazy_argmax import GRID, cdf_init, cdf_update, grid, lazy_argmax
+from .lazy_argmax import cdf_init, cdf_update, cells, grid, lazy_argmax
 from .sources import argmax_random, collect, live_source, n_arms, replay_source, reward, uniform
 from .spec import Algorithm
 
@@ -99,7 +99,7 @@ def _run(src, i, n, lanes, sums):
     theta = np.empty(K)
     u = lane_buffer(K)                           # the lazy argmax's uniforms
     lazy = not src[1] and src[5].shape[0] == 0   # live Bernoulli runs
-    m = GRID if lazy else 1
+    m = cells(K, n) if lazy else 1
     XS, lx, l1x = grid(m)
     F, G, W, lnB = cdf_init(K, m)
     cand = np.empty(K, np.int64)

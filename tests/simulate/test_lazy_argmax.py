@@ -17,7 +17,7 @@ def test_cdf_recurrence_tracks_betainc():
     the update window is exactly the set of grid points where the term is at least exp(CUT)
     (points within 1e-6 of the cut excepted), including posteriors narrower than a cell."""
     rng = np.random.default_rng(2)
-    m = L.GRID
+    m = L.MAX_CELLS
     XS, lx, l1x = L.grid(m)
     x = np.arange(m + 1) / m
     for p, pulls in ((0.03, 4000), (0.3, 4000), (0.5, 4000), (0.9, 4000), (0.001, 20000), (0.5, 60000)):
@@ -37,10 +37,10 @@ def test_cdf_recurrence_tracks_betainc():
         assert abs(lnB[0] - special.betaln(a, b)) < 1e-8 * max(1.0, abs(lnB[0]))
 
 
-def _lazy_counts(A, B, N, seed):
-    x = np.arange(L.GRID + 1) / L.GRID
+def _lazy_counts(A, B, N, seed, m=L.MAX_CELLS):
+    x = np.arange(m + 1) / m
     F = np.ascontiguousarray(special.betainc(A[None, :], B[None, :], x[:, None]))
-    _, lx, l1x = L.grid(L.GRID)
+    _, lx, l1x = L.grid(m)
 
     @njit
     def run(F, A, B, N, seed):
@@ -60,19 +60,35 @@ def _lazy_counts(A, B, N, seed):
 
 @pytest.mark.statistical
 @pytest.mark.parametrize("case", range(5))
-def test_lazy_argmax_has_the_argmax_law(case):
+@pytest.mark.parametrize("m", [L.MIN_CELLS, L.MAX_CELLS])
+def test_lazy_argmax_has_the_argmax_law(case, m):
     """The lazy sampler's argmax frequencies against argmax of plain Beta draws (chi-square
-    contingency test at level 1e-6), over posteriors from wide (few pulls) to narrow."""
+    contingency test at level 1e-6), over posteriors from wide (few pulls) to narrow, on the
+    coarsest and the finest grid `cells` gives."""
     rng = np.random.default_rng(100 + case)
     K = (3, 6, 6, 12, 20)[case]
     T = rng.integers(2, (12, 40, 400, 3000, 300)[case], K).astype(float)
     S = np.round(T * rng.uniform(0.3, 0.5, K))
     A, B = 1.0 + S, 1.0 + T - S
     N = 200_000
-    lazy = _lazy_counts(A, B, N, case)
+    lazy = _lazy_counts(A, B, N, case, m)
     plain = np.bincount(rng.beta(np.broadcast_to(A, (N, K)), np.broadcast_to(B, (N, K))).argmax(1), minlength=K)
     table = np.array([lazy, plain])[:, (lazy + plain) > 0]
     assert table.shape[1] == 1 or stats.chi2_contingency(table)[1] > TINY
+
+
+def test_cells_grow_with_the_budget():
+    """`cells` gives a power of two within [MIN_CELLS, MAX_CELLS], at least 4K where that fits, never
+    fewer for a larger budget with the same arms (more arms with the same budget can get fewer: the
+    posteriors end wider)."""
+    grid = [(K, n) for K in (2, 10, 20, 33, 40, 80, 129, 1000) for n in (10, 4000, 40_000, 80_000, 400_000, 10**7)]
+    for K, n in grid:
+        m = L.cells(K, n)
+        assert L.MIN_CELLS <= m <= L.MAX_CELLS and m & (m - 1) == 0, (K, n, m)
+        assert m >= min(4 * K, L.MAX_CELLS), (K, n, m)
+        for K2, n2 in grid:
+            if K2 == K and n2 >= n:
+                assert L.cells(K2, n2) >= m, (K, n, K2, n2)
 
 
 def test_lazy_argmax_comparison_can_fail():
@@ -108,7 +124,7 @@ def test_truncated_beta_is_exact(a, b, m, c):
     assert stats.kstest(x, cdf).pvalue > TINY
 
 
-def _kind_cases(m=L.GRID):
+def _kind_cases(m=L.MAX_CELLS):
     """For each proposal kind of `envelope`, the first (a, b, c) of a sweep over posteriors (pulls
     from 10 to 3e5, success shares 0.1-0.7, cells around the mode) whose cell gets that kind."""
     _, lx, l1x = L.grid(m)
@@ -126,7 +142,7 @@ def test_envelope_bounds_the_log_density():
     """For every proposal kind, on every cell near the mode of posteriors from 10 to 3e5 pulls, the
     envelope's bounds hold at 2001 points of the cell: above f(x) (the kind's envelope) and below
     it (the kind's squeeze), to within 1e-9 of a unit of log density; every kind occurs."""
-    m = L.GRID
+    m = L.MAX_CELLS
     _, lx, l1x = L.grid(m)
     kinds = set()
     for T in (10, 100, 1000, 10_000, 100_000, 300_000):
@@ -156,7 +172,7 @@ def test_envelope_bounds_the_log_density():
 def test_truncated_beta_is_exact_for_each_proposal(kind):
     """Each proposal kind's draws against the Beta law conditioned on the cell (KS, 400000 draws), on
     the first posterior of a sweep that gets it, at the grid TTTS uses."""
-    m = L.GRID
+    m = L.MAX_CELLS
     a, b, c = _kind_cases(m)[kind]
     _, lx, l1x = L.grid(m)
     lo, hi = c / m, (c + 1) / m
