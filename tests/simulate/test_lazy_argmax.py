@@ -101,27 +101,35 @@ def test_lazy_argmax_comparison_can_fail():
     assert stats.chi2_contingency(np.array([lazy, plain]))[1] < TINY
 
 
+@njit
+def _truncated_draws(a, b, c, lx, l1x, N, seed):
+    st = seed_states(np.array([seed], np.uint64))
+    out = np.empty(N)
+    for k in range(N):
+        out[k] = L.truncated_beta(a, b, c, lx, l1x, st, 0)
+    return out
+
+
+def _assert_truncated_law(a, b, m, c, seed):
+    """400000 `truncated_beta` draws on the cell [c/m, (c+1)/m) lie in it and pass a KS test (level
+    TINY) against Beta(a, b) conditioned on it."""
+    _, lx, l1x = L.grid(m)
+    lo, hi = c / m, (c + 1) / m
+    x = _truncated_draws(a, b, c, lx, l1x, 400_000, seed)
+    d = stats.beta(a, b)
+    base = d.cdf(lo)
+    cdf = lambda v: (d.cdf(v) - base) / (d.cdf(hi) - base)      # noqa: E731
+    assert x.min() >= lo and x.max() < hi
+    assert stats.kstest(x, cdf).pvalue > TINY, (a, b, m, c)
+
+
 @pytest.mark.statistical
 @pytest.mark.parametrize("a,b,m,c", [(40.0, 60.0, 64, 24), (3.0, 1.0, 10, 9), (1.0, 1.0, 2, 0),
                                      (900.0, 1100.0, 64, 32), (200.0, 300.0, 64, 25), (5.0, 2000.0, 64, 0)])
 def test_truncated_beta_is_exact(a, b, m, c):
     """Draws from Beta(a, b) conditioned on the cell [c/m, (c+1)/m) against that law (KS): cells
     inside the bulk, at the edges 0 and 1, and on steep flanks where the squeeze rarely decides."""
-    _, lx, l1x = L.grid(m)
-    lo, hi = c / m, (c + 1) / m
-
-    @njit
-    def draws(a, b, c, lx, l1x, N):
-        st = seed_states(np.array([7], np.uint64))
-        out = np.empty(N)
-        for k in range(N):
-            out[k] = L.truncated_beta(a, b, c, lx, l1x, st, 0)
-        return out
-    x = draws(a, b, c, lx, l1x, 400_000)
-    d = stats.beta(a, b)
-    cdf = lambda v: (d.cdf(v) - d.cdf(lo)) / (d.cdf(hi) - d.cdf(lo))      # noqa: E731
-    assert x.min() >= lo and x.max() < hi
-    assert stats.kstest(x, cdf).pvalue > TINY
+    _assert_truncated_law(a, b, m, c, 7)
 
 
 def _kind_cases(m=L.MAX_CELLS):
@@ -174,19 +182,4 @@ def test_truncated_beta_is_exact_for_each_proposal(kind):
     the first posterior of a sweep that gets it, at the grid TTTS uses."""
     m = L.MAX_CELLS
     a, b, c = _kind_cases(m)[kind]
-    _, lx, l1x = L.grid(m)
-    lo, hi = c / m, (c + 1) / m
-
-    @njit
-    def draws(a, b, c, lx, l1x, N):
-        st = seed_states(np.array([11], np.uint64))
-        out = np.empty(N)
-        for k in range(N):
-            out[k] = L.truncated_beta(a, b, c, lx, l1x, st, 0)
-        return out
-    x = draws(a, b, c, lx, l1x, 400_000)
-    d = stats.beta(a, b)
-    base = d.cdf(lo)
-    cdf = lambda v: (d.cdf(v) - base) / (d.cdf(hi) - base)      # noqa: E731
-    assert x.min() >= lo and x.max() < hi
-    assert stats.kstest(x, cdf).pvalue > TINY, (a, b, c)
+    _assert_truncated_law(a, b, m, c, 11)
