@@ -157,7 +157,7 @@ def _log_density(a, b, c, lx, l1x):
 
 
 #: a cell whose envelope falls by less than this (in log density) from its highest point is sampled
-#: by uniform proposals; steeper cells by proposals shaped like the envelope (docs/bench.txt)
+#: by uniform proposals, steeper cells by proposals shaped like the envelope; chosen, not tuned
 FLAT = 1.5
 #: `envelope`'s proposal kinds
 UNIFORM, NORMAL, EXPONENTIAL = 0, 1, 2
