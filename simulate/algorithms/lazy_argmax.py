@@ -156,6 +156,12 @@ def _log_density(a, b, c, lx, l1x):
     return (a - 1.0) * lx[c] + (b - 1.0) * l1x[c]
 
 
+@njit(cache=True, inline="always")
+def _log_kernel(a, b, x):
+    """(a - 1) log x + (b - 1) log(1 - x), the Beta(a, b) log density up to its constant, at 0 < x < 1."""
+    return (a - 1.0) * math.log(x) + (b - 1.0) * math.log1p(-x)
+
+
 #: a cell whose envelope falls by less than this (in log density) from its highest point is sampled
 #: by uniform proposals, steeper cells by proposals shaped like the envelope; chosen, not tuned
 FLAT = 1.5
@@ -191,7 +197,7 @@ def envelope(a, b, c, lx, l1x):
     mode = (a - 1.0) / (a + b - 2.0) if a + b > 2.0 else 0.5
     if lo < mode < hi:
         x0 = mode
-        f0 = (a - 1.0) * math.log(mode) + (b - 1.0) * math.log1p(-mode)
+        f0 = _log_kernel(a, b, mode)
         lam = 0.0
         toward = 0.0
     elif mode <= lo:
@@ -243,8 +249,7 @@ def truncated_beta(a, b, c, lx, l1x, st, i):
                 u = next_double(st, i)
                 if u < 1.0 - lam * d - 0.5 * spread * d * d:
                     return x
-                f = (a - 1.0) * math.log(x) + (b - 1.0) * math.log1p(-x)
-                if u < math.exp(f - f0 + 0.5 * kmin * d * d):
+                if u < math.exp(_log_kernel(a, b, x) - f0 + 0.5 * kmin * d * d):
                     return x
     if kind == EXPONENTIAL:                       # rate lam from x0, truncated to the cell
         tail = -math.expm1(-lam * (hi - lo))
@@ -256,8 +261,7 @@ def truncated_beta(a, b, c, lx, l1x, st, i):
             u = next_double(st, i)
             if u < 1.0 - 0.5 * kmax * d * d:
                 return x
-            f = (a - 1.0) * math.log(x) + (b - 1.0) * math.log1p(-x)
-            if u < math.exp(f - f0 + lam * d):
+            if u < math.exp(_log_kernel(a, b, x) - f0 + lam * d):
                 return x
     squeeze = flo > -np.inf and fhi > -np.inf
     while True:
@@ -268,10 +272,7 @@ def truncated_beta(a, b, c, lx, l1x, st, i):
         u = next_double(st, i)
         if squeeze and u < 1.0 + (flo + v * (fhi - flo) - f0):
             return x
-        f = (a - 1.0) * math.log(x) if a > 1.0 else 0.0
-        if b > 1.0:
-            f += (b - 1.0) * math.log1p(-x)
-        if u < math.exp(f - f0):
+        if u < math.exp(_log_kernel(a, b, x) - f0):
             return x
 
 

@@ -132,17 +132,25 @@ def test_truncated_beta_is_exact(a, b, m, c):
     _assert_truncated_law(a, b, m, c, 7)
 
 
-def _kind_cases(m=L.MAX_CELLS):
-    """For each proposal kind of `envelope`, the first (a, b, c) of a sweep over posteriors (pulls
-    from 10 to 3e5, success shares 0.1-0.7, cells around the mode) whose cell gets that kind."""
-    _, lx, l1x = L.grid(m)
-    found = {}
+def _near_mode_cells(m, first=0, last=None):
+    """(a, b, c): posteriors of 10 to 3e5 pulls with success shares 0.1-0.7, and each cell c within
+    3 of the one holding the mode (kept within [first, last))."""
+    last = m if last is None else last
     for T in (10, 100, 1000, 10_000, 100_000, 300_000):
         for p in (0.1, 0.37, 0.5, 0.7):
             a, b = 1.0 + round(p * T), 1.0 + T - round(p * T)
             c0 = int((a - 1) / (a + b - 2) * m)
-            for c in range(max(c0 - 3, 0), min(c0 + 4, m)):
-                found.setdefault(int(L.envelope(a, b, c, lx, l1x)[0]), (a, b, c))
+            for c in range(max(c0 - 3, first), min(c0 + 4, last)):
+                yield a, b, c
+
+
+def _kind_cases(m=L.MAX_CELLS):
+    """For each proposal kind of `envelope`, the first (a, b, c) of `_near_mode_cells` whose cell gets
+    that kind."""
+    _, lx, l1x = L.grid(m)
+    found = {}
+    for a, b, c in _near_mode_cells(m):
+        found.setdefault(int(L.envelope(a, b, c, lx, l1x)[0]), (a, b, c))
     return found
 
 
@@ -153,25 +161,21 @@ def test_envelope_bounds_the_log_density():
     m = L.MAX_CELLS
     _, lx, l1x = L.grid(m)
     kinds = set()
-    for T in (10, 100, 1000, 10_000, 100_000, 300_000):
-        for p in (0.1, 0.37, 0.5, 0.7):
-            a, b = 1.0 + round(p * T), 1.0 + T - round(p * T)
-            c0 = int((a - 1) / (a + b - 2) * m)
-            for c in range(max(c0 - 3, 1), min(c0 + 4, m - 1)):
-                kind, x0, f0, lam, toward, kmin, kmax, flo, fhi = L.envelope(a, b, c, lx, l1x)
-                kinds.add(kind)
-                x = np.linspace(c / m, (c + 1) / m, 2001)
-                f = (a - 1) * np.log(x) + (b - 1) * np.log1p(-x)
-                d = np.abs(x - x0)
-                if kind == L.UNIFORM:
-                    above, below = np.full_like(x, f0), flo + (x - c / m) * m * (fhi - flo)
-                elif kind == L.NORMAL:
-                    above, below = f0 - 0.5 * kmin * d * d, f0 - lam * d - 0.5 * kmax * d * d
-                else:
-                    above, below = f0 - lam * d, f0 - lam * d - 0.5 * kmax * d * d
-                tol = 1e-9 * max(1.0, abs(f0))
-                assert np.all(f <= above + tol), (a, b, c, kind)
-                assert np.all(f >= below - tol), (a, b, c, kind)
+    for a, b, c in _near_mode_cells(m, 1, m - 1):
+        kind, x0, f0, lam, toward, kmin, kmax, flo, fhi = L.envelope(a, b, c, lx, l1x)
+        kinds.add(kind)
+        x = np.linspace(c / m, (c + 1) / m, 2001)
+        f = (a - 1) * np.log(x) + (b - 1) * np.log1p(-x)
+        d = np.abs(x - x0)
+        if kind == L.UNIFORM:
+            above, below = np.full_like(x, f0), flo + (x - c / m) * m * (fhi - flo)
+        elif kind == L.NORMAL:
+            above, below = f0 - 0.5 * kmin * d * d, f0 - lam * d - 0.5 * kmax * d * d
+        else:
+            above, below = f0 - lam * d, f0 - lam * d - 0.5 * kmax * d * d
+        tol = 1e-9 * max(1.0, abs(f0))
+        assert np.all(f <= above + tol), (a, b, c, kind)
+        assert np.all(f >= below - tol), (a, b, c, kind)
     assert kinds == {L.UNIFORM, L.NORMAL, L.EXPONENTIAL}
 
 
