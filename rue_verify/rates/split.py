@@ -41,7 +41,14 @@ from simulate.stats import Interval, mean_interval
 
 from .efficiency import constants
 from .grid import ORACLE, Setting, algorithm_params
-from .truth import conditional_regret, instances, known_mean_posterior, simulated_runs, zero_share_bound
+from .truth import (
+    conditional_regret,
+    instances,
+    known_mean_posterior,
+    oracle_given_means,
+    simulated_runs,
+    zero_share_bound,
+)
 
 #: the near-tie window, in units of sigma / sqrt(n): the pair problem's error Phi(-Delta sqrt(n) / (2 sigma))
 #: is below 0.7% outside it
@@ -132,10 +139,9 @@ def regret_split(setting: Setting, algorithm: str, n: int, runs: int, seed: int 
     near_lim = limit.regret_near_ties(n, s.K, s.sigma0_sq, s.sigma_sq, width) * scale
     total_lim = limit.regret_lower_bound(n, s.K, s.sigma0_sq, s.sigma_sq) * scale
     if algorithm == ORACLE:
-        from bounds.lower import oracle_given_means
         mu, _, w = instances(s.K, s.sigma0_sq, s.sigma_sq, runs, seed, s.tilt)
         near = near_classes(mu, window)
-        regret = oracle_given_means(mu, float(n), float(s.sigma_sq), None)[1]    # exact given the means
+        regret = oracle_given_means(mu, n, s.sigma_sq, np.ones(s.K))[1]    # exact given the means
         parts = [mean_interval(w * regret * cls * scale, level) for cls in (near, ~near)]
         return Split(s, algorithm, n, runs, parts[0], parts[1], parts[0], parts[1], near_lim, total_lim - near_lim,
                      float(np.mean(w * near)), width=width)

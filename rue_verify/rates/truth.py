@@ -23,7 +23,6 @@ values carry the weight prior/proposal (at most 2), so every mean stays unbiased
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
@@ -34,19 +33,21 @@ from simulate.runner import outcomes, run_algorithm
 from simulate.seeds import run_seeds, stream
 from simulate.stats import Interval, binomial_interval, mean_interval
 
-POINTS = 257      # quadrature points per arm: a trapezoid over m_k +- 9 sd_k, spacing 0.07 sd_k (second order:
-#                   about 2e-4 of the value against a grid four times finer, 129 points gave about 1e-3)
+from .integrals import POINTS, oracle_errors, posterior_integrals
 
 
 def _grid(m: np.ndarray, s: np.ndarray) -> np.ndarray:
     """Per run, a grid that resolves every arm's normal CDF step at spacing 0.07 of its own sd however
     small it is (a uniform grid over the whole range does not once the posteriors are narrow at large
-    n): arm k contributes the points of its window m_k +- 9 sd_k that no finer arm's window (smaller
-    sd, or equal sd and lower index) covers, since inside such a window the finer arm's points are
-    already closer than arm k's step needs. Where many posteriors overlap (many arms, small n) this
-    keeps about range / (0.07 min sd) points instead of K times POINTS. Between the windows every CDF is
-    flat, where a trapezoid is exact. Runs are padded to a common length by repeating their last point
-    (segments of width 0). `tests/rates` compares it with the unthinned union of the windows."""
+    n; POINTS per window, a trapezoid over m_k +- 9 sd_k: about 2e-4 of the value against a grid four
+    times finer, 129 points gave about 1e-3): arm k contributes the points of its window that no finer
+    arm's window (smaller sd, or equal sd and lower index) covers, since inside such a window the
+    finer arm's points are already closer than arm k's step needs. Where many posteriors overlap
+    (many arms, small n) this keeps about range / (0.07 min sd) points instead of K times POINTS.
+    Between the windows every CDF is flat, where a trapezoid is exact. Runs are padded to a common
+    length by repeating their last point (segments of width 0). `tests/rates` compares it with the
+    unthinned union of the windows. The reference for `integrals._grid`, which builds it one run at
+    a time."""
     z = np.linspace(-9.0, 9.0, POINTS)
     R, L = m.shape
     pts = m[:, :, None] + s[:, :, None] * z                              # (R, L, P)
@@ -70,57 +71,16 @@ def _log_cdfs(x: np.ndarray, m: np.ndarray, s: np.ndarray) -> np.ndarray:
 
 def relevant_arms(m: np.ndarray, s: np.ndarray, rec: np.ndarray) -> np.ndarray:
     """Per run, the indices `(R, L)` of the arms that can matter to either integral, L the most any run
-    of the chunk needs: arm j is left out only when its window's top m_j + 9 sd_j lies below
+    needs: arm j is left out only when its window's top m_j + 9 sd_j lies below
     min(max_i (m_i - 9 sd_i), m_rec - 9 sd_rec). Such an arm is below the recommended arm's window
     and below some arm's whole window, so over the region the integrands live on its CDF is at least
     Phi(9) (its log is above -1.2e-19) and it changes neither integral beyond 1e-18; the recommended
     arm is always kept. With K = 100 a few arms are usually left, and the cost, quadratic in the arms
-    kept, falls by orders of magnitude."""
+    kept, falls by orders of magnitude. The reference for `integrals._kept` (one run's first L)."""
     top = m + 9.0 * s
     cut = np.minimum((m - 9.0 * s).max(axis=1), (m - 9.0 * s)[np.arange(m.shape[0]), rec])
     need = int((top > cut[:, None]).sum(axis=1).max())
     return np.argsort(-top, axis=1, kind="stable")[:, :need]
-
-
-def _threads() -> int:
-    """Threads for the integrals: numba's (what a worker process was given, `rue_verify.verify.parallel`),
-    read without starting numba's thread pool where it has not started (a process that has not run
-    a kernel may still fork workers)."""
-    import numba
-    from numba.np.ufunc import parallel as numba_threads
-    return numba.get_num_threads() if numba_threads._is_initialized else numba.config.NUMBA_NUM_THREADS
-
-
-def _chunks(fn, m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> list:
-    """[(keep, fn(m, v, rec) over the arms `keep`)] per chunk of runs: `keep` the arms that matter to
-    the chunk (`relevant_arms`), `rec` given to `fn` as its place in `keep`. The chunks keep the
-    (runs, grid, arms) arrays small and run on a pool of threads (numpy and scipy's ufuncs release
-    the GIL); their boundaries do not depend on the threads, so neither do the values."""
-    step = max(1, int(2e7 // (POINTS * m.shape[1] ** 2)))
-
-    def one(i):
-        mc, vc, rc = m[i:i + step], v[i:i + step], rec[i:i + step]
-        keep = relevant_arms(mc, np.sqrt(vc), rc)
-        local = (keep == rc[:, None]).argmax(axis=1)            # the recommended arm's place in `keep`
-        return keep, fn(np.take_along_axis(mc, keep, 1), np.take_along_axis(vc, keep, 1), local)
-    starts = range(0, m.shape[0], step)
-    workers = min(_threads(), len(starts))
-    if workers <= 1:
-        return [one(i) for i in starts]
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(workers, thread_name_prefix="rue-verify integrals") as pool:
-        return list(pool.map(one, starts))
-
-
-def _by_chunks(fn):
-    """A per-run integral `fn(m, v, rec)` (one `(runs,)` array, or a tuple of them) applied by
-    `_chunks` over the arms that matter."""
-    def chunked(m: np.ndarray, v: np.ndarray, rec: np.ndarray):
-        out = [value for _, value in _chunks(fn, np.asarray(m, float), np.asarray(v, float), np.asarray(rec))]
-        if out and isinstance(out[0], tuple):
-            return tuple(np.concatenate(parts) for parts in zip(*out))
-        return np.concatenate(out) if out else np.zeros(0)
-    return functools.wraps(fn)(chunked)     # `__wrapped__`: the integral over every arm
 
 
 def _failure(x, logs, m, s, rec):
@@ -139,51 +99,53 @@ def _regret(x, logs, m, rec):
     return np.maximum(e_max - m[np.arange(m.shape[0]), rec], 0.0)
 
 
-@_by_chunks
-def conditional_failure(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.ndarray:
-    """Pr(some arm beats the recommended one | posterior N(m, v)), per run: the integral of the
-    recommended arm's density times 1 - prod_{j != rec} Phi_j, computed as -expm1 of a log-sum so
-    that tiny probabilities keep their digits."""
-    s = np.sqrt(v)
-    x = _grid(m, s)
-    return _failure(x, _log_cdfs(x, m, s), m, s, rec)
-
-
-@_by_chunks
-def conditional_regret(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.ndarray:
-    """E[max_k mu_k - mu_rec | posterior N(m, v)], per run: E[max] = lo + int_lo^hi (1 - F(x)) dx with
-    F the product of the arms' normal CDFs, minus the recommended arm's posterior mean."""
-    s = np.sqrt(v)
-    x = _grid(m, s)
-    return _regret(x, _log_cdfs(x, m, s), m, rec)
-
-
-@_by_chunks
-def conditional_values(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(`conditional_failure`, `conditional_regret`) of the same recommendation in one pass: one grid
-    and one set of log CDFs for both, so the same values as the two apart at about 60% of their cost."""
-    s = np.sqrt(v)
+def reference_values(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(`conditional_failure`, `conditional_regret`) in plain numpy, over every arm given, all runs on
+    one grid array: the reference the compiled kernels (`integrals`) are tested against."""
+    m, s, rec = np.asarray(m, float), np.sqrt(np.asarray(v, float)), np.asarray(rec)
     x = _grid(m, s)
     logs = _log_cdfs(x, m, s)
     return _failure(x, logs, m, s, rec), _regret(x, logs, m, rec)
 
 
-def most_probably_best(m: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Per run, the arm most probably best under the posterior N(m, v) (the Bayes recommendation for
-    the failure probability): the arm of least `conditional_failure`, found in one pass over the arms
-    that can be best, on one grid and one set of log CDFs. Those arms are what `relevant_arms` keeps
-    for the arm whose window reaches lowest up (the highest m_k - 9 sd_k); any other arm is best with
-    probability below 1e-18. `tests/rates` compares it with evaluating every arm apart."""
-    m, v = np.asarray(m, float), np.asarray(v, float)
+def _compiled(m, v, rec, choose: bool):
+    """`integrals.posterior_integrals` on arrays as given: (arm judged, failure, regret) per run."""
+    m = np.ascontiguousarray(m, float)
+    s = np.sqrt(np.ascontiguousarray(v, float))
+    rec = np.zeros(m.shape[0], np.int64) if rec is None else np.ascontiguousarray(rec, np.int64)
+    return posterior_integrals(m, s, rec, choose)
 
-    def failures(mk, vk, _):
-        sk = np.sqrt(vk)
-        x = _grid(mk, sk)
-        logs = _log_cdfs(x, mk, sk)
-        return np.column_stack([_failure(x, logs, mk, sk, np.full(mk.shape[0], j)) for j in range(mk.shape[1])])
-    parts = _chunks(failures, m, v, (m - 9.0 * np.sqrt(v)).argmax(axis=1))
-    return np.concatenate([keep[np.arange(keep.shape[0]), f.argmin(axis=1)] for keep, f in parts]) if parts \
-        else np.zeros(0, np.int64)
+
+def conditional_failure(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.ndarray:
+    """Pr(some arm beats the recommended one | posterior N(m, v)), per run: the integral of the
+    recommended arm's density times 1 - prod_{j != rec} Phi_j, computed as -expm1 of a log-sum so
+    that tiny probabilities keep their digits. Over the arms that can matter (`relevant_arms`), on
+    the thinned grid (`_grid`), compiled (`integrals`)."""
+    return _compiled(m, v, rec, False)[1]
+
+
+def conditional_regret(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.ndarray:
+    """E[max_k mu_k - mu_rec | posterior N(m, v)], per run: E[max] = lo + int_lo^hi (1 - F(x)) dx with
+    F the product of the arms' normal CDFs, minus the recommended arm's posterior mean."""
+    return _compiled(m, v, rec, False)[2]
+
+
+def conditional_values(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(`conditional_failure`, `conditional_regret`) of the same recommendation in one pass (one grid
+    and one set of log CDFs for both): the same values as the two apart."""
+    _, f, g = _compiled(m, v, rec, False)
+    return f, g
+
+
+def most_probably_best(m: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per run, the arm most probably best under the posterior N(m, v) (the Bayes recommendation for
+    the failure probability) and its failure probability (`conditional_failure` of that arm, the
+    same value): the arm of least failure, found in one pass over the arms that can be best, on one
+    grid and one set of log CDFs. Those arms are what `relevant_arms` keeps for the arm whose window
+    reaches lowest up (the highest m_k - 9 sd_k); any other arm is best with probability below
+    1e-18. `tests/rates` compares it with evaluating every arm apart."""
+    arm, f, _ = _compiled(m, v, None, True)
+    return arm, f
 
 
 def known_mean_posterior(pulls: np.ndarray, sums: np.ndarray, sigma0_sq: float, nu_sq: float):
@@ -331,32 +293,39 @@ def instances(K: int, sigma0_sq, nu_sq: float, runs: int, seed: int,
     return mu, seeds, near_tie_weights(mu, sigma0_sq, nu_sq)
 
 
+def oracle_given_means(means: np.ndarray, n: float, nu_sq: float, shrink: np.ndarray):
+    """`bounds.lower.oracle_given_means` (its nodes and cut, the reference's) by the compiled
+    `integrals.oracle_errors`: (failure, regret) per instance `(R, K)`."""
+    from bounds.lower import _HERMITE, _RELEVANT
+    z, w = np.polynomial.hermite_e.hermegauss(_HERMITE)
+    return oracle_errors(np.ascontiguousarray(means, float), np.ascontiguousarray(shrink, float),
+                         math.sqrt(nu_sq / n), z, w / w.sum(), _RELEVANT)
+
+
 def oracle_truth(K: int, n: int, sigma0_sq, nu_sq: float, runs: int, seed: int, level: float = 0.95,
                  tilt: bool = False) -> Truth:
     """The full-information oracle (`bounds.lower`): n observations of every arm and the Bayes decision
     for each quantity; its e_n and sr_n lower-bound every algorithm's with budget n. Same instances
     (and weights) as `bayes_truth`: Monte Carlo over the means only. Given the means, the oracle's
-    error is computed, not simulated (`bounds.lower.oracle_given_means`, one-dimensional quadrature):
+    error is computed, not simulated (`bounds.lower.oracle_given_means`, one-dimensional quadrature, compiled):
     its regret under every prior (it recommends the largest posterior mean, a_k X_k), and its failure
     under a common prior (the largest sample mean). Under per-arm priors its failure rule, the arm
     most probably best, is not a ranking of the sample means, so that failure is the posterior
     probability given simulated sample means, drawn afresh at each budget: no error is shared across
     budgets. The plain estimators (a simulated draw of the sample means per run, again afresh at each
     budget) are kept beside, as for the algorithms."""
-    from bounds.lower import oracle_given_means
     means, _, w = instances(K, sigma0_sq, nu_sq, runs, seed, tilt)
     s0 = np.broadcast_to(np.asarray(sigma0_sq, float), (K,))
     per_arm = bool(np.ptp(s0) > 0)
     shrink = n * s0 / (nu_sq + n * s0)                      # posterior mean = shrink x sample mean (prior mean 0)
-    fail_exact, regret_exact = oracle_given_means(means, float(n), float(nu_sq), shrink if per_arm else None)
+    fail_exact, regret_exact = oracle_given_means(means, n, nu_sq, shrink if per_arm else np.ones(K))
     noise = stream(seed, f"rates:oracle:{K}:{_prior_key(sigma0_sq)}:{nu_sq}:n={n}").standard_normal((runs, K))
     pulls = np.full((runs, K), float(n))
     sums = n * means + math.sqrt(n * nu_sq) * noise
     m, v = known_mean_posterior(pulls, sums, sigma0_sq, nu_sq)
     rec = m.argmax(axis=1)
-    rec_fail = most_probably_best(m, v) if per_arm else rec
+    rec_fail, fail = most_probably_best(m, v) if per_arm else (rec, fail_exact)
     fail_plain, regret_plain = outcomes(means, rec_fail)[0].astype(float), outcomes(means, rec)[1]
-    fail = conditional_failure(m, v, rec_fail) if per_arm else fail_exact
     return _values({"algorithm": "oracle", "K": K, "sigma0_sq": sigma0_sq, "nu_sq": nu_sq}, n, fail, regret_exact,
                    fail_plain, regret_plain, level, w if tilt else None)
 

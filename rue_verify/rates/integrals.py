@@ -1,0 +1,216 @@
+"""The posterior integrals of `truth`, compiled (numba, one run per thread, `cache=True`): the
+failure probability and the regret of a recommendation given a run's posterior N(m, v), and the arm
+most probably best. The plain numpy forms in `truth` (`_grid`, `_log_cdfs`, `_failure`, `_regret`) are
+the reference: `tests/rates/test_integrals.py` checks these kernels against them run by run.
+
+What the kernels do as the reference does: the same arms (`truth.relevant_arms`), the same thinned
+grid (`truth._grid`), the same trapezoids. What they skip, and why it changes nothing above 1e-17:
+
+- an arm's log CDF is evaluated only on its own window m_j +- 9 sd_j. Above the window it lies in
+  (log Phi(9), 0] = (-1.2e-19, 0] and is taken as 0. Below the window it is under log Phi(-9) = -43.6,
+  so the product of CDFs that contains it is under 1.2e-19: 1 - that product rounds to 1 in double
+  precision, exactly as the reference's -expm1 and 1 - exp do, and it is taken as 1;
+- each arm's failure integral runs over its own window and one grid point beyond each end. Outside,
+  its density is below phi(9) / sd, and what is left out is under 2 Phi(-9) = 2.3e-19.
+
+Per run: one grid, each arm's log CDF once, their sum once (the reference sums them again for every
+arm whose failure it integrates), and no second pass for the failure of the arm most probably best
+when its arms are the ones already kept. This is what made the oracle's rows under per-arm priors
+(`truth.oracle_truth`) the largest part of the rate study; see docs/bench.txt.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+#: quadrature points per arm window (`truth.POINTS`, which imports it from here): one value for both
+POINTS = 257
+_Z = np.linspace(-9.0, 9.0, POINTS)
+_SQRT_HALF = math.sqrt(0.5)
+_LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
+_SQRT_2PI = math.sqrt(2.0 * math.pi)
+#: Phi(x) = 0.5 erfc(-x / sqrt 2) is 1 to double precision above this (1 - Phi(8.3) = 5e-17 < 2^-53)
+_PHI_ONE = 8.3
+
+
+@njit(cache=True, error_model="numpy")
+def log_ndtr(z: float) -> float:
+    """log Phi(z) to double precision for every finite z: log1p(-Phi(-z)) for z > 0 (so that a value
+    near 0 keeps its relative digits), log of 0.5 erfc(-z / sqrt 2) down to z = -20, and below that the asymptotic
+    series log(phi(z) / -z) + log(1 - 1/z^2 + 3/z^4 - ...), summed until its terms stop changing it
+    (they decrease while k < z^2 / 2, far past where they fall below the rounding). Tested against
+    scipy.special.log_ndtr over z in [-1e4, 1e4] (which loses relative digits below z = 6, where it
+    takes the log of Phi(z) near 1)."""
+    if z > 0.0:
+        return math.log1p(-0.5 * math.erfc(z * _SQRT_HALF))
+    if z > -20.0:
+        return math.log(0.5 * math.erfc(-z * _SQRT_HALF))
+    inv = 1.0 / (z * z)
+    total, term, k = 1.0, 1.0, 1
+    while True:
+        term *= -(2 * k - 1) * inv
+        if abs(term) <= 1e-17 * abs(total):
+            break
+        total += term
+        k += 1
+    return -0.5 * z * z - math.log(-z) - _LOG_SQRT_2PI + math.log(total)
+
+
+@njit(cache=True, error_model="numpy")
+def _kept(m, s, rec):
+    """The arms `truth.relevant_arms` keeps for one run, in its order (window tops descending,
+    stable): those whose window reaches above min(max_k lo_k, lo_rec), lo = m - 9 sd."""
+    lo, top = m - 9.0 * s, m + 9.0 * s
+    cut = min(lo.max(), lo[rec])
+    order = np.argsort(-top, kind="mergesort")
+    L = 0
+    while L < order.shape[0] and top[order[L]] > cut:
+        L += 1
+    return order[:L]
+
+
+@njit(cache=True, error_model="numpy")
+def _grid(m, s):
+    """`truth._grid` for one run: every arm's window points that no finer arm's window covers, sorted."""
+    L = m.shape[0]
+    lo, top = m - 9.0 * s, m + 9.0 * s
+    pts = np.empty(L * POINTS)
+    count = 0
+    for j in range(L):
+        for p in range(POINTS):
+            x = m[j] + s[j] * _Z[p]
+            covered = False
+            for i in range(L):
+                if (s[i] < s[j] or (s[i] == s[j] and i < j)) and lo[i] <= x <= top[i]:
+                    covered = True
+                    break
+            if not covered:
+                pts[count] = x
+                count += 1
+    return np.sort(pts[:count])
+
+
+@njit(cache=True, error_model="numpy")
+def _integrals(m, s, rec, every):
+    """For the arms `m`, `s` of one run (already the kept ones): the failure integral of arm `rec`, or
+    of every arm when `every`, and the regret of recommending `rec`. Returns (failures, regret)."""
+    L = m.shape[0]
+    x = _grid(m, s)
+    G = x.shape[0]
+    first = np.searchsorted(x, m - 9.0 * s, side="left")       # arm j's window: grid points [first, last)
+    last = np.searchsorted(x, m + 9.0 * s, side="right")
+    logs = np.zeros((L, G))
+    total = np.zeros(G)
+    below = np.zeros(G + 1, np.int64)                # how many arms' windows start above the point
+    for j in range(L):
+        inv = 1.0 / s[j]
+        for g in range(first[j], last[j]):
+            v = log_ndtr((x[g] - m[j]) * inv)
+            logs[j, g] = v
+            total[g] += v
+        below[0] += 1
+        below[first[j]] -= 1
+    for g in range(1, G):
+        below[g] += below[g - 1]
+
+    failures = np.full(L if every else 1, np.nan)
+    for slot in range(failures.shape[0]):
+        k = slot if every else rec
+        a, b = max(first[k] - 1, 0), min(last[k] + 1, G)
+        acc, prev = 0.0, 0.0
+        for g in range(a, b):
+            lower = below[g] - (1 if g < first[k] else 0)          # other arms whose windows start above x
+            y = 1.0 if lower > 0 else -math.expm1(total[g] - logs[k, g])
+            d = (x[g] - m[k]) / s[k]
+            f = math.exp(-0.5 * d * d) / (s[k] * _SQRT_2PI) * y
+            if g > a:
+                acc += (x[g] - x[g - 1]) * (f + prev) * 0.5
+            prev = f
+        failures[slot] = min(max(acc, 0.0), 1.0)
+
+    acc, prev = 0.0, 0.0
+    for g in range(G):
+        f = 1.0 if below[g] > 0 else 1.0 - math.exp(total[g])
+        if g > 0:
+            acc += (x[g] - x[g - 1]) * (f + prev) * 0.5
+        prev = f
+    return failures, max(x[0] + acc - m[rec], 0.0)
+
+
+@njit(cache=True, error_model="numpy")
+def _one(m, s, rec, choose):
+    """One run: (the arm judged, its failure probability, the regret of `rec`). choose: the arm judged
+    is the one most probably best (its failure least, the first such in the kept order) and its
+    regret is not computed; else it is `rec`."""
+    if choose:
+        lo = m - 9.0 * s
+        keep = _kept(m, s, np.argmax(lo))
+        f, _ = _integrals(m[keep], s[keep], 0, True)
+        arm = keep[np.argmin(f)]
+        if lo[arm] >= lo.max():                     # the same kept arms as `rec` = arm would give
+            return arm, f.min(), np.nan
+        rec = arm
+    keep = _kept(m, s, rec)
+    place = 0
+    while keep[place] != rec:
+        place += 1
+    f, regret = _integrals(m[keep], s[keep], place, False)
+    return rec, f[0], regret
+
+
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
+def posterior_integrals(m, s, rec, choose):
+    """Per run r (one thread each): the arm judged, Pr(some arm beats it | N(m_r, s_r^2)) and
+    E[max_k mu_k - mu_rec | N(m_r, s_r^2)] (NaN when `choose`). choose: judge the arm most probably
+    best (`rec` ignored), else `rec`."""
+    R = m.shape[0]
+    arm = np.empty(R, np.int64)
+    failure, regret = np.empty(R), np.empty(R)
+    for i in prange(R):
+        r = np.int64(i)
+        a, f, g = _one(m[r], s[r], rec[r], choose)
+        arm[r], failure[r], regret[r] = a, f, g
+    return arm, failure, regret
+
+
+@njit(cache=True, error_model="numpy")
+def _oracle_one(mu, a, s, z, w, relevant):
+    """`bounds.lower.oracle_given_means` for one instance: (failure, regret)."""
+    scaled = mu * a
+    near = np.flatnonzero(scaled >= scaled.max() - relevant * s * a.max())
+    best = np.argmax(mu)
+    failure, regret = 0.0, 0.0
+    for k in near:
+        p = 0.0
+        for i in range(z.shape[0]):
+            xk = a[k] * (mu[k] + s * z[i])
+            prod = 1.0
+            for j in near:
+                if j != k:
+                    arg = (xk - a[j] * mu[j]) / (a[j] * s)
+                    if arg < _PHI_ONE:                  # above, Phi rounds to 1 exactly
+                        prod *= 0.5 * math.erfc(-arg * _SQRT_HALF)
+            p += w[i] * prod
+        if k != best:
+            failure += p
+        regret += (mu[best] - mu[k]) * p
+    return min(max(failure, 0.0), 1.0), regret
+
+
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
+def oracle_errors(mu, a, s, z, w, relevant):
+    """`bounds.lower.oracle_given_means` (the reference, in numpy) compiled, one instance per thread:
+    the full-information oracle's failure probability and regret given the means `mu` `(R, K)`, its
+    rule's factors `a`, the noise sd s = sqrt(sigma^2 / n), Gauss-Hermite nodes `z` and weights `w`
+    (summing to 1) and the cut `relevant` in noise sds. The same integrals over the same arms, with
+    the product of the normal CDFs formed directly rather than as the exp of a log-sum, and factors
+    that round to 1 skipped."""
+    R = mu.shape[0]
+    failure, regret = np.empty(R), np.empty(R)
+    for i in prange(R):
+        r = np.int64(i)
+        failure[r], regret[r] = _oracle_one(mu[r], a, s, z, w, relevant)
+    return failure, regret

@@ -1,0 +1,100 @@
+"""rue_verify.rates.integrals: the compiled posterior integrals and the compiled oracle against their
+plain references (`truth.reference_values`, `bounds.lower.oracle_given_means`), run by run, and the
+approximations they make (log Phi, Phi rounding to 1) against scipy and the rounding itself."""
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import njit
+from scipy import special
+
+from bounds.lower import oracle_given_means as reference_oracle
+from rue_verify.rates import integrals, truth
+
+
+def test_log_ndtr_is_scipys_to_the_rounding_of_either():
+    """Over z in [-1e4, 1e4] (densely in [-40, 40], where the branches meet at 0 and -20): within
+    1e-13 relative of scipy.special.log_ndtr, or 3e-16 absolute near 0 (scipy takes the log of a
+    Phi(z) near 1 below z = 6 and keeps only absolute digits there), wherever the value is a normal
+    double."""
+    z = np.concatenate([np.linspace(-1e4, 1e4, 20_001), np.linspace(-40, 40, 400_001), [0.0, -20.0, 6.0]])
+    got = np.array([integrals.log_ndtr(x) for x in z])
+    want = special.log_ndtr(z)
+    normal = np.abs(want) > 1e-300
+    assert np.all(np.abs(got - want)[normal] <= 1e-13 * np.abs(want[normal]) + 3e-16)
+    assert np.all(got <= 0) and np.all(np.isfinite(got))
+
+
+@njit
+def _phi(x):
+    return 0.5 * math.erfc(-x * math.sqrt(0.5))
+
+
+def test_phi_rounds_to_one_above_the_cut_the_oracle_skips_and_not_just_below():
+    """The compiled oracle skips the normal CDF factors whose argument is above `_PHI_ONE`: in
+    compiled code they are exactly 1 there (on 100 000 points up to 60), and the cut is not loose
+    by more than 0.1 (just below it, they are not 1)."""
+    xs = np.linspace(integrals._PHI_ONE, 60.0, 100_000)
+    assert all(_phi(x) == 1.0 for x in xs)
+    assert _phi(integrals._PHI_ONE - 0.1) < 1.0
+
+
+def _posteriors(K, R, v_scale, seed):
+    rng = np.random.default_rng(seed)
+    m = rng.normal(0, 1, (R, K))
+    v = v_scale * rng.uniform(0.01, 1.0, (R, K))
+    h = np.arange(R // 2)
+    m[h, m[h].argmax(axis=1)] = np.sort(m[h], axis=1)[:, -2] + np.sqrt(v_scale) * rng.standard_normal(h.size)
+    rec = np.where(rng.random(R) < 0.5, m.argmax(axis=1), rng.integers(0, K, R))
+    return m, v, rec
+
+
+@given(st.integers(2, 60), st.integers(1, 8), st.floats(1e-9, 2.0), st.integers(0, 2 ** 32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_the_kernels_are_the_reference_run_by_run(K, R, v_scale, seed):
+    """Each run's failure and regret equal the numpy reference on the same arms (the ones
+    `relevant_arms` keeps for that run), to 1e-12 relative or 1e-17 absolute (the log CDFs the
+    kernels skip are each under 1.2e-19); the regret, a difference of means, to 1e-13 of their size."""
+    m, v, rec = _posteriors(K, R, v_scale, seed)
+    f, g = truth.conditional_values(m, v, rec)
+    for r in range(R):
+        keep = truth.relevant_arms(m[r:r + 1], np.sqrt(v[r:r + 1]), rec[r:r + 1])[0]
+        rf, rg = truth.reference_values(m[r:r + 1, keep], v[r:r + 1, keep], np.flatnonzero(keep == rec[r]))
+        assert abs(f[r] - rf[0]) <= 1e-12 * rf[0] + 1e-17, (r, f[r], rf[0])
+        assert abs(g[r] - rg[0]) <= 1e-12 * rg[0] + 1e-13 * max(1.0, np.abs(m[r]).max()), (r, g[r], rg[0])
+
+
+def test_a_runs_values_do_not_depend_on_the_other_runs_or_the_threads():
+    """Run by run, to the bit: the values of a shuffled half of the runs, and of all runs on one
+    thread, are those of the whole batch on two."""
+    import numba
+    m, v, rec = _posteriors(10, 3000, 1e-3, 5)
+    f, g = truth.conditional_values(m, v, rec)
+    part = np.random.default_rng(1).permutation(3000)[:1500]
+    fp, gp = truth.conditional_values(m[part], v[part], rec[part])
+    assert np.array_equal(fp, f[part]) and np.array_equal(gp, g[part])
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        f1, g1 = truth.conditional_values(m, v, rec)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(f1, f) and np.array_equal(g1, g)
+
+
+@given(st.integers(2, 100), st.sampled_from([1, 7, 100, 1e4, 1e6]), st.booleans(), st.integers(0, 2 ** 32 - 1))
+@settings(max_examples=40, deadline=None)
+def test_the_compiled_oracle_is_the_reference_oracle(K, n, per_arm, seed):
+    """`truth.oracle_given_means` (compiled) against `bounds.lower.oracle_given_means` (numpy) on prior
+    draws with planted near-ties, under a common rule and per-arm factors: to 1e-12 relative or 1e-17
+    absolute (the product formed directly, not as the exp of a log-sum)."""
+    rng = np.random.default_rng(seed)
+    mu = rng.normal(0, 1, (50, K))
+    mu[:25, 0] = mu[:25].max(axis=1) + rng.normal(0, 3 / math.sqrt(n), 25)
+    a = rng.uniform(0.3, 1.0, K) if per_arm else np.ones(K)
+    f, g = truth.oracle_given_means(mu, n, 1.7, a)
+    rf, rg = reference_oracle(mu, float(n), 1.7, a if per_arm else None)
+    assert np.all(np.abs(f - rf) <= 1e-12 * rf + 1e-17)
+    assert np.all(np.abs(g - rg) <= 1e-12 * rg + 1e-17 * max(1.0, np.abs(mu).max()))
