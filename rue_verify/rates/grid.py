@@ -167,8 +167,12 @@ class RateTask:
 
     @property
     def cost(self) -> float:
-        w = 0.02 if self.algorithm == ORACLE else get(self.algorithm).cost
-        return w * self.runs * self.n * self.setting.K
+        """The progress bar's weight, in RUE's arm-rounds: an algorithm's cost per arm-round times its
+        arm-rounds; the oracle's rows (quadrature per instance, whatever n) about 50 per instance and
+        arm, 15 times that under per-arm priors (fitted to the paper scale's row times, docs/bench.txt)."""
+        if self.algorithm == ORACLE:
+            return 50.0 * (15 if self.setting.prior_ratio != 1 else 1) * self.runs * self.setting.K
+        return get(self.algorithm).cost * self.runs * self.n * self.setting.K
 
     @property
     def describe(self) -> str:

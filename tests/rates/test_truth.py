@@ -102,7 +102,7 @@ def test_near_tie_weights_average_one_under_the_proposal_and_a_wrong_density_is_
         ci = mean_interval(w, LEVEL)
         assert ci.low <= 1.0 <= ci.high and w.max() <= 1 / truth.TILT_PRIOR_SHARE + 1e-12
     monkeypatch.setattr(truth, "TILT_PRIOR_SHARE", 0.3)        # the sampler's share is read before the weights'
-    mu, _, _ = truth.instances(10, 1.0, 1.0, 400_000, seed=4, tilt=True)
+    mu, _, _ = truth.draw_instances(10, 1.0, 1.0, 400_000, seed=4, tilt=True)
     monkeypatch.setattr(truth, "TILT_PRIOR_SHARE", 0.5)
     ci = mean_interval(truth.near_tie_weights(mu, 1.0, 1.0), LEVEL)
     assert not ci.low <= 1.0 <= ci.high
@@ -161,3 +161,14 @@ def test_the_arm_most_probably_best_in_one_pass(K, R, v_scale, seed):
     close = np.sort(every, axis=1)[:, 1] - every.min(axis=1) < 1e-9
     assert np.all((got == every.argmin(axis=1)) | close)
     assert np.array_equal(fail, conditional_failure(m, v, got))
+
+
+def test_the_instances_kept_for_the_next_budget_are_a_fresh_draw_and_read_only():
+    """`instances` hands every budget of a setting the same arrays: equal to a fresh `draw_instances`,
+    and read-only, so a caller that wrote into them would fail rather than change the next budget's."""
+    a = truth.instances(5, 1.0, 1.0, 300, 3, tilt=True)
+    assert truth.instances(5, 1.0, 1.0, 300, 3, tilt=True)[0] is a[0]
+    assert all(np.array_equal(x, y) for x, y in zip(a, truth.draw_instances(5, 1.0, 1.0, 300, 3, tilt=True)))
+    with pytest.raises(ValueError):
+        a[0][0, 0] = 1.0
+    assert not np.array_equal(truth.instances(5, 1.0, 1.0, 300, 4, tilt=True)[0], a[0])
