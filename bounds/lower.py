@@ -37,10 +37,10 @@ def oracle_two_arms(n: float, sigma0_sq: float, sigma_sq: float) -> float:
 #: Gauss-Hermite nodes of `oracle_given_means` (probabilists'): the integrand is a product of normal
 #: CDFs in z whose steps are about one unit wide; 48 nodes give K = 2's closed form to a relative 5e-13
 #: (the same values as 96 nodes to 1e-12 at K = 100, at a fifth of the cost; tests/bounds checks them)
-_HERMITE = 48
+HERMITE = 48
 #: arms whose scaled mean lies this many noise sds below the top are left out: each is recommended with
 #: probability below Phi(-12 / sqrt(2)), about 1e-17
-_RELEVANT = 12.0
+RELEVANT = 12.0
 
 
 def oracle_given_means(means, n: float, sigma_sq: float, shrink=None) -> tuple:
@@ -79,11 +79,11 @@ def oracle_given_means(means, n: float, sigma_sq: float, shrink=None) -> tuple:
     if a.shape != (K,) or not np.all(np.isfinite(a) & (a > 0)):
         raise ValueError(f"shrink must be K = {K} finite numbers > 0, got {shrink!r}")
     s = math.sqrt(sigma_sq / n)
-    z, w = np.polynomial.hermite_e.hermegauss(_HERMITE)
+    z, w = np.polynomial.hermite_e.hermegauss(HERMITE)
     w = w / w.sum()
     scaled = mu * a                                      # the rule's values without noise
     best = mu.argmax(axis=1)
-    relevant = scaled >= scaled.max(axis=1, keepdims=True) - _RELEVANT * s * a.max()
+    relevant = scaled >= scaled.max(axis=1, keepdims=True) - RELEVANT * s * a.max()
     failure, regret = np.zeros(R), np.zeros(R)
     count = relevant.sum(axis=1)
     runs = np.argsort(count, kind="stable")          # runs of like numbers of relevant arms share a chunk
@@ -91,8 +91,8 @@ def oracle_given_means(means, n: float, sigma_sq: float, shrink=None) -> tuple:
     own = special.log_ndtr(z)                        # the j = k term of each product
     lo = 0
     while lo < R:
-        L = int(count[runs[min(R, lo + max(1, int(4e6 // (int(count[runs[lo]]) ** 2 * _HERMITE)))) - 1]])
-        hi = min(R, lo + max(1, int(4e6 // (L * L * _HERMITE))))
+        L = int(count[runs[min(R, lo + max(1, int(4e6 // (int(count[runs[lo]]) ** 2 * HERMITE)))) - 1]])
+        hi = min(R, lo + max(1, int(4e6 // (L * L * HERMITE))))
         L = int(count[runs[hi - 1]])
         rows = runs[lo:hi]
         idx = ranked[rows, :L]                                             # the top L by the rule's values

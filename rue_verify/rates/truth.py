@@ -324,10 +324,10 @@ def draw_instances(K: int, sigma0_sq, nu_sq: float, runs: int, seed: int,
 def oracle_given_means(means: np.ndarray, n: float, nu_sq: float, shrink: np.ndarray):
     """`bounds.lower.oracle_given_means` (its nodes and cut, the reference's) by the compiled
     `integrals.oracle_errors`: (failure, regret) per instance `(R, K)`."""
-    from bounds.lower import _HERMITE, _RELEVANT
-    z, w = np.polynomial.hermite_e.hermegauss(_HERMITE)
+    from bounds.lower import HERMITE, RELEVANT
+    z, w = np.polynomial.hermite_e.hermegauss(HERMITE)
     return oracle_errors(np.ascontiguousarray(means, float), np.ascontiguousarray(shrink, float),
-                         math.sqrt(nu_sq / n), z, w / w.sum(), _RELEVANT)
+                         math.sqrt(nu_sq / n), z, w / w.sum(), RELEVANT)
 
 
 def oracle_truth(K: int, n: int, sigma0_sq, nu_sq: float, runs: int, seed: int, level: float = 0.95,
