@@ -1,9 +1,9 @@
-"""The posterior integrals of `truth`, compiled (numba, one run per thread, `cache=True`): the
+"""The posterior integrals of `truth`, compiled (numba, `cache=True`, without the GIL): the
 failure probability and the regret of a recommendation given a run's posterior N(m, v), and the arm
 most probably best. The plain numpy forms in `truth` (`_grid`, `_log_cdfs`, `_failure`, `_regret`) are
 the reference: `tests/rates/test_integrals.py` checks these kernels against them run by run.
 
-What the kernels do as the reference does: the same arms (`truth.relevant_arms`), the same thinned
+What the kernels do as the reference does: the same arms (`truth.relevant_arms`, each run's own), the same thinned
 grid (`truth._grid`), the same trapezoids. What they skip, and why it changes nothing above 1e-17:
 
 - an arm's log CDF is evaluated only on its own window m_j +- 9 sd_j. Above the window it lies in
@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 #: quadrature points per arm window (`truth.POINTS`, which imports it from here): one value for both
 POINTS = 257
@@ -61,14 +61,30 @@ def log_ndtr(z: float) -> float:
 @njit(cache=True, error_model="numpy")
 def _kept(m, s, rec):
     """The arms `truth.relevant_arms` keeps for one run, in its order (window tops descending,
-    stable): those whose window reaches above min(max_k lo_k, lo_rec), lo = m - 9 sd."""
+    stable): those whose window reaches above min(max_k lo_k, lo_rec), lo = m - 9 sd. (An insertion
+    sort of the few kept: numba's argsort took seconds to compile.)"""
     lo, top = m - 9.0 * s, m + 9.0 * s
     cut = min(lo.max(), lo[rec])
-    order = np.argsort(-top, kind="mergesort")
+    out = np.empty(m.shape[0], np.int64)
     L = 0
-    while L < order.shape[0] and top[order[L]] > cut:
-        L += 1
-    return order[:L]
+    for j in range(m.shape[0]):
+        if top[j] > cut:
+            i = L
+            while i > 0 and top[out[i - 1]] < top[j]:
+                out[i] = out[i - 1]
+                i -= 1
+            out[i] = j
+            L += 1
+    return out[:L]
+
+
+@njit(cache=True, error_model="numpy")
+def _take(a, idx):
+    """a[idx] for an index array (a loop: numba's fancy indexing is slow to compile)."""
+    out = np.empty(idx.shape[0])
+    for i in range(idx.shape[0]):
+        out[i] = a[idx[i]]
+    return out
 
 
 @njit(cache=True, error_model="numpy")
@@ -141,45 +157,51 @@ def _integrals(m, s, rec, every):
 
 @njit(cache=True, error_model="numpy")
 def _one(m, s, rec, choose):
-    """One run: (the arm judged, its failure probability, the regret of `rec`). choose: the arm judged
-    is the one most probably best (its failure least, the first such in the kept order) and its
-    regret is not computed; else it is `rec`."""
+    """One run: (the arm judged, its failure probability, the regret of `rec`, NaN when `choose`).
+    choose: the arm judged is the one most probably best (its failure least, the first such in the
+    kept order); else it is `rec`."""
     if choose:
         lo = m - 9.0 * s
         keep = _kept(m, s, np.argmax(lo))
-        f, _ = _integrals(m[keep], s[keep], 0, True)
-        arm = keep[np.argmin(f)]
+        f, _ = _integrals(_take(m, keep), _take(s, keep), 0, True)
+        best = 0
+        for j in range(1, f.shape[0]):
+            if f[j] < f[best]:
+                best = j
+        arm = keep[best]
         if lo[arm] >= lo.max():                     # the same kept arms as `rec` = arm would give
-            return arm, f.min(), np.nan
+            return arm, f[best], np.nan
         rec = arm
     keep = _kept(m, s, rec)
     place = 0
     while keep[place] != rec:
         place += 1
-    f, regret = _integrals(m[keep], s[keep], place, False)
-    return rec, f[0], regret
+    f, regret = _integrals(_take(m, keep), _take(s, keep), place, False)
+    return rec, f[0], (np.nan if choose else regret)
 
 
-@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def posterior_integrals(m, s, rec, choose):
-    """Per run r (one thread each): the arm judged, Pr(some arm beats it | N(m_r, s_r^2)) and
-    E[max_k mu_k - mu_rec | N(m_r, s_r^2)] (NaN when `choose`). choose: judge the arm most probably
-    best (`rec` ignored), else `rec`."""
-    R = m.shape[0]
-    arm = np.empty(R, np.int64)
-    failure, regret = np.empty(R), np.empty(R)
-    for i in prange(R):
-        r = np.int64(i)
-        a, f, g = _one(m[r], s[r], rec[r], choose)
-        arm[r], failure[r], regret[r] = a, f, g
-    return arm, failure, regret
+@njit(cache=True, nogil=True, error_model="numpy")
+def posterior_integrals(m, s, rec, choose, arm, failure, regret):
+    """Per run r: into arm[r], failure[r] and regret[r], the arm judged, Pr(some arm beats it |
+    N(m_r, s_r^2)) and E[max_k mu_k - mu_rec | N(m_r, s_r^2)] (NaN when `choose`). choose: judge
+    the arm most probably best (`rec` ignored), else `rec`. Without the GIL: `truth` runs chunks of
+    runs on threads (numba's parallel loop took seconds more to compile than the whole kernel)."""
+    for r in range(m.shape[0]):
+        arm[r], failure[r], regret[r] = _one(m[r], s[r], rec[r], choose)
 
 
 @njit(cache=True, error_model="numpy")
 def _oracle_one(mu, a, s, z, w, relevant):
     """`bounds.lower.oracle_given_means` for one instance: (failure, regret)."""
     scaled = mu * a
-    near = np.flatnonzero(scaled >= scaled.max() - relevant * s * a.max())
+    cut = scaled.max() - relevant * s * a.max()
+    near = np.empty(mu.shape[0], np.int64)
+    L = 0
+    for k in range(mu.shape[0]):
+        if scaled[k] >= cut:
+            near[L] = k
+            L += 1
+    near = near[:L]
     best = np.argmax(mu)
     failure, regret = 0.0, 0.0
     for k in near:
@@ -199,17 +221,13 @@ def _oracle_one(mu, a, s, z, w, relevant):
     return min(max(failure, 0.0), 1.0), regret
 
 
-@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def oracle_errors(mu, a, s, z, w, relevant):
-    """`bounds.lower.oracle_given_means` (the reference, in numpy) compiled, one instance per thread:
-    the full-information oracle's failure probability and regret given the means `mu` `(R, K)`, its
-    rule's factors `a`, the noise sd s = sqrt(sigma^2 / n), Gauss-Hermite nodes `z` and weights `w`
-    (summing to 1) and the cut `relevant` in noise sds. The same integrals over the same arms, with
-    the product of the normal CDFs formed directly rather than as the exp of a log-sum, and factors
-    that round to 1 skipped."""
-    R = mu.shape[0]
-    failure, regret = np.empty(R), np.empty(R)
-    for i in prange(R):
-        r = np.int64(i)
+@njit(cache=True, nogil=True, error_model="numpy")
+def oracle_errors(mu, a, s, z, w, relevant, failure, regret):
+    """`bounds.lower.oracle_given_means` (the reference, in numpy) compiled, into failure[r] and
+    regret[r]: the full-information oracle's failure probability and regret given the means `mu`
+    `(R, K)`, its rule's factors `a`, the noise sd s = sqrt(sigma^2 / n), Gauss-Hermite nodes `z` and
+    weights `w` (summing to 1) and the cut `relevant` in noise sds. The same integrals over the same
+    arms, with the product of the normal CDFs formed directly rather than as the exp of a log-sum, and
+    factors that round to 1 skipped. Without the GIL, for `truth`'s threads."""
+    for r in range(mu.shape[0]):
         failure[r], regret[r] = _oracle_one(mu[r], a, s, z, w, relevant)
-    return failure, regret

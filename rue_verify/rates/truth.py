@@ -108,12 +108,42 @@ def reference_values(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> tuple[np.
     return _failure(x, logs, m, s, rec), _regret(x, logs, m, rec)
 
 
+def _threads() -> int:
+    """Threads for the compiled integrals: numba's (what a worker process was given,
+    `rue_verify.verify.parallel`), read without starting numba's thread pool where it has not started
+    (a process that has not run a kernel may still fork workers)."""
+    import numba
+    from numba.np.ufunc import parallel as numba_threads
+    return numba.get_num_threads() if numba_threads._is_initialized else numba.config.NUMBA_NUM_THREADS
+
+
+def _on_threads(kernel, per_run: tuple, shared: tuple, outputs: tuple) -> tuple:
+    """kernel(*per_run, *shared, *outputs), the per-run arrays and the outputs cut into chunks of runs
+    run on `_threads()` threads (the kernels release the GIL); every run's values are its own, so the
+    chunks do not change them. Returns the outputs."""
+    R = per_run[0].shape[0]
+    step = max(1, -(-R // max(1, _threads())))
+    chunks = [slice(lo, lo + step) for lo in range(0, R, step)]
+
+    def one(c):
+        kernel(*(a[c] for a in per_run), *shared, *(o[c] for o in outputs))
+    if len(chunks) <= 1:
+        for c in chunks:
+            one(c)
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(len(chunks), thread_name_prefix="rue-verify integrals") as pool:
+            list(pool.map(one, chunks))
+    return outputs
+
+
 def _compiled(m, v, rec, choose: bool):
     """`integrals.posterior_integrals` on arrays as given: (arm judged, failure, regret) per run."""
     m = np.ascontiguousarray(m, float)
     s = np.sqrt(np.ascontiguousarray(v, float))
-    rec = np.zeros(m.shape[0], np.int64) if rec is None else np.ascontiguousarray(rec, np.int64)
-    return posterior_integrals(m, s, rec, choose)
+    R = m.shape[0]
+    rec = np.zeros(R, np.int64) if rec is None else np.ascontiguousarray(rec, np.int64)
+    return _on_threads(posterior_integrals, (m, s, rec), (choose,), (np.empty(R, np.int64), np.empty(R), np.empty(R)))
 
 
 def conditional_failure(m: np.ndarray, v: np.ndarray, rec: np.ndarray) -> np.ndarray:
@@ -326,8 +356,10 @@ def oracle_given_means(means: np.ndarray, n: float, nu_sq: float, shrink: np.nda
     `integrals.oracle_errors`: (failure, regret) per instance `(R, K)`."""
     from bounds.lower import HERMITE, RELEVANT
     z, w = np.polynomial.hermite_e.hermegauss(HERMITE)
-    return oracle_errors(np.ascontiguousarray(means, float), np.ascontiguousarray(shrink, float),
-                         math.sqrt(nu_sq / n), z, w / w.sum(), RELEVANT)
+    mu = np.ascontiguousarray(means, float)
+    R = mu.shape[0]
+    return _on_threads(oracle_errors, (mu,), (np.ascontiguousarray(shrink, float), math.sqrt(nu_sq / n), z,
+                                              w / w.sum(), RELEVANT), (np.empty(R), np.empty(R)))
 
 
 def oracle_truth(K: int, n: int, sigma0_sq, nu_sq: float, runs: int, seed: int, level: float = 0.95,
