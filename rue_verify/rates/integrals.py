@@ -15,8 +15,8 @@ grid (`truth._grid`), the same trapezoids. What they skip, and why it changes no
 
 Per run: one grid, each arm's log CDF once, their sum once (the reference sums them again for every
 arm whose failure it integrates), and no second pass for the failure of the arm most probably best
-when its arms are the ones already kept. This is what made the oracle's rows under per-arm priors
-(`truth.oracle_truth`) the largest part of the rate study; see docs/bench.txt.
+when its arms are the ones already kept. In numpy, without these, the oracle's rows under per-arm
+priors (`truth.oracle_truth`) were the largest part of the rate study; see docs/bench.txt.
 """
 
 from __future__ import annotations
