@@ -169,7 +169,7 @@ class RateTask:
     def cost(self) -> float:
         """The progress bar's weight, in RUE's arm-rounds: an algorithm's cost per arm-round times its
         arm-rounds; the oracle's rows (quadrature per instance, whatever n) about 50 per instance and
-        arm, 15 times that under per-arm priors (fitted to the paper scale's row times, docs/bench.txt)."""
+        arm, 15 times that under per-arm priors (read off the paper scale's row times, docs/bench.txt)."""
         if self.algorithm == ORACLE:
             return 50.0 * (15 if self.setting.prior_ratio != 1 else 1) * self.runs * self.setting.K
         return get(self.algorithm).cost * self.runs * self.n * self.setting.K

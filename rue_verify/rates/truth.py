@@ -355,11 +355,19 @@ def oracle_given_means(means: np.ndarray, n: float, nu_sq: float, shrink: np.nda
     """`bounds.lower.oracle_given_means` (its nodes and cut, the reference's) by the compiled
     `integrals.oracle_errors`: (failure, regret) per instance `(R, K)`."""
     from bounds.lower import HERMITE, RELEVANT
-    z, w = np.polynomial.hermite_e.hermegauss(HERMITE)
     mu = np.ascontiguousarray(means, float)
+    a = np.ascontiguousarray(shrink, float)
+    if mu.ndim != 2 or mu.shape[1] < 2 or not np.all(np.isfinite(mu)):
+        raise ValueError(f"means must be finite numbers of shape (R, K) with K >= 2, got shape {mu.shape}")
+    for name, value in (("n", n), ("nu_sq", nu_sq)):
+        if not (np.isscalar(value) and math.isfinite(value) and value > 0):
+            raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    if a.shape != (mu.shape[1],) or not np.all(np.isfinite(a) & (a > 0)):
+        raise ValueError(f"shrink must be K = {mu.shape[1]} finite numbers > 0, got {shrink!r}")
+    z, w = np.polynomial.hermite_e.hermegauss(HERMITE)
     R = mu.shape[0]
-    return _on_threads(oracle_errors, (mu,), (np.ascontiguousarray(shrink, float), math.sqrt(nu_sq / n), z,
-                                              w / w.sum(), RELEVANT), (np.empty(R), np.empty(R)))
+    return _on_threads(oracle_errors, (mu,), (a, math.sqrt(nu_sq / n), z, w / w.sum(), RELEVANT),
+                       (np.empty(R), np.empty(R)))
 
 
 def oracle_truth(K: int, n: int, sigma0_sq, nu_sq: float, runs: int, seed: int, level: float = 0.95,

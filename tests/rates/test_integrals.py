@@ -102,3 +102,12 @@ def test_the_compiled_oracle_is_the_reference_oracle(K, n, per_arm, seed):
     rf, rg = reference_oracle(mu, float(n), 1.7, a if per_arm else None)
     assert np.all(np.abs(f - rf) <= 1e-12 * rf + 1e-17)
     assert np.all(np.abs(g - rg) <= 1e-12 * rg + 1e-17 * max(1.0, np.abs(mu).max()))
+
+
+def test_the_compiled_oracle_refuses_bad_input_naming_the_parameter():
+    import pytest
+    mu = np.zeros((3, 4))
+    for args, name in (((mu[:, :1], 10, 1.0, np.ones(1)), "means"), ((mu, 0, 1.0, np.ones(4)), "n"),
+                       ((mu, 10, float("nan"), np.ones(4)), "nu_sq"), ((mu, 10, 1.0, np.ones(3)), "shrink")):
+        with pytest.raises(ValueError, match=name):
+            truth.oracle_given_means(*args)
