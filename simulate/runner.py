@@ -4,7 +4,9 @@ Reproducibility: one integer seed. `SeedSequence(seed)` derives, by spawn keys n
 seed, a stream for the environment's means (random setups), and per algorithm (keyed by its name,
 so adding an algorithm changes no other's results) one 64-bit algorithm seed and one reward seed
 per run (`simulate.algorithms.sources`). With `crn=True` every algorithm gets the same reward seeds:
-run r's j-th pull of arm k has the same reward under every algorithm (common random numbers).
+run r's j-th pull of arm k has the same reward under every algorithm that draws its rewards one at a
+time (common random numbers; the phase algorithms draw a Gaussian phase's sum at once,
+`sources.phase_sum`, so they share rewards with each other only where their phases match).
 Results do not depend on the number of threads or on how runs are chunked. They carry exact
 binomial intervals for the error rate and t-intervals for the simple regret, plus the parameters,
 seed and package version.

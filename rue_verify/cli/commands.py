@@ -520,10 +520,10 @@ def _rates_command(sub) -> None:
                                     "report read the paper-scale study shipped with the package unless given "
                                     "--rates DIR.")
     rsize = rt.add_mutually_exclusive_group()
-    rsize.add_argument("--quick", action="store_true", help="400 runs, budgets to 1e5 (the default; about 1.5 minutes "
-                                                            "on 2 cores)")
+    rsize.add_argument("--quick", action="store_true", help="400 runs, budgets to 1e5 (the default; about 30 s on "
+                                                            "2 cores)")
     rsize.add_argument("--paper", action="store_true", help="the shipped study: 4000 runs, budgets to 1e6, K to 100 "
-                                                            "(about 17 minutes on 2 cores)")
+                                                            "(about 15 minutes on 2 cores)")
     rt.add_argument("--out", help="result directory (default rates-quick or rates-paper); rerunning resumes")
     rt.add_argument("--show", metavar="DIR", help="print the exponents, constants and efficiencies against the limit "
                                                   "of a stored study (a directory, or 'shipped') without simulating")

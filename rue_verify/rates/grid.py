@@ -143,7 +143,7 @@ def _scale(name: str, runs: int, wide: int, top: int, oracle: int = 0, oracle_pe
     ), oracle_draws=oracle, oracle_draws_per_arm=oracle_per_arm)
 
 
-#: quick: a demonstration (about 35 s); paper: the study the package ships (`results`, 28 minutes on 2 cores). The
+#: quick: a demonstration (about 30 s); paper: the study the package ships (`results`, 14.5 minutes on 2 cores). The
 #: paper scale's oracle averages its exact error over 800 000 prior draws on a common prior, so that its constant's
 #: interval is within 1% of itself on every setting (ORACLE_FACTOR's check, `ledger.beyond`; 300 000 left the base
 #: setting at 1.5%), and 100 000 under per-arm priors, where its failure is a posterior integral per draw (about 2%)
@@ -168,11 +168,15 @@ class RateTask:
     @property
     def cost(self) -> float:
         """The progress bar's weight, in RUE's arm-rounds: an algorithm's cost per arm-round times its
-        arm-rounds; the oracle's rows (quadrature per instance, whatever n) about 50 per instance and
-        arm, 15 times that under per-arm priors (read off the paper scale's row times, docs/bench.txt)."""
+        arm-rounds (`Algorithm.arm_rounds`, rewards Gaussian), plus the posterior integrals of its runs,
+        about 1500 per run and arm; the oracle's rows (quadrature per instance, whatever n) about 50 per
+        instance and arm, 15 times that under per-arm priors. Read off the paper scale's row times
+        (docs/bench.txt; the integrals off the phase algorithms' rows, which draw little else)."""
+        K = self.setting.K
         if self.algorithm == ORACLE:
-            return 50.0 * (15 if self.setting.prior_ratio != 1 else 1) * self.runs * self.setting.K
-        return get(self.algorithm).cost * self.runs * self.n * self.setting.K
+            return 50.0 * (15 if self.setting.prior_ratio != 1 else 1) * self.runs * K
+        alg = get(self.algorithm)
+        return self.runs * (alg.cost * alg.arm_rounds(self.n, K, True) + 1500.0 * K)
 
     @property
     def describe(self) -> str:

@@ -86,7 +86,9 @@ def relevant_arms(m: np.ndarray, s: np.ndarray, rec: np.ndarray) -> np.ndarray:
 def _failure(x, logs, m, s, rec):
     """The failure integral on a grid `x` with the arms' log CDFs `logs` (`conditional_failure`)."""
     idx = np.arange(m.shape[0])
-    others = logs.sum(axis=2) - logs[idx, :, rec]
+    # summed without the arm, not as the total minus it: that subtraction loses the relative digits of
+    # a small failure (its others-sum is tiny beside the arm's own log CDF)
+    others = np.where(np.arange(logs.shape[2]) == rec[:, None, None], 0.0, logs).sum(axis=2)
     mr, sr = m[idx, rec][:, None], s[idx, rec][:, None]
     dens = np.exp(-0.5 * ((x - mr) / sr) ** 2) / (sr * math.sqrt(2 * math.pi))
     return np.clip(np.trapezoid(dens * -np.expm1(others), x, axis=1), 0.0, 1.0)

@@ -133,8 +133,10 @@ class Task:
 
     @property
     def cost(self) -> float:
-        """Arm-rounds, weighted by the kernel's speed (a progress bar's unit)."""
-        return get(self.algorithm).cost * self.instances * self.runs * self.n * self.K
+        """Arm-rounds (`Algorithm.arm_rounds`), weighted by the kernel's speed (a progress bar's unit)."""
+        gaussian = Environment(self.setup, self.K).reward == "gaussian"
+        return get(self.algorithm).cost * self.instances * self.runs * get(self.algorithm).arm_rounds(
+            self.n, self.K, gaussian)
 
     @property
     def describe(self) -> str:

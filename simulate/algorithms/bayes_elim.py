@@ -33,7 +33,7 @@ from numba import njit, prange
 
 from ..environments import prior_variances
 from .sequential_halving import rounds
-from .sources import TIE_RULES, collect, keep_top, live_source, n_arms, replay_source, reward_sum
+from .sources import TIE_RULES, collect, keep_top, live_source, n_arms, phase_sum, replay_source
 from .spec import Algorithm, Param, tie_tag
 
 DATA = ("stage", "all")
@@ -62,7 +62,7 @@ def _run(src, i, n, prior_mean, prior_var, noise_var, stage_only, lowest):
         m = n // (size * L)
         for j in range(K):
             if alive[j]:
-                x = reward_sum(src, i, j, m)
+                x = phase_sum(src, i, j, m)
                 S[j] = x if stage_only else S[j] + x
                 T[j] += m
         for j in range(K):
@@ -193,4 +193,4 @@ ALGORITHM = Algorithm(
     kernel_params=prior_kernel_params,
     kernel_rules=PRIOR_RULES + (Param("data", "stage", "observations per posterior", choices=DATA),
                                 Param("tie_rule", "random", "index ties", choices=TIE_RULES)),
-    style=("tab:brown", "P", "-"), cost=0.05, collects_sums=True)
+    style=("tab:brown", "P", "-"), cost=0.05, collects_sums=True, phase_sums=True)

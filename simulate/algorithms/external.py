@@ -10,8 +10,9 @@ registry's own entries are) or a plain Python function following the protocol
 
 with optional attributes `min_budget` (an int or a function of K; default K) and `title`. The
 function runs at reference speed, one run after another, and gets what the built-in algorithms get:
-the runner's seeds, run r's j-th pull of arm k has the same reward as under every other algorithm
-given the same reward seeds (the compiled kernels' streams; common random numbers), the same
+the runner's seeds, run r's j-th pull of arm k has the same reward as under every built-in algorithm
+that draws one reward at a time, given the same reward seeds (the compiled kernels' streams; common
+random numbers; not the phase algorithms on Gaussian rewards, `sources.phase_sum`), the same
 validation and intervals. The source counts the pulls; a run that pulls an arm that does not exist,
 pulls more than n times, returns no arm in range(K), or raises ends the simulation with a
 ValueError naming the algorithm, the run and its seeds.
@@ -77,7 +78,8 @@ class StreamSource:
         return float(self._buf[k][self._pos[k] - 1])
 
     def phase(self, k: int, m: int) -> float:
-        """The sum of arm k's next m rewards."""
+        """The sum of arm k's next m rewards, drawn one at a time (the built-in phase algorithms draw a
+        Gaussian phase's sum at once: `sources.phase_sum`)."""
         return float(sum(self.reward(k) for _ in range(m)))
 
     def uniform(self) -> float:

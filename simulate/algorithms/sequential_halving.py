@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .sources import TIE_RULES, argmax_random, collect, keep_top, live_source, n_arms, replay_source, reward_sum
+from .sources import TIE_RULES, argmax_random, collect, keep_top, live_source, n_arms, phase_sum, replay_source
 from .spec import TIES, Algorithm, Param, tie_tag
 
 
@@ -38,7 +38,7 @@ def _run(src, i, n, lowest):
         m = n // (size * L)
         for j in range(K):
             if alive[j]:
-                S[j] += reward_sum(src, i, j, m)
+                S[j] += phase_sum(src, i, j, m)
                 T[j] += m
         keep = (size + 1) // 2
         for j in range(K):
@@ -105,4 +105,4 @@ ALGORITHM = Algorithm(
     budget_rule="the first round gives every arm floor(n / (K ceil(log2 K))) >= 1 pulls",
     params=(Param("tie_rule", "random", "index ties: at random (this project) or to the lowest index (the authors' "
                   "code)", choices=TIE_RULES, tag=tie_tag),),
-    style=("tab:purple", "v", "-"), cost=0.05, collects_sums=True, readings=(TIES,))
+    style=("tab:purple", "v", "-"), cost=0.05, collects_sums=True, phase_sums=True, readings=(TIES,))

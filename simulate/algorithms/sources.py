@@ -1,11 +1,12 @@
 """What an algorithm sees: the rewards of the arms it pulls, and uniforms for its own random choices.
 
 A kernel never reads the true means. It is handed a *source* (a tuple made by `live_source` or
-`table_source`) and asks it for rewards (`reward`, `reward_sum`) and for uniforms (`uniform`,
-`argmax_random`, `tie_uniform`):
+`table_source`) and asks it for rewards (`reward`; a phase's sum, `phase_sum`) and for uniforms
+(`uniform`, `argmax_random`, `tie_uniform`):
 - live: the rewards of arm k in run i come from their own xoshiro256+ stream (row i K + k of `rw`,
   seeded from the run's reward seed), so the j-th pull of arm k gets the same reward whichever
-  algorithm makes it when runs share reward seeds (common random numbers). The algorithm's own
+  algorithm makes it when runs share reward seeds (common random numbers), except that a Gaussian
+  phase sum is one draw (`phase_sum`). The algorithm's own
   uniforms (ties, coins, posterior draws) come from the run's stream `st[i]`, seeded from its
   algorithm seed. Bernoulli rewards are u < mu; Gaussian ones mu + nu z, z by Box-Muller (cosine).
 - table: `table[k, j]` is arm k's j-th reward and `ties[m]` the m-th uniform the algorithm asks
@@ -130,11 +131,36 @@ def _keep(sums, i, k, r):
 
 @njit(cache=True, error_model="numpy")
 def reward_sum(src, i, k, m):
-    """The sum of run i's next m rewards from arm k, added in order (phase-based algorithms)."""
+    """The sum of run i's next m rewards from arm k, each drawn and added in order (what a run that
+    pulls one reward at a time saw: `replayed_sums`)."""
     s = 0.0
     for _ in range(m):
         s += reward(src, i, k)
     return s
+
+
+@njit(cache=True, error_model="numpy")
+def phase_sum(src, i, k, m):
+    """The sum of run i's next m rewards from arm k, for an algorithm that looks at them only as a sum
+    (a phase of sequential halving, successive rejects, elimination; a fixed allocation).
+
+    Live Gaussian rewards: m mu + nu sqrt(m) z, one standard normal z from arm k's stream (Box-Muller's
+    cosine, as `reward`), since a sum of m independent N(mu, nu^2) is N(m mu, m nu^2). One draw instead
+    of m: the same law for every statistic of the run, and for m = 1 the very reward `reward` gives.
+    The j-th reward of the arm is then no longer shared with an algorithm that pulls one at a time
+    (common random numbers hold between algorithms with the same phases). Bernoulli rewards and table
+    mode: the m rewards one by one, as `reward_sum` (a table is read entry by entry, so a kernel and its
+    reference still agree pull for pull)."""
+    means, gaussian, nu, rw, st, table, ties, cursor, tie_i, sums = src
+    if m <= 0:
+        return 0.0
+    if table.shape[0] > 0 or not gaussian:
+        return reward_sum(src, i, k, m)
+    row = i * means.shape[1] + k
+    z, _ = box_muller(next_double(rw, row), next_double(rw, row))
+    r = m * means[i, k] + nu * math.sqrt(m) * z
+    keep(sums, i, k, r)
+    return r
 
 
 @njit(cache=True, inline="always")
@@ -316,8 +342,9 @@ def _replayed_sums(means, gaussian, nu, reward_seeds, pulls):
 
 def replayed_sums(means, pulls, reward_seeds, gaussian: bool, nu: float) -> np.ndarray:
     """The reward sums `(R, K)` of finished live runs: arm k's first pulls[r, k] rewards of run r's
-    stream (seeded from reward_seeds[r]), which are the rewards the run saw, since the j-th pull of an
-    arm reads the j-th reward of its stream whatever the algorithm. A run's data is thus (pulls, sums)
-    without the kernels returning more than their pulls."""
+    stream (seeded from reward_seeds[r]), drawn one at a time, which are the rewards a run that drew
+    them one at a time saw, since the j-th such pull of an arm reads the j-th reward of its stream
+    whatever the algorithm. A run's data is thus (pulls, sums) without the kernels returning more than
+    their pulls. Not for a kernel that draws phase sums (`phase_sum`): such a kernel keeps its own."""
     return _replayed_sums(np.ascontiguousarray(means, float), bool(gaussian), float(nu),
                           np.asarray(reward_seeds, np.uint64), np.ascontiguousarray(pulls, float))

@@ -121,6 +121,15 @@ class Algorithm:
     pulls_every_arm: bool = True                 # at its smallest budget every arm gets a pull (a random
     #                                              allocation, a multinomial draw, may leave an arm out)
     collects_sums: bool = False                  # its batch fills `sums=` itself (the kernel keeps them)
+    phase_sums: bool = False                     # its kernel draws a Gaussian phase's sum at once
+    #                                              (`sources.phase_sum`; must collect its sums, which no
+    #                                              one-at-a-time replay gives)
+
+    def arm_rounds(self, n: int, K: int, gaussian: bool) -> float:
+        """One run's work in arm-rounds, the unit of `cost` (a progress bar's weight): n K, or for an
+        algorithm that draws a Gaussian phase's sum at once (`phase_sums`) min(n, K) K, one draw per arm
+        and phase, with at most K - 1 phases (successive rejects; the others have fewer)."""
+        return float((min(n, K) if gaussian and self.phase_sums else n) * K)
 
     def label(self, params: dict | None = None) -> str:
         """A display name that shows the reading: 'sh', 'sh [lowest-index ties]', 'ucbe [a = 2]', ..."""
@@ -148,6 +157,9 @@ class Algorithm:
         return out
 
     def __post_init__(self) -> None:
+        if self.phase_sums and not self.collects_sums:
+            raise ValueError(f"algorithm {self.name}: phase_sums needs collects_sums (its sums cannot be replayed "
+                             "one reward at a time)")
         object.__setattr__(self, "raw_batch", self.batch)
         object.__setattr__(self, "raw_run", self.run)
         object.__setattr__(self, "batch", self._checked_batch)

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .sources import argmax_random, collect, live_source, n_arms, replay_source, reward_sum
+from .sources import argmax_random, collect, live_source, n_arms, phase_sum, replay_source
 from .spec import Algorithm
 
 
@@ -43,7 +43,7 @@ def _run(src, i, n):
         prev = sched[k]
         for j in range(K):
             if active[j]:
-                S[j] += reward_sum(src, i, j, m)
+                S[j] += phase_sum(src, i, j, m)
                 T[j] += m
         for j in range(K):
             key[j] = -(S[j] / T[j]) if (active[j] and T[j] > 0) else (0.0 if active[j] else -np.inf)
@@ -99,4 +99,4 @@ ALGORITHM = Algorithm(
     name="sr", title="Successive rejects (Audibert, Bubeck & Munos 2010)",
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K + 1, budget_rule="n_1 = ceil((n - K) / (logbar(K) K)) must give every arm a pull",
-    style=("tab:green", "^", "-"), cost=0.05, collects_sums=True)
+    style=("tab:green", "^", "-"), cost=0.05, collects_sums=True, phase_sums=True)

@@ -34,7 +34,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .sources import argmax_random, collect, live_source, n_arms, replay_source, reward_sum
+from .sources import argmax_random, collect, live_source, n_arms, phase_sum, replay_source
 from .spec import Algorithm, Param
 
 
@@ -51,15 +51,15 @@ def _run(src, i, n, exponent, scale):
     T = np.full(K, float(m))
     S = np.empty(K)
     for j in range(K):
-        S[j] = reward_sum(src, i, j, m)
+        S[j] = phase_sum(src, i, j, m)
     v = S / m
     a = argmax_random(v, src, i)
     v[a] = -np.inf
     b = argmax_random(v, src, i)
     rest = n - K * m
     extra_a, extra_b = rest - rest // 2, rest // 2
-    S[a] += reward_sum(src, i, a, extra_a)
-    S[b] += reward_sum(src, i, b, extra_b)
+    S[a] += phase_sum(src, i, a, extra_a)
+    S[b] += phase_sum(src, i, b, extra_b)
     T[a] += extra_a
     T[b] += extra_b
     final = np.full(K, -np.inf)
@@ -121,4 +121,4 @@ ALGORITHM = Algorithm(
                   open_low=True, open_high=True),
             Param("scale", 1.0, "the pilot's total: scale n^exponent pulls (at least one per arm)", low=0.0,
                   open_low=True)),
-    style=("tab:cyan", "P", "-"), cost=0.05, collects_sums=True)
+    style=("tab:cyan", "P", "-"), cost=0.05, collects_sums=True, phase_sums=True)

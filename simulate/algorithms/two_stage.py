@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .sources import TIE_RULES, argmax_random, collect, live_source, n_arms, replay_source, reward_sum
+from .sources import TIE_RULES, argmax_random, collect, live_source, n_arms, phase_sum, replay_source
 from .spec import TIES, Algorithm, Param, tie_tag
 
 
@@ -89,7 +89,7 @@ def _run(src, i, n, q, lowest):
     S = np.zeros(K)
     n1, c1 = stage_counts(n, K, q)
     for j in range(K):
-        S[j] += reward_sum(src, i, j, c1[j])
+        S[j] += phase_sum(src, i, j, c1[j])
         T[j] += c1[j]
     level = 2.0 * math.log(n)
     lb = np.empty(K)
@@ -114,7 +114,7 @@ def _run(src, i, n, q, lowest):
         base, rem = divmod(n2, nc)          # the rem positions cyclically from n1 mod nc
         for p in range(nc):
             m = base + (1 if (p - n1) % nc < rem else 0)
-            S[cand[p]] += reward_sum(src, i, cand[p], m)
+            S[cand[p]] += phase_sum(src, i, cand[p], m)
             T[cand[p]] += m
     key = np.empty(K)
     for j in range(K):
@@ -199,4 +199,4 @@ ALGORITHM = Algorithm(
                   "code)", choices=TIE_RULES, tag=tie_tag),
             Param("q", 0.5, "fraction of the budget in stage 1 (round robin)", low=0.0, high=1.0, open_low=True,
                   open_high=True, tag=lambda q, p: f" q={q:g}")),
-    style=("tab:brown", "P", "-"), cost=0.05, collects_sums=True, readings=(TIES,))
+    style=("tab:brown", "P", "-"), cost=0.05, collects_sums=True, phase_sums=True, readings=(TIES,))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .sources import add_extras, argmax_random, collect, live_source, n_arms, replay_source, reward_sum
+from .sources import add_extras, argmax_random, collect, live_source, n_arms, phase_sum, replay_source
 from .spec import Algorithm
 
 
@@ -17,7 +17,7 @@ def _run(src, i, n):
     add_extras(T, n % K, src, i)               # extras to distinct random arms
     S = np.empty(K)
     for j in range(K):
-        S[j] = reward_sum(src, i, j, int(T[j])) / T[j] if T[j] > 0 else -np.inf
+        S[j] = phase_sum(src, i, j, int(T[j])) / T[j] if T[j] > 0 else -np.inf
     return argmax_random(S, src, i), T
 
 
@@ -60,4 +60,4 @@ ALGORITHM = Algorithm(
     name="uniform", title="Uniform allocation (round robin), the baseline every adaptive rule should beat",
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K, budget_rule="every arm needs a pull for its empirical mean",
-    style=("tab:gray", "x", "--"), cost=0.05, collects_sums=True)
+    style=("tab:gray", "x", "--"), cost=0.05, collects_sums=True, phase_sums=True)

@@ -1,6 +1,7 @@
 """Algorithms from outside the package (simulate.algorithms.external): a plain function in a file or
 a module, or an installed entry point, runs through the runner with the built-ins' seeds and reward
-streams (common random numbers: a copy of `uniform` makes the compiled kernel's choices exactly),
+streams (common random numbers: its j-th pull of an arm reads the j-th reward of the arm's stream, as
+the kernels that draw one reward at a time do; a copy of `uniform` makes its choices at one pull per arm),
 through the reproduction and the report; breaking the protocol is a ValueError that names the run."""
 
 import importlib.metadata
@@ -60,16 +61,35 @@ def algfile(tmp_path_factory):
 
 
 def test_a_function_in_a_file_gets_the_kernels_reward_streams(algfile):
+    """End to end at n = K, one pull per arm: `uniform` draws a Gaussian phase's sum at once
+    (`sources.phase_sum`), which for a phase of one pull is the very reward a one-at-a-time pull reads
+    (`test_the_source_reads_the_kernels_streams_reward_by_reward` checks longer streams)."""
+    n = 20
     env = Environment("F2", 20, "gaussian")
-    res = simulate(env, ["uniform", f"{algfile}:round_robin"], 400, 60, seed=3, crn=True, progress=False)
+    res = simulate(env, ["uniform", f"{algfile}:round_robin"], n, 60, seed=3, crn=True, progress=False)
     builtin, mine = res.results
     assert mine.algorithm == f"{algfile}:round_robin"
     assert mine.failures == builtin.failures and mine.mean_pulls == builtin.mean_pulls
     assert mine.simple_regret == builtin.simple_regret                # the same arm in every run
     # and the seed matters (with crn the reward seeds do not depend on the algorithm's name, which holds
     # the file's path: without it, two paths draw other rewards and a coincidence could hide the seed)
-    other = simulate(env, [f"{algfile}:round_robin"], 400, 60, seed=4, crn=True, progress=False).results[0]
+    other = simulate(env, [f"{algfile}:round_robin"], n, 60, seed=4, crn=True, progress=False).results[0]
     assert (other.failures, other.simple_regret) != (mine.failures, mine.simple_regret)
+
+
+def test_the_source_reads_the_kernels_streams_reward_by_reward():
+    """An outside algorithm's j-th pull of arm k reads the j-th reward of the arm's stream, the one the
+    one-at-a-time kernels read (`sources.replayed_sums`), past the source's 256-reward buffer."""
+    from simulate.algorithms.external import StreamSource
+    from simulate.algorithms.sources import replayed_sums
+    K, n = 3, 1200
+    m = np.array([0.1, 0.6, 0.9])
+    for gaussian, nu in ((True, 0.8), (False, 0.0)):
+        src = StreamSource(m, n, gaussian, nu, seed=5, reward_seed=77, name="t", run=0)
+        pulls = np.array([700, 100, 400])
+        sums = np.array([sum(src.reward(k) for _ in range(int(pulls[k]))) for k in range(K)])
+        want = replayed_sums(m[None], pulls[None].astype(float), np.array([77], np.uint64), gaussian, nu)[0]
+        assert np.allclose(sums, want, rtol=1e-13, atol=1e-9) and np.all(sums != 0)
 
 
 def test_breaking_the_protocol_is_one_clear_error(algfile):

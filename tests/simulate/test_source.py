@@ -19,6 +19,40 @@ def test_branch_free_bernoulli_is_the_threshold_rule(u, p):
 
 
 @njit
+def _phases(means, nu, reward_seeds, k, lengths, one_at_a_time):
+    """Run 0's arm k: the sums of consecutive phases of the given lengths (`phase_sum`), or with
+    `one_at_a_time` one reward per phase (`reward`), from the same stream."""
+    src = C.live_source(means, True, nu, reward_seeds, reward_seeds, None)
+    out = np.empty(lengths.shape[0])
+    for p in range(lengths.shape[0]):
+        out[p] = C.reward(src, 0, k) if one_at_a_time else C.phase_sum(src, 0, k, lengths[p])
+    return out
+
+
+def test_a_gaussian_phase_sum_is_one_draw_of_the_sums_law():
+    """`phase_sum` on live Gaussian rewards: a phase of m pulls is m mu + nu sqrt(m) z with z the normal a
+    single pull would have read at that point of the arm's stream (so a phase of one is that very
+    reward), and over many streams (S - m mu) / (nu sqrt m) is standard normal (Kolmogorov-Smirnov at
+    level 1e-6, fixed seeds). A phase of 0 pulls is 0 and reads nothing."""
+    from scipy import stats
+    means, nu, k = np.array([[0.3, -1.2, 2.0]]), 0.7, 1
+    lengths = np.array([1, 3, 0, 1000, 2, 1, 57])
+    zs = []
+    for seed in range(400):
+        rs = np.array([seed], np.uint64)
+        S = _phases(means, nu, rs, k, lengths, False)
+        one = _phases(means, nu, rs, k, np.ones(lengths.size, np.int64), True)
+        z_single = (one - means[0, k]) / nu                    # the normals single pulls read, in order
+        drawn = lengths > 0
+        assert np.all(S[~drawn] == 0.0)
+        want = lengths[drawn] * means[0, k] + nu * np.sqrt(lengths[drawn]) * z_single[:drawn.sum()]
+        assert np.allclose(S[drawn], want, rtol=1e-13, atol=1e-12)
+        assert S[0] == one[0]                                  # a phase of one is the reward itself
+        zs.append((S[drawn] - lengths[drawn] * means[0, k]) / (nu * np.sqrt(lengths[drawn])))
+    assert stats.kstest(np.concatenate(zs), "norm").pvalue > 1e-6
+
+
+@njit
 def _draw_in_order(order, means, reward_seeds, seeds, gaussian):
     """Rewards of run 0 drawn arm by arm in `order`, interleaved with the algorithm's own uniforms;
     returns them grouped per arm (row k: arm k's rewards in the order they were drawn)."""
