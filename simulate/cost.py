@@ -70,11 +70,14 @@ def check_memory(runs: int, K: int) -> None:
 
 
 def estimate(items: list[tuple[str, dict, int, int, int]], pilot: Callable[[str, dict, int, int], float] | None = None,
-             pilot_above: float = PILOT_ABOVE) -> Cost:
+             pilot_above: float = PILOT_ABOVE, work: Callable[[str, int, int], float] | None = None) -> Cost:
     """The cost of runs given as (algorithm, resolved params, K, budget n, runs) items: arm-rounds,
     the largest item's memory, and, above `pilot_above` arm-rounds, the seconds at each algorithm's
-    pilot throughput, `pilot(name, params, K, n)` in arm-rounds per second (one pilot per algorithm
-    and K; `runner.pilot_rate` measures it; None: no time estimate)."""
+    pilot throughput, `pilot(name, params, K, n)` in work units per second (one pilot per algorithm
+    and K; `runner.pilot_rate` measures it; None: no time estimate). work(name, K, n): one run's work
+    units (default n K arm-rounds; `Algorithm.arm_rounds` for a phase algorithm on Gaussian rewards,
+    whose time hardly grows with n)."""
+    work = work or (lambda name, K, n: float(n * K))
     total = float(sum(runs * n * K for _, _, K, n, runs in items))
     memory = max((memory_bytes(runs, K) for _, _, K, _, runs in items), default=0.0)
     if total < pilot_above or pilot is None:
@@ -85,6 +88,6 @@ def estimate(items: list[tuple[str, dict, int, int, int]], pilot: Callable[[str,
         key = (name, K)
         if key not in rates:
             rates[key] = pilot(name, params, K, n)
-        seconds += runs * n * K / rates[key]
+        seconds += runs * work(name, K, n) / rates[key]
     shown = tuple((f"{a}" + (f" K={K}" if len({k for _, k in rates}) > 1 else ""), r) for (a, K), r in rates.items())
     return Cost(total, memory, seconds, shown)

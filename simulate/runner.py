@@ -277,16 +277,18 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
         alg.check_budget(n, env.K, params)
         plan.append((alg, params))
     check_memory(runs, env.K)
+    gaussian = env.reward == "gaussian"
     old = numba.get_num_threads()
     numba.set_num_threads(workers or numba.config.NUMBA_NUM_THREADS)
     if announce:
         try:
-            announce(estimate([(alg.name, params, env.K, n, runs) for alg, params in plan], pilot_rate))
+            announce(estimate([(alg.name, params, env.K, n, runs) for alg, params in plan],
+                              lambda name, params, K, n: pilot_rate(name, params, K, n, gaussian),
+                              work=lambda name, K, n: get(name).arm_rounds(n, K, gaussian)))
         except BaseException:
             numba.set_num_threads(old)
             raise
     means, clipped = env.means_for_runs(runs, named_streams.stream(seed, 0))
-    gaussian = env.reward == "gaussian"
     nu = float(np.sqrt(env.nu_sq)) if gaussian else 0.0
     out = []
     try:
@@ -309,25 +311,29 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
                             H_convention)
 
 
-def pilot_rate(name: str, params: dict, K: int, n: int) -> float:
-    """Arm-rounds per second of an algorithm on K Gaussian arms, measured now: a warm-up call (loading
-    the compiled kernel), then 16 runs at a budget of about 2e7 / (16 K) rounds (at most n).
+def pilot_rate(name: str, params: dict, K: int, n: int, gaussian: bool = True) -> float:
+    """Work per second of an algorithm on K arms, measured now: a warm-up call (loading the compiled
+    kernel), then 16 runs at a budget of about 2e7 / (16 K) rounds (at most n), on the request's reward
+    law (the phase algorithms draw a Gaussian phase's sum at once, a Bernoulli one reward by reward).
 
     Args:
         name: the algorithm's registry name.
         params: its resolved parameters (`Algorithm.resolve`).
         K: the number of arms.
         n: the request's budget (the pilot's is at most this).
+        gaussian: Gaussian rewards (else Bernoulli).
 
     Returns:
-        Arm-rounds per second (runs x rounds x K / wall seconds).
+        Work units per second (runs x `Algorithm.arm_rounds` / wall seconds; arm-rounds, runs x
+        rounds x K, for every algorithm that draws its rewards one at a time).
     """
     alg = get(name)
     runs = 16
     n_pilot = int(min(n, max(alg.min_budget(K, params), 100 * K, 2e7 // (runs * K))))
     means = np.tile(np.linspace(0.0, 1.0, K), (runs, 1))
     seeds = run_seeds(0, "pilot", runs)
-    run_algorithm(name, params, means[:1], n_pilot, seeds[:1], seeds[:1], True, 1.0)
+    nu = 1.0 if gaussian else 0.0
+    run_algorithm(name, params, means[:1], n_pilot, seeds[:1], seeds[:1], gaussian, nu)
     t0 = time.perf_counter()
-    run_algorithm(name, params, means, n_pilot, seeds, seeds, True, 1.0)
-    return runs * n_pilot * K / max(time.perf_counter() - t0, 1e-9)
+    run_algorithm(name, params, means, n_pilot, seeds, seeds, gaussian, nu)
+    return runs * alg.arm_rounds(n_pilot, K, gaussian) / max(time.perf_counter() - t0, 1e-9)

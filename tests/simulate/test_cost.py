@@ -19,13 +19,33 @@ from simulate.runner import pilot_rate, simulate
 def test_the_estimate_is_the_arm_rounds_at_the_measured_rate():
     items = [("uniform", get("uniform").resolve({}), 20, 10 ** 6, 4000), ("rue", get("rue").resolve({}), 20, 10 ** 6,
                                                                           4000)]
-    c = cost.estimate(items, pilot_rate, pilot_above=0)
+    def bernoulli(*a):
+        return pilot_rate(*a, gaussian=False)
+    c = cost.estimate(items, bernoulli, pilot_above=0)
     assert c.arm_rounds == 2 * 4000 * 10 ** 6 * 20
     rates = dict(c.rates)
     assert set(rates) == {"uniform", "rue"} and all(r > 0 for r in rates.values())
     assert c.seconds == pytest.approx(4000 * 10 ** 6 * 20 * (1 / rates["uniform"] + 1 / rates["rue"]))
     assert "arm-rounds" in c.sentence() and cost.duration(c.seconds) in c.sentence()
     assert cost.estimate(items[:1], pilot_rate, pilot_above=1e99).seconds is None         # small: no pilot
+
+
+def test_a_gaussian_phase_algorithms_estimate_counts_its_draws_not_its_rounds():
+    """On Gaussian rewards uniform allocation draws one sum per arm (`Algorithm.arm_rounds`), so 4000
+    runs at n = 1e9 take well under a minute; on Bernoulli rewards it draws every reward, 8e13 of them,
+    which no host does in ten minutes. Each estimate is its work at its own measured rate (scaled by
+    n, as before this, the Gaussian one announced hours)."""
+    uniform = get("uniform")
+    n = 10 ** 9
+    items = [("uniform", uniform.resolve({}), 20, n, 4000)]
+    est = {}
+    for gaussian in (True, False):
+        est[gaussian] = cost.estimate(items, lambda *a, g=gaussian: pilot_rate(*a, gaussian=g), pilot_above=0,
+                                      work=lambda name, K, n, g=gaussian: get(name).arm_rounds(n, K, g))
+        rate = dict(est[gaussian].rates)["uniform"]
+        assert est[gaussian].seconds == pytest.approx(4000 * uniform.arm_rounds(n, 20, gaussian) / rate)
+    assert est[True].arm_rounds == est[False].arm_rounds == 4000 * n * 20     # the request's size either way
+    assert est[True].seconds < 60 < 600 < est[False].seconds
 
 
 def test_durations_read_in_the_unit_that_fits():

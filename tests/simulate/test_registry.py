@@ -187,3 +187,16 @@ def test_sums_of_the_wrong_shape_are_refused():
     means = np.zeros((4, 3))
     with pytest.raises(ValueError, match=r"sums must be .* shape \(4, 3\)"):
         get("uniform").batch(means, 30, np.arange(4), np.arange(4), gaussian=True, nu=1.0, sums=np.zeros((3, 4)))
+
+
+def test_an_entry_that_draws_phase_sums_must_keep_its_sums():
+    """A kernel that draws a Gaussian phase's sum at once has sums no one-at-a-time replay gives, so its
+    entry must collect them (`collects_sums`); declaring one without the other is refused."""
+    from simulate.algorithms.spec import Algorithm
+    base = get("uniform")
+    fields = dict(name="mine", title="t", batch=base.raw_batch, run=base.raw_run, reference=base.reference,
+                  min_budget=base.min_budget, budget_rule="r")
+    with pytest.raises(ValueError, match="mine: phase_sums needs collects_sums"):
+        Algorithm(**fields, phase_sums=True)
+    assert Algorithm(**fields, phase_sums=True, collects_sums=True).arm_rounds(10 ** 6, 20, True) == 400
+    assert Algorithm(**fields, phase_sums=True, collects_sums=True).arm_rounds(10 ** 6, 20, False) == 2e7
