@@ -26,7 +26,7 @@ class Cost:
     arm_rounds: float
     memory_bytes: float
     seconds: float | None = None            # None: not measured (a small request)
-    rates: tuple[tuple[str, float], ...] = ()   # (algorithm, measured arm-rounds per second)
+    rates: tuple[tuple[str, float], ...] = ()   # (algorithm, measured arm-rounds per second at the request's n)
 
     def sentence(self) -> str:
         """One line for the user: the size, the measured rate and the time it implies."""
@@ -83,11 +83,14 @@ def estimate(items: list[tuple[str, dict, int, int, int]], pilot: Callable[[str,
     if total < pilot_above or pilot is None:
         return Cost(total, memory)
     rates: dict[tuple[str, int], float] = {}
+    effective: dict[tuple[str, int], float] = {}          # shown: arm-rounds per second at the request's n
     seconds = 0.0
     for name, params, K, n, runs in items:
         key = (name, K)
         if key not in rates:
             rates[key] = pilot(name, params, K, n)
+            effective[key] = rates[key] * n * K / work(name, K, n)
         seconds += runs * work(name, K, n) / rates[key]
-    shown = tuple((f"{a}" + (f" K={K}" if len({k for _, k in rates}) > 1 else ""), r) for (a, K), r in rates.items())
+    shown = tuple((f"{a}" + (f" K={K}" if len({k for _, k in rates}) > 1 else ""), r)
+                  for (a, K), r in effective.items())
     return Cost(total, memory, seconds, shown)

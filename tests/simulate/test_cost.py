@@ -33,8 +33,8 @@ def test_the_estimate_is_the_arm_rounds_at_the_measured_rate():
 def test_a_gaussian_phase_algorithms_estimate_counts_its_draws_not_its_rounds():
     """On Gaussian rewards uniform allocation draws one sum per arm (`Algorithm.arm_rounds`), so 4000
     runs at n = 1e9 take well under a minute; on Bernoulli rewards it draws every reward, 8e13 of them,
-    which no host does in ten minutes. Each estimate is its work at its own measured rate (scaled by
-    n, as before this, the Gaussian one announced hours)."""
+    which no host does in ten minutes. Each estimate is the request's arm-rounds at the rate it shows (the
+    pilot's, converted to this n; scaled by n as before this, the Gaussian one announced hours)."""
     uniform = get("uniform")
     n = 10 ** 9
     items = [("uniform", uniform.resolve({}), 20, n, 4000)]
@@ -42,8 +42,8 @@ def test_a_gaussian_phase_algorithms_estimate_counts_its_draws_not_its_rounds():
     for gaussian in (True, False):
         est[gaussian] = cost.estimate(items, lambda *a, g=gaussian: pilot_rate(*a, gaussian=g), pilot_above=0,
                                       work=lambda name, K, n, g=gaussian: get(name).arm_rounds(n, K, g))
-        rate = dict(est[gaussian].rates)["uniform"]
-        assert est[gaussian].seconds == pytest.approx(4000 * uniform.arm_rounds(n, 20, gaussian) / rate)
+        shown = dict(est[gaussian].rates)["uniform"]             # arm-rounds per second at this n
+        assert est[gaussian].seconds == pytest.approx(4000 * n * 20 / shown)
     assert est[True].arm_rounds == est[False].arm_rounds == 4000 * n * 20     # the request's size either way
     assert est[True].seconds < 60 < 600 < est[False].seconds
 
