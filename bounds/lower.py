@@ -43,6 +43,28 @@ HERMITE = 48
 RELEVANT = 12.0
 
 
+def oracle_inputs(means, n: float, sigma_sq: float, shrink=None, variance: str = "sigma_sq") -> tuple:
+    """The inputs of `oracle_given_means` (and of its compiled twin in `rue_verify.rates.truth`),
+    checked: (means as `(R, K)`, whether one instance `(K,)` was given, the K factors a_k, the noise sd
+    s = sqrt(sigma^2 / n)). A ValueError names the bad parameter (`variance`: the reward variance's
+    name in the caller)."""
+    import numpy as np
+    mu = np.asarray(means, float)
+    single = mu.ndim == 1
+    mu = np.atleast_2d(mu)
+    if mu.ndim != 2 or mu.shape[1] < 2 or not np.all(np.isfinite(mu)):
+        raise ValueError(f"means must be finite numbers of shape (R, K) with K >= 2, got shape {mu.shape}")
+    for name, v in (("n", n), (variance, sigma_sq)):
+        if not (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+                and math.isfinite(v) and v > 0):
+            raise ValueError(f"{name} must be a finite number > 0, got {v!r}")
+    K = mu.shape[1]
+    a = np.ones(K) if shrink is None else np.asarray(shrink, float)
+    if a.shape != (K,) or not np.all(np.isfinite(a) & (a > 0)):
+        raise ValueError(f"shrink must be K = {K} finite numbers > 0, got {shrink!r}")
+    return mu, single, a, math.sqrt(sigma_sq / n)
+
+
 def oracle_given_means(means, n: float, sigma_sq: float, shrink=None) -> tuple:
     """The full-information oracle's failure probability and simple regret given the means (label
     `oracle_bound`), exactly up to quadrature: with n observations of every arm its sample means are
@@ -66,19 +88,8 @@ def oracle_given_means(means, n: float, sigma_sq: float, shrink=None) -> tuple:
     """
     import numpy as np
     from scipy import special
-    mu = np.asarray(means, float)
-    single = mu.ndim == 1
-    mu = np.atleast_2d(mu)
-    if mu.ndim != 2 or mu.shape[1] < 2 or not np.all(np.isfinite(mu)):
-        raise ValueError(f"means must be finite numbers of shape (R, K) with K >= 2, got shape {mu.shape}")
-    for name, v in (("n", n), ("sigma_sq", sigma_sq)):
-        if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
-            raise ValueError(f"{name} must be a finite number > 0, got {v!r}")
+    mu, single, a, s = oracle_inputs(means, n, sigma_sq, shrink)
     R, K = mu.shape
-    a = np.ones(K) if shrink is None else np.asarray(shrink, float)
-    if a.shape != (K,) or not np.all(np.isfinite(a) & (a > 0)):
-        raise ValueError(f"shrink must be K = {K} finite numbers > 0, got {shrink!r}")
-    s = math.sqrt(sigma_sq / n)
     z, w = np.polynomial.hermite_e.hermegauss(HERMITE)
     w = w / w.sum()
     scaled = mu * a                                      # the rule's values without noise

@@ -127,15 +127,25 @@ def _on_threads(kernel, per_run: tuple, shared: tuple, outputs: tuple) -> tuple:
     step = max(1, -(-R // max(1, _threads())))
     chunks = [slice(lo, lo + step) for lo in range(0, R, step)]
 
+    errors: list[BaseException] = []
+
     def one(c):
-        kernel(*(a[c] for a in per_run), *shared, *(o[c] for o in outputs))
-    if len(chunks) <= 1:
-        for c in chunks:
-            one(c)
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-        with ThreadPoolExecutor(len(chunks), thread_name_prefix="rue-verify integrals") as pool:
-            list(pool.map(one, chunks))
+        try:
+            kernel(*(a[c] for a in per_run), *shared, *(o[c] for o in outputs))
+        except BaseException as err:        # noqa: BLE001 -- raised in the calling thread below
+            errors.append(err)
+    # the first chunk here, the others on daemon threads: a thread pool's threads are joined at
+    # interpreter exit, so an interrupted command would wait for them (`runner.interruptible`)
+    import threading
+    others = [threading.Thread(target=one, args=(c,), name="rue-verify integrals", daemon=True) for c in chunks[1:]]
+    for t in others:
+        t.start()
+    for c in chunks[:1]:
+        one(c)
+    for t in others:
+        t.join()
+    if errors:
+        raise errors[0]
     return outputs
 
 
@@ -356,20 +366,12 @@ def draw_instances(K: int, sigma0_sq, nu_sq: float, runs: int, seed: int,
 def oracle_given_means(means: np.ndarray, n: float, nu_sq: float, shrink: np.ndarray):
     """`bounds.lower.oracle_given_means` (its nodes and cut, the reference's) by the compiled
     `integrals.oracle_errors`: (failure, regret) per instance `(R, K)`."""
-    from bounds.lower import HERMITE, RELEVANT
-    mu = np.ascontiguousarray(means, float)
-    a = np.ascontiguousarray(shrink, float)
-    if mu.ndim != 2 or mu.shape[1] < 2 or not np.all(np.isfinite(mu)):
-        raise ValueError(f"means must be finite numbers of shape (R, K) with K >= 2, got shape {mu.shape}")
-    for name, value in (("n", n), ("nu_sq", nu_sq)):
-        if not (np.isscalar(value) and math.isfinite(value) and value > 0):
-            raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    if a.shape != (mu.shape[1],) or not np.all(np.isfinite(a) & (a > 0)):
-        raise ValueError(f"shrink must be K = {mu.shape[1]} finite numbers > 0, got {shrink!r}")
+    from bounds.lower import HERMITE, RELEVANT, oracle_inputs
+    mu, _, a, s = oracle_inputs(means, n, nu_sq, shrink, variance="nu_sq")
+    mu, a = np.ascontiguousarray(mu), np.ascontiguousarray(a)
     z, w = np.polynomial.hermite_e.hermegauss(HERMITE)
     R = mu.shape[0]
-    return _on_threads(oracle_errors, (mu,), (a, math.sqrt(nu_sq / n), z, w / w.sum(), RELEVANT),
-                       (np.empty(R), np.empty(R)))
+    return _on_threads(oracle_errors, (mu,), (a, s, z, w / w.sum(), RELEVANT), (np.empty(R), np.empty(R)))
 
 
 def oracle_truth(K: int, n: int, sigma0_sq, nu_sq: float, runs: int, seed: int, level: float = 0.95,

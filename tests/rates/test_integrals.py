@@ -5,6 +5,7 @@ approximations they make (log Phi, Phi rounding to 1) against scipy and the roun
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
@@ -111,3 +112,29 @@ def test_the_compiled_oracle_refuses_bad_input_naming_the_parameter():
                        ((mu, 10, float("nan"), np.ones(4)), "nu_sq"), ((mu, 10, 1.0, np.ones(3)), "shrink")):
         with pytest.raises(ValueError, match=name):
             truth.oracle_given_means(*args)
+
+
+def test_a_chunks_error_is_raised_and_the_helper_threads_do_not_hold_the_exit():
+    """`truth._on_threads`: an error in any chunk reaches the caller; the helper threads are daemons, so
+    an interrupted command does not wait for a chunk at interpreter exit (a thread pool's would)."""
+    import threading
+
+    import numba
+    seen = []
+
+    def kernel(rows, out):
+        seen.append((threading.current_thread().daemon, threading.current_thread() is threading.main_thread()))
+        if rows[0] > 0:
+            raise RuntimeError("chunk failed")
+        out[:] = rows
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("needs two threads")
+    before = numba.get_num_threads()
+    numba.set_num_threads(2)
+    try:
+        rows = np.arange(10.0)
+        with pytest.raises(RuntimeError, match="chunk failed"):
+            truth._on_threads(kernel, (rows,), (), (np.empty(10),))
+    finally:
+        numba.set_num_threads(before)
+    assert sorted(seen) == [(False, True), (True, False)]          # one chunk here, one on a daemon thread
