@@ -8,7 +8,7 @@ A kernel never reads the true means. It is handed a *source* (a tuple made by `l
   algorithm makes it when runs share reward seeds (common random numbers), except that a Gaussian
   phase sum is one draw (`phase_sum`). The algorithm's own
   uniforms (ties, coins, posterior draws) come from the run's stream `st[i]`, seeded from its
-  algorithm seed. Bernoulli rewards are u < mu; Gaussian ones mu + nu z, z by Box-Muller (cosine).
+  algorithm seed. Bernoulli rewards are u < mu; Gaussian ones mu + nu z, z by a ziggurat (`_rng.normal`).
 - table: `table[k, j]` is arm k's j-th reward and `ties[m]` the m-th uniform the algorithm asks
   for. The plain references read the same tables through `TableSource`, so a kernel and its
   reference can be compared pull by pull. Every argmax consumes one uniform in table mode; in live
@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from ._rng import box_muller, next_double, seed_states
+from ._rng import next_double, normal, seed_states
 
 #: fastmath without the no-NaN / no-inf assumptions (kernels test isnan and use infinities)
 FAST = {"nsz", "arcp", "contract", "afn", "reassoc"}
@@ -101,8 +101,7 @@ def reward(src, i, k):
         return r
     row = i * means.shape[1] + k
     if gaussian:
-        z, _ = box_muller(next_double(rw, row), next_double(rw, row))
-        r = means[i, k] + nu * z
+        r = means[i, k] + nu * normal(rw, row)
     else:
         r = bernoulli(next_double(rw, row), means[i, k])
     keep(sums, i, k, r)
@@ -144,8 +143,8 @@ def phase_sum(src, i, k, m):
     """The sum of run i's next m rewards from arm k, for an algorithm that looks at them only as a sum
     (a phase of sequential halving, successive rejects, elimination; a fixed allocation).
 
-    Live Gaussian rewards: m mu + nu sqrt(m) z, one standard normal z from arm k's stream (Box-Muller's
-    cosine, as `reward`), since a sum of m independent N(mu, nu^2) is N(m mu, m nu^2). One draw instead
+    Live Gaussian rewards: m mu + nu sqrt(m) z, one standard normal z from arm k's stream (as `reward`
+    draws it), since a sum of m independent N(mu, nu^2) is N(m mu, m nu^2). One draw instead
     of m: the same law for every statistic of the run, and for m = 1 the very reward `reward` gives.
     The j-th reward of the arm is then no longer shared with an algorithm that pulls one at a time
     (common random numbers hold between algorithms with the same phases). Bernoulli rewards and table
@@ -157,8 +156,7 @@ def phase_sum(src, i, k, m):
     if table.shape[0] > 0 or not gaussian:
         return reward_sum(src, i, k, m)
     row = i * means.shape[1] + k
-    z, _ = box_muller(next_double(rw, row), next_double(rw, row))
-    r = m * means[i, k] + nu * math.sqrt(m) * z
+    r = m * means[i, k] + nu * math.sqrt(m) * normal(rw, row)
     keep(sums, i, k, r)
     return r
 
