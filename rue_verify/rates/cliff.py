@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-import zlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -31,6 +30,7 @@ from simulate.stats import Interval
 from simulate.version import package_version
 
 from ..errors import ParameterError
+from ..store.result_store import definition_hash as store_definition
 from .efficiency import constants
 from .grid import Setting, algorithm_params, block_sums
 from .split import STARVED
@@ -120,7 +120,7 @@ def execute(task: CliffTask, seed: int) -> dict:
 
 
 def manifest(ts: list[CliffTask], seed: int, scale: str) -> dict:
-    definition = f"{zlib.crc32(json.dumps([seed] + [t.key for t in ts]).encode()):08x}"
+    definition = store_definition([t.key for t in ts], seed)
     return {"tool": "rue-verify rates --cliff", "version": package_version(), "definition": definition,
             "scale": scale, "seed": seed, "tasks": len(ts)}
 

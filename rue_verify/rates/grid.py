@@ -12,7 +12,6 @@ Dask scheduler), as the reproduction's do."""
 from __future__ import annotations
 
 import json
-import zlib
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -21,6 +20,7 @@ from simulate.algorithms import get
 from simulate.environments import prior_variances
 from simulate.version import package_version
 
+from ..store.result_store import definition_hash as store_definition
 from .truth import bayes_truth, oracle_truth
 
 #: the full-information oracle (`bounds.lower`): not an algorithm, a lower bound every algorithm meets
@@ -197,7 +197,7 @@ def tasks(scale: str | Scale = "quick", algorithms=None) -> list[RateTask]:
 
 
 def definition_hash(ts: list[RateTask], seed: int) -> str:
-    return f"{zlib.crc32(json.dumps([seed] + [t.key for t in ts]).encode()):08x}"
+    return store_definition([t.key for t in ts], seed)
 
 
 def manifest(ts: list[RateTask], seed: int, scale: str) -> dict:

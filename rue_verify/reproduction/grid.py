@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import json
 import math
-import zlib
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -62,6 +61,8 @@ from simulate.runner import outcomes, run_algorithm, run_seeds
 from simulate.seeds import stream
 from simulate.stats import binomial_interval, mean_interval
 from simulate.version import package_version
+
+from ..store.result_store import definition_hash as store_definition
 
 STUDIES = ("fixed", "random", "arms", "two-stage")
 CONVENTIONS = tuple(TIES.variants)     # 'project' (ties at random), 'authors' (lowest index, in SH and two-stage)
@@ -222,7 +223,7 @@ def manifest(tasks: list[Task], seed: int, scale: str, conventions: tuple[str, .
 
 def definition_hash(tasks: list[Task], seed: int) -> str:
     """A fingerprint of the grid and seed (a result directory belongs to one)."""
-    return f"{zlib.crc32(json.dumps([seed] + [t.key for t in tasks]).encode()):08x}"
+    return store_definition([t.key for t in tasks], seed)
 
 
 def instance_means(task: Task, seed: int) -> np.ndarray:

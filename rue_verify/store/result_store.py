@@ -25,6 +25,16 @@ from pathlib import Path
 from .files import write_text
 
 
+def definition_hash(keys: list[str], seed: int) -> str:
+    """The fingerprint of a sweep's definition, which a result directory belongs to: its tasks' keys,
+    its seed and the simulator's random streams (`simulate.algorithms.sources.STREAMS`), so rows drawn
+    from other streams are never resumed into it."""
+    import zlib
+
+    from simulate.algorithms.sources import STREAMS
+    return f"{zlib.crc32(json.dumps([STREAMS, seed] + list(keys)).encode()):08x}"
+
+
 class ResultStore:
     """`columns`: the CSV's columns (each sweep's grid declares its own)."""
 

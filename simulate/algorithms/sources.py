@@ -29,7 +29,12 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from ._rng import next_double, normal, seed_states
+from ._rng import box_muller, next_double, normal, seed_states
+
+#: what the live streams are, in words: a result store's definition includes it (`rue_verify.store`), so rows
+#: drawn from other streams are not resumed into a directory. Change it whenever a seed's draws change.
+STREAMS = ("xoshiro256+ per run and per arm, seeded by splitmix64; Bernoulli u < mu; Gaussian mu + nu z, "
+           "z by a 256-strip ziggurat; a Gaussian phase's sum as one normal")
 
 #: fastmath without the no-NaN / no-inf assumptions (kernels test isnan and use infinities)
 FAST = {"nsz", "arcp", "contract", "afn", "reassoc"}
@@ -188,6 +193,17 @@ def uniform(src, i):
         tie_i[0] += 1
         return u
     return next_double(src[4], i)
+
+
+@njit(cache=True, inline="always")
+def standard_normal(src, i):
+    """A standard normal for the algorithm's own random choices (a posterior draw): in table mode
+    Box-Muller's cosine of the next two uniforms (what a plain reference reads off the same table),
+    live the ziggurat (`_rng.normal`) on run i's stream."""
+    if src[6].shape[0] > 0:
+        z, _ = box_muller(uniform(src, i), uniform(src, i))
+        return z
+    return normal(src[4], i)
 
 
 @njit(cache=True, error_model="numpy")

@@ -10,8 +10,8 @@
 
 A posterior argmax is found by one of two exact samplers of the same law: live Bernoulli runs use
 `lazy_argmax` (the argmax without drawing every theta); table mode, Gaussian rewards and the
-reference draw every theta (`beta_sampler`, Box-Muller normals), reading their uniforms from the
-source so that kernel and reference can be compared pull by pull.
+reference draw every theta (`beta_sampler`; normals by `standard_normal`: in table mode Box-Muller
+on the source's uniforms, so that kernel and reference can be compared pull by pull, live a ziggurat).
 """
 
 from __future__ import annotations
@@ -21,10 +21,19 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from ._rng import box_muller, lane_buffer, next_double, seed_lanes
+from ._rng import lane_buffer, next_double, seed_lanes
 from .beta_sampler import beta_draw, beta_reference, cheng_constants
 from .lazy_argmax import cdf_init, cdf_update, cells, grid, lazy_argmax
-from .sources import argmax_random, collect, live_source, n_arms, replay_source, reward, uniform
+from .sources import (
+    argmax_random,
+    collect,
+    live_source,
+    n_arms,
+    replay_source,
+    reward,
+    standard_normal,
+    uniform,
+)
 from .spec import Algorithm
 
 
@@ -33,8 +42,7 @@ def _sample(theta, C, S, T, gaussian, nu, src, i):
     """Every theta_j from the posterior (the plain sampler)."""
     for j in range(theta.shape[0]):
         if gaussian:
-            z, _ = box_muller(uniform(src, i), uniform(src, i))
-            theta[j] = S[j] / T[j] + nu / math.sqrt(T[j]) * z
+            theta[j] = S[j] / T[j] + nu / math.sqrt(T[j]) * standard_normal(src, i)
         else:
             theta[j] = beta_draw(int(C[j, 0]), C[j, 1], C[j, 2], C[j, 3], C[j, 4], C[j, 5], src, i)
 

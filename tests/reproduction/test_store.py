@@ -37,6 +37,24 @@ def test_a_directory_of_another_definition_is_refused(tmp_path):
         open_store(tmp_path, MANIFEST)
 
 
+def test_a_directory_of_other_random_streams_is_refused(tmp_path, monkeypatch):
+    """A sweep's definition includes the simulator's streams (`sources.STREAMS`): once they change (a
+    seed draws other rewards), a directory of the old rows is refused rather than resumed into."""
+    import importlib
+
+    import simulate.algorithms.sources as sources
+    grid = importlib.import_module("rue_verify.reproduction.grid")     # the package exports a function of that name
+
+    tasks = grid.grid(grid.QUICK, studies=("random",), algorithms=("rue",))
+    before = grid.manifest(tasks, 0, "quick", ("project",))
+    open_store(tmp_path, before)
+    monkeypatch.setattr(sources, "STREAMS", sources.STREAMS + "; Gaussian rewards by another sampler")
+    after = grid.manifest(tasks, 0, "quick", ("project",))
+    assert after["definition"] != before["definition"]
+    with pytest.raises(ValueError, match="another definition"):
+        open_store(tmp_path, after)
+
+
 HOLD = """
 import sys, time
 from rue_verify.reproduction import open_store
