@@ -263,3 +263,26 @@ def oracle_errors(mu, a, s, z, w, relevant, failure, regret):
     factors that round to 1 skipped. Without the GIL, for `truth`'s threads."""
     for r in range(mu.shape[0]):
         failure[r], regret[r] = _oracle_one(mu[r], a, s, z, w, relevant)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def plain_oracle(mu, noise, n, scale, v, nu_sq, failure, regret):
+    """The oracle's plain estimators (`truth.oracle_truth`) in one pass over the runs: the sample sums
+    S = n mu + scale z (scale = sqrt(n nu^2)), the posterior means m = v S / nu^2 (`truth.known_mean_posterior`
+    with every arm pulled n times: v the arms' posterior variances), the recommendation argmax m (the
+    first, as numpy's argmax), and into failure[r] and regret[r] whether it is not the best arm and its
+    simple regret (`simulate.runner.outcomes`). The same operations in the same order as those numpy
+    forms, so the same values to the bit, without their (R, K) temporaries."""
+    K = mu.shape[1]
+    for r in range(mu.shape[0]):
+        rec, best = 0, 0
+        top = -np.inf
+        for k in range(K):
+            m = v[k] * (n * mu[r, k] + scale * noise[r, k]) / nu_sq
+            if m > top:
+                top = m
+                rec = k
+            if mu[r, k] > mu[r, best]:
+                best = k
+        failure[r] = 1.0 if rec != best else 0.0
+        regret[r] = mu[r, best] - mu[r, rec]

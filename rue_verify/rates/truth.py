@@ -33,7 +33,7 @@ from simulate.runner import outcomes, run_algorithm
 from simulate.seeds import run_seeds, stream
 from simulate.stats import Interval, binomial_interval, mean_interval
 
-from .integrals import POINTS, oracle_errors, posterior_integrals
+from .integrals import POINTS, oracle_errors, plain_oracle, posterior_integrals
 
 
 def _grid(m: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -392,12 +392,18 @@ def oracle_truth(K: int, n: int, sigma0_sq, nu_sq: float, runs: int, seed: int, 
     shrink = n * s0 / (nu_sq + n * s0)                      # posterior mean = shrink x sample mean (prior mean 0)
     fail_exact, regret_exact = oracle_given_means(means, n, nu_sq, shrink if per_arm else np.ones(K))
     noise = stream(seed, f"rates:oracle:{K}:{_prior_key(sigma0_sq)}:{nu_sq}:n={n}").standard_normal((runs, K))
-    pulls = np.full((runs, K), float(n))
-    sums = n * means + math.sqrt(n * nu_sq) * noise
-    m, v = known_mean_posterior(pulls, sums, sigma0_sq, nu_sq)
-    rec = m.argmax(axis=1)
-    rec_fail, fail = most_probably_best(m, v) if per_arm else (rec, fail_exact)
-    fail_plain, regret_plain = outcomes(means, rec_fail)[0].astype(float), outcomes(means, rec)[1]
+    if per_arm:
+        pulls = np.full((runs, K), float(n))
+        sums = n * means + math.sqrt(n * nu_sq) * noise
+        m, v = known_mean_posterior(pulls, sums, sigma0_sq, nu_sq)
+        rec = m.argmax(axis=1)
+        rec_fail, fail = most_probably_best(m, v)
+        fail_plain, regret_plain = outcomes(means, rec_fail)[0].astype(float), outcomes(means, rec)[1]
+    else:       # the same values in one compiled pass (`integrals.plain_oracle`; 80 million means at K = 100)
+        v = 1.0 / (1.0 / s0 + float(n) / nu_sq)
+        fail_plain, regret_plain = _on_threads(plain_oracle, (means, noise), (float(n), math.sqrt(n * nu_sq), v, nu_sq),
+                                               (np.empty(runs), np.empty(runs)))
+        fail = fail_exact
     return _values({"algorithm": "oracle", "K": K, "sigma0_sq": sigma0_sq, "nu_sq": nu_sq}, n, fail, regret_exact,
                    fail_plain, regret_plain, level, w if tilt else None)
 

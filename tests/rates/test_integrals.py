@@ -105,6 +105,26 @@ def test_the_compiled_oracle_is_the_reference_oracle(K, n, per_arm, seed):
     assert np.all(np.abs(g - rg) <= 1e-12 * rg + 1e-17 * max(1.0, np.abs(mu).max()))
 
 
+@given(st.integers(2, 100), st.sampled_from([1, 7, 100, 1e4, 1e6]), st.booleans(), st.integers(0, 2 ** 32 - 1))
+@settings(max_examples=40, deadline=None)
+def test_the_oracles_plain_estimators_in_one_pass_are_the_numpy_forms(K, n, ties, seed):
+    """`integrals.plain_oracle` against what it replaces: the sample sums, `truth.known_mean_posterior`, numpy's
+    argmax and `simulate.runner.outcomes`, to the bit, on prior draws (with `ties`: means and noise
+    on a coarse grid, so that exact ties of the posterior means and of the true means occur)."""
+    from simulate.runner import outcomes
+    rng = np.random.default_rng(seed)
+    mu, z = rng.normal(0, 1, (64, K)), rng.normal(0, 1, (64, K))
+    if ties:
+        mu, z = np.round(mu * 2) / 2, np.round(z)
+    s0, nu_sq = rng.uniform(0.1, 2.0), 1.7
+    m, _ = truth.known_mean_posterior(np.full(mu.shape, float(n)), n * mu + math.sqrt(n * nu_sq) * z, s0, nu_sq)
+    want_fail, want_regret = outcomes(mu, m.argmax(axis=1))
+    v = 1.0 / (1.0 / np.full(K, s0) + float(n) / nu_sq)
+    fail, regret = np.empty(64), np.empty(64)
+    integrals.plain_oracle(mu, z, float(n), math.sqrt(n * nu_sq), v, nu_sq, fail, regret)
+    assert np.array_equal(fail, want_fail.astype(float)) and np.array_equal(regret, want_regret)
+
+
 def test_the_compiled_oracle_refuses_bad_input_naming_the_parameter():
     import pytest
     mu = np.zeros((3, 4))
