@@ -523,7 +523,7 @@ def _rates_command(sub) -> None:
     rsize.add_argument("--quick", action="store_true", help="400 runs, budgets to 1e5 (the default; about 30 s on "
                                                             "2 cores)")
     rsize.add_argument("--paper", action="store_true", help="the shipped study: 4000 runs, budgets to 1e6, K to 100 "
-                                                            "(about 15 minutes on 2 cores)")
+                                                            "(about 11 minutes on 2 cores)")
     rt.add_argument("--out", help="result directory (default rates-quick or rates-paper); rerunning resumes")
     rt.add_argument("--show", metavar="DIR", help="print the exponents, constants and efficiencies against the limit "
                                                   "of a stored study (a directory, or 'shipped') without simulating")
@@ -537,7 +537,8 @@ def _rates_command(sub) -> None:
                          "2, 3, 4 and its top-two balanced variant at K = 10 and 30, n = 1e4 and 1e5, into --out "
                          "(default cliff-quick or cliff-paper; with --show DIR, a stored one); prints each variant's "
                          "n sr_n over the limit's constant, e_n and the share of runs starving the best arm "
-                         "(--quick: 400 runs per point, about 2 minutes; --paper: 4000, the shipped study)")
+                         "(--quick: 400 runs per point, about 2 minutes; --paper: 4000, the shipped study, about 6 "
+                         "minutes)")
     _sweep_flags(rt, "print the exponents, constants and efficiencies as JSON")
 
 

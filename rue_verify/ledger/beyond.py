@@ -144,10 +144,8 @@ def _limit_checks(mode: Mode, q: str) -> list:
     """The limit's own checks on the study: every algorithm with budget n meets the finite-n bound at
     every budget (the truth's interval reaching the bound or above), and the oracle sits below the
     limit by the factor the derivation predicts (its constant over the limit's interval holding
-    ORACLE_FACTOR). Each family at 99.9% family-wise (Bonferroni: every point's interval at
-    1 - 0.001 / points; with hundreds of points, intervals at 99.9% each would put one below a bound
-    that holds in a fair share of studies). A failure makes the yardstick, not the claim, doubtful:
-    inconclusive."""
+    ORACLE_FACTOR). Each family at 99.9% family-wise (`efficiency.family_level`, Bonferroni). A
+    failure makes the yardstick, not the claim, doubtful: inconclusive."""
     res = study_results(mode)
     family = 0.999
     bad, worst = [], None
@@ -161,7 +159,7 @@ def _limit_checks(mode: Mode, q: str) -> list:
             elif setting.prior_ratio == 1:
                 points += [(name, setting, alg, c, j, int(n)) for j, n in enumerate(c.n)]
     total = len(points)
-    level = 1 - (1 - family) / max(1, total)
+    level = efficiency.family_level(total, family)
     for name, setting, alg, c, j, n in points:
         b = efficiency.finite_bound(setting, q, n)
         r = c.interval(q, j, level).high / b
@@ -169,7 +167,7 @@ def _limit_checks(mode: Mode, q: str) -> list:
             worst = (r, name, alg, n)
         if r < 1:
             bad.append({"params": {**setting.params, "algorithm": alg, "n": n}, "ratio": round(r, 4)})
-    oracle_level = 1 - (1 - family) / max(1, len(oracles))
+    oracle_level = efficiency.family_level(len(oracles), family)
     for name, setting, c in oracles:
         e = efficiency.efficiency(c, q, level=oracle_level)
         lo, hi = e.efficiency[1], e.efficiency[2]

@@ -77,6 +77,13 @@ class Efficiency:
                 "drift": [round(float(x), 4) for x in self.drift]}
 
 
+def family_level(tests: int, family: float = 0.999) -> float:
+    """Each of `tests` intervals' level so that all of them hold together with probability at least
+    `family` (Bonferroni): a check of the finite-n bound at every point of a study (hundreds of points)
+    at `family` each would find one below a bound that holds in a fair share of studies."""
+    return 1.0 - (1.0 - family) / max(1, tests)
+
+
 def _scale(q: str, n: np.ndarray) -> np.ndarray:
     return np.asarray(n, float) ** -LIMIT_EXPONENT[q]
 
