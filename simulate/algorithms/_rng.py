@@ -154,7 +154,9 @@ def _ziggurat(s0, s1, s2, s3):
     returned. Otherwise one more uniform: in strip i >= 1 the point's height, accepted below the
     density (else a new try); in the base strip past r, a draw from the tail beyond r by the
     exponential test (x = -log(u1) / r, y = -log(u2), accepted when 2 y > x^2; written so in Go's
-    math/rand NormFloat64), returned as r + x."""
+    math/rand NormFloat64), returned as r + x. Inlined into a kernel compiled with FMA contraction
+    (RUE's), the wedge's f[i] + u (f[i+1] - f[i]) may be fused; its decision can then differ from
+    another kernel's only when the two roundings straddle exp(-x^2/2), about 2^-52 of wedge draws."""
     while True:
         b, s0, s1, s2, s3 = _bits(s0, s1, s2, s3)
         i = np.int64(b >> np.uint64(56))

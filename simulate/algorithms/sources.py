@@ -34,7 +34,8 @@ from ._rng import box_muller, next_double, normal, seed_states
 #: what the live streams are, in words: a result store's definition includes it (`rue_verify.store`), so rows
 #: drawn from other streams are not resumed into a directory. Change it whenever a seed's draws change.
 STREAMS = ("xoshiro256+ per run and per arm, seeded by splitmix64; Bernoulli u < mu; Gaussian mu + nu z, "
-           "z by a 256-strip ziggurat; a Gaussian phase's sum as one normal")
+           "z by a 256-strip ziggurat; a Gaussian phase's sum as one normal; an algorithm's own normals "
+           "(posterior draws) by the same ziggurat on the run's stream")
 
 #: fastmath without the no-NaN / no-inf assumptions (kernels test isnan and use infinities)
 FAST = {"nsz", "arcp", "contract", "afn", "reassoc"}
