@@ -53,8 +53,8 @@ def seed_states(seeds, words=4):
 
 
 @njit(cache=True, inline="always")
-def _step(s0, s1, s2, s3):
-    """One xoshiro256+ step: (uniform double in [0, 1), next state)."""
+def _bits(s0, s1, s2, s3):
+    """One xoshiro256+ step: (its 64-bit output, next state)."""
     result = s0 + s3
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -63,6 +63,13 @@ def _step(s0, s1, s2, s3):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def _step(s0, s1, s2, s3):
+    """One xoshiro256+ step: (uniform double in [0, 1), next state)."""
+    result, s0, s1, s2, s3 = _bits(s0, s1, s2, s3)
     # the top 53 bits fit an int64, whose conversion to double is one instruction (uint64's is a
     # branchy sequence without AVX-512); same value either way
     return float(np.int64(result >> np.uint64(11))) * TO_UNIT, s0, s1, s2, s3
@@ -129,20 +136,6 @@ def ziggurat_table(layers: int = LAYERS) -> tuple[np.ndarray, np.ndarray]:
 #: cost 60 ns a draw, measured, more than Box-Muller)
 ZIG_X, ZIG_F = ziggurat_table()
 ZIG_W = ZIG_X * 2.0 ** -52              # x[i] / 2^52: a 52-bit integer times it is uniform on [0, x[i])
-
-
-@njit(cache=True, inline="always")
-def _bits(s0, s1, s2, s3):
-    """One xoshiro256+ step: (its 64-bit output, next state)."""
-    result = s0 + s3
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    return result, s0, s1, s2, s3
 
 
 @njit(cache=True, error_model="numpy", inline="always")
