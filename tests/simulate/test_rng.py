@@ -5,6 +5,9 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
+
+from simulate.algorithms._rng import next_double, normal, seed_states
 
 
 def _splitmix64(seed: int, count: int) -> list[int]:
@@ -41,22 +44,24 @@ def _xoshiro256plus_reference(state: list[int], count: int) -> list[float]:
     return [(next(words) >> 11) * 2.0 ** -53 for _ in range(count)]
 
 
+@njit
+def _draws(seeds, count, gaussian):
+    """`(runs, count)`: the first `count` draws of each run's compiled stream seeded from `seeds`, standard
+    normals (`normal`) or uniforms (`next_double`)."""
+    st = seed_states(seeds)
+    out = np.empty((seeds.shape[0], count))
+    for i in range(seeds.shape[0]):
+        for j in range(count):
+            out[i, j] = normal(st, i) if gaussian else next_double(st, i)
+    return out
+
+
 @pytest.mark.parametrize("seed", [0, 11, 2**63 + 5, 2**64 - 1])
 def test_live_stream_is_xoshiro256plus_as_written_out(seed):
     """The compiled stream (its integer-to-double conversion included) against the plain
     definition, seeded by splitmix64."""
-    from numba import njit
-
-    from simulate.algorithms._rng import next_double, seed_states
-
-    @njit
-    def draws(seed, count):
-        st = seed_states(np.array([seed], np.uint64))
-        out = np.empty(count)
-        for j in range(count):
-            out[j] = next_double(st, 0)
-        return out
-    assert draws(seed, 2000).tolist() == _xoshiro256plus_reference(_splitmix64(seed, 4), 2000)
+    got = _draws(np.array([seed], np.uint64), 2000, False)[0]
+    assert got.tolist() == _xoshiro256plus_reference(_splitmix64(seed, 4), 2000)
 
 
 @pytest.mark.parametrize("seed", [0, 11, 2**64 - 1])
@@ -103,24 +108,14 @@ def test_normal_is_the_ziggurat_as_written_out():
     """The compiled `normal` against the ziggurat written out with Python integers and floats, draw
     for draw over 60000 draws of three streams, every path taken (the inner rectangles, the wedges and
     the tail)."""
-    from numba import njit
-
-    from simulate.algorithms._rng import ZIG_F, ZIG_X, normal, seed_states
-
-    @njit
-    def draws(seed, count):
-        st = seed_states(np.array([seed], np.uint64))
-        out = np.empty(count)
-        for j in range(count):
-            out[j] = normal(st, 0)
-        return out
+    from simulate.algorithms._rng import ZIG_F, ZIG_X
     paths = set()
     x, f = ZIG_X.tolist(), ZIG_F.tolist()
     for seed in (0, 7, 2 ** 64 - 1):
         words = _xoshiro256plus_outputs(_splitmix64(seed, 4))
         want = [_ziggurat_reference(words, x, f) for _ in range(20000)]
         paths |= {p for _, p in want}
-        assert draws(np.uint64(seed), 20000).tolist() == [z for z, _ in want]
+        assert _draws(np.array([seed], np.uint64), 20000, True)[0].tolist() == [z for z, _ in want]
     assert paths == {"strip", "wedge", "tail"}
 
 
@@ -146,20 +141,10 @@ def test_normal_draws_are_standard_normal():
     """In law (fixed seeds, so the verdicts are fixed): 2 million compiled draws pass Kolmogorov-Smirnov
     against N(0, 1) at level 1e-6, and the counts beyond the base strip's edge r, in each half line and
     in strips' bands, are within exact binomial intervals at level 1e-9 of the normal's masses."""
-    from numba import njit
     from scipy import stats
 
-    from simulate.algorithms._rng import ZIG_X, normal, seed_states
-
-    @njit
-    def draws(seeds, count):
-        st = seed_states(seeds)
-        out = np.empty((seeds.shape[0], count))
-        for i in range(seeds.shape[0]):
-            for j in range(count):
-                out[i, j] = normal(st, i)
-        return out
-    z = draws(np.arange(20, dtype=np.uint64), 100_000).ravel()
+    from simulate.algorithms._rng import ZIG_X
+    z = _draws(np.arange(20, dtype=np.uint64), 100_000, True).ravel()
     assert stats.kstest(z, "norm").pvalue > 1e-6
     r = ZIG_X[1]
     edges = [(r, np.inf), (-np.inf, -r), (ZIG_X[200], ZIG_X[199]), (-ZIG_X[2], -ZIG_X[3]), (0.0, ZIG_X[255])]
