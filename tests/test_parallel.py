@@ -3,6 +3,10 @@ search seeds itself by name); the installed-wheel test compares the whole ledger
 with the sequential in-process one."""
 
 import json
+import os
+import time
+
+import pytest
 
 from rue_verify.ledger import Mode, run_ledger
 from rue_verify.verify import parallel
@@ -57,3 +61,26 @@ def test_the_ledger_is_the_same_with_one_numba_thread_or_two():
     there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True,
                            cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert there.stdout == here
+
+
+def _note_pid_and_sleep(path: str) -> None:
+    with open(path, "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(120)
+
+
+def test_a_caller_that_stops_early_stops_the_workers_at_once(tmp_path):
+    """Closing `completed` part-way (as a sweep does when a row cannot be written, or on Ctrl-C) ends
+    the worker still busy with a long task, rather than leaving it to finish."""
+    note = tmp_path / "pid"
+    runs = parallel.completed([("slow", _note_pid_and_sleep, (str(note),)), ("quick", pow, (3, 2))], workers=2)
+    assert next(runs) == ("quick", 9)
+    deadline = time.time() + 60
+    while not (note.exists() and note.read_text()) and time.time() < deadline:
+        time.sleep(0.05)
+    pid = int(note.read_text())
+    t0 = time.time()
+    runs.close()
+    assert time.time() - t0 < 30
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

@@ -434,7 +434,8 @@ def _reproduce(args: argparse.Namespace) -> int:
             res = redraw_reproduction(args.out or args.results, args.results)
         else:
             res = reproduce(scale, args.out, conventions=args.conventions, seed=args.seed, scheduler=args.scheduler,
-                            studies=args.studies, progress=not args.quiet, algorithms=args.algorithms, wait=args.wait)
+                            studies=args.studies, progress=not args.quiet, algorithms=args.algorithms, wait=args.wait,
+                            workers=args.workers)
     except ValueError as err:
         return _fail(str(err))
     except OSError as err:
@@ -469,7 +470,8 @@ def _rates(args: argparse.Namespace) -> int:
         if args.show:
             res, wall, arm_rounds = load(args.show), None, 0
         else:
-            out = run(scale, args.out, args.seed, args.scheduler, progress=not args.quiet, wait=args.wait)
+            out = run(scale, args.out, args.seed, args.scheduler, progress=not args.quiet, wait=args.wait,
+                      workers=args.workers)
             res, wall, arm_rounds = load(out["out"]), out["wall_seconds"], out["arm_rounds"]
     except ParameterError as err:
         return _fail(f"{'--show' if args.show else '--out'}: {err.reason}")
@@ -496,7 +498,8 @@ def _cliff(args: argparse.Namespace, scale: str) -> int:
         if args.show:
             res, wall = cliff.load(args.show), None
         else:
-            out = cliff.run(scale, args.out, args.seed, args.scheduler, progress=not args.quiet, wait=args.wait)
+            out = cliff.run(scale, args.out, args.seed, args.scheduler, progress=not args.quiet, wait=args.wait,
+                            workers=args.workers)
             res, wall = cliff.load(out["out"]), out["wall_seconds"]
     except ParameterError as err:
         return _fail(f"{'--show' if args.show else '--out'}: {err.reason}")

@@ -520,10 +520,10 @@ def _rates_command(sub) -> None:
                                     "report read the paper-scale study shipped with the package unless given "
                                     "--rates DIR.")
     rsize = rt.add_mutually_exclusive_group()
-    rsize.add_argument("--quick", action="store_true", help="400 runs, budgets to 1e5 (the default; about 30 s on "
+    rsize.add_argument("--quick", action="store_true", help="400 runs, budgets to 1e5 (the default; about 20 s on "
                                                             "2 cores)")
     rsize.add_argument("--paper", action="store_true", help="the shipped study: 4000 runs, budgets to 1e6, K to 100 "
-                                                            "(about 11 minutes on 2 cores)")
+                                                            "(about 8 minutes on 2 cores)")
     rt.add_argument("--out", help="result directory (default rates-quick or rates-paper); rerunning resumes")
     rt.add_argument("--show", metavar="DIR", help="print the exponents, constants and efficiencies against the limit "
                                                   "of a stored study (a directory, or 'shipped') without simulating")
@@ -537,7 +537,7 @@ def _rates_command(sub) -> None:
                          "2, 3, 4 and its top-two balanced variant at K = 10 and 30, n = 1e4 and 1e5, into --out "
                          "(default cliff-quick or cliff-paper; with --show DIR, a stored one); prints each variant's "
                          "n sr_n over the limit's constant, e_n and the share of runs starving the best arm "
-                         "(--quick: 400 runs per point, about 2 minutes; --paper: 4000, the shipped study, about 6 "
+                         "(--quick: 400 runs per point, about 2 minutes; --paper: 4000, the shipped study, about 5 "
                          "minutes)")
     _sweep_flags(rt, "print the exponents, constants and efficiencies as JSON")
 
@@ -550,7 +550,7 @@ def _reproduce_command(sub, algs: tuple) -> None:
                                     "A killed run resumes where it stopped when the same command is run again.")
     size = rp.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="fewer runs and instances (the default; about 2 minutes)")
-    size.add_argument("--paper", action="store_true", help="the paper's scale (about 15-20 minutes on 2 cores)")
+    size.add_argument("--paper", action="store_true", help="the paper's scale (about 19 minutes on 2 cores)")
     rp.add_argument("--out", help="result directory (default reproduction-quick or reproduction-paper)")
     rp.add_argument("--conventions", type=names(("project", "authors")), default=["project", "authors"],
                     help="index-tie conventions to run: project (random ties) and/or authors (lowest index in SH and "
@@ -605,6 +605,9 @@ def _sweep_flags(p, json_help: str) -> None:
                                                        "that cluster; results are identical to a local run")
     p.add_argument("--wait", action="store_true", help="if another run is writing the same --out directory, wait "
                                                        "for it to end and then run what is left (default: refuse)")
+    p.add_argument("--workers", type=integer(1, 256),
+                   help="local processes the tasks run in, each on cores/workers of the cores, the costliest task "
+                        "first (default: every core; the rows do not depend on it)")
     p.add_argument("--seed", type=integer(0, 2 ** 63 - 1), default=0, help="master seed (default 0)")
     p.add_argument("--json", action="store_true", help=json_help)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

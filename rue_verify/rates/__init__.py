@@ -24,9 +24,11 @@ __all__ = ["SCALES", "SHIPPED", "Curve", "Fit", "RateResults", "RateTask", "Sett
 
 
 def run(scale: str = "quick", out: str | Path | None = None, seed: int = 0, scheduler: str | None = None,
-        client=None, progress: bool = True, algorithms=None, wait: bool = False, on_row=None) -> dict:
+        client=None, progress: bool = True, algorithms=None, wait: bool = False, on_row=None,
+        workers: int | None = None) -> dict:
     """Run (or resume) the rate study at `scale` into the result directory `out`; returns the rows,
-    the directory, the number of tasks, the wall seconds this call spent and the arm-rounds it ran."""
+    the directory, the number of tasks, the wall seconds this call spent and the arm-rounds it ran
+    (`workers`: local processes, default every core; the rows do not depend on it)."""
     from ..store.result_store import ResultStore
     from ..studies.sweep import run_sweep
     from . import grid
@@ -39,6 +41,6 @@ def run(scale: str = "quick", out: str | Path | None = None, seed: int = 0, sche
     store = ResultStore(out, grid.manifest(ts, seed, scale), grid.COLUMNS)
     todo = [t for t in ts if t.key not in store.done()]
     rows, wall = run_sweep(ts, seed, store, scheduler=scheduler, client=client, progress=progress, on_row=on_row,
-                           wait=wait, execute=grid.execute, desc="rates")
+                           wait=wait, execute=grid.execute, desc="rates", workers=workers)
     return {"out": str(out), "rows": rows, "wall_seconds": wall, "tasks": len(ts), "scale": scale, "seed": seed,
             "arm_rounds": sum(t.runs * t.n * t.setting.K for t in todo if t.algorithm != grid.ORACLE)}

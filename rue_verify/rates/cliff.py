@@ -126,8 +126,10 @@ def manifest(ts: list[CliffTask], seed: int, scale: str) -> dict:
 
 
 def run(scale: str | CliffScale = "quick", out: str | Path | None = None, seed: int = 0,
-        scheduler: str | None = None, progress: bool = True, wait: bool = False, cells=CELLS) -> dict:
-    """Run (or resume) the study at `scale` into `out`; the rows, the directory and the wall seconds."""
+        scheduler: str | None = None, progress: bool = True, wait: bool = False, cells=CELLS,
+        workers: int | None = None) -> dict:
+    """Run (or resume) the study at `scale` into `out`; the rows, the directory and the wall seconds
+    (`workers`: local processes, default every core)."""
     from ..store.result_store import ResultStore
     from ..studies.sweep import run_sweep
     if isinstance(scale, str) and scale not in SCALES:
@@ -137,7 +139,7 @@ def run(scale: str | CliffScale = "quick", out: str | Path | None = None, seed: 
     out = Path(out or f"cliff-{name}")
     store = ResultStore(out, manifest(ts, seed, name), COLUMNS)
     rows, wall = run_sweep(ts, seed, store, scheduler=scheduler, progress=progress, wait=wait, execute=execute,
-                           desc="exploration constant")
+                           desc="exploration constant", workers=workers)
     return {"out": str(out), "rows": rows, "wall_seconds": wall, "tasks": len(ts), "scale": name, "seed": seed}
 
 

@@ -143,7 +143,7 @@ def _scale(name: str, runs: int, wide: int, top: int, oracle: int = 0, oracle_pe
     ), oracle_draws=oracle, oracle_draws_per_arm=oracle_per_arm)
 
 
-#: quick: a demonstration (about 30 s); paper: the study the package ships (`results`, 10.5 minutes on 2 cores). The
+#: quick: a demonstration (about 20 s); paper: the study the package ships (`results`, about 8 minutes on 2 cores). The
 #: paper scale's oracle averages its exact error over 800 000 prior draws on a common prior, so that its constant's
 #: interval is within 1% of itself on every setting (ORACLE_FACTOR's check, `ledger.beyond`; 300 000 left the base
 #: setting at 1.5%), and 100 000 under per-arm priors, where its failure is a posterior integral per draw (about 2%)

@@ -28,15 +28,16 @@ def open_store(directory: str | Path, manifest: dict) -> ResultStore:
 
 def run_sweep(tasks: list[Task], seed: int, store: ResultStore, **kw) -> tuple[list[dict], float]:
     """Run the reproduction's tasks not yet in `store` (`sweep.run_sweep`: local or Dask, resumable,
-    one writer); `kw`: its scheduler, client, progress, on_row and wait."""
+    one writer); `kw`: its scheduler, client, progress, on_row, wait and workers."""
     return sweep.run_sweep(tasks, seed, store, execute=execute, desc="reproduce", **kw)
 
 
 def reproduce(scale: str | Scale = "quick", out: str | Path | None = None, conventions=("project", "authors"),
               seed: int = 0, scheduler: str | None = None, studies=None, progress: bool = True, client=None,
-              on_row=None, algorithms=None, wait: bool = False) -> dict:
+              on_row=None, algorithms=None, wait: bool = False, workers: int | None = None) -> dict:
     """Run (or resume) the grid at `scale` into the result directory `out`; returns the rows, the
-    directory, the number of tasks and the wall seconds this call spent simulating."""
+    directory, the number of tasks and the wall seconds this call spent simulating (`workers`: local
+    processes, default every core; the rows do not depend on it)."""
     if isinstance(scale, Scale):
         scale_ = scale
         scale = scale.name
@@ -51,5 +52,5 @@ def reproduce(scale: str | Scale = "quick", out: str | Path | None = None, conve
     tasks = grid(scale_, conventions=tuple(conventions), **kw)
     store = open_store(out, manifest(tasks, seed, scale, tuple(conventions)))
     rows, wall = run_sweep(tasks, seed, store, scheduler=scheduler, client=client, progress=progress, on_row=on_row,
-                           wait=wait)
+                           wait=wait, workers=workers)
     return {"out": str(out), "rows": rows, "wall_seconds": wall, "tasks": len(tasks), "scale": scale, "seed": seed}

@@ -1,5 +1,6 @@
-"""Run the tasks of a grid into a result store (`result_store`): locally (the compiled kernels use
-every core) or on a Dask distributed cluster given by its scheduler address. Each task's seeds come
+"""Run the tasks of a grid into a result store (`result_store`): locally (a process per core, each
+task on one core, the costliest first; `verify.parallel`) or on a Dask distributed cluster given by its
+scheduler address. Each task's seeds come
 from the task itself, so both backends, any worker and any order give the same rows. The
 reproduction and the rate study run through here with their own tasks and `execute`."""
 
@@ -16,7 +17,7 @@ from ..store.result_store import ResultStore
 
 def run_sweep(tasks: list, seed: int, store: ResultStore, *, execute: Callable, scheduler: str | None = None,
               client=None, progress: bool = True, on_row: Callable[[dict], None] | None = None,
-              wait: bool = False, desc: str = "sweep") -> tuple[list[dict], float]:
+              wait: bool = False, desc: str = "sweep", workers: int | None = None) -> tuple[list[dict], float]:
     """Run the tasks not yet in `store`; returns every row in grid order and the wall seconds spent.
 
     scheduler: a Dask scheduler address ('tcp://host:8786'); client: a `distributed.Client` (tests).
@@ -25,13 +26,18 @@ def run_sweep(tasks: list, seed: int, store: ResultStore, *, execute: Callable, 
     `wait`, waits for the first and then runs only what is left). A scheduler that goes away ends the
     sweep with a ConnectionError saying how many rows were stored; rerunning resumes.
 
-    execute: (task, seed) -> row, a module-level function (Dask workers import it); the tasks have a
+    workers: local processes (default every core). Each runs a task at a time with cores / workers
+    numba threads; the tasks start costliest first, so the longest ends early and the cores stay busy
+    to the end (a task's kernels keep both cores only about 85% busy, its serial parts the rest).
+    Only this process writes the store.
+
+    execute: (task, seed) -> row, a module-level function (workers import it); the tasks have a
     `key`, a `cost` (weighted arm-rounds) and a `describe` (the progress bar's postfix)."""
     with store.writer(wait):
-        return _sweep(tasks, seed, store, scheduler, client, progress, on_row, execute, desc)
+        return _sweep(tasks, seed, store, scheduler, client, progress, on_row, execute, desc, workers)
 
 
-def _sweep(tasks, seed, store, scheduler, client, progress, on_row, execute, desc):
+def _sweep(tasks, seed, store, scheduler, client, progress, on_row, execute, desc, workers):
     from tqdm import tqdm
     done = store.done()
     todo = [t for t in tasks if t.key not in done]
@@ -80,8 +86,11 @@ def _sweep(tasks, seed, store, scheduler, client, progress, on_row, execute, des
                     with contextlib.suppress(Exception):
                         client.close(timeout=5)
         else:
-            for t in todo:
-                record(execute(t, seed))
+            from ..verify.parallel import completed
+            costliest = sorted(todo, key=lambda t: -t.cost)
+            with contextlib.closing(completed([(t.key, execute, (t, seed)) for t in costliest], workers)) as rows:
+                for _, row in rows:         # closing: a failed write or Ctrl-C here stops the workers at once
+                    record(row)
     finally:
         bar.close()
     return store.finalize([t.key for t in tasks]), time.perf_counter() - t0

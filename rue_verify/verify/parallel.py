@@ -5,10 +5,11 @@ number of workers or the order they finish in (tested)."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 
 def cores() -> int:
@@ -47,35 +48,44 @@ def grouped(items: Iterable[str], key: Callable[[str], str | None]) -> list[tupl
 
 def run(tasks: Iterable[tuple[Any, Callable, tuple]], workers: int | None = None,
         before: Callable[[Any], None] | None = None) -> dict:
-    """Run each task (key, function, args) and return key -> result. With one worker the tasks run in
-    this process, in order; otherwise in a pool of `workers` processes (forked while no numba thread
-    has started here, else spawned), each with cores() // workers numba threads. `before(key)` is called as each task
-    finishes (a progress bar's hook). A task's exception propagates."""
+    """Run each task (key, function, args) and return key -> result (`completed`). `before(key)` is
+    called as each task finishes (a progress bar's hook). A task's exception propagates."""
+    out = {}
+    with contextlib.closing(completed(tasks, workers)) as results:
+        for key, result in results:
+            out[key] = result
+            if before:
+                before(key)
+    return out
+
+
+def completed(tasks: Iterable[tuple[Any, Callable, tuple]], workers: int | None = None) -> Iterator[tuple[Any, Any]]:
+    """(key, result) of each task (key, function, args) as it finishes. With one worker the tasks run
+    in this process, in order; otherwise in a pool of `workers` processes (forked while no numba thread
+    has started here, else spawned), each with cores() // workers numba threads, started in the order
+    given. A task's exception propagates. A caller that stops early (an exception or Ctrl-C) closes
+    the iterator (`contextlib.closing`), which stops the workers at once rather than after their tasks."""
     tasks = list(tasks)
     workers = max(1, min(workers or cores(), len(tasks) or 1))
     if workers == 1:
-        out = {}
         for key, fn, args in tasks:
-            out[key] = fn(*args)
-            if before:
-                before(key)
-        return out
+            yield key, fn(*args)
+        return
     pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init,
                                initargs=(max(1, cores() // workers),))
+    finished = False
     try:
         futures = {pool.submit(fn, *args): key for key, fn, args in tasks}
-        out = {}
         for fut in as_completed(futures):
-            out[futures[fut]] = fut.result()
-            if before:
-                before(futures[fut])
-    except BaseException:                   # Ctrl-C or a failed task: stop the workers now, not after their tasks
-        workers_now = list(getattr(pool, "_processes", {}).values())   # no public API before Python 3.14
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in workers_now:
-            proc.terminate()
-        for proc in workers_now:
-            proc.join(timeout=10)
-        raise
-    pool.shutdown()
-    return out
+            yield futures[fut], fut.result()
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:                               # stopped early: stop the workers now, not after their tasks
+            workers_now = list(getattr(pool, "_processes", {}).values())   # no public API before Python 3.14
+            pool.shutdown(wait=False, cancel_futures=True)
+            for proc in workers_now:
+                proc.terminate()
+            for proc in workers_now:
+                proc.join(timeout=10)

@@ -1,7 +1,7 @@
 """rue_verify.rates' sweep: a study is data (settings, algorithms, budgets), its rows keep block
 statistics from which the curves, intervals and fits equal those computed from the per-run values, a
-killed study resumes to the uninterrupted one's rows, a Dask cluster gives the same rows as a local
-run, and the full-information oracle stays below every algorithm, also under per-arm priors."""
+killed study resumes to the uninterrupted one's rows, one local process, two, and a Dask cluster give
+the same rows, and the full-information oracle stays below every algorithm, also under per-arm priors."""
 
 import json
 import math
@@ -25,7 +25,7 @@ TINY = grid.Scale("tiny", (
 def tiny(tmp_path_factory):
     grid.SCALES["tiny"] = TINY
     d = tmp_path_factory.mktemp("rates") / "tiny"
-    out = rates.run("tiny", d, seed=5, progress=False)
+    out = rates.run("tiny", d, seed=5, progress=False, workers=2)     # two processes, each task on one core
     yield d, out
     grid.SCALES.pop("tiny", None)
 
@@ -73,6 +73,15 @@ def test_a_killed_study_resumes_to_the_same_rows(tiny, tmp_path):
     again = rates.run("tiny", tmp_path / "r", seed=5, progress=False)
     assert again["arm_rounds"] < rates.run("tiny", tmp_path / "fresh", seed=6, progress=False)["arm_rounds"]
     assert _strip(rates.load(tmp_path / "r").rows) == _strip(rates.load(d).rows)
+
+
+def test_one_process_gives_the_rows_of_two(tiny, tmp_path):
+    """A local sweep runs its tasks on as many processes as cores, costliest first, each kernel on its
+    share of the threads; the rows must not depend on how many, nor on the order they finish in."""
+    d, _ = tiny
+    grid.SCALES["tiny"] = TINY
+    rates.run("tiny", tmp_path / "one", seed=5, progress=False, workers=1)
+    assert _strip(rates.load(tmp_path / "one").rows) == _strip(rates.load(d).rows)
 
 
 def test_a_dask_cluster_gives_the_local_rows(tiny, tmp_path):
