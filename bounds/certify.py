@@ -171,3 +171,54 @@ def prove_tau_upper() -> list[tuple[str, bool]]:
             ("A D >= T_k sigma^2 + (K-1) A sigma^2/(sigma0^2+sigma^2) when every T_j >= 1", bool(step3)),
             ("that bound - K sigma^2 = (T_k-1) sigma^2 (1 + (K-1) sigma0^2/(sigma0^2+sigma^2)) >= 0",
              bool(step4))]
+
+
+def valid_for_all_reals(statement, names: str) -> bool | None:
+    """Whether `statement(*variables)` (a z3 formula over the real variables `names`, space-separated)
+    holds for every real value: True when z3 finds its negation unsatisfiable, False when it finds a
+    counterexample, None when it cannot decide within 20 s."""
+    import z3
+    solver = z3.Solver()
+    solver.set("timeout", 20_000)
+    solver.add(z3.Not(statement(*z3.Reals(names))))
+    result = solver.check()
+    return True if result == z3.unsat else False if result == z3.sat else None
+
+
+def prove_h2_le_h() -> list[tuple[str, bool | None]]:
+    """The steps of H_2 <= H (Section 2's H and H_2 = max_i i Delta_(i)^-2, gaps sorted increasingly),
+    each decided by z3 for every real value (`valid_for_all_reals`). With y_j = Delta_(j)^-2 and
+    S_t = y_1 + ... + y_t: (1) y_j >= y_i for j <= i; (2)-(3) by induction on t, S_t >= t y_i for
+    t <= i; (4) S_i <= H, the other terms being positive. So i Delta_(i)^-2 <= H for every i."""
+    import z3
+    return [
+        ("0 < a <= b gives a^-2 >= b^-2, so Delta_(j)^-2 >= Delta_(i)^-2 for j <= i (z3, every real value)",
+         valid_for_all_reals(lambda a, b: z3.Implies(z3.And(a > 0, a <= b), 1 / (a * a) >= 1 / (b * b)), "a b")),
+        ("induction on t, base: S_1 = y_1 >= 1 * m where m = Delta_(i)^-2 (z3)",
+         valid_for_all_reals(lambda y, m: z3.Implies(y >= m, y >= 1 * m), "y m")),
+        ("induction on t, step: S_t >= t m and y_(t+1) >= m give S_(t+1) = S_t + y_(t+1) >= (t+1) m, for every "
+         "real S, y, m and t >= 1 (z3); so S_i >= i Delta_(i)^-2",
+         valid_for_all_reals(lambda S, y, m, t: z3.Implies(z3.And(t >= 1, S >= t * m, y >= m), S + y >= (t + 1) * m),
+                             "S y m t")),
+        ("S_i <= S_i + (the other terms, >= 0) = H (z3); so i Delta_(i)^-2 <= H for every i, and H_2 <= H",
+         valid_for_all_reals(lambda S, R: z3.Implies(R >= 0, S <= S + R), "S R")),
+    ]
+
+
+def prove_h_le_harmonic_h2() -> list[tuple[str, bool | None]]:
+    """The steps of H <= (1/2 + sum_{i=2}^K 1/i) H_2 where the two smallest gaps are equal (Section 2
+    defines the best arm's gap as the smallest other gap), each decided by z3 for every real value.
+    With y_i = Delta_(i)^-2, M = H_2 and L_t = 1/2 + sum_{i=2}^t 1/i: (1) y_i <= M/i; (2) the base
+    S_2 = y_1 + y_2 <= L_2 M from y_1 = y_2; (3) the step S_(t+1) <= L_(t+1) M. So H = S_K <= L_K M."""
+    import z3
+    return [
+        ("i Delta_(i)^-2 <= H_2 (H_2 is their largest) gives Delta_(i)^-2 <= H_2/i for every i >= 1 (z3)",
+         valid_for_all_reals(lambda i, y, M: z3.Implies(z3.And(i >= 1, i * y <= M), y <= M / i), "i y M")),
+        ("induction on t >= 2, base: Delta_(1) = Delta_(2) and y_2 <= M/2 give S_2 = y_1 + y_2 <= (1/2 + 1/2) M (z3)",
+         valid_for_all_reals(lambda y1, y2, M: z3.Implies(z3.And(y1 == y2, y2 <= M / 2), y1 + y2 <= M * (0.5 + 0.5)),
+                             "y1 y2 M")),
+        ("induction on t, step: S_t <= L_t M and y_(t+1) <= M/(t+1) give S_(t+1) <= (L_t + 1/(t+1)) M = L_(t+1) M, "
+         "for every real S, y, M, L and t >= 2 (z3); so H = S_K <= (1/2 + sum_{i=2}^K 1/i) H_2",
+         valid_for_all_reals(lambda S, y, M, L, t: z3.Implies(z3.And(t >= 2, S <= M * L, y <= M / (t + 1)),
+                                                              S + y <= M * (L + 1 / (t + 1))), "S y M L t")),
+    ]

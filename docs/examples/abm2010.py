@@ -1,7 +1,8 @@
 """A second paper through the engine: UCB-E of Audibert, Bubeck & Munos (COLT 2010), as Section 2 of
 Zhu & Qiu (TMLR 2024) states its results. A claims file of another paper, written only with the
-engine's public names (`rue_verify.verify`) and the simulator (`simulate`); it loads nothing of Zhu &
-Qiu's ledger. Run it as a user would:
+engine's public names (`rue_verify.verify`), the simulator (`simulate`) and the formulas' package
+(`bounds`: the z3 steps of the H-order repair, which the RUE ledger's SEC2-LOWER-H2 repair uses too);
+it loads nothing of Zhu & Qiu's ledger. Run it as a user would:
 
     rue-verify claims --paper docs/examples/abm2010.py
     rue-verify report --paper docs/examples/abm2010.py --out abm-report
@@ -32,18 +33,21 @@ import math
 import numpy as np
 import sympy as sp
 
+from bounds import certify
 from rue_verify.verify import (
     Cites,
     Paper,
     Repair,
     Rests,
     claim,
+    corroborating,
     from_count,
     from_exact,
     from_proof,
     from_tightness,
     from_value,
     repair,
+    solved,
     witness,
 )
 from rue_verify.verify.montecarlo import Point, rate_finding, rate_score, search
@@ -263,21 +267,29 @@ def h_order(mode):
 
 @claim("ABM-H2-LE-H", "the repair of ABM-H-ORDER, its first step", "H_2 <= H", section=SECTION)
 def h2_le_h(mode):
+    proof = from_proof(solved(certify.prove_h2_le_h()), "every gap profile (every K, any positive gaps)",
+                       "i Delta_(i)^-2 <= H for every i, so H_2 <= H")
     r = minimize_margin(lambda p: H1(p) - H2(p), ORDER, mode, salt=3, random=400)
-    return "sampled by a search of gap profiles", [from_value(
+    search_ = from_value(
         r.margin, f"{r.domain}: {r.evaluated} points", at_least=-1e-9 * H1(r.params),
-        holds=f"H_2 <= H at every point searched (smallest margin {r.margin:.4g})",
-        fails=f"H_2 > H at {r.params}", witness=lambda: witness(r.params, H2(r.params), H1(r.params)))]
+        holds=f"H_2 <= H at every point searched (smallest margin {r.margin:.4g}), as the proof says",
+        fails=f"H_2 > H at {r.params}: the proof or this file's H_2 is wrong",
+        witness=lambda: witness(r.params, H2(r.params), H1(r.params)))
+    return "proved for every gap profile (z3), a search of gap profiles beside it", [proof, corroborating(search_)]
 
 
 @claim("ABM-H-LE-LOGBAR-H2", "the repair of ABM-H-ORDER, its second step", "H <= logbar(K) H_2, "
        "logbar(K) = 1/2 + sum_{i=2}^K 1/i", section=SECTION)
 def h_le_logbar(mode):
+    proof = from_proof(solved(certify.prove_h_le_harmonic_h2()),
+                       "every gap profile whose two smallest gaps are equal, as Section 2's definition of the best "
+                       "arm's gap (the smallest other gap, `gaps`) makes them", "H <= logbar(K) H_2")
     r = minimize_margin(lambda p: logbar(p["K"]) * H2(p) - H1(p), ORDER, mode, salt=4, random=400)
-    return "sampled by a search of gap profiles", [from_value(
+    search_ = from_value(
         r.margin, f"{r.domain}: {r.evaluated} points", at_least=-1e-9 * H1(r.params),
-        holds=f"H <= logbar(K) H_2 at every point searched (smallest margin {r.margin:.4g})",
-        fails=f"H > logbar(K) H_2 at {r.params}")]
+        holds=f"H <= logbar(K) H_2 at every point searched (smallest margin {r.margin:.4g}), as the proof says",
+        fails=f"H > logbar(K) H_2 at {r.params}: the proof or this file's H_2 is wrong")
+    return "proved for every gap profile (z3), a search of gap profiles beside it", [proof, corroborating(search_)]
 
 
 @claim("ABM-LOGBAR-LE-LOG2K", "the repair of ABM-H-ORDER, its third step", "logbar(K) <= log(2K) for every K >= 1",

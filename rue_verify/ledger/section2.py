@@ -8,6 +8,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from bounds import certify
 from bounds import repaired as rp
 from bounds import section2 as s2
 from simulate.environments import F_SETUPS, FIXED_BUDGETS, PAPER_K, fixed_means
@@ -29,6 +30,7 @@ from ..verify import (
     from_tightness,
     from_value,
     repair,
+    solved,
     witness,
 )
 from ..verify.search import Dim, minimize_margin
@@ -306,12 +308,10 @@ def repair_lower_h2(mode: Mode) -> Repair:
         left, right = min(left, (H - H2) / H), min(right, (rp.harmonic_log_bound_repaired(K) * H2 - H) / H)
         count += 1
     where = f"{count} random instances, K in [2, 39]"
-    mono, log_step = _h2_steps()
-    proof = from_proof([("gaps sorted increasingly, 0 < Delta_(j) <= Delta_(i) gives Delta_(j)^-2 >= Delta_(i)^-2 (z3, "
-                         "every real value); summing over j <= i, i Delta_(i)^-2 <= sum_{j <= i} Delta_(j)^-2 <= H "
-                         "(the other terms are positive), so H_2 = max_i i Delta_(i)^-2 <= H", mono),
-                        ("H_2 >= i Delta_(i)^-2 for each i (H_2 is their maximum), and the best arm's term is "
-                         "Delta_min^-2 = Delta_(2)^-2 <= H_2/2; summing, H <= (1/2 + sum_{i=2}^K 1/i) H_2", True),
+    log_step = _log_step()
+    # H_2 <= H and H <= (1/2 + sum_{i=2}^K 1/i) H_2, step by step, each decided by z3 (the best arm's gap is the
+    # smallest other gap, so the two smallest gaps are equal, as the second proof's base needs)
+    proof = from_proof([*solved(certify.prove_h2_le_h() + certify.prove_h_le_harmonic_h2()),
                         (f"1/2 + sum_{{i=2}}^K 1/i <= log(2K): exact sums for K in 2-{mode.K_max} ({factor_ok}); for "
                          "every K, 1/i <= ln i - ln(i - 1) since -ln(1 - x) >= x on [0, 1) (its derivative "
                          "1/(1 - x) - 1 >= 0 and value 0 at 0; sympy), so sum_{i=2}^K 1/i <= ln K, and 1/2 <= ln 2",
@@ -323,17 +323,12 @@ def repair_lower_h2(mode: Mode) -> Repair:
                   "harmonic_log_bound_repaired", [proof, corroborating(search)])
 
 
-def _h2_steps() -> tuple[bool, bool]:
-    """(0 < a <= b implies a^-2 >= b^-2, by z3 for every real value; -ln(1 - x) >= x on [0, 1), by sympy)."""
-    from ..verify.induction import z3
-    Z = z3()
-    a, b = Z.Reals("a b")
-    sol = Z.Solver()
-    sol.add(a > 0, a <= b, 1 / (a * a) < 1 / (b * b))
+def _log_step() -> bool:
+    """-ln(1 - x) >= x on [0, 1), by sympy: its derivative 1/(1 - x) - 1 >= 0 and its value 0 at 0."""
     x = sympy.symbols("x", nonnegative=True)
     f = -sympy.log(1 - x) - x
     grows = sympy.simplify(sympy.diff(f, x) - x / (1 - x)) == 0          # 1/(1-x) - 1 = x/(1-x) >= 0 on [0, 1)
-    return sol.check() == Z.unsat, bool(grows and f.subs(x, 0) == 0)
+    return bool(grows and f.subs(x, 0) == 0)
 
 
 def _lower_chain_logs(p: dict) -> tuple[float, float]:

@@ -65,7 +65,7 @@ from .findings import (
     witness,
 )
 from .papers import Paper, load_paper
-from .proofs import Argued, Cites, Rests, Sampled, from_proof, proof_status, settle_proof
+from .proofs import Argued, Cites, Rests, Sampled, from_proof, proof_status, settle_proof, solved
 
 __all__ = [
     'REGISTRY', 'Claim', 'ClaimResult', 'Expect', 'LedgerInputs', 'Mode', 'NoRepair', 'Repair',
@@ -73,5 +73,5 @@ __all__ = [
     'Finding', 'about', 'corroborating', 'fmt', 'from_certificate', 'from_classes', 'from_count', 'from_exact',
     'from_exhaustive', 'from_intervals', 'from_majority', 'from_margin', 'from_parts', 'from_rate',
     'from_tightness', 'from_value', 'overall', 'reading', 'shorten', 'weakest', 'witness', 'Argued', 'Cites', 'Rests',
-    'Sampled', 'from_proof', 'proof_status', 'settle_proof', 'Paper', 'load_paper',
+    'Sampled', 'from_proof', 'proof_status', 'settle_proof', 'solved', 'Paper', 'load_paper',
 ]

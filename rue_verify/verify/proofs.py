@@ -113,6 +113,13 @@ def _step(i: int, text: str, ok) -> dict:
     return s
 
 
+def solved(steps: list[tuple[str, "bool | None"]]) -> list[tuple[str, "bool | Argued"]]:
+    """Proof steps from a solver's decisions (text, True: proved, False: a counterexample, None: not
+    decided, e.g. `bounds.certify.valid_for_all_reals`): an undecided step is argued, with that reason."""
+    return [(text, Argued("the solver could not decide it within its time limit") if ok is None else ok)
+            for text, ok in steps]
+
+
 def proof_status(steps: list[dict]) -> tuple[str, list[int]]:
     """(status, the steps that decide it) of a proof from its steps' statuses: broken (some step
     refuted), argued (some step only argued), pending (some step rests on a node not resolved yet),
