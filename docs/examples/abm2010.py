@@ -1,8 +1,8 @@
 """A second paper through the engine: UCB-E of Audibert, Bubeck & Munos (COLT 2010), as Section 2 of
 Zhu & Qiu (TMLR 2024) states its results. A claims file of another paper, written only with the
-engine's public names (`rue_verify.verify`), the simulator (`simulate`) and the formulas' package
-(`bounds`: the z3 steps of the H-order repair, which the RUE ledger's SEC2-LOWER-H2 repair uses too);
-it loads nothing of Zhu & Qiu's ledger. Run it as a user would:
+engine's public names (`rue_verify.verify`), the simulator (`simulate`) and z3; it loads nothing of
+Zhu & Qiu's ledger or formulas (`bounds`), so the few it shares with them (H, H_2, the H-order's steps)
+are written here again, as another paper's author would. Run it as a user would:
 
     rue-verify claims --paper docs/examples/abm2010.py
     rue-verify report --paper docs/examples/abm2010.py --out abm-report
@@ -33,7 +33,6 @@ import math
 import numpy as np
 import sympy as sp
 
-from bounds import certify
 from rue_verify.verify import (
     Cites,
     Paper,
@@ -265,9 +264,52 @@ def h_order(mode):
     ]
 
 
+def valid(statement, names: str) -> bool | None:
+    """Whether z3 proves `statement(*reals)` for every real value of the variables `names`: True when
+    its negation is unsatisfiable, False when z3 finds a counterexample, None when it cannot decide
+    (`verify.solved` makes such a step argued)."""
+    import z3
+    solver = z3.Solver()
+    solver.set("timeout", 20_000)
+    solver.add(z3.Not(statement(*z3.Reals(names))))
+    result = solver.check()
+    return True if result == z3.unsat else False if result == z3.sat else None
+
+
+def h2_le_h_steps() -> list:
+    """H_2 <= H: with y_j = Delta_(j)^-2 (gaps sorted increasingly) and S_t = y_1 + ... + y_t, S_i >= i y_i
+    by induction on t (y_j >= y_i for j <= i), and S_i <= H."""
+    import z3
+    return solved([
+        ("0 < a <= b gives a^-2 >= b^-2, so Delta_(j)^-2 >= Delta_(i)^-2 for j <= i (z3)",
+         valid(lambda a, b: z3.Implies(z3.And(a > 0, a <= b), 1 / (a * a) >= 1 / (b * b)), "a b")),
+        ("induction on t: S_1 = y_1 >= m = Delta_(i)^-2, and S_t >= t m with y_(t+1) >= m gives S_(t+1) >= (t+1) m, "
+         "for every real value and t >= 1 (z3); so S_i >= i Delta_(i)^-2",
+         valid(lambda S, y, m, t: z3.Implies(z3.And(t >= 1, S >= t * m, y >= m), S + y >= (t + 1) * m), "S y m t")),
+        ("S_i <= H, the other terms being positive (z3); so i Delta_(i)^-2 <= H for every i",
+         valid(lambda S, R: z3.Implies(R >= 0, S <= S + R), "S R")),
+    ])
+
+
+def h_le_logbar_steps() -> list:
+    """H <= logbar(K) H_2: y_i <= H_2/i, and by induction on t >= 2, S_t <= logbar(t) H_2, its base from
+    Delta_(1) = Delta_(2)."""
+    import z3
+    return solved([
+        ("i Delta_(i)^-2 <= H_2 gives Delta_(i)^-2 <= H_2/i for every i >= 1 (z3)",
+         valid(lambda i, y, M: z3.Implies(z3.And(i >= 1, i * y <= M), y <= M / i), "i y M")),
+        ("induction on t >= 2, base: Delta_(1) = Delta_(2) gives S_2 = 2 Delta_(2)^-2 <= H_2 = logbar(2) H_2 (z3)",
+         valid(lambda y1, y2, M: z3.Implies(z3.And(y1 == y2, y2 <= M / 2), y1 + y2 <= M), "y1 y2 M")),
+        ("induction on t, step: S_t <= logbar(t) H_2 and Delta_(t+1)^-2 <= H_2/(t+1) give S_(t+1) <= logbar(t+1) "
+         "H_2, for every real value and t >= 2 (z3); so H = S_K <= logbar(K) H_2",
+         valid(lambda S, y, M, L, t: z3.Implies(z3.And(t >= 2, S <= M * L, y <= M / (t + 1)),
+                                                S + y <= M * (L + 1 / (t + 1))), "S y M L t")),
+    ])
+
+
 @claim("ABM-H2-LE-H", "the repair of ABM-H-ORDER, its first step", "H_2 <= H", section=SECTION)
 def h2_le_h(mode):
-    proof = from_proof(solved(certify.prove_h2_le_h()), "every gap profile (every K, any positive gaps)",
+    proof = from_proof(h2_le_h_steps(), "every gap profile (every K, any positive gaps)",
                        "i Delta_(i)^-2 <= H for every i, so H_2 <= H")
     r = minimize_margin(lambda p: H1(p) - H2(p), ORDER, mode, salt=3, random=400)
     search_ = from_value(
@@ -281,7 +323,7 @@ def h2_le_h(mode):
 @claim("ABM-H-LE-LOGBAR-H2", "the repair of ABM-H-ORDER, its second step", "H <= logbar(K) H_2, "
        "logbar(K) = 1/2 + sum_{i=2}^K 1/i", section=SECTION)
 def h_le_logbar(mode):
-    proof = from_proof(solved(certify.prove_h_le_harmonic_h2()),
+    proof = from_proof(h_le_logbar_steps(),
                        "every gap profile whose two smallest gaps are equal, as Section 2's definition of the best "
                        "arm's gap (the smallest other gap, `gaps`) makes them", "H <= logbar(K) H_2")
     r = minimize_margin(lambda p: logbar(p["K"]) * H2(p) - H1(p), ORDER, mode, salt=4, random=400)

@@ -33,6 +33,7 @@ from ..verify import (
     from_tightness,
     from_value,
     repair,
+    solved,
     witness,
 )
 from ..verify.intervals import Side, as_finding
@@ -184,6 +185,10 @@ def gap_constant_proof(mode: Mode) -> list[tuple[str, "bool | Finding"]]:
                               - (x * phi(x) * Phi(x) ** (K - 1) - (K - 1) * phi(x) ** 2 * Phi(x) ** (K - 2))) == 0
     boundary = sympy.limit(phi(x), x, sympy.oo) == 0 and sympy.limit(phi(x), x, -sympy.oo) == 0
     max_density = sympy.simplify(sympy.diff(Phi(x) ** K, x) - K * Phi(x) ** (K - 1) * phi(x)) == 0
+    import z3
+    scaled = certify.valid_for_all_reals(lambda a, b, d, al, s0: z3.Implies(s0 > 0, z3.And(
+        z3.Implies(a >= b, s0 * a >= s0 * b), s0 * a - s0 * b == s0 * (a - b), (s0 * d <= al) == (d <= al / s0))),
+        "a b d al s0")
     k = sympy.symbols("k", positive=True)            # K = 1 + k, k >= 1
     below = bool(sympy.simplify(sympy.log(2 + k) - sympy.log(1 + k)).is_positive)
     return [("the top gap X_(1) - X_(2) of K iid N(0, 1) has density g(s) = K(K-1) int Phi^(K-2)(x) phi(x) "
@@ -200,8 +205,13 @@ def gap_constant_proof(mode: Mode) -> list[tuple[str, "bool | Finding"]]:
             ("E[X_(1)] <= sqrt(2 ln K): half of E[range] <= 2 sqrt(2 ln K) (fact:range, proved for every K)",
              Rests("FACT-RANGE")),
             ("sqrt(2 ln K) < sqrt(2 ln(K + 1)) < 1.4 + sqrt(2 ln(K + 1)) = C_K (log increases; sympy)", below),
-            ("so e_*(alpha) = int_0^alpha g <= alpha g(0) <= C_K alpha at sigma0 = 1; the means' gap is sigma0 "
-             "times the standard normals' gap, so e_*(alpha) <= C_K alpha/sigma0", True)]
+            ("so e_*(alpha) = int_0^alpha g <= alpha g(0) <= C_K alpha at sigma0 = 1",
+             Cites("the integral of a bounded function", "int_0^alpha g(s) ds <= alpha M where 0 <= g <= M on [0, "
+                   "alpha], alpha >= 0", (("g(s) <= g(0) for s >= 0 (the third step: Phi increasing; sympy)",
+                                          increasing),))),
+            *solved([("the means sigma0 X_k have top gap sigma0 (X_(1) - X_(2)) (sigma0 > 0 keeps the order) and "
+                      "sigma0 d <= alpha exactly when d <= alpha/sigma0 (z3, every real value), so e_*(alpha) at "
+                      "sigma0 is e_*(alpha/sigma0) at 1, at most C_K alpha/sigma0", scaled)])]
 
 
 @repair("THM-GAP", recompute=lambda p: (float(gap.e_star_mp(p["alpha"], p["K"], p["sigma0_sq"])),
