@@ -84,3 +84,17 @@ def test_a_caller_that_stops_early_stops_the_workers_at_once(tmp_path):
     assert time.time() - t0 < 30
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def test_the_running_hook_names_the_tasks_in_progress_and_ticks_while_they_run():
+    """A progress display learns which tasks are in progress (the first `workers` unfinished ones, in
+    the order given) and is called again every `every` seconds while a long task runs."""
+    seen = []
+    tasks = [("slow", time.sleep, (4.0,)), ("a", pow, (2, 2)), ("b", pow, (3, 2)), ("c", pow, (4, 2))]
+    finished = []
+    for key, _ in parallel.completed(tasks, workers=2, running=lambda keys: seen.append(list(keys)), every=0.2):
+        finished.append(key)
+    assert sorted(finished) == sorted(k for k, _, _ in tasks) and finished[-1] == "slow"
+    assert seen[0] == ["slow", "a"]
+    assert all(len(keys) <= 2 and keys[0] == "slow" for keys in seen)
+    assert sum(keys == ["slow"] for keys in seen) >= 3          # ticks while the slow task alone runs

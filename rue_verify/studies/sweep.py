@@ -52,9 +52,11 @@ def _sweep(tasks, seed, store, scheduler, client, progress, on_row, execute, des
         store.append(row)
         t = by_key[row["key"]]
         bar.update(int(t.cost / 1e6))
-        bar.set_postfix_str(t.describe)
         if on_row:
             on_row(row)
+
+    def running(keys: list) -> None:        # the bar's postfix: the tasks in progress; its clock moves
+        bar.set_postfix_str("running " + "; ".join(by_key[k].describe for k in keys))
 
     try:
         if scheduler or client:
@@ -73,7 +75,9 @@ def _sweep(tasks, seed, store, scheduler, client, progress, on_row, execute, des
                 futures = [client.submit(execute, t, seed, key=f"rue-{abs(hash(t.key))}-{seed}", pure=False)
                            for t in todo]
                 for fut in as_completed(futures):
-                    record(fut.result())
+                    row = fut.result()
+                    record(row)
+                    bar.set_postfix_str("done " + by_key[row["key"]].describe)
                     stored += 1
             except (CancelledError, OSError) as err:         # cancelled, or a closed comm (an OSError)
                 if isinstance(err, OSError) and err.filename:     # a write failure is not the scheduler's
@@ -88,7 +92,8 @@ def _sweep(tasks, seed, store, scheduler, client, progress, on_row, execute, des
         else:
             from ..verify.parallel import completed
             costliest = sorted(todo, key=lambda t: -t.cost)
-            with contextlib.closing(completed([(t.key, execute, (t, seed)) for t in costliest], workers)) as rows:
+            with contextlib.closing(completed([(t.key, execute, (t, seed)) for t in costliest], workers,
+                                              running if progress else None)) as rows:
                 for _, row in rows:         # closing: a failed write or Ctrl-C here stops the workers at once
                     record(row)
     finally:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
 from typing import Any, Callable, Iterable, Iterator
 
 
@@ -59,16 +59,22 @@ def run(tasks: Iterable[tuple[Any, Callable, tuple]], workers: int | None = None
     return out
 
 
-def completed(tasks: Iterable[tuple[Any, Callable, tuple]], workers: int | None = None) -> Iterator[tuple[Any, Any]]:
+def completed(tasks: Iterable[tuple[Any, Callable, tuple]], workers: int | None = None,
+              running: Callable[[list], None] | None = None, every: float = 1.0) -> Iterator[tuple[Any, Any]]:
     """(key, result) of each task (key, function, args) as it finishes. With one worker the tasks run
     in this process, in order; otherwise in a pool of `workers` processes (forked while no numba thread
     has started here, else spawned), each with cores() // workers numba threads, started in the order
     given. A task's exception propagates. A caller that stops early (an exception or Ctrl-C) closes
-    the iterator (`contextlib.closing`), which stops the workers at once rather than after their tasks."""
+    the iterator (`contextlib.closing`), which stops the workers at once rather than after their tasks.
+
+    running: called with the keys of the tasks in progress, in the order given, as they change and
+    every `every` seconds (a progress display's hook: its clock moves while long tasks run)."""
     tasks = list(tasks)
     workers = max(1, min(workers or cores(), len(tasks) or 1))
     if workers == 1:
         for key, fn, args in tasks:
+            if running:
+                running([key])
             yield key, fn(*args)
         return
     pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init,
@@ -76,8 +82,18 @@ def completed(tasks: Iterable[tuple[Any, Callable, tuple]], workers: int | None 
     finished = False
     try:
         futures = {pool.submit(fn, *args): key for key, fn, args in tasks}
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
+        if running is None:
+            for fut in as_completed(futures):
+                yield futures[fut], fut.result()
+        else:
+            pending = list(futures)         # in the order given, which is the order the workers take them
+            while pending:
+                # the first `workers` unfinished tasks are the ones the workers hold (they take them in order)
+                running([futures[f] for f in pending[:workers]])
+                done, _ = wait(pending, timeout=every, return_when=FIRST_COMPLETED)
+                for fut in [f for f in pending if f in done]:
+                    pending.remove(fut)
+                    yield futures[fut], fut.result()
         finished = True
     finally:
         if finished:
