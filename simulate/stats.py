@@ -3,6 +3,7 @@ error rates, and t-intervals for means such as the simple regret."""
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -45,3 +46,14 @@ def mean_interval(values: np.ndarray, level: float = 0.95) -> Interval:
     se = float(v.std(ddof=1) / np.sqrt(v.size))
     h = float(stats.t.ppf(0.5 + level / 2, v.size - 1) * se)
     return Interval(m, m - h, m + h, level)
+
+
+def sums_interval(total: float, total_sq: float, count: int, level: float = 0.95) -> Interval:
+    """`mean_interval` of `count` values known only by their sum and sum of squares (what a result
+    store keeps of a row's runs)."""
+    if count < 2:
+        raise ValueError(f"count must be >= 2, got {count}")
+    mean = total / count
+    se = math.sqrt(max(total_sq - total * total / count, 0.0) / (count - 1) / count)
+    h = float(stats.t.ppf(0.5 + level / 2, count - 1)) * se
+    return Interval(float(mean), float(mean - h), float(mean + h), level)

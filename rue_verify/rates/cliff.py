@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from simulate.stats import Interval
+from simulate.stats import Interval, sums_interval
 from simulate.version import package_version
 
 from ..errors import ParameterError
@@ -170,10 +170,7 @@ class Cell:
         s, qq, m = self.sums[q].sum(), self.sumsq[q].sum(), self.runs
         if q == "starved" and s == 0:
             return Interval(0.0, 0.0, zero_share_bound(m, level), level)
-        mean = s / m
-        se = math.sqrt(max(qq - s * s / m, 0.0) / (m - 1) / m)
-        h = float(stats.t.ppf(0.5 + level / 2, m - 1)) * se
-        return Interval(float(mean), float(mean - h), float(mean + h), level)
+        return sums_interval(s, qq, m, level)
 
     def block_means(self, q: str) -> np.ndarray:
         return self.sums[q] / self.counts

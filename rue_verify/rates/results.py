@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from simulate.stats import Interval, binomial_interval
+from simulate.stats import Interval, binomial_interval, sums_interval
 
 from ..errors import ParameterError
 from .fit import Fit, fit_groups
@@ -66,10 +66,7 @@ class Curve:
         """The plain estimate at budget index j (exact binomial for the failure rate of prior draws)."""
         if q == "failure" and not self.setting.tilt:
             return binomial_interval(int(round(self.plain_sums[q][j, 0])), self.runs, level)
-        s, qq, m = (*self.plain_sums[q][j], self.runs)
-        se = np.sqrt(max(qq - s * s / m, 0.0) / (m - 1) / m)
-        h = stats.t.ppf(0.5 + level / 2, m - 1) * se
-        return Interval(float(s / m), float(s / m - h), float(s / m + h), level)
+        return sums_interval(*self.plain_sums[q][j], self.runs, level)
 
     def block_means(self, q: str) -> np.ndarray:
         """`(G, B)`: the mean of each block of runs (paired across algorithms of the setting)."""

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from simulate.stats import binomial_interval, mean_interval
+from simulate.stats import binomial_interval, mean_interval, sums_interval
 
 
 @settings(max_examples=100)
@@ -27,6 +27,15 @@ def test_mean_interval_is_the_t_interval():
     ci = mean_interval(v, 0.9)
     h = stats.t.ppf(0.95, 4) * v.std(ddof=1) / np.sqrt(5)
     assert (ci.estimate, ci.low, ci.high) == pytest.approx((v.mean(), v.mean() - h, v.mean() + h))
+
+
+def test_the_interval_from_sums_is_the_interval_from_the_values():
+    """A result store keeps a row's sum and sum of squares; the interval from them is the values' own."""
+    v = np.random.default_rng(3).exponential(size=257)
+    a, b = sums_interval(float(v.sum()), float((v ** 2).sum()), v.size, 0.99), mean_interval(v, 0.99)
+    assert (a.estimate, a.low, a.high) == pytest.approx((b.estimate, b.low, b.high), rel=1e-12)
+    with pytest.raises(ValueError, match="count"):
+        sums_interval(1.0, 1.0, 1)
 
 
 @pytest.mark.parametrize("args,match", [((3, 0), "trials"), ((-1, 5), "successes"), ((6, 5), "successes"),
