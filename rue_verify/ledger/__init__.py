@@ -9,7 +9,8 @@ location, its check, the results it needs, how to recompute its witnesses, and i
 them. This package is the paper's plug-in (`PAPER`, a `verify.Paper`, found by the name `zhu-qiu`
 through the entry-point group `rue_verify.papers`): its claim modules, its proof graph's node table
 (`proof_graph`), its settings (the exact history search's grid) and its inputs (the reproduction's
-results and the rate study).
+results and the rate study). It imports nothing of the outputs at load; its hooks for the report's
+formulas and the paper's LaTeX (`_formula`, `_statement_tex`) import them when a renderer calls them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 import importlib
 from typing import Callable, Iterable
 
-from ..outputs.citation import PAPER as CITATION
 from ..verify import REGISTRY, SEVERITY, ClaimResult, Finding, LedgerInputs, Mode, run_claim
 from ..verify import runner as _runner
 from ..verify.papers import Paper, declaring, register
@@ -28,6 +28,10 @@ __all__ = ["REGISTRY", "SEVERITY", "ClaimResult", "Finding", "LedgerInputs", "Mo
 
 #: the paper's name, the namespace of its claim IDs and `--paper`'s default
 NAME = "zhu-qiu"
+#: the paper's reference (its title page, and the camera-ready month and OpenReview link it declares;
+#: CITATION.cff says the same, a test holds them together)
+CITATION = ("Rong J.B. Zhu and Yanqi Qiu. UCB Exploration for Fixed-Budget Bayesian Best Arm Identification. "
+            "Transactions on Machine Learning Research, October 2024. https://openreview.net/forum?id=BqSi73krYd")
 
 
 #: the ledger's modules in the paper's order; importing one registers its claims (the registry's

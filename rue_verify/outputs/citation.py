@@ -1,14 +1,10 @@
-"""How to cite the paper and the toolkit: the one text the report, the erratum and the README quote
-(CITATION.cff, at the top of the source tree, says the same for software indexes; a test holds them
-together)."""
+"""How to cite the toolkit, with the paper an output checks (its plug-in's `Paper.citation`): the one
+text the report and the erratum quote (CITATION.cff, at the top of the source tree, says the same for
+software indexes; a test holds them together)."""
 
 from __future__ import annotations
 
 from .. import __version__
-
-#: the paper checked (its title page and the camera-ready month and OpenReview link it declares)
-PAPER = ("Rong J.B. Zhu and Yanqi Qiu. UCB Exploration for Fixed-Budget Bayesian Best Arm Identification. "
-         "Transactions on Machine Learning Research, October 2024. https://openreview.net/forum?id=BqSi73krYd")
 
 
 def toolkit() -> str:
@@ -18,6 +14,6 @@ def toolkit() -> str:
 
 
 def cite_this(paper: str | None = None) -> str:
-    """One line for a report's or an erratum's foot (`paper`: the checked paper's reference; default
-    Zhu & Qiu's)."""
-    return f"Cite this: {toolkit()} It checks: {paper or PAPER}"
+    """One line for a report's or an erratum's foot (`paper`: the checked paper's reference, if it
+    declares one)."""
+    return f"Cite this: {toolkit()}" + (f" It checks: {paper}" if paper else "")
