@@ -14,6 +14,13 @@ from typing import Callable
 
 from ..store.result_store import ResultStore
 
+#: a local sweep of less work than this (the tasks' `cost`, weighted arm-rounds: a few seconds) runs in
+#: this process unless given `workers`. Starting a process per core costs seconds: each imports the
+#: package and loads its kernels, or compiles them where the cache lacks them (spawned, as they are
+#: once this process has run a parallel kernel). `rates --quick` (3.5e9) takes 21 s on two processes
+#: against 29 s on one; in a fresh clone's CI the tests' tiny sweeps took up to 56 s on two processes.
+POOL_FROM = 1e9
+
 
 def run_sweep(tasks: list, seed: int, store: ResultStore, *, execute: Callable, scheduler: str | None = None,
               client=None, progress: bool = True, on_row: Callable[[dict], None] | None = None,
@@ -26,10 +33,10 @@ def run_sweep(tasks: list, seed: int, store: ResultStore, *, execute: Callable, 
     `wait`, waits for the first and then runs only what is left). A scheduler that goes away ends the
     sweep with a ConnectionError saying how many rows were stored; rerunning resumes.
 
-    workers: local processes (default every core). Each runs a task at a time with cores / workers
-    numba threads; the tasks start costliest first, so the longest ends early and the cores stay busy
-    to the end (a task's kernels keep both cores only about 85% busy, its serial parts the rest).
-    Only this process writes the store.
+    workers: local processes (default every core; one, this process, for less work than `POOL_FROM`).
+    Each runs a task at a time with cores / workers numba threads; the tasks start costliest first, so
+    the longest ends early and the cores stay busy to the end (a task's kernels keep both cores only
+    about 85% busy, its serial parts the rest). Only this process writes the store.
 
     execute: (task, seed) -> row, a module-level function (workers import it); the tasks have a
     `key`, a `cost` (weighted arm-rounds) and a `describe` (the progress bar's postfix)."""
@@ -92,6 +99,8 @@ def _sweep(tasks, seed, store, scheduler, client, progress, on_row, execute, des
         else:
             from ..verify.parallel import completed
             costliest = sorted(todo, key=lambda t: -t.cost)
+            if workers is None and sum(t.cost for t in todo) < POOL_FROM:
+                workers = 1
             with contextlib.closing(completed([(t.key, execute, (t, seed)) for t in costliest], workers,
                                               running if progress else None)) as rows:
                 for _, row in rows:         # closing: a failed write or Ctrl-C here stops the workers at once

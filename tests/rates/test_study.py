@@ -208,3 +208,21 @@ def test_the_oracle_estimate_is_the_two_armed_closed_form():
         exact = lower.oracle_two_arms(n, s0, nu)
         assert t.failure.low <= exact <= t.failure.high, (n, s0, nu, exact, t.failure)
 
+
+
+def test_a_sweep_of_little_work_runs_in_this_process_unless_told(tmp_path, monkeypatch):
+    """Below `sweep.POOL_FROM` the default is this process (starting a process per core costs more than
+    such a sweep); an explicit `workers` is kept."""
+    from rue_verify.studies import sweep
+    from rue_verify.verify import parallel
+    grid.SCALES["tiny"] = TINY
+    assert sum(t.cost for t in grid.tasks(TINY)) < sweep.POOL_FROM
+    asked, real = [], parallel.completed
+
+    def spy(tasks, workers=None, *args, **kw):
+        asked.append(workers)
+        return real(tasks, 1, *args, **kw)
+    monkeypatch.setattr(parallel, "completed", spy)
+    rates.run("tiny", tmp_path / "default", seed=5, progress=False)
+    rates.run("tiny", tmp_path / "two", seed=5, progress=False, workers=2)
+    assert asked == [1, 2]
