@@ -1,8 +1,8 @@
 """Run the tasks of a grid into a result store (`result_store`): locally (a process per core, each
-task on one core, the costliest first; `verify.parallel`) or on a Dask distributed cluster given by its
-scheduler address. Each task's seeds come
-from the task itself, so both backends, any worker and any order give the same rows. The
-reproduction and the rate study run through here with their own tasks and `execute`."""
+task on one core, the costliest first; `verify.parallel`) or on a Dask distributed cluster given by
+its scheduler address. Each task's seeds come from the task itself, so both backends, any number of
+processes, any worker and any order give the same rows. The reproduction and the rate study run
+through here with their own tasks and `execute`."""
 
 from __future__ import annotations
 
