@@ -14,9 +14,10 @@ from rue_verify.ledger import REGISTRY
 
 CLAIMS_MD = pathlib.Path(__file__).resolve().parents[3] / "shared" / "CLAIMS.md"
 BEYOND_MD = CLAIMS_MD.with_name("CLAIMS-BEYOND.md")
-#: claims of CLAIMS-BEYOND.md not registered yet (none); a new claim there fails this test until it is built
-#: or listed here
-PENDING: set[str] = set()
+#: claims of CLAIMS-BEYOND.md not registered yet; a new claim there fails this test until it is built or listed
+#: here. These three ask for the variance-estimator study (ML and REML against the authors' estimates and the
+#: known variances, and the top-two split on equal terms), which is not built yet.
+PENDING: set[str] = {"VAR-EST-COST", "VAR-EST-METHODS", "TOPTWO-REST"}
 
 
 def claims_md_ids(text: str) -> set[str]:
