@@ -137,40 +137,42 @@ def certify_theorem_3_1(K: int, widths: tuple[float, ...] = (0.2, 0.1, 0.05, 0.0
 
 
 # ---------------------------------------------------------------- sympy proof of Lemma sec:tau (upper)
-def prove_tau_upper() -> list[tuple[str, bool]]:
-    """A sympy-checked proof that tau_k^2 <= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2)(1 + sigma^2/(K sigma0^2))
-    whenever every arm has T_j >= 1. Returns the steps, each with whether sympy verified it.
+def _rel(lhs, op: str, rhs):
+    """An unevaluated sympy relation (so that sympy does not decide it on construction)."""
+    cls = {"==": sympy.Eq, "<=": sympy.Le, "<": sympy.Lt, ">=": sympy.Ge, ">": sympy.Gt}[op]
+    return cls(sympy.sympify(lhs), sympy.sympify(rhs), evaluate=False)
+
+
+def prove_tau_upper() -> list[tuple[str, object, tuple]]:
+    """The proof that tau_k^2 <= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2)(1 + sigma^2/(K sigma0^2))
+    whenever every arm has T_j >= 1, as statements (text, a sympy relation, the relations assumed), each
+    for every positive value of its symbols: a verification engine decides them (sympy or z3).
 
     Steps: with A = T_k sigma0^2 + sigma^2 and D = sum_j T_j sigma^2/(T_j sigma0^2 + sigma^2),
     (1) upper - tau_k^2 = sigma^4 (A D - K sigma^2) / (K A^2 D)   [identity];
-    (2) t -> t sigma^2/(t sigma0^2 + sigma^2) is increasing         [derivative > 0];
-    (3) so A D >= T_k sigma^2 + (K-1) A sigma^2/(sigma0^2 + sigma^2)  for T_j >= 1;
-    (4) that minus K sigma^2 equals (T_k - 1) sigma^2 (1 + (K-1) sigma0^2/(sigma0^2+sigma^2)) >= 0.
+    (2) g(t) = t sigma^2/(t sigma0^2 + sigma^2) has g' = sigma^4/(t sigma0^2 + sigma^2)^2 > 0;
+    (3) g(t) >= g(1) for t >= 1, and A g(T_k) = T_k sigma^2, so A D >= T_k sigma^2 + (K-1) A g(1);
+    (4) that bound minus K sigma^2 is (T_k - 1) sigma^2 (1 + (K-1) sigma0^2/(sigma0^2+sigma^2)) >= 0.
     """
     s0, s, T, K, D, t = sympy.symbols("sigma0_sq sigma_sq T_k K D t", positive=True)
     A = T * s0 + s
     tau = s0 * s / A + (s / A) ** 2 * s / D
     upper = s0 * s / A * (1 + s / (K * s0))
-    step1 = sympy.simplify(upper - tau - s ** 2 * s * s * (A * D - K * s) / (K * A ** 2 * D * s * s)) == 0
     g = t * s / (t * s0 + s)
-    dg = sympy.simplify(sympy.diff(g, t))
-    step2 = sympy.simplify(dg - s ** 2 / (t * s0 + s) ** 2) == 0   # manifestly > 0
     lower_AD = T * s + (K - 1) * A * s / (s0 + s)
-    # (3): D = T_k sigma^2/A + sum_{j != k} g(T_j) and g(T_j) >= g(1) for T_j >= 1 (step 2), so
-    # A D >= T_k sigma^2 + (K-1) A g(1); checked: the k-th term times A is T_k sigma^2, g(1) is
-    # sigma^2/(sigma0^2+sigma^2), and g(t) - g(1) = (t-1) sigma^4/((t sigma0^2 + sigma^2)(sigma0^2 + sigma^2)),
-    # which is >= 0 exactly when t >= 1.
-    step3 = (sympy.simplify(A * g.subs(t, T) - T * s) == 0
-             and sympy.simplify(g.subs(t, 1) - s / (s0 + s)) == 0
-             and sympy.simplify(g - g.subs(t, 1) - (t - 1) * s ** 2 / ((t * s0 + s) * (s0 + s))) == 0
-             and sympy.simplify(A * ((K - 1) * g.subs(t, 1)) - (lower_AD - T * s)) == 0)
-    diff = sympy.simplify(lower_AD - K * s - (T - 1) * s * (1 + (K - 1) * s0 / (s0 + s)))
-    step4 = diff == 0
-    return [("identity: upper - tau^2 = sigma^4 (A D - K sigma^2)/(K A^2 D)", bool(step1)),
-            ("d/dt [t sigma^2/(t sigma0^2 + sigma^2)] = sigma^4/(t sigma0^2 + sigma^2)^2 > 0", bool(step2)),
-            ("A D >= T_k sigma^2 + (K-1) A sigma^2/(sigma0^2+sigma^2) when every T_j >= 1", bool(step3)),
+    return [("identity: upper - tau^2 = sigma^4 (A D - K sigma^2)/(K A^2 D)",
+             _rel(upper - tau, "==", s ** 2 * (A * D - K * s) / (K * A ** 2 * D)), ()),
+            ("d/dt [t sigma^2/(t sigma0^2 + sigma^2)] = sigma^4/(t sigma0^2 + sigma^2)^2 > 0",
+             sympy.And(_rel(sympy.Derivative(g, t), "==", s ** 2 / (t * s0 + s) ** 2),
+                       _rel(s ** 2 / (t * s0 + s) ** 2, ">", 0)), ()),
+            ("g(t) >= g(1) for t >= 1, and A g(T_k) = T_k sigma^2: so A D >= T_k sigma^2 + (K-1) A sigma^2/(sigma0^2 "
+             "+ sigma^2) when every T_j >= 1",
+             sympy.And(_rel(g, ">=", g.subs(t, 1)), _rel(A * g.subs(t, T), "==", T * s),
+                       _rel(A * (K - 1) * g.subs(t, 1), "==", lower_AD - T * s)), (_rel(t, ">=", 1),)),
             ("that bound - K sigma^2 = (T_k-1) sigma^2 (1 + (K-1) sigma0^2/(sigma0^2+sigma^2)) >= 0",
-             bool(step4))]
+             sympy.And(_rel(lower_AD - K * s, "==", (T - 1) * s * (1 + (K - 1) * s0 / (s0 + s))),
+                       _rel((T - 1) * s * (1 + (K - 1) * s0 / (s0 + s)), ">=", 0)),
+             (_rel(T, ">=", 1), _rel(K, ">=", 1)))]
 
 
 def valid_for_all_reals(statement, names: str) -> bool | None:
@@ -185,40 +187,38 @@ def valid_for_all_reals(statement, names: str) -> bool | None:
     return True if result == z3.unsat else False if result == z3.sat else None
 
 
-def prove_h2_le_h() -> list[tuple[str, bool | None]]:
-    """The steps of H_2 <= H (Section 2's H and H_2 = max_i i Delta_(i)^-2, gaps sorted increasingly),
-    each decided by z3 for every real value (`valid_for_all_reals`). With y_j = Delta_(j)^-2 and
-    S_t = y_1 + ... + y_t: (1) y_j >= y_i for j <= i; (2)-(3) by induction on t, S_t >= t y_i for
-    t <= i; (4) S_i <= H, the other terms being positive. So i Delta_(i)^-2 <= H for every i."""
-    import z3
+def prove_h2_le_h() -> list[tuple[str, object, tuple]]:
+    """The steps of H_2 <= H (Section 2's H and H_2 = max_i i Delta_(i)^-2, gaps sorted increasingly), as
+    statements (text, a sympy relation, the relations assumed) for every real value of their symbols,
+    which a verification engine decides (z3). With y_j = Delta_(j)^-2 and S_t = y_1 + ... + y_t: (1)
+    y_j >= y_i for j <= i; (2)-(3) by induction on t, S_t >= t y_i for t <= i; (4) S_i <= H, the other
+    terms being nonnegative. So i Delta_(i)^-2 <= H for every i."""
+    a, b, y, m, S, t, R = sympy.symbols("a b y m S t R", real=True)
     return [
-        ("0 < a <= b gives a^-2 >= b^-2, so Delta_(j)^-2 >= Delta_(i)^-2 for j <= i (z3, every real value)",
-         valid_for_all_reals(lambda a, b: z3.Implies(z3.And(a > 0, a <= b), 1 / (a * a) >= 1 / (b * b)), "a b")),
-        ("induction on t, base: S_1 = y_1 >= 1 * m where m = Delta_(i)^-2 (z3)",
-         valid_for_all_reals(lambda y, m: z3.Implies(y >= m, y >= 1 * m), "y m")),
-        ("induction on t, step: S_t >= t m and y_(t+1) >= m give S_(t+1) = S_t + y_(t+1) >= (t+1) m, for every "
-         "real S, y, m and t >= 1 (z3); so S_i >= i Delta_(i)^-2",
-         valid_for_all_reals(lambda S, y, m, t: z3.Implies(z3.And(t >= 1, S >= t * m, y >= m), S + y >= (t + 1) * m),
-                             "S y m t")),
-        ("S_i <= S_i + (the other terms, >= 0) = H (z3); so i Delta_(i)^-2 <= H for every i, and H_2 <= H",
-         valid_for_all_reals(lambda S, R: z3.Implies(R >= 0, S <= S + R), "S R")),
+        ("0 < a <= b gives a^-2 >= b^-2, so Delta_(j)^-2 >= Delta_(i)^-2 for j <= i",
+         _rel(1 / a ** 2, ">=", 1 / b ** 2), (_rel(a, ">", 0), _rel(a, "<=", b))),
+        ("induction on t, base: S_1 = y_1 >= 1 * m where m = Delta_(i)^-2", _rel(y, ">=", m), (_rel(y, ">=", m),)),
+        ("induction on t, step: S_t >= t m and y_(t+1) >= m give S_(t+1) = S_t + y_(t+1) >= (t+1) m; so S_i >= i "
+         "Delta_(i)^-2", _rel(S + y, ">=", (t + 1) * m), (_rel(t, ">=", 1), _rel(S, ">=", t * m), _rel(y, ">=", m))),
+        ("S_i <= S_i + (the other terms, >= 0) = H; so i Delta_(i)^-2 <= H for every i, and H_2 <= H",
+         _rel(S, "<=", S + R), (_rel(R, ">=", 0),)),
     ]
 
 
-def prove_h_le_harmonic_h2() -> list[tuple[str, bool | None]]:
+def prove_h_le_harmonic_h2() -> list[tuple[str, object, tuple]]:
     """The steps of H <= (1/2 + sum_{i=2}^K 1/i) H_2 where the two smallest gaps are equal (Section 2
-    defines the best arm's gap as the smallest other gap), each decided by z3 for every real value.
+    defines the best arm's gap as the smallest other gap), as statements for every real value (z3).
     With y_i = Delta_(i)^-2, M = H_2 and L_t = 1/2 + sum_{i=2}^t 1/i: (1) y_i <= M/i; (2) the base
     S_2 = y_1 + y_2 <= L_2 M from y_1 = y_2; (3) the step S_(t+1) <= L_(t+1) M. So H = S_K <= L_K M."""
-    import z3
+    i, y, M, y1, y2, S, L, t = sympy.symbols("i y M y1 y2 S L t", real=True)
+    half = sympy.Rational(1, 2)
     return [
-        ("i Delta_(i)^-2 <= H_2 (H_2 is their largest) gives Delta_(i)^-2 <= H_2/i for every i >= 1 (z3)",
-         valid_for_all_reals(lambda i, y, M: z3.Implies(z3.And(i >= 1, i * y <= M), y <= M / i), "i y M")),
-        ("induction on t >= 2, base: Delta_(1) = Delta_(2) and y_2 <= M/2 give S_2 = y_1 + y_2 <= (1/2 + 1/2) M (z3)",
-         valid_for_all_reals(lambda y1, y2, M: z3.Implies(z3.And(y1 == y2, y2 <= M / 2), y1 + y2 <= M * (0.5 + 0.5)),
-                             "y1 y2 M")),
-        ("induction on t, step: S_t <= L_t M and y_(t+1) <= M/(t+1) give S_(t+1) <= (L_t + 1/(t+1)) M = L_(t+1) M, "
-         "for every real S, y, M, L and t >= 2 (z3); so H = S_K <= (1/2 + sum_{i=2}^K 1/i) H_2",
-         valid_for_all_reals(lambda S, y, M, L, t: z3.Implies(z3.And(t >= 2, S <= M * L, y <= M / (t + 1)),
-                                                              S + y <= M * (L + 1 / (t + 1))), "S y M L t")),
+        ("i Delta_(i)^-2 <= H_2 (H_2 is their largest) gives Delta_(i)^-2 <= H_2/i for every i >= 1",
+         _rel(y, "<=", M / i), (_rel(i, ">=", 1), _rel(i * y, "<=", M))),
+        ("induction on t >= 2, base: Delta_(1) = Delta_(2) and y_2 <= M/2 give S_2 = y_1 + y_2 <= (1/2 + 1/2) M",
+         _rel(y1 + y2, "<=", M * (half + half)), (_rel(y1, "==", y2), _rel(y2, "<=", M / 2))),
+        ("induction on t, step: S_t <= L_t M and y_(t+1) <= M/(t+1) give S_(t+1) <= (L_t + 1/(t+1)) M = L_(t+1) M; "
+         "so H = S_K <= (1/2 + sum_{i=2}^K 1/i) H_2",
+         _rel(S + y, "<=", M * (L + 1 / (t + 1))),
+         (_rel(t, ">=", 2), _rel(S, "<=", M * L), _rel(y, "<=", M / (t + 1)))),
     ]

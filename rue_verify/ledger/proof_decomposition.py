@@ -8,7 +8,6 @@ import mpmath
 import numpy as np
 import sympy
 
-from bounds import certify
 from bounds import repaired as rp
 from bounds import theorems as th
 from bounds.estimation import tau_sq_tilde
@@ -128,12 +127,11 @@ def tk_up_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
     step3 = sympy.simplify(th.Tk_upper(D, K_, n_, s0_, s_) - 1
                            - (1 + 2 * (1 + th.eta(K_, s0_, s_)) ** 2 * th.beta(K_, s0_, s_) * s_ * sympy.log(n_)
                               / D ** 2)) == 0
-    tau_up = all(ok for _, ok in certify.prove_tau_upper())
     return [("at the last round arm k != 1 was pulled (T_k - 1 earlier pulls), on E at the state that decided it: "
              "mu_k + (1+eta) c_k >= U_k >= U_1 >= mu_1 + (1-eta) c_1 >= mu_1, so Delta_k <= (1+eta) c_k (the index "
              "rule; the induction over RUE's states, every round from the base state on, z3)", search),
             ("c_k^2 = 2 tau_k^2 log n <= 2 beta ttau_k^2 log n (Lemma sec:tau's upper side, proven in "
-             "LEM-TAU-UPPER)", tau_up),
+             "LEM-TAU-UPPER)", Rests("LEM-TAU-UPPER")),
             ("ttau^2 = sigma0^2 sigma^2/(T sigma0^2 + sigma^2) = sigma^2/T - sigma^4/(T(T sigma0^2 + sigma^2)) "
              "<= sigma^2/T", step1),
             ("Delta_k^2 <= 2 (1+eta)^2 beta sigma^2 log n/(T_k - 1) is T_k - 1 <= 2(1+eta)^2 beta sigma^2 log n "

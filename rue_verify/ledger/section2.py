@@ -17,6 +17,7 @@ from simulate.stats import STRICT_LEVEL, binomial_interval
 
 from ..verify import (
     Expect,
+    Holds,
     Mode,
     Repair,
     Rests,
@@ -29,8 +30,9 @@ from ..verify import (
     from_proof,
     from_tightness,
     from_value,
+    held,
+    rel,
     repair,
-    solved,
     witness,
 )
 from ..verify.search import Dim, minimize_margin
@@ -298,9 +300,6 @@ def _instances(mode: Mode, key: str, n_range=(10, 1e7), K_range=(2, 40), thresho
 
 @repair("SEC2-LOWER-H2")
 def repair_lower_h2(mode: Mode) -> Repair:
-    Ks = np.arange(2, mode.K_max + 1)
-    harm = 0.5 + np.cumsum(1.0 / Ks) - 1.0
-    factor_ok = bool(np.all(harm <= np.log(2 * Ks)))
     # the two argument steps, each searched on its own over the same random instances
     left, right, count = math.inf, math.inf, 0
     for _, K, mu in _instances(mode, "lower-h2"):
@@ -308,27 +307,37 @@ def repair_lower_h2(mode: Mode) -> Repair:
         left, right = min(left, (H - H2) / H), min(right, (rp.harmonic_log_bound_repaired(K) * H2 - H) / H)
         count += 1
     where = f"{count} random instances, K in [2, 39]"
-    log_step = _log_step()
-    # H_2 <= H and H <= (1/2 + sum_{i=2}^K 1/i) H_2, step by step, each decided by z3 (the best arm's gap is the
-    # smallest other gap, so the two smallest gaps are equal, as the second proof's base needs)
-    proof = from_proof([*solved(certify.prove_h2_le_h() + certify.prove_h_le_harmonic_h2()),
-                        (f"1/2 + sum_{{i=2}}^K 1/i <= log(2K): exact sums for K in 2-{mode.K_max} ({factor_ok}); for "
-                         "every K, 1/i <= ln i - ln(i - 1) since -ln(1 - x) >= x on [0, 1) (its derivative "
-                         "1/(1 - x) - 1 >= 0 and value 0 at 0; sympy), so sum_{i=2}^K 1/i <= ln K, and 1/2 <= ln 2",
-                         factor_ok and log_step and bool(sympy.log(2) > sympy.Rational(1, 2)))],
+    # H_2 <= H and H <= (1/2 + sum_{i=2}^K 1/i) H_2, step by step, each a statement the engine decides (z3; the
+    # best arm's gap is the smallest other gap, so the two smallest gaps are equal, as the second proof's base
+    # needs), then 1/2 + sum_{i=2}^K 1/i <= log(2K) for every K
+    proof = from_proof([*held(certify.prove_h2_le_h() + certify.prove_h_le_harmonic_h2(), "z3"),
+                        *_harmonic_log_steps()],
                        "every instance, every K", "H_2 <= H <= log(2K) H_2")
     search = from_margin(min(left, right), where, holds="both inequalities held",
                          fails="an inequality failed", tol=1e-12, tol_reason="relative rounding")
+    Ks = np.arange(2, mode.K_max + 1)
+    harm = 0.5 + np.cumsum(1.0 / Ks)                 # 1/2 + sum_{i=2}^K 1/i at K = 2, ..., K_max
+    sums = corroborating(from_margin(float(np.min(np.log(2 * Ks) - harm)), f"K in 2-{mode.K_max}",
+                                     holds="1/2 + sum_{i=2}^K 1/i <= log(2K) at every K summed",
+                                     fails="1/2 + sum_{i=2}^K 1/i > log(2K) at some K summed"))
     return Repair("H_2 <= H <= (1/2 + sum_{i=2}^K 1/i) H_2 <= log(2K) H_2 (the paper's first inequality reversed)",
-                  "harmonic_log_bound_repaired", [proof, corroborating(search)])
+                  "harmonic_log_bound_repaired", [proof, corroborating(search), sums])
 
 
-def _log_step() -> bool:
-    """-ln(1 - x) >= x on [0, 1), by sympy: its derivative 1/(1 - x) - 1 >= 0 and its value 0 at 0."""
-    x = sympy.symbols("x", nonnegative=True)
-    f = -sympy.log(1 - x) - x
-    grows = sympy.simplify(sympy.diff(f, x) - x / (1 - x)) == 0          # 1/(1-x) - 1 = x/(1-x) >= 0 on [0, 1)
-    return bool(grows and f.subs(x, 0) == 0)
+def _harmonic_log_steps() -> list:
+    """1/2 + sum_{i=2}^K 1/i <= log(2K) for every K >= 2, as statements: 1/i <= -log(1 - 1/i) (z3: log a <=
+    a - 1), which is log i - log(i - 1) (sympy), whose sum over i = 2..K telescopes to log K (sympy), and 1/2 <=
+    log 2 (sympy)."""
+    i = sympy.Symbol("i", integer=True, positive=True)
+    K = sympy.Symbol("K", integer=True, positive=True)
+    return [("1/i <= -log(1 - 1/i) for i >= 2 (log a <= a - 1)",
+             Holds(rel(1 / i, "<=", -sympy.log(1 - 1 / i)), (rel(i, ">=", 2),), "z3")),
+            ("-log(1 - 1/i) = log i - log(i - 1)", Holds(rel(-sympy.log(1 - 1 / i), "==",
+                                                            sympy.log(i) - sympy.log(i - 1)), (), "sympy")),
+            ("so sum_{i=2}^K 1/i <= sum_{i=2}^K (log i - log(i - 1)) = log K (the sum telescopes)",
+             Holds(rel(sympy.Sum(sympy.log(i) - sympy.log(i - 1), (i, 2, K)), "==", sympy.log(K)), (), "sympy")),
+            ("and 1/2 <= log 2, so 1/2 + sum_{i=2}^K 1/i <= log 2 + log K = log(2K)",
+             Holds(rel(sympy.Rational(1, 2), "<=", sympy.log(2)), (), "sympy"))]
 
 
 def _lower_chain_logs(p: dict) -> tuple[float, float]:

@@ -24,9 +24,11 @@ from bounds.estimation import (
 
 from ..verify import (
     Expect,
+    Holds,
     Mode,
     NoRepair,
     Repair,
+    Rests,
     claims_in,
     corroborating,
     fmt,
@@ -34,6 +36,8 @@ from ..verify import (
     from_proof,
     from_tightness,
     from_value,
+    held,
+    rel,
     repair,
     witness,
 )
@@ -272,7 +276,7 @@ def _tau_upper_sides(p: dict) -> tuple[float, float]:
        recompute=_tau_upper_sides)
 def check_tau_upper(mode: Mode):
     (m1, w1), n1, b1 = _search_tau(mode, "upper", 1, "tau-upper")
-    proof = from_proof(certify.prove_tau_upper(),
+    proof = from_proof(held(certify.prove_tau_upper()),
                        "every arm pulled at least once (T_j >= 1, as RUE guarantees), all K >= 2, sigma0^2, "
                        "sigma^2 > 0",
                        "tau_k^2 <= the right side")
@@ -371,9 +375,16 @@ def check_totilde(mode: Mode):
         c = np.sqrt(2 * _tau_sq(T, s0, s) * math.log(n))
         ct = np.sqrt(float(theorems.beta(K, s0, s)) * 2 * tau_sq_tilde(T, s0, s) * math.log(n))
         worst = min(worst, float(np.min((ct - c) / ct)))
-    proof_ok = all(ok for _, ok in certify.prove_tau_upper())
-    f = from_value(worst, "T_j >= 2, K in [2, 30], n up to 1e8",
-                "c^2 = 2 tau^2 log n and beta ctilde^2 = 2 (upper side of Lemma sec:tau) log n, so this is "
-                f"LEM-TAU-UPPER restated (sympy proof: {proof_ok}); random search min relative margin {fmt(worst)}.",
-                certified=proof_ok, at_least=-1e-12)
-    return Expect("holds: it is Lemma sec:tau's upper side", "holds"), [f]
+    tau, up, beta, L = sympy.symbols("tau_sq upper beta L", positive=True)
+    proof = from_proof([("tau_k^2 <= the right side of Lemma sec:tau, which is beta ttau_k^2 (LEM-TAU-UPPER)",
+                         Rests("LEM-TAU-UPPER")),
+                        ("c = sqrt(2 tau^2 log n) <= sqrt(2 beta ttau^2 log n) = sqrt(beta) ctilde: the square root "
+                         "increases, log n > 0",
+                         Holds(rel(sympy.sqrt(2 * tau * L), "<=", sympy.sqrt(beta) * sympy.sqrt(2 * (up / beta) * L)),
+                               (rel(tau, "<=", up),), "z3"))],
+                       "every allocation with T_j >= 1, every K >= 2, n > 1, sigma0^2, sigma^2 > 0",
+                       "c_{k,n} <= sqrt(beta) ctilde_{k,n}")
+    f = corroborating(from_value(worst, "T_j >= 2, K in [2, 30], n up to 1e8",
+                                 f"c^2 = 2 tau^2 log n and beta ctilde^2 = 2 (upper side of Lemma sec:tau) log n: "
+                                 f"random search min relative margin {fmt(worst)}.", at_least=-1e-12))
+    return Expect("holds: it is Lemma sec:tau's upper side", "holds"), [proof, f]

@@ -65,7 +65,8 @@ from .findings import (
     witness,
 )
 from .papers import Paper, load_paper
-from .proofs import Argued, Cites, Rests, Sampled, from_proof, proof_status, settle_proof, solved
+from .proofs import Argued, Cites, Rests, Sampled, from_proof, proof_mutants, proof_status, settle_proof, solved
+from .statements import Condition, Holds, bounded, concave, convex, dominated, held, integrable, nonnegative, rel
 
 __all__ = [
     'REGISTRY', 'Claim', 'ClaimResult', 'Expect', 'LedgerInputs', 'Mode', 'NoRepair', 'Repair',
@@ -73,5 +74,6 @@ __all__ = [
     'Finding', 'about', 'corroborating', 'fmt', 'from_certificate', 'from_classes', 'from_count', 'from_exact',
     'from_exhaustive', 'from_intervals', 'from_majority', 'from_margin', 'from_parts', 'from_rate',
     'from_tightness', 'from_value', 'overall', 'reading', 'shorten', 'weakest', 'witness', 'Argued', 'Cites', 'Rests',
-    'Sampled', 'from_proof', 'proof_status', 'settle_proof', 'solved', 'Paper', 'load_paper',
+    'Sampled', 'from_proof', 'proof_mutants', 'proof_status', 'settle_proof', 'solved', 'Condition', 'Holds',
+    'bounded', 'concave', 'convex', 'dominated', 'held', 'integrable', 'nonnegative', 'rel', 'Paper', 'load_paper',
 ]

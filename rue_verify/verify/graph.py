@@ -265,7 +265,84 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
     for key, n in nodes.items():
         if n["route"] == "paper" and (n["uses"] or n["own"]):
             n["proof"], n["broken_at"], n["weakest"] = _proof_status(key, nodes)
+    # a step that rests on a node reads that node's proof (where it has one), not only its statement: a
+    # statement decided by a sample, or a proof argued below it, cannot make the step above certified
+    for _ in range(len(nodes) + 1):
+        if not _reread_rests(results, repairs, nodes, table):
+            break
     return Graph(nodes)
+
+
+#: a node's proof status as the status of a step that rests on it
+_FROM_PROOF = {"proved": "certified", "argued": "argued", "pending": "argued", "broken": "argued"}
+
+
+def _rests_reads(key: str, nodes: dict) -> tuple[str | None, str | None]:
+    """(the status a step resting on node `key` may have at most, by the node's proof; None where the node
+    has no proof; the partial domain it carries)."""
+    n = nodes.get(key)
+    if n is None or not n.get("proof"):
+        return None, None
+    proof = n["proof"]
+    if proof == "checked":
+        low = (n.get("weakest") or "sampled").split(" ")[0]
+        return (low if low in DECIDED else "sampled"), n.get("partial") or (n.get("weakest") if low == "certified"
+                                                                           else None)
+    return _FROM_PROOF.get(proof, "argued"), None
+
+
+def _reread_rests(results, repairs, nodes, table) -> bool:
+    """One pass of `resolve`'s last rule: each step resting on a node is no stronger than the node's
+    proof; the proofs, claims and repairs whose steps weakened are settled again. Whether anything moved."""
+    moved = False
+    for r in results:
+        touched = False
+        for f in [*r.findings, *(x for rep in r.repairs[:1] for x in rep.findings)]:
+            if not f.proof:
+                continue
+            changed = False
+            for step in f.proof["steps"]:
+                if step["uses"] is None or step["status"] in ("refuted", "argued"):
+                    continue
+                cap, partial = _rests_reads(step["uses"], nodes)
+                if cap is None or STEP_ORDER.index(cap) <= STEP_ORDER.index(step["status"]):
+                    if partial and not step.get("partial") and cap is not None:
+                        step["partial"], changed = partial, True
+                    continue
+                step["status"], changed = cap, True
+                step["detail"] += f"; its proof is {nodes[step['uses']]['proof']}, so the step is {cap}"
+                if partial:
+                    step["partial"] = partial
+            if changed:
+                settle_proof(f)
+                touched = moved = True
+        if not touched:
+            continue
+        r.verdict = overall(r.findings)
+        for n in table:
+            if n.claim == r.id:
+                fs = findings_of(r, n.id, own=node_for_claim(r.id, table) == n.id)
+                nodes[n.id]["status"], nodes[n.id]["witness"] = _decided(fs)
+                nodes[n.id]["domain"], nodes[n.id]["partial"] = _coverage(fs)
+                own = next((f for f in fs if f.proof), None)
+                if own is not None:
+                    nodes[n.id]["own"] = dict(own.proof)
+        key = f"repair:{r.id}"
+        if key in repairs and key in nodes:
+            rep = repairs[key][1]
+            nodes[key].update(status=_status_of_repair(rep), proof=rep.proof["status"] if rep.proof else None,
+                              broken_at=rep.proof["broken_at"] if rep.proof else [],
+                              weakest=rep.proof["weakest"] if rep.proof else None,
+                              proof_steps=[s for f in rep.findings if f.proof for s in f.proof["steps"]])
+    if moved:
+        for key, n in nodes.items():
+            if n["route"] == "paper" and (n["uses"] or n["own"]):
+                n["proof"], n["broken_at"], n["weakest"] = _proof_status(key, nodes)
+    return moved
+
+
+#: a step's statuses, strongest first (a step may only move down this list when it is re-read)
+STEP_ORDER = ("certified", "exhausted", "sampled", "argued", "refuted")
 
 
 def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:

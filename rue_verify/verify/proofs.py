@@ -29,12 +29,12 @@ class Argued:
 @dataclass(frozen=True)
 class Cites:
     """A proof step that applies a named classical result (`lemma`: its name; `statement`: the result as
-    it is applied, so that a reader can check it against any textbook) under side conditions, each
-    checked by machine
-    (`conditions`: (text, check) pairs, a check being True or False from sympy or interval
-    arithmetic, a `Finding`, or None where nothing checks it). The step is certified (`proved
-    (cites: ...)`) only when every condition is checked and holds; a condition that fails or is not
-    checked leaves it argued: the result may not apply."""
+    it is applied, so that a reader can check it against any textbook) under side conditions, each a
+    statement about the objects the step uses, decided by the engine (`conditions`: `statements.Condition`s,
+    e.g. `statements.convex(phi, x)`, or (text, check) pairs whose check is a `statements.Holds` or a
+    certified `Finding`). The step is certified (`proved (cites: ...)`) only when every condition is
+    decided true; a condition that fails or is not decided leaves it argued: the result may not apply.
+    A literal (True, 1, a numpy bool) is refused as a condition: it certifies nothing."""
 
     lemma: str
     statement: str
@@ -63,17 +63,92 @@ PROOF_WORDS = {"proved": "proved", "checked": "holds as far as checked", "argued
                "broken": "broken"}
 
 
+#: the reason a bare boolean is not a certificate (a step's check must carry its statement)
+BARE = ("a bare True certifies nothing: the step carries no statement the engine could decide (state it as "
+        "verify.Holds, cite a lemma with verify.Cites, or rest on a node with verify.Rests)")
+
+
+def _literal(x) -> bool:
+    """True, 1, 1.0, a numpy bool: a value that says 'checked' without saying what."""
+    return isinstance(x, (bool, int, float)) or type(x).__module__ == "numpy"
+
+
+def _condition(c):
+    """A `Cites` condition as (text, its check, the Condition or None)."""
+    from .statements import Condition
+    if isinstance(c, Condition):
+        return c.text, c.holds, c
+    if isinstance(c, tuple) and len(c) == 2:
+        return c[0], c[1], None
+    return repr(c)[:60], c, None
+
+
+def _condition_state(check) -> tuple[str, str]:
+    """(holds | fails | unchecked, why) of one side condition."""
+    from .statements import Holds, decide
+    if isinstance(check, Holds):
+        d = decide(check)
+        return {"certified": "holds", "refuted": "fails"}.get(d.status, "unchecked"), d.detail
+    if isinstance(check, Finding):
+        return ("holds" if check.verdict == "holds" and check.certified else "fails" if
+                check.verdict in ("refuted", "undefined", "inconsistent") else "unchecked"), shorten(check.detail, 80)
+    if check is False or (_literal(check) and not check):
+        return "fails", "a literal false"
+    if _literal(check):
+        return "unchecked", "refused: a literal certifies nothing"
+    return "unchecked", f"not a statement ({type(check).__name__})"
+
+
+def _cites_row(s: dict, ok: Cites, i: int) -> dict:
+    conds = [_condition(c) for c in ok.conditions]
+    if not conds:
+        raise TypeError(f"proof step ({i}) cites {ok.lemma} with no side condition: say which conditions it "
+                        "needs, each with its check")
+    states = [(text, *_condition_state(check)) for text, check, _ in conds]
+    said = "; ".join(f"{t}: {st}" + (f" ({why})" if st != "holds" else "") for t, st, why in states)
+    if all(st == "holds" for _, st, _ in states):
+        s.update(status="certified", detail=f"proved (cites: {ok.lemma}: {ok.statement}; every side condition "
+                                            f"decided: {said})", cites=ok.lemma)
+    else:
+        s.update(status="argued", detail=f"cites {ok.lemma} ({ok.statement}), but a side condition is not "
+                                         f"established, so it may not apply: {said}", cites=ok.lemma)
+    return s
+
+
+def _holds_row(s: dict, st) -> dict:
+    from .statements import decide, mutants
+    d = decide(st)
+    s.update(statement=st.text(), latex=st.latex(), method=d.method)
+    if d.status == "certified":
+        negation = decide(mutants(st)[0][1])
+        if negation.status == "certified":
+            s.update(status="argued", detail=f"the check does not depend on the step: its negation is certified too "
+                                             f"({d.method}; the domain may be empty)")
+            return s
+        s.update(status="certified", detail=d.detail)
+        if d.partial:
+            s["partial"] = d.partial
+    elif d.status == "refuted":
+        s.update(status="refuted", detail=d.detail, witness=d.witness)
+    else:
+        s.update(status="argued", detail=d.detail)
+    return s
+
+
 def _step(i: int, text: str, ok) -> dict:
+    from .statements import Holds
     if ok is None:
         raise TypeError(f"proof step ({i}) '{shorten(text, 60)}': an unchecked step must say why it cannot be "
                         "checked (verify.Argued(reason)), or name the node it rests on (verify.Rests(node))")
     s = {"step": i, "text": text, "status": None, "detail": "", "uses": None}
-    if ok is True:
-        s["status"] = "certified"
-    elif isinstance(ok, Finding) and ok.verdict == "holds" and ok.partial:
-        s.update(status=ok.decided_by, detail=shorten(ok.detail, 240), partial=ok.partial, witness=ok.witness)
+    if isinstance(ok, Holds):
+        _holds_row(s, ok)
     elif ok is False:
         s.update(status="refuted", detail="the machine check failed")
+    elif _literal(ok):
+        s.update(status="argued", detail=BARE)
+    elif isinstance(ok, Finding) and ok.verdict == "holds" and ok.partial:
+        s.update(status=ok.decided_by, detail=shorten(ok.detail, 240), partial=ok.partial, witness=ok.witness)
     elif isinstance(ok, Sampled):
         s = _step(i, text, ok.check)
         if s["status"] == "sampled":
@@ -92,30 +167,16 @@ def _step(i: int, text: str, ok) -> dict:
     elif isinstance(ok, Rests):
         s.update(status="rests", uses=ok.node, detail=f"rests on {ok.node}")
     elif isinstance(ok, Cites):
-        def state(check) -> str:
-            if isinstance(check, Finding):
-                return "holds" if check.verdict == "holds" and check.certified else "fails" if \
-                    check.verdict in ("refuted", "undefined", "inconsistent") else "unchecked"
-            return {True: "holds", False: "fails"}.get(check, "unchecked")
-        states = [(text, state(c)) for text, c in ok.conditions]
-        if not states:
-            raise TypeError(f"proof step ({i}) cites {ok.lemma} with no side condition: say which conditions it "
-                            "needs, each with its check")
-        said = "; ".join(f"{t}: {st}" for t, st in states)
-        if all(st == "holds" for _, st in states):
-            s.update(status="certified", detail=f"proved (cites: {ok.lemma}: {ok.statement}; every side condition "
-                                                f"checked: {said})", cites=ok.lemma)
-        else:
-            s.update(status="argued", detail=f"cites {ok.lemma} ({ok.statement}), but a side condition is not "
-                                             f"established, so it may not apply: {said}", cites=ok.lemma)
+        _cites_row(s, ok, i)
     else:
-        raise TypeError(f"proof step ({i}): True, False, a Finding, Sampled, Argued, Cites or Rests, got {ok!r}")
+        raise TypeError(f"proof step ({i}): a Holds, a Finding, Sampled, Argued, Cites or Rests, got {ok!r}")
     return s
 
 
 def solved(steps: list[tuple[str, "bool | None"]]) -> list[tuple[str, "bool | Argued"]]:
-    """Proof steps from a solver's decisions (text, True: proved, False: a counterexample, None: not
-    decided, e.g. `bounds.certify.valid_for_all_reals`): an undecided step is argued, with that reason."""
+    """Proof steps from a solver's bare decisions (text, True, False or None): a bare True carries no
+    statement, so it is argued (`BARE`), an undecided one argued with that reason, a False refuted. State
+    the step as a `statements.Holds` instead, which the engine decides."""
     return [(text, Argued("the solver could not decide it within its time limit") if ok is None else ok)
             for text, ok in steps]
 
@@ -134,30 +195,45 @@ def proof_status(steps: list[dict]) -> tuple[str, list[int]]:
 
 
 def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domain: str, conclusion: str) -> Finding:
-    """A finding from a proof, step by step: True = machine-certified (sympy, exact arithmetic),
-    False = the check failed, a Finding = a check of that step (certified, exhausted or sampled, as the
-    finding was decided, when it found no counterexample; refuted when it found one; argued when it
-    could not decide), Sampled(finding, because) = a finding decided by sampling, with the reason
-    no stronger method decides the step, Argued(reason) = no machine check, and why none can
-    be written, Cites(lemma, statement, conditions) = a classical result applied under side conditions
-    each checked by machine, Rests(node) = the step is another node of the proof graph. 'holds' only
+    """A finding from a proof, step by step. A step is (its text, its check), or a statement alone (its
+    text rendered from it). The check is a `statements.Holds` (a relation the engine decides: certified,
+    refuted with a replayed counterexample, or argued with why; certified only if its negation is not
+    certified too), a Finding (certified, exhausted or sampled, as the finding was decided, when it found
+    no counterexample; refuted when it found one; argued when it could not decide), `Sampled(finding,
+    because)` (a finding decided by sampling, with the reason no stronger method decides the step),
+    `Argued(reason)` (no machine check, and why none can be written), `Cites(lemma, statement,
+    conditions)` (a classical result applied under side conditions, each a statement the engine decides),
+    or `Rests(node)` (the step is another node of the proof graph, read by that node's proof status). A
+    bare True certifies nothing (`BARE`: the step is argued); a bare False is refuted. 'holds' only
     when the proof is proved (certified, every step) or checked (holds as far as checked: decided by its
     weakest step's method); an argued, broken or (until its nodes resolve) pending proof leaves its
     conclusion inconclusive: the statement may still hold in simulation, but this proof does not
     establish it.
-    The finding carries the steps in `proof` (status, broken_at, argued), which the proof graph reads.
+    The finding carries the steps in `proof` (status, broken_at, argued), which the proof graph reads,
+    and the statements its steps carry in `checks` (step -> Holds or Cites), which `step_mutants` decides.
 
     Args:
-        steps: (the step's text, its check) pairs in the proof's order; a check is True, False, a
-            Finding, `Sampled(finding, because)`, `Argued(reason)`, `Cites(lemma, statement, conditions)`
-            or `Rests(node)`.
+        steps: (the step's text, its check) pairs, or `Holds` alone, in the proof's order.
         domain: what the proof covers.
         conclusion: what it establishes when proved.
     """
-    rows = [_step(i, text, ok) for i, (text, ok) in enumerate(steps, 1)]
+    steps = [(None, st) if not isinstance(st, tuple) else st for st in steps]
+    rows = []
+    for i, (text, ok) in enumerate(steps, 1):
+        row = _step(i, text if text is not None else _rendered(ok), ok)
+        rows.append(row)
     f = Finding("inconclusive", domain, "", None, False, "computed", proof={"conclusion": conclusion, "steps": rows})
+    f.checks = {row["step"]: ok for row, (_, ok) in zip(rows, steps) if isinstance(ok, (Cites,)) or
+                type(ok).__name__ == "Holds"}
     settle_proof(f)
     return f
+
+
+def _rendered(ok) -> str:
+    """A step's text from its statement, where the caller gave none."""
+    if hasattr(ok, "text") and callable(ok.text):
+        return ok.text() + (f" ({ok.note})" if getattr(ok, "note", "") else "")
+    raise TypeError(f"a proof step without text must carry a statement (verify.Holds), got {ok!r}")
 
 
 def settle_proof(f: Finding) -> None:
@@ -189,3 +265,73 @@ def settle_proof(f: Finding) -> None:
     f.method = "exhausted" if status == "checked" and low == "exhausted" else None
     f.partial = next((s["partial"] for s in rows if s.get("partial")), None) if status == "checked" else None
     f.witness = next((s.get("witness") for s in rows if s["status"] == "refuted" and s.get("witness")), None)
+
+
+def step_mutants(check) -> dict:
+    """The mutants of one certified step's check (`statements.mutants`; for a `Cites`, each condition's
+    object swapped for its violator, and every condition negated), each decided by the same method:
+    {"mutants": [{"mutant", "status"}], "negation": rejected?, "rejected": how many of the others,
+    "verdict": 'can fail' | 'negation only' | 'cannot fail', "why"}. A mutant is rejected when the method
+    does not certify it."""
+    import dataclasses
+
+    from .statements import Holds, decide, mutants
+    out = []
+    if isinstance(check, Holds):
+        for name, m in mutants(check):
+            out.append({"mutant": name, "status": decide(m).status})
+    elif isinstance(check, Cites):
+        conds = [_condition(c) for c in check.conditions]
+        negated = []
+        for _, c, _ in conds:
+            negated.append(("negated", dataclasses.replace(c, claim=mutants(c)[0][1].claim) if isinstance(c, Holds)
+                            else False))
+        row = _cites_row({}, dataclasses.replace(check, conditions=tuple(negated)), 0)
+        out.append({"mutant": "negation (every condition negated)", "status": row["status"]})
+        for j, (text, _, cond) in enumerate(conds):
+            if cond is None or cond.violator is None:
+                continue
+            swapped = list(check.conditions)
+            swapped[j] = (text, cond.violator)
+            row = _cites_row({}, dataclasses.replace(check, conditions=tuple(swapped)), 0)
+            out.append({"mutant": f"condition '{shorten(text, 50)}' on its violator", "status": row["status"]})
+    else:
+        return {"mutants": [], "verdict": "no statement", "why": "the step carries no statement to mutate"}
+    neg = out[0]["status"] != "certified"
+    others = out[1:]
+    rejected = sum(m["status"] != "certified" for m in others)
+    if not neg:
+        verdict, why = "cannot fail", "its negation is certified too: the check does not depend on the step"
+    elif rejected:
+        verdict, why = "can fail", f"rejects its negation and {rejected} of {len(others)} other mutants"
+    elif others:
+        verdict, why = "negation only", (f"rejects its negation; every other mutant ({len(others)}) is still true, "
+                                         "certified by the same method")
+    else:
+        verdict, why = "negation only", "rejects its negation; it has no other mutant (no constant, no premise)"
+    return {"mutants": out, "negation": neg, "rejected": rejected, "verdict": verdict, "why": why}
+
+
+def proof_mutants(results) -> list[dict]:
+    """Every certified step of every proof in a run's results (the claims' and their repairs'), with its
+    mutants decided (`step_mutants`): [{"node", "step", "text", "status", **step_mutants}]. A certified
+    step without a statement object (a certified Finding: an arb certificate, an exhaustive search) is
+    listed with verdict 'finding' (its method's own tests plant wrong inputs)."""
+    out = []
+    for r in results:
+        groups = [(r.id, r.findings)] + [(f"repair:{r.id}", rep.findings) for rep in getattr(r, "repairs", [])]
+        for node, findings in groups:
+            for f in findings:
+                if not f.proof:
+                    continue
+                checks = getattr(f, "checks", {}) or {}
+                for row in f.proof["steps"]:
+                    if row["status"] != "certified" or row.get("uses"):
+                        continue
+                    check = checks.get(row["step"])
+                    entry = {"node": node, "step": row["step"], "text": shorten(row["text"], 100)}
+                    entry.update(step_mutants(check) if check is not None else
+                                 {"mutants": [], "verdict": "finding", "why": "certified by a finding (a certificate "
+                                  "or an exhaustive search), not a statement"})
+                    out.append(entry)
+    return out

@@ -12,8 +12,17 @@ def test_arb_upper_bound_is_above_the_float_value():
     assert certify.c_K_certainly_undefined(35) and not certify.c_K_certainly_undefined(36)
 
 
-def test_sympy_proof_of_tau_upper_checks_every_step():
-    assert all(ok for _, ok in certify.prove_tau_upper())
+def _decided(steps) -> list[str]:
+    from rue_verify.verify.statements import Holds, decide
+    return [decide(Holds(relation, given)).status for _, relation, given in steps]
+
+
+def test_the_engine_certifies_every_step_of_the_tau_upper_proof_and_rejects_its_negations():
+    from rue_verify.verify.statements import Holds, decide, mutants
+    steps = certify.prove_tau_upper()
+    assert _decided(steps) == ["certified"] * len(steps)
+    for _, relation, given in steps:
+        assert decide(mutants(Holds(relation, given))[0][1]).status != "certified"
 
 
 def test_z3_proves_every_step_of_the_repaired_h_order_and_refutes_a_wrong_one():
@@ -21,7 +30,10 @@ def test_z3_proves_every_step_of_the_repaired_h_order_and_refutes_a_wrong_one():
     same checker finds a counterexample where a step is stated without its hypothesis or one term off."""
     import z3
     for steps in (certify.prove_h2_le_h(), certify.prove_h_le_harmonic_h2()):
-        assert steps and all(ok is True for _, ok in steps), steps
+        assert steps and _decided(steps) == ["certified"] * len(steps), steps
+    a, b = (s for s in certify.prove_h2_le_h()[0][1].free_symbols)
+    wrong = [("the first step without 0 < a", certify.prove_h2_le_h()[0][1], certify.prove_h2_le_h()[0][2][1:])]
+    assert _decided(wrong) == ["refuted"]
     assert certify.valid_for_all_reals(lambda a, b: z3.Implies(a <= b, 1 / (a * a) >= 1 / (b * b)), "a b") is False
     assert certify.valid_for_all_reals(lambda S, y, M, L, t: z3.Implies(
         z3.And(t >= 2, S <= M * L, y <= M / (t + 1)), S + y <= M * (L + 1 / (t + 2))), "S y M L t") is False

@@ -1,0 +1,670 @@
+"""What a proof step states, and how the engine decides it: a step that is to be certified carries its
+statement as an object (`Holds`: a sympy relation over a domain), and the engine, not the caller,
+decides it. The step's text and its typeset formula are rendered from the same object, so a check
+cannot be written apart from what it checks.
+
+A `Holds` says: for every value of its free symbols allowed by their sympy assumptions (positive,
+nonnegative, integer, ...) and by its `given` relations, `claim` is true. The engine decides it by
+
+- **sympy** (`method="sympy"`): the claim's sides are evaluated (`doit`: derivatives, limits,
+  integrals), their difference simplified, and its sign read from sympy's assumptions; an equality is
+  certified only when the difference simplifies to 0;
+- **z3** (`method="z3"`): real arithmetic (polynomials, quotients, square roots, |.|, max, min) with
+  every transcendental function (exp, log, erf, ...) replaced by a fresh variable constrained only by
+  facts true of the function (sign, monotonicity between its applications, its value at one point,
+  exp(a) >= 1 + a). An `unsat` of the negation over that abstraction is a proof, since every real
+  counterexample would be a model of it. A model that z3 finds is a counterexample only after it is
+  replayed on the statement itself (mpmath, 50 digits); otherwise the step is argued. Always under a
+  time limit; `unknown` is argued, never refuted;
+- **arb** (`method="arb"`, with a `box`): a branch-and-bound with arb balls on the box only
+  (`intervals.certify`), so the step is certified *on the box* (`partial`), never on a larger domain;
+- `method="auto"` tries sympy, then z3.
+
+A statement speaks of the points where its expressions are defined: a quotient's denominator is
+nonzero there, a square root's argument nonnegative, a logarithm's argument positive.
+
+A decision that neither certifies nor refutes is `argued`, with its reason: a solver that is missing,
+a time limit, an expression no method can read. Nothing here raises on a user's expression.
+
+Every certified step is also shown able to fail: `mutants` lists its negation, its numeric constants
+each moved by 1%, each premise dropped (a `given` relation, a symbol's sign assumption), and for a
+cited lemma each condition's object swapped for one the lemma says violates it; `verify.proofs`
+decides them with the same method. A step whose negation is certified too is vacuous (its domain is
+empty, or the method decides nothing) and is argued.
+
+Nothing here knows a paper."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass, field
+
+#: the time limit of one z3 decision, in seconds (a step may set its own)
+Z3_SECONDS = 10.0
+#: how many constant mutants a statement gets at most (the first constants in sympy's order)
+MAX_CONSTANT_MUTANTS = 6
+
+
+@dataclass(frozen=True)
+class Holds:
+    """A statement a proof step makes, decided by the engine (module docstring).
+
+    Args:
+        claim: a sympy relation (`Eq`, `Le`, `Lt`, `Ge`, `Gt`, `Ne`) or a boolean combination of relations
+            (`And`, `Or`, `Implies`, `Not`), true for every value of its free symbols in the domain; build
+            relations with `evaluate=False` (or `rel`), so that sympy does not decide them on construction.
+        given: relations assumed, the domain beyond the symbols' own assumptions.
+        method: 'sympy', 'z3', 'arb' or 'auto' (sympy, then z3).
+        box: for 'arb': {symbol: (low, high)}, every free symbol of the claim bounded.
+        note: what a formula cannot say (where the step comes from), shown beside it.
+        seconds: the time limit of a z3 decision.
+    """
+
+    claim: object
+    given: tuple = ()
+    method: str = "auto"
+    box: dict | None = None
+    note: str = ""
+    seconds: float = Z3_SECONDS
+
+    def __post_init__(self) -> None:
+        if self.method not in ("sympy", "z3", "arb", "auto"):
+            raise ValueError(f"Holds.method is one of sympy, z3, arb, auto, got {self.method!r}")
+        if self.method == "arb" and not self.box:
+            raise ValueError("Holds(method='arb') needs a box: {symbol: (low, high)} for every free symbol")
+        object.__setattr__(self, "given", tuple(self.given))
+
+    def latex(self) -> str:
+        """The statement typeset: the claim, and after a comma the domain's relations and assumptions."""
+        import sympy
+        parts = [sympy.latex(self.claim)]
+        dom = [sympy.latex(g) for g in self.given] + [_assumption_tex(s) for s in _symbols(self)]
+        dom = [d for d in dom if d]
+        if self.box:
+            dom += [rf"{sympy.latex(s)} \in [{lo}, {hi}]" for s, (lo, hi) in self.box.items()]
+        return parts[0] + (r" \quad \text{for } " + ", ".join(dom) if dom else "")
+
+    def text(self) -> str:
+        """The statement in plain text (sympy's printer), with its domain."""
+        dom = [str(g) for g in self.given] + [a for a in (_assumption_text(s) for s in _symbols(self)) if a]
+        if self.box:
+            dom += [f"{s} in [{lo}, {hi}]" for s, (lo, hi) in self.box.items()]
+        return str(self.claim) + (f" for {', '.join(dom)}" if dom else "")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A side condition of a cited lemma, as a statement about the objects the step uses (`holds`), with
+    the object that the lemma says violates it (`violator`: the same condition on a swapped object),
+    which a mutant of the step puts in its place."""
+
+    text: str
+    holds: Holds
+    violator: Holds | None = None
+
+
+@dataclass
+class Decision:
+    """What the engine decided of a statement: `status` 'certified', 'refuted' or 'argued'; `method`
+    that decided it; `detail` in words; `witness` (a counterexample, replayed); `partial` (the part of
+    the domain left out: an arb box)."""
+
+    status: str
+    method: str
+    detail: str
+    witness: dict | None = None
+    partial: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def rel(lhs, op: str, rhs):
+    """A sympy relation `lhs op rhs` left unevaluated (op: ==, !=, <=, <, >=, >)."""
+    import sympy
+    cls = {"==": sympy.Eq, "!=": sympy.Ne, "<=": sympy.Le, "<": sympy.Lt, ">=": sympy.Ge, ">": sympy.Gt}[op]
+    return cls(sympy.sympify(lhs), sympy.sympify(rhs), evaluate=False)
+
+
+# ----------------------------------------------------------------------------------------------- decide
+def decide(st: Holds) -> Decision:
+    """Decide `st` by its method (module docstring); never raises on the statement's content."""
+    try:
+        import sympy
+    except ImportError:                       # pragma: no cover - sympy is a core dependency
+        return Decision("argued", "none", "sympy is not installed")
+    claim = st.claim
+    if not isinstance(claim, sympy.Basic):
+        return Decision("argued", "none", f"a statement is a sympy relation, got {type(claim).__name__}: a bare "
+                                          "value certifies nothing")
+    if claim in (sympy.true, sympy.false):
+        return Decision("argued", "none", f"the statement is {claim} as written (sympy decided it on construction, "
+                                          "before any domain): build it with evaluate=False, or state what it checks")
+    try:
+        if st.method == "arb":
+            return _decide_arb(st)
+        if st.method in ("sympy", "auto"):
+            d = _decide_sympy(st)
+            if d.status != "argued" or st.method == "sympy":
+                return d
+        return _decide_z3(st)
+    except Exception as err:                   # an expression a method cannot read: argued, with why
+        return Decision("argued", st.method, f"the {st.method} decision failed: {type(err).__name__}: "
+                                             f"{str(err)[:200]}")
+
+
+def _symbols(st: Holds) -> list:
+    import sympy
+    out = set(getattr(st.claim, "free_symbols", set()))
+    for g in st.given:
+        out |= sympy.sympify(g).free_symbols
+    return sorted(out, key=str)
+
+
+_SIGNS = ("positive", "nonnegative", "negative", "nonpositive", "nonzero", "integer")
+
+
+def _assumption_text(s) -> str:
+    said = [a for a in _SIGNS if s.assumptions0.get(a) and not (a == "nonnegative" and s.is_positive)
+            and not (a == "nonzero" and (s.is_positive or s.is_negative))]
+    return f"{s} {' '.join(said)}" if said else ""
+
+
+def _assumption_tex(s) -> str:
+    import sympy
+    t = _assumption_text(s)
+    return rf"{sympy.latex(s)}\ \text{{{t[len(str(s)) + 1:]}}}" if t else ""
+
+
+def _parts(claim):
+    """The relations of a conjunction (a claim `And(a, b)` holds when each part does)."""
+    import sympy
+    return list(claim.args) if isinstance(claim, sympy.And) else [claim]
+
+
+def _decide_sympy(st: Holds) -> Decision:
+    import sympy
+    if st.given:
+        return Decision("argued", "sympy", "sympy reads no given relations (z3 does)")
+    verdicts = []
+    for part in _parts(st.claim):
+        if isinstance(part, sympy.Not) and isinstance(part.args[0], sympy.Rel):
+            part = part.args[0].negated
+        if not isinstance(part, sympy.Rel):
+            return Decision("argued", "sympy", f"sympy decides relations, not {type(part).__name__}")
+        lhs, rhs = part.lhs.doit(), part.rhs.doit()
+        d = sympy.simplify(lhs - rhs)
+        if isinstance(part, sympy.Eq):
+            ok = d == 0 or (d.is_zero is True)
+            bad = d.is_zero is False
+        elif isinstance(part, sympy.Ne):
+            ok, bad = d.is_zero is False, d == 0
+        else:
+            diff = d if isinstance(part, (sympy.Ge, sympy.Gt)) else -d       # want diff >= 0 (or > 0)
+            strict = isinstance(part, (sympy.Gt, sympy.Lt))
+            ok = diff.is_positive is True if strict else diff.is_nonnegative is True
+            bad = diff.is_nonpositive is True if strict else diff.is_negative is True
+        if bad and not d.free_symbols:
+            return Decision("refuted", "sympy", f"{part} is false: the sides differ by {d}",
+                            witness={"params": {}, "difference": str(d)})
+        if not ok:
+            return Decision("argued", "sympy", f"sympy could not decide {part} (the sides differ by {_short(d)})")
+        verdicts.append(str(part))
+    return Decision("certified", "sympy", "sympy: " + "; ".join(verdicts) + " (difference simplified, sign read "
+                                                                           "from the symbols' assumptions)")
+
+
+def _short(e, n: int = 120) -> str:
+    s = str(e)
+    return s if len(s) <= n else s[:n] + "..."
+
+
+# --------------------------------------------------------------------------------------------------- z3
+class _Untranslatable(Exception):
+    pass
+
+
+class _ToZ3:
+    """sympy -> z3 over the reals, transcendental functions abstracted by sound facts (module docstring)."""
+
+    def __init__(self, z3):
+        self.z3 = z3
+        self.vars: dict = {}
+        self.reals: dict = {}
+        self.side: list = []
+        self.apps: dict[str, list] = {}       # function name -> [(z3 argument, z3 value)]
+        self.fresh = itertools.count()
+
+    def var(self, s):
+        z3 = self.z3
+        if s not in self.vars:
+            v = z3.Int(str(s)) if s.is_integer else z3.Real(str(s))
+            self.vars[s] = v
+            if s.is_integer:                  # arithmetic on the reals (z3's Int division is integer division)
+                self.reals[s] = z3.ToReal(v)
+            for a, c in (("positive", v > 0), ("nonnegative", v >= 0), ("negative", v < 0),
+                         ("nonpositive", v <= 0), ("nonzero", v != 0)):
+                if s.assumptions0.get(a):
+                    self.side.append(c)
+        return self.reals.get(s, self.vars[s])
+
+    def new(self, name: str):
+        return self.z3.Real(f"_{name}{next(self.fresh)}")
+
+    def app(self, name: str, arg):
+        for a, v in self.apps.setdefault(name, []):
+            if a.eq(arg):
+                return v
+        v = self.new(name)
+        self.apps[name].append((arg, v))
+        return v
+
+    def __call__(self, e):
+        import sympy
+        z3 = self.z3
+        if isinstance(e, sympy.Symbol):
+            return self.var(e)
+        if e is sympy.true:
+            return z3.BoolVal(True)
+        if e is sympy.false:
+            return z3.BoolVal(False)
+        if isinstance(e, sympy.Rational):
+            return z3.RealVal(f"{e.p}/{e.q}")
+        if isinstance(e, sympy.Float):
+            return z3.RealVal(str(sympy.Rational(e)))
+        if e is sympy.pi:
+            v = self.app("pi", z3.RealVal(0))
+            self.side += [v > z3.RealVal("314159/100000"), v < z3.RealVal("314160/100000")]
+            return v
+        if e is sympy.E:
+            v = self.app("e", z3.RealVal(0))
+            self.side += [v > z3.RealVal("271828/100000"), v < z3.RealVal("271829/100000")]
+            return v
+        if isinstance(e, sympy.Add):
+            return z3.Sum([self(a) for a in e.args])
+        if isinstance(e, sympy.Mul):
+            out = self(e.args[0])
+            for a in e.args[1:]:
+                out = out * self(a)
+            return out
+        if isinstance(e, sympy.Pow):
+            b, x = e.args
+            if x.is_Integer:
+                n = int(x)
+                zb = self(b)
+                if n == 0:
+                    return z3.RealVal(1)
+                p = zb
+                for _ in range(abs(n) - 1):
+                    p = p * zb
+                if n < 0:                     # a statement speaks of the points where it is defined
+                    self.side.append(p != 0)
+                return p if n > 0 else z3.RealVal(1) / p
+            if x.is_Rational and x.q == 2:          # square roots: r >= 0, r^2 = b (points where b < 0 excluded)
+                r = self.app("sqrt", self(b))
+                self.side += [r >= 0, r * r == self(b)]
+                return _pow(z3, r, int(x.p))
+            if b is sympy.E:
+                return self(sympy.exp(x))
+            raise _Untranslatable(f"the power {e}")
+        if isinstance(e, sympy.Abs):
+            a = self(e.args[0])
+            return z3.If(a >= 0, a, -a)
+        if isinstance(e, (sympy.Max, sympy.Min)):
+            args = [self(a) for a in e.args]
+            out = args[0]
+            for a in args[1:]:
+                out = z3.If(a > out, a, out) if isinstance(e, sympy.Max) else z3.If(a < out, a, out)
+            return out
+        if isinstance(e, sympy.exp):
+            a = self(e.args[0])
+            v = self.app("exp", a)
+            self.side += [v > 0, v >= 1 + a, z3.Implies(a == 0, v == 1), z3.Implies(a > 0, v > 1),
+                          z3.Implies(a < 0, v < 1)]
+            return v
+        if isinstance(e, sympy.log):
+            a = self(e.args[0])
+            v = self.app("log", a)
+            self.side += [z3.Implies(a > 0, v <= a - 1), z3.Implies(a == 1, v == 0), z3.Implies(a > 1, v > 0),
+                          z3.Implies(z3.And(a > 0, a < 1), v < 0)]
+            return v
+        if isinstance(e, sympy.erf):
+            a = self(e.args[0])
+            v = self.app("erf", a)
+            self.side += [v > -1, v < 1, z3.Implies(a == 0, v == 0), z3.Implies(a > 0, v > 0),
+                          z3.Implies(a < 0, v < 0)]
+            return v
+        if isinstance(e, sympy.erfc):
+            return 1 - self(sympy.erf(e.args[0]))
+        if isinstance(e, sympy.Rel):
+            lhs, rhs = self(e.lhs), self(e.rhs)
+            return {sympy.Eq: lambda: lhs == rhs, sympy.Ne: lambda: lhs != rhs, sympy.Le: lambda: lhs <= rhs,
+                    sympy.Lt: lambda: lhs < rhs, sympy.Ge: lambda: lhs >= rhs, sympy.Gt: lambda: lhs > rhs}[type(e)]()
+        if isinstance(e, sympy.And):
+            return z3.And([self(a) for a in e.args])
+        if isinstance(e, sympy.Or):
+            return z3.Or([self(a) for a in e.args])
+        if isinstance(e, sympy.Not):
+            return z3.Not(self(e.args[0]))
+        if isinstance(e, sympy.Implies):
+            return z3.Implies(self(e.args[0]), self(e.args[1]))
+        if isinstance(e, sympy.Piecewise):
+            out = None
+            for expr, cond in reversed(e.args):
+                out = self(expr) if out is None else z3.If(self(cond), self(expr), out)
+            return out
+        raise _Untranslatable(f"{type(e).__name__} ({_short(e, 60)})")
+
+    def monotone(self) -> None:
+        """Between two applications of one increasing function, the order of the arguments is the
+        order of the values (exp, log where defined, erf, square root where defined)."""
+        z3 = self.z3
+        for name in ("exp", "log", "erf", "sqrt"):
+            apps = self.apps.get(name, [])
+            for (a, u), (b, v) in itertools.permutations(apps, 2):
+                pre = [a > 0, b > 0] if name == "log" else [a >= 0, b >= 0] if name == "sqrt" else []
+                self.side += [z3.Implies(z3.And(*pre, a <= b), u <= v), z3.Implies(z3.And(*pre, a < b), u < v)]
+
+
+def _pow(z3, r, p: int):
+    out = z3.RealVal(1)
+    for _ in range(abs(p)):
+        out = out * r
+    return out if p >= 0 else z3.RealVal(1) / out
+
+
+def _decide_z3(st: Holds) -> Decision:
+    import sympy
+    try:
+        import z3
+    except ImportError:
+        return Decision("argued", "z3", "z3 is not installed (pip install z3-solver)")
+    claim = st.claim.doit() if hasattr(st.claim, "doit") else st.claim
+    given = [sympy.sympify(g).doit() for g in st.given]
+    tr = _ToZ3(z3)
+    try:
+        goal = tr(claim)
+        hyps = [tr(g) for g in given]
+        for s in _symbols(st):
+            tr.var(s)
+    except _Untranslatable as err:
+        return Decision("argued", "z3", f"z3 cannot read {err}")
+    tr.monotone()
+    solver = z3.Solver()
+    solver.set("timeout", int(st.seconds * 1000))
+    solver.add(*tr.side, *hyps, z3.Not(goal))
+    answer = solver.check()
+    if answer == z3.unsat:
+        core = " (every transcendental function read only through sound facts of it)" if tr.apps else ""
+        return Decision("certified", "z3", f"z3: the negation is unsatisfiable over the reals{core}")
+    if answer == z3.unknown:
+        return Decision("argued", "z3", f"z3 could not decide it within {st.seconds:g} s ({solver.reason_unknown()})")
+    model = solver.model()
+    point = {}
+    for s, v in tr.vars.items():
+        val = model.eval(v, model_completion=True)
+        point[s] = _z3_number(val)
+    return _replay(st, point)
+
+
+def _z3_number(val):
+    import sympy
+    try:
+        if hasattr(val, "numerator_as_long"):
+            return sympy.Rational(val.numerator_as_long(), val.denominator_as_long())
+        if hasattr(val, "as_long"):
+            return sympy.Integer(val.as_long())
+        return sympy.Float(val.approx(30).as_decimal(30).rstrip("?"), 30)
+    except Exception:
+        return sympy.nan
+
+
+def _truth(e, sub: dict):
+    """The truth of a relation or boolean combination at a point (sides evaluated to 50 digits); None where
+    a side is not a real number there."""
+    import sympy
+    if isinstance(e, sympy.Rel):
+        lhs, rhs = (sympy.sympify(x).doit().subs(sub).evalf(50) for x in (e.lhs, e.rhs))
+        if not (lhs.is_real and rhs.is_real and lhs.is_number and rhs.is_number):
+            return None
+        lhs, rhs = sympy.Float(lhs, 50), sympy.Float(rhs, 50)
+        return {sympy.Eq: lhs == rhs, sympy.Ne: lhs != rhs, sympy.Le: lhs <= rhs, sympy.Lt: lhs < rhs,
+                sympy.Ge: lhs >= rhs, sympy.Gt: lhs > rhs}[type(e)] in (True, sympy.true)
+    if isinstance(e, (sympy.And, sympy.Or)):
+        vals = [_truth(a, sub) for a in e.args]
+        if isinstance(e, sympy.And):
+            return False if False in vals else None if None in vals else True
+        return True if True in vals else None if None in vals else False
+    if isinstance(e, sympy.Not):
+        v = _truth(e.args[0], sub)
+        return None if v is None else not v
+    if isinstance(e, sympy.Implies):
+        a, b = _truth(e.args[0], sub), _truth(e.args[1], sub)
+        return True if a is False or b is True else None if None in (a, b) else False
+    if e in (sympy.true, sympy.false):
+        return bool(e)
+    return None
+
+
+def _replay(st: Holds, point: dict) -> Decision:
+    """A model of the abstraction is a counterexample only if the statement itself fails there (50 digits)."""
+    try:
+        ok_given = all(_truth(g, point) is True for g in st.given)
+        holds_there = _truth(st.claim, point)
+    except Exception:
+        ok_given, holds_there = False, None
+    params = {str(s): float(v) if v.is_number and v.is_real else str(v) for s, v in point.items()}
+    if ok_given and holds_there is False:
+        return Decision("refuted", "z3", f"a counterexample, replayed on the statement: {params}",
+                        witness={"params": params})
+    return Decision("argued", "z3", f"z3 found a model of its abstraction ({params}) that is not a counterexample "
+                                    "of the statement itself, so it decides nothing")
+
+
+# -------------------------------------------------------------------------------------------------- arb
+def _arb_fn(expr, names: list[str]):
+    """expr as a function of arb balls (keyword arguments `names`), arb's rigorous operations only."""
+    import sympy
+    from flint import arb
+
+    def ev(e, env):
+        if isinstance(e, sympy.Symbol):
+            return env[str(e)]
+        if isinstance(e, sympy.Rational):
+            return arb(e.p) / e.q
+        if isinstance(e, sympy.Float):
+            return arb(str(e))
+        if e is sympy.pi:
+            return arb.pi()
+        if e is sympy.E:
+            return arb(1).exp()
+        if isinstance(e, sympy.Add):
+            return sum((ev(a, env) for a in e.args[1:]), ev(e.args[0], env))
+        if isinstance(e, sympy.Mul):
+            out = ev(e.args[0], env)
+            for a in e.args[1:]:
+                out = out * ev(a, env)
+            return out
+        if isinstance(e, sympy.Pow):
+            b, x = e.args
+            if x.is_Integer:
+                return ev(b, env) ** int(x)
+            if x == sympy.Rational(1, 2):
+                return ev(b, env).sqrt()
+            if x == -sympy.Rational(1, 2):
+                return 1 / ev(b, env).sqrt()
+            return ev(b, env) ** ev(x, env)
+        fns = {sympy.exp: "exp", sympy.log: "log", sympy.erf: "erf", sympy.erfc: "erfc", sympy.sin: "sin",
+               sympy.cos: "cos", sympy.Abs: "__abs__"}
+        for cls, m in fns.items():
+            if isinstance(e, cls):
+                return getattr(ev(e.args[0], env), m)()
+        raise _Untranslatable(f"{type(e).__name__} ({_short(e, 60)})")
+    return lambda **env: ev(expr, env)
+
+
+def _decide_arb(st: Holds) -> Decision:
+    import sympy
+
+    from .intervals import Side, certify
+    parts = _parts(st.claim)
+    if st.given:
+        return Decision("argued", "arb", "the arb box method reads no given relations: state the domain as its box")
+    names = {str(s) for s in _symbols(st)}
+    if names - {str(s) for s in st.box}:
+        return Decision("argued", "arb", f"the box does not bound {sorted(names - {str(s) for s in st.box})}")
+    box = {str(s): Side(float(lo), float(hi)) for s, (lo, hi) in st.box.items()}
+    smallest, boxes = [], 0
+    for part in parts:
+        if not isinstance(part, (sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
+            return Decision("argued", "arb", f"the arb box method decides inequalities, not {type(part).__name__}")
+        margin = (part.rhs - part.lhs) if isinstance(part, (sympy.Le, sympy.Lt)) else (part.lhs - part.rhs)
+        try:
+            fn = _arb_fn(margin.doit(), sorted(box))
+        except _Untranslatable as err:
+            return Decision("argued", "arb", f"arb cannot read {err}")
+        cert = certify(fn, box, strict=isinstance(part, (sympy.Lt, sympy.Gt)), max_boxes=20_000)
+        if cert.status == "refuted":
+            return Decision("refuted", "arb", cert.text(), witness={"params": cert.witness["point"]})
+        if cert.status != "proved":
+            return Decision("argued", "arb", cert.text())
+        smallest.append(cert.smallest)
+        boxes += cert.boxes
+    where = ", ".join(f"{s} in [{lo:g}, {hi:g}]" for s, (lo, hi) in ((k, (v.low, v.high)) for k, v in box.items()))
+    return Decision("certified", "arb", f"arb interval arithmetic on {where}: {boxes} boxes, every margin's lower "
+                                        f"bound above 0 (smallest {min(smallest):.3g})",
+                    partial=f"the box {where} only")
+
+
+# ---------------------------------------------------------------------------------------------- mutants
+def mutants(st: Holds) -> list[tuple[str, Holds]]:
+    """The mutants of a statement (module docstring): its negation, each distinct numeric constant
+    (not an integer exponent) moved by 1%, each given relation dropped, each symbol's sign assumption
+    dropped. Each is a `Holds` decided by the same method."""
+    import sympy
+    out = [("negation", dataclasses.replace(st, claim=sympy.Not(st.claim, evaluate=False)
+                                            if not isinstance(st.claim, sympy.Rel) else st.claim.negated))]
+    for k, c in enumerate(_constants(st.claim)[:MAX_CONSTANT_MUTANTS]):
+        moved = c * sympy.Rational(101, 100)
+        out.append((f"the constant {c} (occurrence {k + 1}) moved by 1% (to {moved})",
+                    dataclasses.replace(st, claim=_moved(st.claim, k, moved))))
+    for i, g in enumerate(st.given):
+        out.append((f"the premise {g} dropped", dataclasses.replace(st, given=st.given[:i] + st.given[i + 1:])))
+    for s in _symbols(st):
+        said = [a for a in _SIGNS if s.assumptions0.get(a)]
+        if said and not s.is_integer:
+            plain = sympy.Symbol(s.name, real=True)
+            out.append((f"the assumption {s} {' '.join(said)} dropped",
+                        dataclasses.replace(st, claim=st.claim.xreplace({s: plain}),
+                                            given=tuple(sympy.sympify(g).xreplace({s: plain}) for g in st.given),
+                                            box={plain if k == s else k: v for k, v in st.box.items()}
+                                            if st.box else st.box)))
+    return out
+
+
+def _moved(e, k: int, to):
+    """`e` with the k-th number that `_constants` lists (in its order) replaced by `to`."""
+    import sympy
+    count = [0]
+
+    def walk(x, exponent=False):
+        if isinstance(x, sympy.Number):
+            if _movable(x, exponent):
+                count[0] += 1
+                if count[0] - 1 == k:
+                    return to
+            return x
+        if isinstance(x, sympy.Pow):
+            return sympy.Pow(walk(x.args[0]), walk(x.args[1], exponent=True), evaluate=False)
+        if not getattr(x, "args", ()) or isinstance(x, sympy.Symbol):
+            return x
+        args = [walk(a) for a in x.args]
+        try:
+            return x.func(*args, evaluate=False)
+        except TypeError:
+            return x.func(*args)
+    return walk(e)
+
+
+def _movable(x, exponent: bool) -> bool:
+    return x != 0 and not (exponent and x.is_Integer) and x != -1 and bool(x.is_finite)
+
+
+def _constants(e) -> list:
+    """The numbers of an expression that a mutant may move: not 0, not an integer exponent, not -1 as a
+    sign (a difference written a - b)."""
+    import sympy
+    found = []
+
+    def walk(x, exponent=False):
+        if isinstance(x, sympy.Number):
+            if _movable(x, exponent):
+                found.append(x)
+            return
+        if isinstance(x, sympy.Pow):
+            walk(x.args[0])
+            walk(x.args[1], exponent=True)
+            return
+        for a in getattr(x, "args", ()):
+            walk(a)
+    walk(e)
+    return found
+
+
+# ----------------------------------------------------------------------------- conditions of cited lemmas
+def convex(f, x, given=()) -> Condition:
+    """Jensen's condition: f is convex in x on the domain (f'' >= 0, decided on the domain itself); a
+    mutant puts -f (concave where f is strictly convex) in its place."""
+    import sympy
+    return Condition(f"{f} is convex in {x} (second derivative >= 0)",
+                     Holds(rel(sympy.diff(f, x, 2), ">=", 0), tuple(given)),
+                     Holds(rel(sympy.diff(-f, x, 2), ">=", 0), tuple(given)))
+
+
+def concave(f, x, given=()) -> Condition:
+    """f is concave in x on the domain (f'' <= 0); a mutant puts -f in its place."""
+    import sympy
+    return Condition(f"{f} is concave in {x} (second derivative <= 0)",
+                     Holds(rel(sympy.diff(f, x, 2), "<=", 0), tuple(given)),
+                     Holds(rel(sympy.diff(-f, x, 2), "<=", 0), tuple(given)))
+
+
+def bounded(g, low, high, given=(), method: str = "auto") -> Condition:
+    """low <= g <= high on the domain (the bounded-integrand lemma's condition); a mutant puts
+    g + (high - low) + 1 in its place, which exceeds high wherever g >= low."""
+    import sympy
+    swapped = g + (high - low) + 1
+    return Condition(f"{low} <= {g} <= {high}",
+                     Holds(sympy.And(rel(low, "<=", g), rel(g, "<=", high)), tuple(given), method),
+                     Holds(sympy.And(rel(low, "<=", swapped), rel(swapped, "<=", high)), tuple(given), method))
+
+
+def nonnegative(f, given=(), method: str = "auto") -> Condition:
+    """f >= 0 on the domain; a mutant puts -1 - f (negative wherever f >= 0) in its place."""
+    return Condition(f"{f} >= 0", Holds(rel(f, ">=", 0), tuple(given), method),
+                     Holds(rel(-1 - f, ">=", 0), tuple(given), method))
+
+
+def dominated(f, a, g, given=(), method: str = "z3") -> Condition:
+    """Differentiation under the integral sign: |d f/d a| <= g on the domain (g a function of the
+    integration variable only); `integrable(g, ...)` is the other condition. A mutant puts
+    f exp(a^2) (whose derivative outgrows any g) in f's place."""
+    import sympy
+    return Condition(f"|d/d{a} {f}| <= {g}", Holds(rel(sympy.Abs(sympy.diff(f, a)), "<=", g), tuple(given), method),
+                     Holds(rel(sympy.Abs(sympy.diff(f * sympy.exp(a ** 2 + 1), a)), "<=", g), tuple(given),
+                           method))
+
+
+def integrable(g, x, low, high) -> Condition:
+    """int_low^high g dx is finite (sympy integrates it); a mutant puts g exp(x^2/2 + x) in its place
+    (not integrable at an infinite end where g decays like a Gaussian or slower)."""
+    import sympy
+    return Condition(f"int_{low}^{high} {g} d{x} < oo",
+                     Holds(rel(sympy.Integral(g, (x, low, high)), "<", sympy.oo), method="sympy"),
+                     Holds(rel(sympy.Integral(g * sympy.exp(x ** 2 / 2 + x), (x, low, high)), "<", sympy.oo),
+                           method="sympy"))
+
+
+def held(steps, method: str = "auto", note: str = "") -> list[tuple[str, Holds]]:
+    """Proof steps from statements given as (text, sympy relation, the relations assumed) triples, e.g.
+    those a bounds module writes without knowing the engine: each a `Holds` the engine decides."""
+    return [(text, Holds(relation, tuple(given), method, note=note)) for text, relation, given in steps]
