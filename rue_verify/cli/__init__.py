@@ -137,6 +137,14 @@ def _proofs(args: argparse.Namespace) -> int:
     except ParameterError as err:
         return _fail(f"--{err.param}: {err.reason}")
     g = results.graph
+    if getattr(args, "mutants", False):
+        from ..verify.proofs import mutants_summary, proof_mutants
+        rows = proof_mutants(results)
+        if args.json:
+            _dump({"summary": mutants_summary(rows), "steps": rows})
+        else:
+            print("\n".join(formatting.mutants(rows, mutants_summary(rows))))
+        return 0
     if args.json:
         _dump(graph.nodes_json(g))
     else:

@@ -332,6 +332,10 @@ def _proofs_command(sub) -> None:
                                     "it, and repair:ID evaluates the repaired statement).")
     pf.add_argument("--json", action="store_true", help="print the nodes as JSON: id, label, location, statement, "
                                                        "status, uses, witness, and proof and broken_at")
+    pf.add_argument("--mutants", action="store_true",
+                    help="for every certified step, decide its mutants with the same method (its negation, each "
+                         "constant moved by 1%%, each premise dropped, each cited condition on its violator) and print "
+                         "how many it rejected: a check that rejects none cannot fail")
     pf.add_argument("--node", metavar="ID", help="a node's id or LaTeX label (or a claim ID)")
     pf.add_argument("--at", metavar="JSON", help="the point: K, n, sigma0_sq, sigma_sq, delta or nu_sq, T, means, k")
     _paper_flag(pf)

@@ -143,3 +143,19 @@ def report(res: dict) -> str:
     return (f"rue-verify {__version__} report ({res['scale']}): {res['claims']} claims, "
             f"{len(res['figures']) // 2} figures in {res['seconds']:.0f} s. Open {res['out']}/index.html "
             f"(also {res['out']}/report.md).")
+
+
+def mutants(rows: list[dict], summary: dict) -> list[str]:
+    """`proofs --mutants`: one line per certified step (its node, its verdict, how many mutants it
+    rejected), then the totals."""
+    out = []
+    for r in rows:
+        n = len(r["mutants"])
+        said = f"{n - sum(m['status'] == 'certified' for m in r['mutants'])} of {n} mutants rejected" if n else ""
+        out.append(f"{r['node']} step {r['step']}: {r['verdict']}" + (f" ({said})" if said else "")
+                   + f": {r['why']}. {r['text']}")
+    out.append(f"{summary['steps']} certified steps: {summary['statements']} with a statement, of which "
+               f"{summary['negation_rejected']} reject their negation ({summary['can_fail']} reject another mutant "
+               f"too, {summary['negation_only']} only the negation), {summary['cannot_fail']} cannot fail; "
+               f"{summary['findings']} certified by a finding (a certificate or an exhaustive search)")
+    return out

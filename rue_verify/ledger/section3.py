@@ -16,14 +16,18 @@ from bounds import repaired as rp
 from ..rates.fit import log_slope
 from ..verify import (
     Cites,
+    Condition,
     Expect,
     Finding,
+    Holds,
     Mode,
     Repair,
     Rests,
     about,
     claims_in,
+    convex,
     corroborating,
+    dominated,
     fmt,
     from_certificate,
     from_count,
@@ -32,8 +36,10 @@ from ..verify import (
     from_proof,
     from_tightness,
     from_value,
+    integrable,
+    nonnegative,
+    rel,
     repair,
-    solved,
     witness,
 )
 from ..verify.intervals import Side, as_finding
@@ -166,11 +172,36 @@ def _gap_law_scan(Ks: np.ndarray) -> Finding:
                        tol_reason="quadrature")
 
 
-def gap_constant_proof(mode: Mode) -> list[tuple[str, "bool | Finding"]]:
-    """The repaired Theorem 3.1 for every K >= 2, every step machine-checked: the top-gap density is
-    largest at 0 (a Gaussian product identity and Phi increasing), its value there is E[X_(1)]
-    (integration by parts, for symbolic K), and E[X_(1)] <= sqrt(2 ln K) (fact:range's argument, half
-    of it), which is below C_K. The quadrature of e_* over a grid of K corroborates (`_gap_law_scan`)."""
+def gap_integrand(shift=None):
+    """The top gap's density, written as g(s) = K(K-1)/(2 pi) int h(y, s) dy with h(y, s) = exp(-s^2/4 +
+    (K-2) log Phi(y + shift) - y^2) and shift = -s/2 (after phi(x) phi(x + s) = exp(-(x + s/2)^2 -
+    s^2/4)/(2 pi) and y = x + s/2; Phi^(K-2) written through its logarithm, Phi > 0). Returns (h, y, s, K)."""
+    y, s = sympy.symbols("y s", real=True)
+    K = sympy.symbols("K", positive=True)
+    shift = -s / 2 if shift is None else shift(s)
+    Phi = (1 + sympy.erf((y + shift) / sympy.sqrt(2))) / 2
+    return sympy.exp(-s ** 2 / 4 + (K - 2) * sympy.log(Phi) - y ** 2), y, s, K
+
+
+def gap_integrand_conditions(h, y, s, K) -> tuple:
+    """The conditions under which g(s) = c int h(y, s) dy (c >= 0) is at most g(0) for s >= 0: h >= 0
+    and h(y, s) <= h(y, 0), each a statement about h itself, with the violator the lemma names: the
+    integrand with its shift reversed (phi(x) phi(x - s) in place of phi(x) phi(x + s)), which grows
+    with s."""
+    dom = (rel(s, ">=", 0), rel(K, ">=", 2))
+    bad, *_ = gap_integrand(lambda t: t / 2)          # the same symbols: sympy's are equal by name and assumptions
+    return (nonnegative(h, dom, "z3"),
+            Condition("h(y, s) <= h(y, 0) for s >= 0: the integrand falls as s grows",
+                      Holds(rel(h, "<=", h.subs(s, 0)), dom, "z3"),
+                      Holds(rel(bad, "<=", bad.subs(s, 0)), dom, "z3")))
+
+
+def gap_constant_proof(mode: Mode, integrand=None) -> list:
+    """The repaired Theorem 3.1 for every K >= 2, every step a statement the engine decides: the top-gap
+    density is largest at 0 (its integrand falls with s: z3 on the integrand itself), its value there is
+    E[X_(1)] (integration by parts, for symbolic K; sympy), and E[X_(1)] <= sqrt(2 ln K) (fact:range),
+    which is below C_K (z3). `integrand` replaces (h, y, s, K) (a test plants a wrong one). The quadrature of
+    e_* over a grid of K corroborates (`_gap_law_scan`)."""
     x, s = sympy.symbols("x s", real=True)
     K = sympy.symbols("K", positive=True)
 
@@ -179,39 +210,44 @@ def gap_constant_proof(mode: Mode) -> list[tuple[str, "bool | Finding"]]:
 
     def Phi(z):
         return (1 + sympy.erf(z / sympy.sqrt(2))) / 2
-    product = sympy.simplify(phi(x) * phi(x + s) - sympy.exp(-(x + s / 2) ** 2 - s ** 2 / 4) / (2 * sympy.pi)) == 0
-    increasing = sympy.simplify(sympy.diff(Phi(x), x) - phi(x)) == 0 and bool(phi(x).is_positive)
-    by_parts = sympy.simplify(sympy.diff(-phi(x) * Phi(x) ** (K - 1), x)
-                              - (x * phi(x) * Phi(x) ** (K - 1) - (K - 1) * phi(x) ** 2 * Phi(x) ** (K - 2))) == 0
-    boundary = sympy.limit(phi(x), x, sympy.oo) == 0 and sympy.limit(phi(x), x, -sympy.oo) == 0
-    max_density = sympy.simplify(sympy.diff(Phi(x) ** K, x) - K * Phi(x) ** (K - 1) * phi(x)) == 0
-    import z3
-    scaled = certify.valid_for_all_reals(lambda a, b, d, al, s0: z3.Implies(s0 > 0, z3.And(
-        z3.Implies(a >= b, s0 * a >= s0 * b), s0 * a - s0 * b == s0 * (a - b), (s0 * d <= al) == (d <= al / s0))),
-        "a b d al s0")
-    k = sympy.symbols("k", positive=True)            # K = 1 + k, k >= 1
-    below = bool(sympy.simplify(sympy.log(2 + k) - sympy.log(1 + k)).is_positive)
+    h, hy, hs, hK = integrand or gap_integrand()
+    conditions = gap_integrand_conditions(h, hy, hs, hK)
+    const = Holds(rel(hK * (hK - 1) / (2 * sympy.pi), ">=", 0), (rel(hK, ">=", 2),), "z3")
+    a, b, d, al, s0 = sympy.symbols("a b d alpha sigma0", real=True)
     return [("the top gap X_(1) - X_(2) of K iid N(0, 1) has density g(s) = K(K-1) int Phi^(K-2)(x) phi(x) "
              "phi(x + s) dx (the order statistics' joint density, Fact 2)", Rests("fact-2")),
-            ("phi(x) phi(x + s) = exp(-(x + s/2)^2 - s^2/4)/(2 pi) (sympy), so with y = x + s/2: g(s) = e^(-s^2/4) "
-             "K(K-1) int Phi^(K-2)(y - s/2) e^(-y^2)/(2 pi) dy", product),
-            ("Phi' = phi > 0 (sympy): Phi, and Phi^(K-2) for K >= 2, increase, so for s >= 0 the integral is at most "
-             "its value at s = 0 and g(s) <= e^(-s^2/4) g(0) <= g(0)", increasing),
+            ("phi(x) phi(x + s) = exp(-(x + s/2)^2 - s^2/4)/(2 pi), so with y = x + s/2: g(s) = K(K-1)/(2 pi) int "
+             "h(y, s) dy, h(y, s) = e^(-s^2/4) Phi^(K-2)(y - s/2) e^(-y^2)",
+             Holds(rel(phi(x) * phi(x + s), "==", sympy.exp(-(x + s / 2) ** 2 - s ** 2 / 4) / (2 * sympy.pi)),
+                   method="sympy")),
+            ("for s >= 0, g(s) <= g(0): the integral of a smaller nonnegative integrand",
+             Cites("monotonicity of the integral", "if 0 <= h(y, s) <= h(y, 0) for every y, then c int h(y, s) dy <= "
+                   "c int h(y, 0) dy for c >= 0", conditions + (("K(K-1)/(2 pi) >= 0", const),))),
             ("g(0) = K(K-1) int Phi^(K-2) phi^2 dx = K int x phi Phi^(K-1) dx by parts: d/dx[-phi Phi^(K-1)] = "
-             "x phi Phi^(K-1) - (K-1) phi^2 Phi^(K-2) for symbolic K (sympy), and phi Phi^(K-1) -> 0 at +-oo "
-             "(0 <= Phi <= 1, phi -> 0; sympy)", by_parts and boundary),
-            ("K Phi^(K-1) phi is the density of X_(1) (the derivative of Phi^K, sympy), so g(0) = E[X_(1)], the "
-             "tightest constant", max_density),
+             "x phi Phi^(K-1) - (K-1) phi^2 Phi^(K-2) for symbolic K, and phi -> 0 at +-oo (0 <= Phi <= 1)",
+             Holds(sympy.And(rel(sympy.Derivative(-phi(x) * Phi(x) ** (K - 1), x), "==",
+                                 x * phi(x) * Phi(x) ** (K - 1) - (K - 1) * phi(x) ** 2 * Phi(x) ** (K - 2)),
+                             rel(sympy.Limit(phi(x), x, sympy.oo), "==", 0),
+                             rel(sympy.Limit(phi(x), x, -sympy.oo), "==", 0)), method="sympy")),
+            ("K Phi^(K-1) phi is the density of X_(1) (the derivative of Phi^K), so g(0) = E[X_(1)], the tightest "
+             "constant", Holds(rel(sympy.Derivative(Phi(x) ** K, x), "==", K * Phi(x) ** (K - 1) * phi(x)),
+                               method="sympy")),
             ("E[X_(1)] <= sqrt(2 ln K): half of E[range] <= 2 sqrt(2 ln K) (fact:range, proved for every K)",
              Rests("FACT-RANGE")),
-            ("sqrt(2 ln K) < sqrt(2 ln(K + 1)) < 1.4 + sqrt(2 ln(K + 1)) = C_K (log increases; sympy)", below),
+            ("sqrt(2 ln K) < 1.4 + sqrt(2 ln(K + 1)) = C_K (log and the square root increase)",
+             Holds(rel(sympy.sqrt(2 * sympy.log(K)), "<", sympy.Rational(7, 5) + sympy.sqrt(2 * sympy.log(K + 1))),
+                   (rel(K, ">=", 2),), "z3")),
             ("so e_*(alpha) = int_0^alpha g <= alpha g(0) <= C_K alpha at sigma0 = 1",
              Cites("the integral of a bounded function", "int_0^alpha g(s) ds <= alpha M where 0 <= g <= M on [0, "
-                   "alpha], alpha >= 0", (("g(s) <= g(0) for s >= 0 (the third step: Phi increasing; sympy)",
-                                          increasing),))),
-            *solved([("the means sigma0 X_k have top gap sigma0 (X_(1) - X_(2)) (sigma0 > 0 keeps the order) and "
-                      "sigma0 d <= alpha exactly when d <= alpha/sigma0 (z3, every real value), so e_*(alpha) at "
-                      "sigma0 is e_*(alpha/sigma0) at 1, at most C_K alpha/sigma0", scaled)])]
+                   "alpha], alpha >= 0; here g = c int h(y, s) dy and M = g(0)",
+                   conditions + (("K(K-1)/(2 pi) >= 0", const),))),
+            ("the means sigma0 X_k have top gap sigma0 (X_(1) - X_(2)) (sigma0 > 0 keeps the order) and sigma0 d <= "
+             "alpha exactly when d <= alpha/sigma0, so e_*(alpha) at sigma0 is e_*(alpha/sigma0) at 1, at most C_K "
+             "alpha/sigma0",
+             Holds(sympy.And(rel(s0 * a, ">=", s0 * b), rel(s0 * a - s0 * b, "==", s0 * (a - b)),
+                             sympy.Implies(rel(s0 * d, "<=", al), rel(d, "<=", al / s0)),
+                             sympy.Implies(rel(d, "<=", al / s0), rel(s0 * d, "<=", al))),
+                   (rel(s0, ">", 0), rel(a, ">=", b)), "z3"))]
 
 
 @repair("THM-GAP", recompute=lambda p: (float(gap.e_star_mp(p["alpha"], p["K"], p["sigma0_sq"])),
@@ -300,10 +336,11 @@ def check_lem_a1_formula(mode: Mode):
         [proof, corroborating(f)]
 
 
-def a1_formula_proof() -> list:
-    """Lemma A.1's formulas for eta and eta' for symbolic K, step by step as Appendix A.1 derives them."""
-    from ..verify.induction import z3
-    x, a = sympy.symbols("x alpha", real=True)
+def a1_formula_proof(integrand=None) -> list:
+    """Lemma A.1's formulas for eta and eta' for symbolic K, step by step as Appendix A.1 derives them, each
+    a statement the engine decides; the cited theorems' conditions are statements about the integrand itself
+    (`integrand`: f(x, alpha) under the derivative, replaced by a test that plants a wrong one)."""
+    x, a, x1, x2 = sympy.symbols("x alpha x_1 x_2", real=True)
     K, M = sympy.symbols("K M", positive=True)
 
     def f(z):
@@ -311,47 +348,44 @@ def a1_formula_proof() -> list:
 
     def Phi(z):
         return (1 + sympy.erf(z / sympy.sqrt(2))) / 2
-    inner = sympy.simplify(sympy.diff(Phi(x), x) - f(x)) == 0
-    # Phi >= 0: it increases (Phi' = f > 0) from its limit 0 at -oo
-    nonneg = bool(f(x).is_positive) and inner and sympy.limit(Phi(x), x, -sympy.oo) == 0
-    parts = sympy.simplify(sympy.diff(Phi(x + a) * Phi(x) ** (K - 1), x)
-                           - (f(x + a) * Phi(x) ** (K - 1) + Phi(x + a) * (K - 1) * Phi(x) ** (K - 2) * f(x))) == 0
-    ends = sympy.limit(Phi(x + a), x, sympy.oo) == 1 and sympy.limit(Phi(x), x, -sympy.oo) == 0 \
-        and sympy.limit(Phi(x), x, sympy.oo) == 1
-    power = sympy.simplify(sympy.diff(Phi(x) ** K, x) - K * Phi(x) ** (K - 1) * f(x)) == 0
+
+    def power(z, k):                       # Phi(z)^k through its logarithm (Phi > 0), which z3 reads
+        return sympy.exp(k * sympy.log(Phi(z)))
     J = sympy.symbols("J")               # int Phi^(K-1)(x) f(x + alpha) dx
-    algebra = sympy.expand(K * (1 - J) - (K - 1) - (1 - K * J)) == 0
-    deriv = sympy.simplify(sympy.diff(f(x + a), a) - sympy.diff(f(x), x).subs(x, x + a)) == 0
-    Z = z3()
-    X, A, m = Z.Reals("x a M")
-    sol = Z.Solver()
-    sol.add(m > 0, Z.Abs(A) <= m, Z.Abs(X) >= m, (X + A) * (X + A) < (Z.Abs(X) - m) * (Z.Abs(X) - m))
-    shifted = sol.check() == Z.unsat
+    under = integrand if integrand is not None else power(x, K - 1) * f(x + a)
+    # the dominating function of the derivative, for |alpha| <= M: (|x| + M) phi(max(|x| - M, 0)) sqrt(2 pi)-scaled
+    dom = (sympy.Abs(x) + M) * sympy.exp(-sympy.Max(sympy.Abs(x) - M, 0) ** 2 / 2) / sympy.sqrt(2 * sympy.pi)
     y = sympy.symbols("y", nonnegative=True)
-    tail = sympy.integrate((y + 2 * M) * sympy.exp(-y ** 2 / 2), (y, 0, sympy.oo))
+    limits = (rel(sympy.Limit(Phi(x + a), x, sympy.oo), "==", 1), rel(sympy.Limit(Phi(x), x, -sympy.oo), "==", 0),
+              rel(sympy.Limit(Phi(x), x, sympy.oo), "==", 1))
     return [
         ("eta(alpha) = K(K-1) int int_{0 <= x_1 - x_2 <= alpha} Phi(x_2)^(K-2) f(x_2) f(x_1) (Fact 2)",
          Rests("fact-2")),
-        ("integrating x_1 over [x_2, x_2 + alpha] first, int f = Phi(x_2 + alpha) - Phi(x_2) (Phi' = f, sympy)",
+        ("integrating x_1 over [x_2, x_2 + alpha] first, int f = Phi(x_2 + alpha) - Phi(x_2)",
          Cites("Tonelli's theorem", "a double integral of a nonnegative measurable function may be taken in either "
-               "order", (("the integrand Phi^(K-2) f(x_2) f(x_1) is nonnegative: f > 0, and Phi increases from 0 "
-                          "(sympy)", nonneg),
-                         ("the inner integral is Phi(x_2 + alpha) - Phi(x_2) (sympy)", inner)))),
+               "order", (nonnegative(power(x2, K - 2) * f(x2) * f(x1), (rel(K, ">=", 2),), "z3"),
+                         ("the inner integral is Phi(x_2 + alpha) - Phi(x_2)",
+                          Holds(rel(sympy.Integral(f(x1), (x1, x2, x2 + a)), "==", Phi(x2 + a) - Phi(x2)),
+                                method="sympy"))))),
         ("K(K-1) Phi^(K-2) f Phi(x + alpha) = K Phi(x + alpha) d[Phi^(K-1)] and by parts, d/dx[Phi(x + alpha) "
-         "Phi(x)^(K-1)] = f(x + alpha) Phi^(K-1) + (K-1) Phi(x + alpha) Phi^(K-2) f for symbolic K (sympy), with "
-         "boundary values 1 at +oo and 0 at -oo (sympy limits, K >= 2): the first part is K(1 - J), J = int "
-         "Phi^(K-1)(x) f(x + alpha) dx", parts and ends),
-        ("K(K-1) Phi^(K-2) f Phi = (K-1) d[Phi^K] (sympy), whose integral is K - 1", power and ends),
-        ("so eta(alpha) = K(1 - J) - (K - 1) = 1 - K J (sympy)", algebra),
+         "Phi(x)^(K-1)] = f(x + alpha) Phi^(K-1) + (K-1) Phi(x + alpha) Phi^(K-2) f for symbolic K, with boundary "
+         "values 1 at +oo and 0 at -oo: the first part is K(1 - J), J = int Phi^(K-1)(x) f(x + alpha) dx",
+         Holds(sympy.And(rel(sympy.Derivative(Phi(x + a) * Phi(x) ** (K - 1), x), "==",
+                             f(x + a) * Phi(x) ** (K - 1) + Phi(x + a) * (K - 1) * Phi(x) ** (K - 2) * f(x)), *limits),
+               method="sympy")),
+        ("K(K-1) Phi^(K-2) f Phi = (K-1) d[Phi^K], whose integral is K - 1",
+         Holds(sympy.And(rel(sympy.Derivative(Phi(x) ** K, x), "==", K * Phi(x) ** (K - 1) * f(x)), *limits),
+               method="sympy")),
+        ("so eta(alpha) = K(1 - J) - (K - 1) = 1 - K J", Holds(rel(K * (1 - J) - (K - 1), "==", 1 - K * J),
+                                                             method="sympy")),
         ("eta'(alpha) = -K int Phi^(K-1)(x) f'(x + alpha) dx",
          Cites("differentiation under the integral sign (dominated convergence)", "d/dalpha int g(x, alpha) dx = int "
                "dg/dalpha dx when dg/dalpha is continuous and, for alpha in [-M, M], bounded by an integrable "
                "function of x",
-               (("d/dalpha f(x + alpha) = f'(x + alpha) (sympy), continuous, and 0 <= Phi^(K-1) <= 1", deriv),
-                ("for |alpha| <= M and |x| >= M, (x + alpha)^2 >= (|x| - M)^2 (z3), so |f'(x + alpha)| = |x + alpha| "
-                 "f(x + alpha) <= (|x| + M) exp(-(|x| - M)^2/2)/sqrt(2 pi), whose integral over |x| >= M is finite "
-                 f"(with y = |x| - M: int (y + 2M) e^(-y^2/2) dy = {tail}, sympy); on |x| < M it is bounded",
-                 shifted and bool(tail.is_finite)))))]
+               (dominated(under, a, dom, (rel(sympy.Abs(a), "<=", M), rel(K, ">=", 2))),
+                ("the dominating function is even in x", Holds(rel(dom.subs(x, -x), "==", dom), method="sympy")),
+                integrable(dom.subs(x, y + M).subs(sympy.Abs(y + M), y + M), y, 0, sympy.oo),
+                integrable(dom.subs(x, y).subs(sympy.Abs(y), y).subs(sympy.Max(y - M, 0), 0), y, 0, M))))]
 
 
 @claim("LEM-A1-STEPS", "Appendix A.1, proof of Lemma A.1",
@@ -415,12 +449,12 @@ def check_lem_a1_steps(mode: Mode):
 FACT1_BOX = 8.0
 
 
-def _mills_upper_identity() -> bool:
-    """sympy: for t > 0, int_t^oo (x/t) phi(x) dx = phi(t)/t, the repaired Mills upper bound's right
-    side (`bounds.gap.mills_upper`); with x/t >= 1 on [t, oo) it bounds 1 - Phi(t) = int_t^oo phi."""
+def _mills_upper_identity():
+    """For t > 0, int_t^oo (x/t) phi(x) dx = phi(t)/t, the repaired Mills upper bound's right side
+    (`bounds.gap.mills_upper`); with x/t >= 1 on [t, oo) it bounds 1 - Phi(t) = int_t^oo phi (sympy)."""
     x, t = sympy.symbols("x t", positive=True)
     phi = sympy.exp(-x ** 2 / 2) / sympy.sqrt(2 * sympy.pi)
-    return sympy.simplify(sympy.integrate(x / t * phi, (x, t, sympy.oo)) - gap.mills_upper(t)) == 0
+    return Holds(rel(sympy.Integral(x / t * phi, (x, t, sympy.oo)), "==", gap.mills_upper(t)), method="sympy")
 
 
 def _fact1_proof() -> Finding:
@@ -430,9 +464,10 @@ def _fact1_proof() -> Finding:
     box = certify_box(lambda alpha: gap.fact1_tail_bound(alpha) - gap.normal_tail(alpha),
                       {"alpha": Side(0.0, FACT1_BOX)}, strict=True)
     a = sympy.Symbol("alpha", positive=True)
-    ratio = sympy.simplify(gap.mills_upper(a) / gap.fact1_tail_bound(a))
-    tail = (sympy.simplify(ratio - 1 / (a * sympy.sqrt(2 * sympy.pi))) == 0 and sympy.diff(ratio, a).is_negative
-            and bool(ratio.subs(a, FACT1_BOX) <= 1))
+    ratio = gap.mills_upper(a) / gap.fact1_tail_bound(a)
+    tail = Holds(sympy.And(rel(ratio, "==", 1 / (a * sympy.sqrt(2 * sympy.pi))),
+                           rel(sympy.Derivative(1 / (a * sympy.sqrt(2 * sympy.pi)), a), "<", 0),
+                           rel(ratio.subs(a, FACT1_BOX), "<=", 1)), method="sympy")
     return from_proof([
         (f"on alpha in [0, {FACT1_BOX:g}]: exp(-alpha^2/2) - (1 - Phi(alpha)) > 0", as_finding(box, what="Fact 1")),
         (f"for alpha >= {FACT1_BOX:g}: 1 - Phi(alpha) <= phi(alpha)/alpha (int_alpha^oo (x/alpha) phi(x) dx = "
@@ -451,11 +486,11 @@ def _mills_lower_proof() -> Finding:
     phi = sympy.exp(-t ** 2 / 2) / sympy.sqrt(2 * sympy.pi)
     minus_dg = 2 * phi / (t ** 2 + 1) ** 2
     return from_proof([
-        ("g(t) = (1 - Phi(t)) - t phi(t)/(t^2+1) has g'(t) = -2 phi(t)/(t^2+1)^2 (sympy)",
-         sympy.simplify(sympy.diff(g, t) + minus_dg) == 0),
-        ("2 phi(t)/(t^2+1)^2 > 0 for every real t (sympy)", bool(minus_dg.is_positive)),
-        ("g(t) -> 0 as t -> oo (sympy), so g(t) = int_t^oo 2 phi(s)/(s^2+1)^2 ds > 0",
-         sympy.limit(g, t, sympy.oo) == 0),
+        ("g(t) = (1 - Phi(t)) - t phi(t)/(t^2+1) has g'(t) = -2 phi(t)/(t^2+1)^2",
+         Holds(rel(sympy.Derivative(g, t), "==", -minus_dg), method="sympy")),
+        ("2 phi(t)/(t^2+1)^2 > 0 for every real t", Holds(rel(minus_dg, ">", 0), method="sympy")),
+        ("g(t) -> 0 as t -> oo, so g(t) = int_t^oo 2 phi(s)/(s^2+1)^2 ds > 0",
+         Holds(rel(sympy.Limit(g, t, sympy.oo), "==", 0), method="sympy")),
     ], "every real t", "Fact 3's left bound: t/(t^2+1) phi(t) <= 1 - Phi(t)")
 
 
@@ -466,16 +501,17 @@ def _fact2_proof() -> Finding:
     K = sympy.symbols("K", positive=True)
     F = sympy.Function("F")
     cdf = F(b) ** K + K * (F(a) - F(b)) * F(b) ** (K - 1)
-    density = sympy.simplify(sympy.diff(cdf, a, b) - K * (K - 1) * F(b) ** (K - 2) * sympy.diff(F(b), b)
-                             * sympy.diff(F(a), a)) == 0
-    continuous = sympy.integrate(sympy.exp(-X ** 2 / 2) / sympy.sqrt(2 * sympy.pi), (X, -sympy.oo, sympy.oo)) == 1
+    density = Holds(rel(sympy.Derivative(cdf, a, b), "==", K * (K - 1) * F(b) ** (K - 2) * sympy.diff(F(b), b)
+                        * sympy.diff(F(a), a)), method="sympy")
+    continuous = Holds(rel(sympy.Integral(sympy.exp(-X ** 2 / 2) / sympy.sqrt(2 * sympy.pi), (X, -sympy.oo, sympy.oo)),
+                           "==", 1), method="sympy")
     return from_proof([
         ("for b <= a, Pr(X_(1) <= a, X_(2) <= b) = F(b)^K + K (F(a) - F(b)) F(b)^(K-1): at most one variable above b, "
          "and it at most a",
-         Cites("the binomial count of independent events", "the number of K iid variables above b is Binomial(K, "
-               "1 - F(b)), and where F has a density two of them tie with probability 0",
-               (("X_1, ..., X_K iid (the statement's hypothesis)", True),
-                ("F has a density: phi integrates to 1 over the line (sympy)", continuous)))),
+         Cites("the binomial count of independent events", "for X_1, ..., X_K iid (the statement's hypothesis, not a "
+               "condition to check) the number of them above b is Binomial(K, 1 - F(b)), and where F has a density "
+               "two of them tie with probability 0",
+               (("F has a density: phi integrates to 1 over the line", continuous),))),
         ("its mixed derivative d^2/(da db) is K(K-1) F(b)^(K-2) f(b) f(a), f = F', for symbolic K (sympy): Fact 2's "
          "density on x_1 = a >= x_2 = b", density)],
         "every K >= 2, x_1 >= x_2", "Fact 2: the joint density of (X_(1), X_(2))")
@@ -548,28 +584,28 @@ def range_proof() -> list:
     X = sympy.symbols("X", real=True)
     lam, s, K = sympy.symbols("lambda sigma0 K", positive=True)
     phi = sympy.exp(-X ** 2 / (2 * s ** 2)) / sympy.sqrt(2 * sympy.pi * s ** 2)
-    symmetric = sympy.simplify(phi - phi.subs(X, -X)) == 0
-    mgf = sympy.simplify(sympy.integrate(sympy.exp(lam * X) * phi, (X, -sympy.oo, sympy.oo)))
-    mgf_ok = sympy.simplify(mgf - sympy.exp(lam ** 2 * s ** 2 / 2)) == 0
-    convex = bool(sympy.diff(sympy.exp(lam * X), X, 2).is_nonnegative)
-    positive = bool(sympy.exp(lam * X).is_positive)
+    Y = sympy.symbols("Y", real=True)
+    Xs = sympy.symbols("X_1:3", real=True)
     bound = sympy.log(K) / lam + lam * s ** 2 / 2
-    at = sympy.simplify(bound.subs(lam, sympy.sqrt(2 * sympy.log(K)) / s) - s * sympy.sqrt(2 * sympy.log(K))) == 0
+    mgf = rel(sympy.Integral(sympy.exp(lam * X) * phi, (X, -sympy.oo, sympy.oo)), "==",
+              sympy.exp(lam ** 2 * s ** 2 / 2))
     return [
-        ("N(0, sigma0^2) is symmetric (phi(x) = phi(-x), sympy), so E[min_k X_k] = -E[max_k X_k] and E[range] = "
-         "2 E[max_k X_k] (mu_k - mu0 = X_k)", symmetric),
+        ("N(0, sigma0^2) is symmetric (phi(x) = phi(-x)), so E[min_k X_k] = -E[max_k X_k] and E[range] = "
+         "2 E[max_k X_k] (mu_k - mu0 = X_k)", Holds(rel(phi, "==", phi.subs(X, -X)), method="sympy")),
         ("exp(lambda E[max X_k]) <= E[exp(lambda max X_k)] for lambda > 0",
          Cites("Jensen's inequality", "phi(E Y) <= E phi(Y) for convex phi and integrable Y, phi(Y)",
-               (("x -> exp(lambda x) is convex (its second derivative lambda^2 exp(lambda x) >= 0, sympy)", convex),
+               (convex(sympy.exp(lam * Y), Y),
                 ("max X_k and exp(lambda max X_k) are integrable: exp(lambda max X_k) <= sum_k exp(lambda X_k), each "
-                 "with the finite mean exp(lambda^2 sigma0^2/2) (the next two steps)", mgf_ok and positive)))),
-        ("E[exp(lambda max X_k)] <= sum_k E[exp(lambda X_k)] (the largest of K positive terms is at most their sum: "
-         "exp > 0, sympy)", positive),
-        ("E[exp(lambda X_k)] = exp(lambda^2 sigma0^2/2) (the Gaussian moment generating function, integrated by "
-         "sympy)", mgf_ok),
+                 "with the finite mean exp(lambda^2 sigma0^2/2) (the next two steps)", Holds(mgf, method="sympy"))))),
+        ("E[exp(lambda max X_k)] <= sum_k E[exp(lambda X_k)]: the largest of positive terms is at most their sum "
+         "(two terms shown; the same for K)",
+         Holds(rel(sympy.exp(lam * sympy.Max(*Xs)), "<=", sum(sympy.exp(lam * x) for x in Xs)), method="z3")),
+        ("E[exp(lambda X_k)] = exp(lambda^2 sigma0^2/2) (the Gaussian moment generating function)",
+         Holds(mgf, method="sympy")),
         ("so E[max X_k] <= log K/lambda + lambda sigma0^2/2 for every lambda > 0, which at lambda = "
-         "sqrt(2 log K)/sigma0 "
-         "(positive for K >= 2) is sigma0 sqrt(2 log K) (sympy); doubling gives the bound", at)]
+         "sqrt(2 log K)/sigma0 (positive for K >= 2) is sigma0 sqrt(2 log K); doubling gives the bound",
+         Holds(rel(bound.subs(lam, sympy.sqrt(2 * sympy.log(K)) / s), "==", s * sympy.sqrt(2 * sympy.log(K))),
+               method="sympy", note="K > 1"))]
 
 
 @claim("FACT-RANGE", "Proof of Theorem 5.2", "E[mu_(1) - mu_(K)] <= 2 sigma0 sqrt(2 log K).",

@@ -335,3 +335,15 @@ def proof_mutants(results) -> list[dict]:
                                   "or an exhaustive search), not a statement"})
                     out.append(entry)
     return out
+
+
+def mutants_summary(rows: list[dict]) -> dict:
+    """The totals of `proof_mutants`: certified steps, those with a statement, how many reject their
+    negation, reject another mutant too, only the negation, cannot fail, and are certified by a finding."""
+    stated = [r for r in rows if r["verdict"] not in ("finding", "no statement")]
+    return {"steps": len(rows), "statements": len(stated),
+            "negation_rejected": sum(bool(r.get("negation")) for r in stated),
+            "can_fail": sum(r["verdict"] == "can fail" for r in stated),
+            "negation_only": sum(r["verdict"] == "negation only" for r in stated),
+            "cannot_fail": sum(r["verdict"] == "cannot fail" for r in stated),
+            "findings": sum(r["verdict"] == "finding" for r in rows)}

@@ -192,6 +192,12 @@ def _decide_sympy(st: Holds) -> Decision:
         if not isinstance(part, sympy.Rel):
             return Decision("argued", "sympy", f"sympy decides relations, not {type(part).__name__}")
         lhs, rhs = part.lhs.doit(), part.rhs.doit()
+        if not isinstance(part, (sympy.Eq, sympy.Ne)) and (lhs.has(sympy.oo, -sympy.oo) or rhs.has(sympy.oo, -sympy.oo)):
+            direct = part.func(lhs, rhs)               # sympy compares with an infinity itself (finite < oo)
+            if direct is sympy.true:
+                verdicts.append(str(part))
+                continue
+            return Decision("argued", "sympy", f"sympy could not decide {part} (it reads {_short(direct)})")
         d = sympy.simplify(lhs - rhs)
         if isinstance(part, sympy.Eq):
             ok = d == 0 or (d.is_zero is True)
@@ -539,14 +545,15 @@ def _decide_arb(st: Holds) -> Decision:
 def mutants(st: Holds) -> list[tuple[str, Holds]]:
     """The mutants of a statement (module docstring): its negation, each distinct numeric constant
     (not an integer exponent) moved by 1%, each given relation dropped, each symbol's sign assumption
-    dropped. Each is a `Holds` decided by the same method."""
+    dropped. Each is a `Holds` decided by the same method; a constant moves up and down."""
     import sympy
     out = [("negation", dataclasses.replace(st, claim=sympy.Not(st.claim, evaluate=False)
                                             if not isinstance(st.claim, sympy.Rel) else st.claim.negated))]
     for k, c in enumerate(_constants(st.claim)[:MAX_CONSTANT_MUTANTS]):
-        moved = c * sympy.Rational(101, 100)
-        out.append((f"the constant {c} (occurrence {k + 1}) moved by 1% (to {moved})",
-                    dataclasses.replace(st, claim=_moved(st.claim, k, moved))))
+        for factor in (sympy.Rational(101, 100), sympy.Rational(99, 100)):
+            moved = c * factor
+            out.append((f"the constant {c} (occurrence {k + 1}) moved by {'+' if factor > 1 else '-'}1% (to {moved})",
+                        dataclasses.replace(st, claim=_moved(st.claim, k, moved))))
     for i, g in enumerate(st.given):
         out.append((f"the premise {g} dropped", dataclasses.replace(st, given=st.given[:i] + st.given[i + 1:])))
     for s in _symbols(st):

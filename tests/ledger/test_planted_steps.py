@@ -1,0 +1,55 @@
+"""Planted defects the proof engine must catch, each planted through a copy (an argument of the proof's
+builder, or a graph built here), never by editing the ledger: a density that grows with s under the
+repaired Theorem 3.1, a non-integrable integrand under differentiation under the integral sign, and a
+sampled node under a step that rests on it."""
+
+import sympy
+
+from rue_verify.ledger import section3
+from rue_verify.verify import Finding, Repair, Rests, from_proof
+from rue_verify.verify.claims import ClaimResult, Mode
+from rue_verify.verify.graph import Node, resolve
+
+
+def _statuses(steps) -> dict[int, str]:
+    return {s["step"]: s["status"] for s in from_proof(steps, "d", "c").proof["steps"]}
+
+
+def test_theorem_3_1s_repaired_proof_rejects_a_density_that_grows_with_s():
+    good = _statuses(section3.gap_constant_proof(Mode()))
+    assert good[3] == good[8] == "certified"
+    planted = section3.gap_integrand(lambda s: s / 2)     # phi(x) phi(x - s): the integrand grows with s
+    bad = _statuses(section3.gap_constant_proof(Mode(), integrand=planted))
+    assert bad[3] == bad[8] == "argued"
+    assert {k: v for k, v in bad.items() if k not in (3, 8)} == {k: v for k, v in good.items() if k not in (3, 8)}
+
+
+def test_lemma_a1s_derivative_step_rejects_a_non_integrable_integrand():
+    good = _statuses(section3.a1_formula_proof())
+    assert good[6] == "certified"
+    x, a = sympy.symbols("x alpha", real=True)
+    bad = _statuses(section3.a1_formula_proof(integrand=sympy.exp((x + a) ** 2 / 2)))
+    assert bad[6] == "argued"
+
+
+def _result(cid: str, findings, repairs=()) -> ClaimResult:
+    return ClaimResult(cid, cid, cid, "holds", "", list(findings), 0.0, repairs=list(repairs))
+
+
+def test_a_step_resting_on_a_node_reads_its_proof_not_only_its_statement():
+    """BASE's statement is certified by its own finding, but the node it uses (SUB) is only sampled; a
+    repair resting on BASE is then checked as far as that sample, never proved."""
+    table = (Node("base", "lemma", "L", "base", ("sub",), "BASE"), Node("sub", "lemma", "S", "sub", (), "SUB"))
+    sub = _result("SUB", [Finding("holds", "1000 points", "no counterexample")])               # sampled
+    base = _result("BASE", [Finding("holds", "all", "a certificate", certified=True)])
+    top = _result("TOP", [Finding("refuted", "x", "broken")],
+                  [Repair("top, repaired", None, [from_proof([("rests", Rests("BASE"))], "d", "c")])])
+    g = resolve([sub, base, top], table, known={"TOP"})
+    assert g.nodes["base"]["status"] == "certified" and g.nodes["base"]["proof"] == "checked"
+    rep = g.nodes["repair:TOP"]
+    assert rep["proof"] == "checked" and rep["proof_steps"][0]["status"] == "sampled", rep
+    # with SUB certified too, the same repair is proved
+    sub_ok = _result("SUB", [Finding("holds", "all", "a certificate", certified=True)])
+    top2 = _result("TOP", [Finding("refuted", "x", "broken")],
+                   [Repair("top, repaired", None, [from_proof([("rests", Rests("BASE"))], "d", "c")])])
+    assert resolve([sub_ok, base, top2], table, known={"TOP"}).nodes["repair:TOP"]["proof"] == "proved"

@@ -1,0 +1,90 @@
+"""A step's statement (`verify.Holds`) decided by the engine: each method certifies what is true,
+refutes (with a counterexample replayed on the statement) or leaves argued what is not, never passes a
+false step, and never raises; every certificate can fail (`step_mutants`); a bare True certifies nothing."""
+
+import sympy
+
+from rue_verify.verify import Holds, bounded, dominated, from_proof, integrable, nonnegative, rel
+from rue_verify.verify.proofs import step_mutants
+from rue_verify.verify.statements import decide, mutants
+
+x, y, a = sympy.symbols("x y a", real=True)
+M = sympy.symbols("M", positive=True)
+
+
+def test_sympy_certifies_an_identity_and_not_a_wrong_one():
+    assert decide(Holds(rel(sympy.Derivative(x ** 3, x), "==", 3 * x ** 2), method="sympy")).status == "certified"
+    assert decide(Holds(rel(sympy.Derivative(x ** 3, x), "==", 3 * x), method="sympy")).status != "certified"
+    assert decide(Holds(rel(sympy.log(2), ">=", sympy.Rational(7, 10)), method="sympy")).status == "refuted"
+
+
+def test_z3_proves_with_its_premises_and_refutes_without_them_by_a_replayed_counterexample():
+    st = Holds(rel(1 / a ** 2, ">=", 1 / y ** 2), (rel(a, ">", 0), rel(a, "<=", y)), "z3")
+    assert decide(st).status == "certified"
+    d = decide(Holds(st.claim, st.given[1:], "z3"))
+    assert d.status == "refuted"
+    p = {sympy.Symbol(k, real=True): sympy.Rational(v) for k, v in d.witness["params"].items()}
+    assert not bool((1 / a ** 2 >= 1 / y ** 2).subs(p)) and bool((a <= y).subs(p))
+
+
+def test_z3_reads_exp_only_through_sound_facts_so_a_model_is_checked_before_it_refutes():
+    # exp(x) >= 1 + x is one of the facts: certified; exp(x) >= 1 + x + x^2/2 fails only for x < 0
+    assert decide(Holds(rel(sympy.exp(x), ">=", 1 + x), method="z3")).status == "certified"
+    d = decide(Holds(rel(sympy.exp(x), ">=", 1 + x + x ** 2 / 2), method="z3"))
+    assert d.status != "certified"
+    if d.status == "refuted":
+        assert d.witness["params"]["x"] < 0
+
+
+def test_what_no_method_reads_is_argued_never_a_crash_or_a_pass():
+    f = sympy.Function("f")
+    assert decide(Holds(rel(sympy.gamma(x) ** x, ">=", 0), method="z3")).status == "argued"
+    assert decide(Holds(rel(f(x), ">=", 0))).status == "argued"
+    assert decide(Holds(sympy.Eq(x, x))).status == "argued"          # True as written: sympy decided it, not us
+    assert decide(Holds(True)).status == "argued"
+
+
+def test_arb_certifies_on_its_box_only_and_says_so():
+    d = decide(Holds(rel(1 - sympy.erf(x), ">", 0), method="arb", box={x: (0, 3)}))
+    assert d.status == "certified" and d.partial and "[0, 3]" in d.partial
+    assert decide(Holds(rel(x ** 2, "<", 1), method="arb", box={x: (0, 3)})).status == "refuted"
+
+
+def test_a_step_on_an_empty_domain_is_argued_since_its_negation_is_certified_too():
+    p = from_proof([("x > 1 when x < 0 and x > 0", Holds(rel(x, ">", 1), (rel(x, "<", 0), rel(x, ">", 0)), "z3"))],
+                   "d", "c")
+    assert p.proof["status"] == "argued" and "negation is certified too" in p.detail
+
+
+def test_a_bare_true_certifies_nothing():
+    p = from_proof([("a step", True)], "d", "c")
+    assert p.proof["status"] == "argued" and "bare True" in p.detail
+
+
+def test_every_certificate_of_these_kinds_rejects_its_negation_and_a_mutant():
+    for st in (Holds(rel(sympy.Derivative(x ** 3, x), "==", 3 * x ** 2), method="sympy"),
+               Holds(rel(x * y, "<=", (x ** 2 + y ** 2) / 2), method="z3"),
+               Holds(rel(a, "<=", M), (rel(a, "<", M / 2),), "z3")):
+        assert decide(st).status == "certified"
+        r = step_mutants(st)
+        assert r["negation"] and r["verdict"] == "can fail", (st, r)
+    assert [name for name, _ in mutants(Holds(rel(a, "<=", M), (rel(a, "<", M / 2),)))][0] == "negation"
+
+
+def test_cited_conditions_reject_the_objects_their_lemmas_exclude():
+    # bounded: 0 <= g <= 1 holds for g = exp(-x^2) and fails for the violator; nonnegative likewise
+    g = sympy.exp(-x ** 2)
+    c = bounded(g, 0, 1, method="z3")
+    assert decide(c.holds).status == "certified" and decide(c.violator).status != "certified"
+    n = nonnegative(g, method="z3")
+    assert decide(n.holds).status == "certified" and decide(n.violator).status != "certified"
+    # differentiation under the integral: the Gaussian is dominated, exp(+(x + a)^2/2) is not, and its
+    # dominating function's integral diverges
+    dom = (sympy.Abs(x) + M) * sympy.exp(-sympy.Max(sympy.Abs(x) - M, 0) ** 2 / 2)
+    good = dominated(sympy.exp(-(x + a) ** 2 / 2), a, dom, (rel(sympy.Abs(a), "<=", M),))
+    assert decide(good.holds).status == "certified"
+    bad = dominated(sympy.exp((x + a) ** 2 / 2), a, dom, (rel(sympy.Abs(a), "<=", M),))
+    assert decide(bad.holds).status != "certified"
+    y0 = sympy.Symbol("y", nonnegative=True)
+    assert decide(integrable(sympy.exp(-y0 ** 2 / 2), y0, 0, sympy.oo).holds).status == "certified"
+    assert decide(integrable(sympy.exp(y0 ** 2 / 2), y0, 0, sympy.oo).holds).status != "certified"
