@@ -192,7 +192,8 @@ def _decide_sympy(st: Holds) -> Decision:
         if not isinstance(part, sympy.Rel):
             return Decision("argued", "sympy", f"sympy decides relations, not {type(part).__name__}")
         lhs, rhs = part.lhs.doit(), part.rhs.doit()
-        if not isinstance(part, (sympy.Eq, sympy.Ne)) and (lhs.has(sympy.oo, -sympy.oo) or rhs.has(sympy.oo, -sympy.oo)):
+        infinite = lhs.has(sympy.oo, -sympy.oo) or rhs.has(sympy.oo, -sympy.oo)
+        if infinite and not isinstance(part, (sympy.Eq, sympy.Ne)):
             direct = part.func(lhs, rhs)               # sympy compares with an infinity itself (finite < oo)
             if direct is sympy.true:
                 verdicts.append(str(part))
