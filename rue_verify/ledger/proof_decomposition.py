@@ -15,6 +15,7 @@ from bounds.estimation import tau_sq_tilde
 from ..verify import (
     Expect,
     Finding,
+    Holds,
     Mode,
     NoRepair,
     Repair,
@@ -29,6 +30,7 @@ from ..verify import (
     from_proof,
     from_value,
     reading,
+    rel,
     repair,
     witness,
 )
@@ -49,9 +51,9 @@ def decomp_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
     whose three brackets are >= 0 on E and on the error. `search`: that inclusion decided at every
     state E covers (the solver, `proof_induction`), the second step's check."""
     m1, mJ, h1, hJ, c1, cJ, e = sympy.symbols("mu_1 mu_J muhat_1 muhat_J c_1 c_J eta", real=True)
-    ident = sympy.expand((m1 - mJ) - e * (c1 + cJ) - (-(hJ - h1) - ((mJ - hJ) + e * cJ) - ((h1 - m1) + e * c1))) == 0
-    return [("Delta_J - eta(c_1 + c_J) = -(muhat_J - muhat_1) - [(mu_J - muhat_J) + eta c_J] - [(muhat_1 - mu_1) + "
-             "eta c_1] (sympy)", bool(ident)),
+    on_E = (rel(sympy.Abs(mJ - hJ), "<=", e * cJ), rel(sympy.Abs(h1 - m1), "<=", e * c1), rel(hJ, ">=", h1))
+    return [("on E (|mu_k - muhat_k| <= eta c_k for k = 1, J) an error (muhat_J >= muhat_1) gives Delta_J = "
+             "mu_1 - mu_J <= eta(c_1 + c_J)", Holds(rel(m1 - mJ, "<=", e * (c1 + cJ)), on_E, "z3")),
             ("on E, |mu_k - muhat_k| <= eta c_k for k = 1, J, so both brackets are >= 0; an error means "
              "muhat_J >= muhat_1; hence Delta_J <= eta(c_1 + c_J), i.e. every error on E lies in the first event",
              search)]
@@ -101,9 +103,11 @@ def check_eta_cond(mode: Mode):
 def repair_eta(mode: Mode) -> Repair:
     r = sympy.symbols("r", positive=True)
     e = 1 / (1 + 4 * r)
-    ident = sympy.simplify(2 * e * (1 + e) * r + e - 1 + 8 * r ** 2 / (1 + 4 * r) ** 2) == 0
+    value = -8 * r ** 2 / (1 + 4 * r) ** 2
     proof = from_proof([("with eta = 1/(1 + 4 rho) and rho = sqrt(beta/beta_1), 2 eta (1 + eta) rho + eta - 1 = "
-                         "-8 rho^2/(1 + 4 rho)^2 < 0", ident)], "every K, sigma0^2, sigma^2 > 0",
+                         "-8 rho^2/(1 + 4 rho)^2 < 0",
+                         Holds(sympy.And(rel(2 * e * (1 + e) * r + e - 1, "==", value), rel(value, "<", 0)),
+                               method="sympy"))], "every K, sigma0^2, sigma^2 > 0",
                        "the condition of eq. prob-dk holds")
     space = {"K": Dim(2, 1e4, integer=True), "sigma0_sq": Dim(1e-3, 1e3), "sigma_sq": Dim(1e-3, 1e3)}
     res = minimize_margin(lambda p: -float(rp.eta_condition_repaired(p["K"], p["sigma0_sq"], p["sigma_sq"])), space,
@@ -120,13 +124,15 @@ def tk_up_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
     checked by `search` (the induction over RUE's states, `proof_induction`, decided for every n)."""
     T, s0, s, L, e, b, D = sympy.symbols("T sigma0_sq sigma_sq L eta beta Delta", positive=True)
     tilde = tau_sq_tilde(T, s0, s)
-    step1 = sympy.simplify(s / T - tilde - s ** 2 / (T * (T * s0 + s))) == 0
+    step1 = Holds(sympy.And(rel(tilde, "==", s / T - s ** 2 / (T * (T * s0 + s))), rel(tilde, "<=", s / T)),
+                  method="auto")
     # Delta^2 <= (1+eta)^2 2 beta sigma^2 L/(T-1)  <=>  T - 1 <= 2 (1+eta)^2 beta sigma^2 L / Delta^2
-    lhs = (1 + e) ** 2 * 2 * b * s * L / (T - 1)
-    step2 = sympy.simplify((lhs / D ** 2) * (T - 1) - 2 * (1 + e) ** 2 * b * s * L / D ** 2) == 0
-    step3 = sympy.simplify(th.Tk_upper(D, K_, n_, s0_, s_) - 1
-                           - (1 + 2 * (1 + th.eta(K_, s0_, s_)) ** 2 * th.beta(K_, s0_, s_) * s_ * sympy.log(n_)
-                              / D ** 2)) == 0
+    bound = 2 * (1 + e) ** 2 * b * s * L
+    step2 = Holds(sympy.Implies(rel(D ** 2, "<=", bound / (T - 1)), rel(T - 1, "<=", bound / D ** 2)),
+                  (rel(T, ">", 1),), "z3")
+    step3 = Holds(rel(th.Tk_upper(D, K_, n_, s0_, s_), "==",
+                      2 + 2 * (1 + th.eta(K_, s0_, s_)) ** 2 * th.beta(K_, s0_, s_) * s_ * sympy.log(n_) / D ** 2),
+                  method="sympy")
     return [("at the last round arm k != 1 was pulled (T_k - 1 earlier pulls), on E at the state that decided it: "
              "mu_k + (1+eta) c_k >= U_k >= U_1 >= mu_1 + (1-eta) c_1 >= mu_1, so Delta_k <= (1+eta) c_k (the index "
              "rule; the induction over RUE's states, every round from the base state on, z3)", search),
@@ -195,11 +201,13 @@ def check_tk_low(mode: Mode):
                   "Lemma sec:tau", "refuted"), f
 
 
-def _ctilde_decreasing() -> bool:
+def _ctilde_decreasing():
     """ctilde(T)^2 = 2 sigma0^2 sigma^2 log n/(T sigma0^2 + sigma^2) has T-derivative
-    -2 sigma0^4 sigma^2 log n/(T sigma0^2 + sigma^2)^2 < 0 (sympy): ctilde falls as an arm is pulled."""
+    -2 sigma0^4 sigma^2 log n/(T sigma0^2 + sigma^2)^2 < 0: ctilde falls as an arm is pulled (sympy)."""
     T, a, b, L = sympy.symbols("T sigma0_sq sigma_sq L", positive=True)
-    return sympy.simplify(sympy.diff(2 * a * b * L / (T * a + b), T) + 2 * a ** 2 * b * L / (T * a + b) ** 2) == 0
+    slope = -2 * a ** 2 * b * L / (T * a + b) ** 2
+    return Holds(sympy.And(rel(sympy.Derivative(2 * a * b * L / (T * a + b), T), "==", slope), rel(slope, "<", 0)),
+                 method="sympy")
 
 
 @repair("LEM-TK-LOW")
@@ -290,12 +298,13 @@ def repair_pf_e1(mode: Mode) -> Repair:
     """Eqs. prob-dk and prob-dk-v1 on the repaired route: on E an error forces Delta_min below
     (1+eta) sqrt(beta) ctilde(T_1 - 1), with the shifted Tk_lowv2 in place of the refuted one."""
     sim = history_finding("gap-repaired", mode, "repaired")
-    D, Dm, e, c = sympy.symbols("Delta_J Delta_min eta ctilde_J", positive=True)
+    D, Dm, e, c, c1, sb = sympy.symbols("Delta_J Delta_min eta ctilde_J ctilde_1 sqrt_beta", positive=True)
     # on E_1' (Delta_min >= (1+eta) sqrt(beta) ctilde(T_1 - 1) >= (1+eta) sqrt(beta) ctilde_1) and Delta_min <=
-    # Delta_J: Delta_J < eta Delta_J/(1+eta) + eta sqrt(beta) ctilde_J is Delta_J < eta (1+eta) sqrt(beta) ctilde_J
-    step2 = sympy.simplify((D - e * D / (1 + e)) * (1 + e) - D) == 0
+    # Delta_J: Delta_J < eta sqrt(beta)(ctilde_1 + ctilde_J) gives Delta_J < eta (1+eta) sqrt(beta) ctilde_J
+    step2 = Holds(rel(D, "<", e * (1 + e) * sb * c), (rel(D, "<", e * sb * (c1 + c)), rel((1 + e) * sb * c1, "<=", Dm),
+                                                      rel(Dm, "<=", D), rel(e, "<", 1)), "z3")
     # with the shifted Tk_lowv2: Delta_J >= (1-eta) ctilde_J - Delta_min >= (1-eta) ctilde_J - Delta_J
-    step3 = sympy.simplify((2 * D - (1 - e) * c) - ((D - ((1 - e) * c - Dm)) + (D - Dm))) == 0
+    step3 = Holds(rel(2 * D, ">=", (1 - e) * c), (rel(D, ">=", (1 - e) * c - Dm), rel(Dm, "<=", D)), "z3")
     proof = from_proof([
         ("on E an error needs Delta_J <= eta (c_1 + c_J) (eq. regret-decomV)", Rests("PF-DECOMP")),
         ("c_k <= sqrt(beta) ctilde_k (eq. toTilde), so Delta_J < eta sqrt(beta)(ctilde_1 + ctilde_J)",
@@ -342,8 +351,8 @@ def repair_t1n(mode: Mode) -> Repair:
     """Eq. eqn:T1n on the repaired route: summing the repaired Tk_up1 (E from round 2K, eta_repaired)."""
     Dm = sympy.symbols("Delta_min", positive=True)
     summed = n_ - (K_ - 1) * rp.Tk_upper_repaired(Dm, K_, n_, s0_, s_)
-    at_E2 = sympy.simplify(summed.subs(Dm, 2 * (1 + rp.eta_repaired(K_, s0_, s_)) * sympy.sqrt(
-        (K_ - 1) * th.beta(K_, s0_, s_) * s_ * sympy.log(n_) / n_)) - (n_ / 2 - 2 * (K_ - 1))) == 0
+    at_E2 = Holds(rel(summed.subs(Dm, 2 * (1 + rp.eta_repaired(K_, s0_, s_)) * sympy.sqrt(
+        (K_ - 1) * th.beta(K_, s0_, s_) * s_ * sympy.log(n_) / n_)), "==", n_ / 2 - 2 * (K_ - 1)), method="sympy")
     proof = from_proof([("summing the repaired eq. Tk_up1 over k != 1 with Delta_k >= Delta_min",
                          Rests("repair:LEM-TK-UP")),
                         ("at E_2's threshold (with eta_repaired) the sum is n/2 - 2(K-1) (sympy)", at_E2),

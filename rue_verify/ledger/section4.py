@@ -335,9 +335,11 @@ def repair_tau_lower(mode: Mode) -> Repair:
     s0, s, T, K, D = sympy.symbols("sigma0_sq sigma_sq T_k K D", positive=True)
     A = T * s0 + s
     tau = s0 * s / A + (s / A) ** 2 * s / D
-    ident = sympy.simplify(tau - rp.tau_sq_lower_repaired(T, K, s0, s) - s ** 2 / A ** 2 * (s / D - s0 / K)) == 0
+    ident = Holds(rel(tau - rp.tau_sq_lower_repaired(T, K, s0, s), "==", s ** 2 / A ** 2 * (s / D - s0 / K)),
+                  method="sympy")
     t = sympy.symbols("t", positive=True)
-    term = sympy.simplify(s / s0 - t * s / (t * s0 + s) - s ** 2 / (s0 * (t * s0 + s))) == 0
+    term = Holds(sympy.And(rel(t * s / (t * s0 + s), "==", s / s0 - s ** 2 / (s0 * (t * s0 + s))),
+                           rel(t * s / (t * s0 + s), "<=", s / s0)), method="auto")
     proof = from_proof([("tau_k^2 - right side = sigma^4/A^2 (sigma^2/D - sigma0^2/K), A = T_k sigma0^2 + sigma^2, "
                          "D = sum_j T_j sigma^2/(T_j sigma0^2 + sigma^2)", ident),
                         ("each term of D is sigma^2/sigma0^2 - sigma^4/(sigma0^2 (T_j sigma0^2 + sigma^2)) <= "

@@ -79,12 +79,16 @@ def test_constructors_follow_their_quantity():
 
 
 def test_a_proof_with_a_refuted_step_cannot_hold():
-    from rue_verify.verify import Finding, Repair, from_proof, from_value
+    import sympy
+
+    from rue_verify.verify import Finding, Holds, Repair, from_proof, from_value, rel
     ok = from_value(0.0, "grid", "fine", at_most=1)
     bad = from_value(2.0, "grid", "too big", at_most=1, witness={"x": 2})
-    held = from_proof([("a", True), ("b", ok)], "d", "it holds")
+    x = sympy.Symbol("x", real=True)
+    true = Holds(rel(x ** 2 + 1, ">", 0))
+    held = from_proof([("a", true), ("b", ok)], "d", "it holds")
     assert held.verdict == "holds" and not held.certified and "searched (grid): no counterexample" in held.detail
-    broken = from_proof([("a", True), ("b", bad)], "d", "it holds")
+    broken = from_proof([("a", true), ("b", bad)], "d", "it holds")
     assert broken.verdict == "inconclusive" and broken.witness == {"x": 2} and "not established" in broken.detail
     assert broken.proof["status"] == "broken" and broken.proof["broken_at"] == ["step 2"]
     rep = Repair("s", None, [broken, Finding("holds", "d", "search")])

@@ -109,8 +109,10 @@ def test_no_repair_holds_on_a_proof_that_is_not_proved(quick_ledger):
 
 def test_an_argued_or_broken_step_keeps_a_repair_from_holding():
     ok = Finding("holds", "d", "x")
-    argued = Repair("s", None, [from_proof([("a", True), ("b", Argued("textbook"))], "d", "c"), ok])
-    assert argued.verdict == "inconclusive" and argued.proof["argued"] == [2]
+    argued = Repair("s", None, [from_proof([("a", Argued("a reason")), ("b", Argued("textbook"))], "d", "c"), ok])
+    assert argued.verdict == "inconclusive" and argued.proof["argued"] == [1, 2]
+    bare = Repair("s", None, [from_proof([("a", True)], "d", "c"), ok])       # a bare True certifies nothing
+    assert bare.verdict == "inconclusive" and bare.proof["argued"] == [1]
     bad = Finding("refuted", "d", "y", {"params": {}, "lhs": 1, "rhs": 0, "relation": "<="})
     broken = Repair("s", None, [from_proof([("a", bad)], "d", "c"), ok])
     assert broken.verdict == "inconclusive" and broken.proof["status"] == "broken"
