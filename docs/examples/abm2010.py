@@ -35,6 +35,7 @@ import sympy as sp
 
 from rue_verify.verify import (
     Cites,
+    Holds,
     Paper,
     Repair,
     Rests,
@@ -45,8 +46,8 @@ from rue_verify.verify import (
     from_proof,
     from_tightness,
     from_value,
+    rel,
     repair,
-    solved,
     witness,
 )
 from rue_verify.verify.montecarlo import Point, rate_finding, rate_score, search
@@ -152,17 +153,20 @@ def ucbe_upper(mode):
        "arm i and s <= n", section=SECTION)
 def ucbe_event(mode):
     a, s, n, K = sp.symbols("a s n K", positive=True)
+    i, r = sp.symbols("i r", real=True)
     eps = sp.sqrt(a / s) / 5
-    exponent = sp.simplify(2 * s * eps ** 2 - 2 * a / 25) == 0            # Hoeffding's exponent at this radius
-    union = sp.simplify(sp.Sum(2 * sp.exp(-2 * a / 25), (sp.Symbol("i"), 1, n * K)).doit()
-                        - 2 * n * K * sp.exp(-2 * a / 25)) == 0
-    bounded = SPACE["gap"].high <= 1.0       # the instances' means, 0.5 + gap/2 at most, lie in [0, 1]
+    exponent = Holds(rel(2 * s * eps ** 2, "==", 2 * a / 25), method="sympy")     # Hoeffding's exponent at this radius
+    union = Holds(rel(sp.Sum(2 * sp.exp(-2 * a / 25), (i, 1, n * K)), "==", 2 * n * K * sp.exp(-2 * a / 25)),
+                  method="sympy")
+    # the instances' means, 0.5 + gap/2 at most, lie in [0, 1]: the searched gaps' range, decided as a statement
+    bounded = Holds(sp.And(rel(0, "<=", sp.Rational(1, 2) + r / 2), rel(sp.Rational(1, 2) + r / 2, "<=", 1)),
+                    (rel(r, ">=", 0), rel(r, "<=", sp.nsimplify(SPACE["gap"].high))), "z3")
     return "proved from Hoeffding's inequality, its conditions checked", [from_proof([
         ("for one arm and one s: Pr(|mean - mu| >= eps) <= 2 exp(-2 s eps^2) = 2 exp(-2a/25) at eps = sqrt(a/s)/5",
          Cites("Hoeffding's inequality", "Pr(|mean of s iid variables in [0, 1] - mu| >= eps) <= 2 exp(-2 s eps^2)",
                (("the rewards lie in [0, 1] (Bernoulli, means 0.5 + gap/2 <= 1 on the searched space)", bounded),
-                ("2 s eps^2 = 2a/25 at eps = sqrt(a/s)/5 (sympy)", exponent)))),
-        ("a union bound over the K arms and s = 1..n: nK events of probability at most 2 exp(-2a/25) (sympy)", union),
+                ("2 s eps^2 = 2a/25 at eps = sqrt(a/s)/5", exponent)))),
+        ("a union bound over the K arms and s = 1..n: nK events of probability at most 2 exp(-2a/25)", union),
     ], "every a > 0, n, K", "Pr(not xi) <= 2nK exp(-2a/25)")]
 
 
@@ -264,47 +268,36 @@ def h_order(mode):
     ]
 
 
-def valid(statement, names: str) -> bool | None:
-    """Whether z3 proves `statement(*reals)` for every real value of the variables `names`: True when
-    its negation is unsatisfiable, False when z3 finds a counterexample, None when it cannot decide
-    (`verify.solved` makes such a step argued)."""
-    import z3
-    solver = z3.Solver()
-    solver.set("timeout", 20_000)
-    solver.add(z3.Not(statement(*z3.Reals(names))))
-    result = solver.check()
-    return True if result == z3.unsat else False if result == z3.sat else None
-
-
 def h2_le_h_steps() -> list:
     """H_2 <= H: with y_j = Delta_(j)^-2 (gaps sorted increasingly) and S_t = y_1 + ... + y_t, S_i >= i y_i
-    by induction on t (y_j >= y_i for j <= i), and S_i <= H."""
-    import z3
-    return solved([
-        ("0 < a <= b gives a^-2 >= b^-2, so Delta_(j)^-2 >= Delta_(i)^-2 for j <= i (z3)",
-         valid(lambda a, b: z3.Implies(z3.And(a > 0, a <= b), 1 / (a * a) >= 1 / (b * b)), "a b")),
-        ("induction on t: S_1 = y_1 >= m = Delta_(i)^-2, and S_t >= t m with y_(t+1) >= m gives S_(t+1) >= (t+1) m, "
-         "for every real value and t >= 1 (z3); so S_i >= i Delta_(i)^-2",
-         valid(lambda S, y, m, t: z3.Implies(z3.And(t >= 1, S >= t * m, y >= m), S + y >= (t + 1) * m), "S y m t")),
-        ("S_i <= H, the other terms being positive (z3); so i Delta_(i)^-2 <= H for every i",
-         valid(lambda S, R: z3.Implies(R >= 0, S <= S + R), "S R")),
-    ])
+    by induction on t (y_j >= y_i for j <= i), and S_i <= H. Each step a statement (`Holds`: a relation and
+    what it assumes) that the engine decides by z3 for every real value."""
+    a, b, S, y, m, t, R = sp.symbols("a b S y m t R", real=True)
+    return [
+        ("0 < a <= b gives a^-2 >= b^-2, so Delta_(j)^-2 >= Delta_(i)^-2 for j <= i",
+         Holds(rel(1 / a ** 2, ">=", 1 / b ** 2), (rel(a, ">", 0), rel(a, "<=", b)), "z3")),
+        ("induction on t: S_1 = y_1 >= m = Delta_(i)^-2, and S_t >= t m with y_(t+1) >= m gives S_(t+1) >= (t+1) m; "
+         "so S_i >= i Delta_(i)^-2",
+         Holds(rel(S + y, ">=", (t + 1) * m), (rel(t, ">=", 1), rel(S, ">=", t * m), rel(y, ">=", m)), "z3")),
+        ("S_i <= H, the other terms being positive; so i Delta_(i)^-2 <= H for every i",
+         Holds(rel(S, "<=", S + R), (rel(R, ">=", 0),), "z3")),
+    ]
 
 
 def h_le_logbar_steps() -> list:
     """H <= logbar(K) H_2: y_i <= H_2/i, and by induction on t >= 2, S_t <= logbar(t) H_2, its base from
-    Delta_(1) = Delta_(2)."""
-    import z3
-    return solved([
-        ("i Delta_(i)^-2 <= H_2 gives Delta_(i)^-2 <= H_2/i for every i >= 1 (z3)",
-         valid(lambda i, y, M: z3.Implies(z3.And(i >= 1, i * y <= M), y <= M / i), "i y M")),
-        ("induction on t >= 2, base: Delta_(1) = Delta_(2) gives S_2 = 2 Delta_(2)^-2 <= H_2 = logbar(2) H_2 (z3)",
-         valid(lambda y1, y2, M: z3.Implies(z3.And(y1 == y2, y2 <= M / 2), y1 + y2 <= M), "y1 y2 M")),
+    Delta_(1) = Delta_(2); each step decided by z3 for every real value."""
+    i, y, M, y1, y2, S, L, t = sp.symbols("i y M y1 y2 S L t", real=True)
+    return [
+        ("i Delta_(i)^-2 <= H_2 gives Delta_(i)^-2 <= H_2/i for every i >= 1",
+         Holds(rel(y, "<=", M / i), (rel(i, ">=", 1), rel(i * y, "<=", M)), "z3")),
+        ("induction on t >= 2, base: Delta_(1) = Delta_(2) gives S_2 = 2 Delta_(2)^-2 <= H_2 = logbar(2) H_2",
+         Holds(rel(y1 + y2, "<=", M), (rel(y1, "==", y2), rel(y2, "<=", M / 2)), "z3")),
         ("induction on t, step: S_t <= logbar(t) H_2 and Delta_(t+1)^-2 <= H_2/(t+1) give S_(t+1) <= logbar(t+1) "
-         "H_2, for every real value and t >= 2 (z3); so H = S_K <= logbar(K) H_2",
-         valid(lambda S, y, M, L, t: z3.Implies(z3.And(t >= 2, S <= M * L, y <= M / (t + 1)),
-                                                S + y <= M * (L + 1 / (t + 1))), "S y M L t")),
-    ])
+         "H_2 for t >= 2; so H = S_K <= logbar(K) H_2",
+         Holds(rel(S + y, "<=", M * (L + 1 / (t + 1))),
+               (rel(t, ">=", 2), rel(S, "<=", M * L), rel(y, "<=", M / (t + 1))), "z3")),
+    ]
 
 
 @claim("ABM-H2-LE-H", "the repair of ABM-H-ORDER, its first step", "H_2 <= H", section=SECTION)
@@ -338,13 +331,12 @@ def h_le_logbar(mode):
        section=SECTION)
 def logbar_le(mode):
     x = sp.Symbol("x", positive=True)
-    decreasing = bool(sp.simplify(sp.diff(1 / x, x)).is_negative)
-    half = bool(sp.Rational(1, 2) < sp.log(2))
     return "proved for every K", [from_proof([
         ("sum_{i=2}^K 1/i <= integral_1^K dx/x = log K",
          Cites("the integral comparison of a decreasing function's sum", "sum_{i=2}^K f(i) <= integral_1^K f",
-               (("f(x) = 1/x is decreasing for x > 0 (sympy: f' < 0)", decreasing),))),
-        ("1/2 <= log 2 (sympy, exact)", half),
+               (("f(x) = 1/x is decreasing for x > 0: f' < 0", Holds(rel(sp.Derivative(1 / x, x), "<", 0),
+                                                                      method="sympy")),))),
+        ("1/2 <= log 2", Holds(rel(sp.Rational(1, 2), "<=", sp.log(2)), method="sympy")),
     ], "every K >= 1", "logbar(K) <= log K + log 2 = log(2K)")]
 
 
