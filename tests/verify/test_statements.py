@@ -88,3 +88,21 @@ def test_cited_conditions_reject_the_objects_their_lemmas_exclude():
     y0 = sympy.Symbol("y", nonnegative=True)
     assert decide(integrable(sympy.exp(-y0 ** 2 / 2), y0, 0, sympy.oo).holds).status == "certified"
     assert decide(integrable(sympy.exp(y0 ** 2 / 2), y0, 0, sympy.oo).holds).status != "certified"
+
+
+def test_proof_mutants_lists_every_certified_step_and_the_summary_counts_them():
+    from rue_verify.cli.formatting import mutants as lines
+    from rue_verify.verify import Finding, Repair
+    from rue_verify.verify.claims import ClaimResult
+    from rue_verify.verify.proofs import mutants_summary, proof_mutants
+    proof = from_proof([("x y <= (x^2 + y^2)/2", Holds(rel(x * y, "<=", (x ** 2 + y ** 2) / 2), method="z3")),
+                        ("a certificate", Finding("holds", "all", "arb", certified=True)),
+                        ("bare", True)], "d", "c")
+    r = ClaimResult("C", "here", "s", "refuted", "", [Finding("refuted", "d", "x")], 0.0,
+                    repairs=[Repair("s", None, [proof])])
+    rows = proof_mutants([r])
+    assert [(row["node"], row["step"], row["verdict"]) for row in rows] == [("repair:C", 1, "can fail"),
+                                                                             ("repair:C", 2, "finding")]
+    summary = mutants_summary(rows)
+    assert summary["steps"] == 2 and summary["negation_rejected"] == summary["can_fail"] == 1
+    assert lines(rows, summary)[-1].startswith("2 certified steps: 1 with a statement")
