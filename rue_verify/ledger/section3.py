@@ -383,7 +383,7 @@ def a1_formula_proof(integrand=None) -> list:
                "dg/dalpha dx when dg/dalpha is continuous and, for alpha in [-M, M], bounded by an integrable "
                "function of x",
                (dominated(under, a, dom, (rel(sympy.Abs(a), "<=", M), rel(K, ">=", 2))),
-                ("the dominating function is even in x", Holds(rel(dom.subs(x, -x), "==", dom), method="sympy")),
+                ("the dominating function is even in x", Holds(rel(sympy.Subs(dom, x, -x), "==", dom), method="sympy")),
                 integrable(dom.subs(x, y + M).subs(sympy.Abs(y + M), y + M), y, 0, sympy.oo),
                 integrable(dom.subs(x, y).subs(sympy.Abs(y), y).subs(sympy.Max(y - M, 0), 0), y, 0, M))))]
 
@@ -591,7 +591,7 @@ def range_proof() -> list:
               sympy.exp(lam ** 2 * s ** 2 / 2))
     return [
         ("N(0, sigma0^2) is symmetric (phi(x) = phi(-x)), so E[min_k X_k] = -E[max_k X_k] and E[range] = "
-         "2 E[max_k X_k] (mu_k - mu0 = X_k)", Holds(rel(phi, "==", phi.subs(X, -X)), method="sympy")),
+         "2 E[max_k X_k] (mu_k - mu0 = X_k)", Holds(rel(phi, "==", sympy.Subs(phi, X, -X)), method="sympy")),
         ("exp(lambda E[max X_k]) <= E[exp(lambda max X_k)] for lambda > 0",
          Cites("Jensen's inequality", "phi(E Y) <= E phi(Y) for convex phi and integrable Y, phi(Y)",
                (convex(sympy.exp(lam * Y), Y),
@@ -604,7 +604,7 @@ def range_proof() -> list:
          Holds(mgf, method="sympy")),
         ("so E[max X_k] <= log K/lambda + lambda sigma0^2/2 for every lambda > 0, which at lambda = "
          "sqrt(2 log K)/sigma0 (positive for K >= 2) is sigma0 sqrt(2 log K); doubling gives the bound",
-         Holds(rel(bound.subs(lam, sympy.sqrt(2 * sympy.log(K)) / s), "==", s * sympy.sqrt(2 * sympy.log(K))),
+         Holds(rel(sympy.Subs(bound, lam, sympy.sqrt(2 * sympy.log(K)) / s), "==", s * sympy.sqrt(2 * sympy.log(K))),
                method="sympy", note="K > 1"))]
 
 

@@ -223,8 +223,8 @@ def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domai
         row = _step(i, text if text is not None else _rendered(ok), ok)
         rows.append(row)
     f = Finding("inconclusive", domain, "", None, False, "computed", proof={"conclusion": conclusion, "steps": rows})
-    f.checks = {row["step"]: ok for row, (_, ok) in zip(rows, steps) if isinstance(ok, (Cites,)) or
-                type(ok).__name__ == "Holds"}
+    from .statements import Holds
+    f.checks = {row["step"]: ok for row, (_, ok) in zip(rows, steps) if isinstance(ok, (Cites, Holds))}
     settle_proof(f)
     return f
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 #: the time limit of one z3 decision, in seconds (a step may set its own)
 Z3_SECONDS = 10.0
@@ -115,7 +115,6 @@ class Decision:
     detail: str
     witness: dict | None = None
     partial: str | None = None
-    extra: dict = field(default_factory=dict)
 
 
 def rel(lhs, op: str, rhs):
