@@ -13,6 +13,7 @@ from bounds import theorems as th
 
 from ..verify import (
     Expect,
+    Holds,
     Mode,
     NoRepair,
     Repair,
@@ -22,6 +23,7 @@ from ..verify import (
     from_margin,
     from_proof,
     from_value,
+    rel,
     repair,
     witness,
 )
@@ -108,24 +110,21 @@ def check_disc_rho(mode: Mode):
 
 @repair("DISC-RHO")
 def repair_disc_rho(mode: Mode) -> Repair:
-    ident = sympy.simplify(th.rho(K_, s0_, s_) ** 2 - 1 - (s_ / s0_ - s0_) / (K_ * (s0_ + s_) + s0_)) == 0
-    # the m part: m (25 sigma^2/sigma0^2) = 25 beta_1/(1 + 4 rho)^2, which is 1 at rho = beta_1 = 1, and
-    # beta_1 - 1 = sigma0^2/(K(sigma0^2 + sigma^2)) < 1/K
-    r, b1 = sympy.symbols("r b_1", positive=True)
-    m_form = sympy.simplify(th.m_exponent(K_, s0_, s_) * 25 * s_ / s0_
-                            - 25 * th.beta_1(K_, s0_, s_) / (1 + 4 * th.rho(K_, s0_, s_)) ** 2) == 0
-    at_one = (25 * b1 / (1 + 4 * r) ** 2).subs({r: 1, b1: 1}) == 1
-    b1_gap = sympy.simplify(th.beta_1(K_, s0_, s_) - 1 - s0_ / (K_ * (s0_ + s_))) == 0
-    below = sympy.simplify(1 / K_ - s0_ / (K_ * (s0_ + s_)) - s_ / (K_ * (s0_ + s_))) == 0
+    rho, b1, m = th.rho(K_, s0_, s_), th.beta_1(K_, s0_, s_), th.m_exponent(K_, s0_, s_)
+    r, b = sympy.symbols("r b_1", positive=True)
+    gap = s0_ / (K_ * (s0_ + s_))
+    steps = [("rho^2 - 1 = (sigma^2/sigma0^2 - sigma0^2)/(K (sigma0^2 + sigma^2) + sigma0^2)",
+              Holds(rel(rho ** 2 - 1, "==", (s_ / s0_ - s0_) / (K_ * (s0_ + s_) + s0_)), method="sympy")),
+             ("m (25 sigma^2/sigma0^2) = 25 beta_1/(1 + 4 rho)^2 (the theorem's m)",
+              Holds(rel(m * 25 * s_ / s0_, "==", 25 * b1 / (1 + 4 * rho) ** 2), method="sympy")),
+             ("which is 1 at rho = 1, beta_1 = 1",
+              Holds(rel(sympy.Subs(25 * b / (1 + 4 * r) ** 2, (r, b), (1, 1)), "==", 1), method="sympy")),
+             ("beta_1 - 1 = sigma0^2/(K(sigma0^2 + sigma^2)) = 1/K - sigma^2/(K(sigma0^2 + sigma^2)) < 1/K, so "
+              "beta_1 -> 1 as K grows",
+              Holds(sympy.And(rel(b1 - 1, "==", gap), rel(gap, "==", 1 / K_ - s_ / (K_ * (s0_ + s_))),
+                              rel(gap, "<", 1 / K_)), method="auto"))]
     return Repair("rho ~ 1 (and m ~ sigma0^2 sigma^-2/25) when K(sigma0^2 + sigma^2) >> |sigma^2/sigma0^2 - sigma0^2|",
-                  "rho", [from_proof([("rho^2 - 1 = (sigma^2/sigma0^2 - sigma0^2)/(K (sigma0^2 + sigma^2) + sigma0^2)",
-                                       ident),
-                                      ("m (25 sigma^2/sigma0^2) = 25 beta_1/(1 + 4 rho)^2 (sympy, the theorem's m)",
-                                       m_form),
-                                      ("which is 1 at rho = 1, beta_1 = 1 (sympy)", at_one),
-                                      ("beta_1 - 1 = sigma0^2/(K(sigma0^2 + sigma^2)) = 1/K - sigma^2/(K(sigma0^2 + "
-                                       "sigma^2)) < 1/K (sympy), so beta_1 -> 1 as K grows", b1_gap and below)],
-                                     "all K, sigma0^2, sigma^2 > 0", "|rho^2 - 1| <= |sigma^2/sigma0^2 - "
+                  "rho", [from_proof(steps, "all K, sigma0^2, sigma^2 > 0", "|rho^2 - 1| <= |sigma^2/sigma0^2 - "
                                      "sigma0^2|/(K(sigma0^2 + sigma^2)), and m (25 sigma^2/sigma0^2) -> 1 with rho and "
                                      "beta_1")])
 
@@ -186,11 +185,14 @@ def check_disc_hb(mode: Mode):
 @repair("DISC-HB")
 def repair_disc_hb(mode: Mode) -> Repair:
     c = sympy.symbols("c", positive=True)
-    fix = sympy.simplify(K_ * s_ * (1 + s_ / c) - th.H_b(K_, c / K_, s_)) == 0
+    bound = K_ * s_ * (1 + s_ / c)
     return Repair("H_b = O(K) when sigma0^2 >= c/K for a constant c > 0 and sigma^2 = O(1)", "H_b",
                   [from_proof([("with sigma0^2 >= c/K: H_b = (K + sigma^2/sigma0^2) sigma^2 <= K sigma^2 (1 + "
-                                "sigma^2/c), equality at sigma0^2 = c/K", fix)], "sigma0^2 >= c/K, any sigma^2",
-                              "H_b <= K sigma^2 (1 + sigma^2/c)")])
+                                "sigma^2/c)", Holds(rel(th.H_b(K_, s0_, s_), "<=", bound), (rel(s0_, ">=", c / K_),),
+                                                    "z3")),
+                               ("with equality at sigma0^2 = c/K",
+                                Holds(rel(sympy.Subs(th.H_b(K_, s0_, s_), s0_, c / K_), "==", bound), method="sympy"))],
+                              "sigma0^2 >= c/K, any sigma^2", "H_b <= K sigma^2 (1 + sigma^2/c)")])
 
 
 def _order_sides(p: dict) -> tuple[float, float]:

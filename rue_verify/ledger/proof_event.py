@@ -9,7 +9,6 @@ import math
 import numpy as np
 import sympy
 
-from bounds import gap
 from bounds import repaired as rp
 from bounds import theorems as th
 from bounds.estimation import shrinkage
@@ -17,6 +16,8 @@ from bounds.estimation import shrinkage
 from ..verify import (
     Expect,
     Finding,
+    Gaussian,
+    Holds,
     Mode,
     Repair,
     Rests,
@@ -28,8 +29,12 @@ from ..verify import (
     from_margin,
     from_proof,
     from_value,
+    gaussian_tail,
     reading,
+    rel,
     repair,
+    sample_mean,
+    union_bound,
     witness,
 )
 from ..verify.montecarlo import rate_finding, search_tightness
@@ -146,24 +151,22 @@ def repair_nu_t(mode: Mode) -> Repair:
                   "nu_t_upper_repaired", [proof, corroborating(search), sampled])
 
 
-def _nu_t_steps() -> tuple[bool, bool]:
-    """PF-NU-T's repaired bound for every K: (nu_t written with weights a_k >= 0 summing to 1, for symbolic
-    K by sympy's sums; the termwise bound a_k^2 c_k <= a_k C for 0 <= a_k <= 1, 0 < c_k <= C, by z3)."""
-    from ..verify.induction import z3
+def _nu_t_steps() -> tuple:
+    """PF-NU-T's repaired bound for every K, as statements: nu_t written with weights a_k >= 0 summing to
+    1, for symbolic K (sympy's sums, with 1 - w_k > 0); the termwise bound a_k^2 (sigma0^2 + nu^2/T_k) <=
+    a_k (sigma0^2 + nu^2/2) for 0 <= a_k <= 1, T_k >= 2 (z3)."""
     k, K = sympy.symbols("k K", integer=True, positive=True)
     u, c = sympy.IndexedBase("u", positive=True), sympy.IndexedBase("c", positive=True)
     S = sympy.Sum(u[k], (k, 1, K))
     nu = sympy.Sum(u[k] ** 2 * c[k], (k, 1, K)) / S ** 2
     a = u[k] / S
     T, s0, s = sympy.symbols("T sigma0_sq sigma_sq", positive=True)
-    positive = bool(shrinkage(T, s0, s).is_positive)          # 1 - w_k > 0: every weight a_k >= 0
-    weights = (sympy.simplify(sympy.factor_terms(sympy.Sum(a ** 2 * c[k], (k, 1, K))) - nu) == 0
-               and sympy.simplify(sympy.factor_terms(sympy.Sum(a, (k, 1, K)))) == 1 and positive)
-    Z = z3()
-    ak, Tk, v0, nu2 = Z.Reals("a_k T_k sigma0_sq nu_sq")
-    sol = Z.Solver()
-    sol.add(ak >= 0, ak <= 1, Tk >= 2, v0 > 0, nu2 > 0, ak * ak * (v0 + nu2 / Tk) > ak * (v0 + nu2 / 2))
-    return weights, sol.check() == Z.unsat
+    weights = Holds(sympy.And(rel(sympy.Sum(a ** 2 * c[k], (k, 1, K)), "==", nu), rel(sympy.Sum(a, (k, 1, K)), "==", 1),
+                              rel(shrinkage(T, s0, s), ">", 0)), method="sympy")
+    ak, Tk, v0, nu2 = sympy.symbols("a_k T_k sigma0_sq nu_sq", real=True)
+    termwise = Holds(rel(ak ** 2 * (v0 + nu2 / Tk), "<=", ak * (v0 + nu2 / 2)),
+                     (rel(ak, ">=", 0), rel(ak, "<=", 1), rel(Tk, ">=", 2), rel(v0, ">", 0), rel(nu2, ">", 0)), "z3")
+    return weights, termwise
 
 
 def _exponent_check(kind: str, mode: Mode) -> tuple[sympy.Expr, float]:
@@ -236,9 +239,21 @@ def _tail_repair(which: str, mode: Mode) -> Repair:
                       "not Gaussian and the bound is not claimed)", "e31_bound_repaired")
     sim = rate_finding(s, "the simulated tail probability", "the repaired bound")
     sim.corroborates = True            # the proof decides the bound; the search can only contradict it
-    proof = from_proof([("the deviation is Gaussian with variance nu^2/T_k (or a proxy at most sigma0^2 + nu^2/2)",
-                         Rests("repair:PF-NU-T") if which == "e31" else _mean_variance_is_nu_over_T()),
-                        ("Fact 1 on each tail and a union over the two tails", Rests("MGF-inequality"))],
+    x, T, nu, s0, v = sympy.symbols("x T_k nu_sq sigma0_sq nu_t", positive=True)
+    m = sympy.Symbol("m", real=True)
+    if which == "e3k":
+        steps = [("the mean of T_k rewards of variance nu^2 has variance nu^2/T_k", _mean_variance_is_nu_over_T()),
+                 ("for T_k fixed in advance it is Gaussian, and its two tails give 2 exp(-x^2 T_k/(2 nu^2))",
+                  gaussian_tail(sample_mean(m, nu, T, count_fixed=True), x, 2 * sympy.exp(-x ** 2 * T / (2 * nu))))]
+    else:
+        steps = [("the pooled mean's variance nu_t is at most sigma0^2 + nu^2/2 (PF-NU-T's repair)",
+                  Rests("repair:PF-NU-T")),
+                 ("for counts fixed in advance it is a fixed linear combination of independent Gaussians, so Gaussian "
+                  "with variance nu_t, and its two tails give 2 exp(-x^2/(2 nu_t)) <= 2 exp(-x^2/(2 (sigma0^2 + "
+                  "nu^2/2)))",
+                  gaussian_tail(Gaussian(m, v, "the pooled mean at counts fixed in advance"), x,
+                                2 * sympy.exp(-x ** 2 / (2 * (s0 + nu / 2))), given=(rel(v, "<=", s0 + nu / 2),)))]
+    proof = from_proof(steps,
                        "pull counts fixed in advance (the deviation is then a fixed linear combination of independent "
                        "Gaussians)", "the tail bound")
     return Repair(stmt, name, [proof, sim])
@@ -294,52 +309,62 @@ def check_ebar_final(mode: Mode):
     return "the sum over k and t is right; " + _searched(findings[-1]), findings + ([tight] if tight else [])
 
 
-def _range_union_tail() -> bool:
-    """sympy: 2K times the Gaussian tail Pr(N(0, sigma0^2) > r/2) (`bounds.gap.normal_tail` at r/(2 sigma0))
-    is K erfc(r/(2 sqrt(2) sigma0)), the repaired bound's second term."""
-    K, r, s0 = sympy.symbols("K r sigma0", positive=True)
-    return sympy.simplify(2 * K * gap.normal_tail(r / (2 * s0)) - K * sympy.erfc(r / (2 * sympy.sqrt(2) * s0))) == 0
-
-
-def not_E_proof(mode: Mode) -> list[tuple[str, "bool | Finding | Rests"]]:
-    """The repaired bound on Pr(not E), step by step: sympy where the step is algebra (E' inside E is
-    the triangle inequality on eq. blup's decomposition, with the three bounds of E' summed), the gap
-    law's tail where it is a probability over the prior."""
-    T, s0, s, L, e, d = sympy.symbols("T sigma0_sq sigma_sq L eta delta", positive=True)
-    ct2 = 2 * s0 * s * L / (T * s0 + s)
-    expo = sympy.simplify((e ** 2 * ct2 / 9) * T / (2 * d * s) - e ** 2 * s0 * T * L / (9 * d * (T * s0 + s))) == 0
-    incr = sympy.simplify(sympy.diff(T / (T * s0 + s), T) - s / (T * s0 + s) ** 2) == 0
+def not_E_proof(mode: Mode) -> list:
+    """The repaired bound on Pr(not E), step by step, each a statement the engine decides: the algebra of
+    E' inside E (the triangle inequality on eq. blup's decomposition, the three bounds of E' summed; sympy
+    and z3), and the probabilities by the engine's vocabulary: the Gaussian tail of each arm's mean at
+    each count fixed in advance (the reward table), the union over every arm and count (the count the
+    algorithm reaches is one of them), and the prior's range by a union over arms of exact Gaussian tails."""
+    T, s0, s, L, e, d, n, K, sg = sympy.symbols("T sigma0_sq sigma_sq L eta delta n K sigma0", positive=True)
+    k, t, side = sympy.symbols("k t side", integer=True)
     w = shrinkage(T, s0, s)
-    pool = sympy.simplify(w * sympy.sqrt(2 * s0 * s * L / (2 * s0 + s)) - sympy.sqrt(2 * s0 * s * L / (T * s0 + s))
-                          * s / sympy.sqrt((T * s0 + s) * (2 * s0 + s))) == 0
     ct = sympy.sqrt(2 * s0 * s * L / (T * s0 + s))
-    # eq. blup: muhat_k = w_k rbar_0 + (1 - w_k) rbar_k (`bounds.estimation.shrinkage` is w_k); m = sum_j a_j mu_j
-    rbar0, rbark, mu, m = sympy.symbols("rbar_0 rbar_k mu_k m", real=True)
-    decomposition = sympy.expand(w * (rbar0 - m) + w * (m - mu) + (1 - w) * (rbark - mu)
-                                 - (w * rbar0 + (1 - w) * rbark - mu)) == 0
-    # on E', with steps 2 and 3: |muhat_k - mu_k| <= eta ctilde_k/3 + eta ctilde_k/3 + (1 - w_k) eta ctilde_k/3
-    summed = sympy.simplify(e * ct / 3 + e * ct / 3 + (1 - w) * e * ct / 3 - e * ct)
-    within = bool(sympy.simplify(summed + w * e * ct / 3) == 0 and (w * e * ct / 3).is_positive)
+    ct2 = sympy.sqrt(2 * s0 * s * L / (2 * s0 + s))
     r = e / 3 * sympy.sqrt(2 * s0 * (2 * s0 + s) * L / s)
-    ratio = sympy.simplify((w * r / (e * ct / 3)) ** 2 - (2 * s0 + s) / (T * s0 + s)) == 0
-    gap = sympy.expand((T * s0 + s) - (2 * s0 + s) - (T - 2) * s0) == 0
-    return [("muhat_k - mu_k = w_k (rbar_0 - sum_j a_j mu_j) + w_k (sum_j a_j mu_j - mu_k) + (1 - w_k)(rbar_k - mu_k), "
-             "a convex combination (sympy, with w_k the shrinkage of eq. blup)", decomposition),
-            ("on E', |rbar_0 - sum a_j mu_j| <= max_j eta ctilde(T_j)/3 <= eta ctilde(2)/3, and w_k ctilde(2) = "
-             "ctilde_k sigma^2/sqrt(A_k A_2) <= ctilde_k", pool),
-            ("w_k (mu_(1) - mu_(K)) <= w_k r <= eta ctilde_k/3: (w_k r/(eta ctilde_k/3))^2 = (2 sigma0^2 + sigma^2)/"
-             "(T_k sigma0^2 + sigma^2) <= 1 for T_k >= 2 (sympy)", bool(ratio and gap)),
-            ("so on E', by the triangle inequality, |muhat_k - mu_k| <= eta ctilde_k (2 + (1 - w_k))/3 = eta ctilde_k "
-             "- w_k eta ctilde_k/3 <= eta ctilde_k at every round RUE reaches (sympy)", within),
+    # eq. blup: muhat_k = w_k rbar_0 + (1 - w_k) rbar_k (`bounds.estimation.shrinkage` is w_k); m = sum_j a_j mu_j
+    rbar0, rbark, mu, m, hi, lo, mu0 = sympy.symbols("rbar_0 rbar_k mu_k m mu_max mu_min mu0", real=True)
+    expo = e ** 2 * s0 * T * L / (9 * d * (T * s0 + s))
+    at2 = expo.subs(T, 2)
+    tail = sympy.erfc(r / (2 * sympy.sqrt(2) * sg)) / 2
+    Ks = sympy.Symbol("K", integer=True, positive=True)
+    eta = rp.eta_repaired(Ks, s0, s).subs(Ks, K)
+    terms = {key: v.subs(Ks, K) for key, v in rp.not_E_bound_repaired(Ks, n, s0, s, d).items()}
+    blup = w * rbar0 + (1 - w) * rbark - mu
+    return [("muhat_k - mu_k = w_k (rbar_0 - sum_j a_j mu_j) + w_k (sum_j a_j mu_j - mu_k) + (1 - w_k)(rbar_k - "
+             "mu_k), a convex combination (w_k the shrinkage of eq. blup)",
+             Holds(rel(w * (rbar0 - m) + w * (m - mu) + (1 - w) * (rbark - mu), "==", blup), method="sympy")),
+            ("on E', |rbar_0 - sum a_j mu_j| <= max_j eta ctilde(T_j)/3 <= eta ctilde(2)/3, and w_k ctilde(2) <= "
+             "ctilde_k for T_k >= 2", Holds(rel(w * ct2, "<=", ct), (rel(T, ">=", 2),), "z3")),
+            ("w_k (mu_(1) - mu_(K)) <= w_k r <= eta ctilde_k/3 for T_k >= 2", Holds(rel(w * r, "<=", e * ct / 3),
+                                                                                   (rel(T, ">=", 2),), "z3")),
+            ("so on E', by the triangle inequality, |muhat_k - mu_k| <= eta ctilde_k/3 + eta ctilde_k/3 + (1 - w_k) "
+             "eta ctilde_k/3 <= eta ctilde_k at every round RUE reaches",
+             Holds(rel(e * ct / 3 + e * ct / 3 + (1 - w) * e * ct / 3, "<=", e * ct), method="auto")),
             ("and ctilde_k <= c_k (Lemma sec:tau's lower side repaired): E' lies in E", Rests("repair:LEM-TAU-LOWER")),
-            ("each rbar_k(T), the mean of the first T rewards of arm k, is N(mu_k, nu^2/T) whatever RUE does; its "
-             "Fact 1 exponent at x = eta ctilde(T)/3 is eta^2 sigma0^2 T log n/(9 delta (T sigma0^2 + sigma^2))",
-             expo),
-            ("which increases in T (its T-derivative is sigma^2/(T sigma0^2 + sigma^2)^2 > 0), so T = 2 bounds all",
-             incr),
-            ("Pr(range > r) <= Pr(max_k (mu_k - mu0) > r/2) + Pr(min_k (mu_k - mu0) < -r/2) (the range exceeds r only "
-             "if one side strays r/2 from mu0) <= 2K Pr(N(0, sigma0^2) > r/2) (a union over arms) = "
-             "K erfc(r/(2 sqrt(2) sigma0)) (sympy)", _range_union_tail())]
+            ("for each arm k and each count T fixed in advance, rbar_k(T), the mean of the first T rewards of arm k, "
+             "is N(mu_k, delta sigma^2/T) (the reward table: T iid draws whatever RUE does), so "
+             "Pr(|rbar_k(T) - mu_k| >= eta ctilde(T)/3) <= 2 exp(-eta^2 sigma0^2 T log n/(9 delta (T sigma0^2 + "
+             "sigma^2)))",
+             gaussian_tail(sample_mean(mu, d * s, T, count_fixed=True), e * ct / 3, 2 * sympy.exp(-expo))),
+            ("that exponent increases in T, so T = 2 bounds every count",
+             Holds(rel(sympy.exp(-expo), "<=", sympy.exp(-at2)), (rel(T, ">=", 2),), "z3")),
+            ("a union over the arms k = 1..K and the counts t = 2..n (the count RUE reaches is one of them): Pr(some "
+             "deviation) <= 2K(n - 1) exp(-2 eta^2 sigma0^2 log n/(9 delta (2 sigma0^2 + sigma^2)))",
+             union_bound(((k, 1, K), (t, 2, n)), 2 * sympy.exp(-at2), 2 * K * (n - 1) * sympy.exp(-at2))),
+            ("the range exceeds r only if one side strays r/2 from mu0",
+             Holds(sympy.Implies(rel(hi - lo, ">", r), sympy.Or(rel(hi - mu0, ">", r / 2),
+                                                                 rel(mu0 - lo, ">", r / 2))), method="z3")),
+            ("under the prior, mu_k - mu0 ~ N(0, sigma0^2): Pr(mu_k - mu0 > r/2) = erfc(r/(2 sqrt(2) sigma0))/2",
+             gaussian_tail(Gaussian(0, sg ** 2, "mu_k - mu0 under the prior N(mu0, sigma0^2)"), r / 2, tail,
+                           two_sided=False, exact=True)),
+            ("a union over the two sides and the K arms: Pr(range > r) <= 2K erfc(r/(2 sqrt(2) sigma0))/2 = K "
+             "erfc(r/(2 sqrt(2) sigma0))", union_bound(((side, 1, 2), (k, 1, K)), tail, 2 * K * tail)),
+            ("Pr(not E) <= Pr(not E') <= the two unions' sum, which at eta = eta_repaired and log n is the repaired "
+             "bound's two terms (bounds.repaired.not_E_bound_repaired)",
+             Holds(sympy.And(rel((2 * K * (n - 1) * sympy.exp(-at2)).subs({L: sympy.log(n), e: eta}), "==",
+                                 terms["noise_term"]),
+                             rel((2 * K * tail).subs({L: sympy.log(n), e: eta, sg: sympy.sqrt(s0)}), "==",
+                                 terms["range_term"])), method="sympy"))]
 
 
 @repair("PF-EBAR-FINAL")

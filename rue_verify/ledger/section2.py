@@ -16,6 +16,7 @@ from simulate.runner import ucbe_with_exploration
 from simulate.stats import STRICT_LEVEL, binomial_interval
 
 from ..verify import (
+    Cites,
     Expect,
     Holds,
     Mode,
@@ -395,16 +396,25 @@ def check_lower_chain(mode: Mode):
 @repair("SEC2-LOWER-CHAIN")
 def repair_lower_chain(mode: Mode) -> Repair:
     p = 0.2
-    n, K, H, H2, P = sympy.symbols("n K H H_2 p", positive=True)
+    n, K, H, H2, P, D = sympy.symbols("n K H H_2 p Delta_min", positive=True)
     thr = rp.ucbe_lower_chain_threshold_repaired(n, K, P)
-    at_thr = sympy.simplify(5 * sympy.log(2 * K) * n / (P * (1 - P) * (2 * thr ** -2)) - sympy.log(n) / 2) == 0
-    x, y = sympy.symbols("x y", positive=True)
+    at_thr = Holds(rel(5 * sympy.log(2 * K) * n / (P * (1 - P) * (2 * thr ** -2)), "==", sympy.log(n) / 2),
+                   method="sympy")
+    dom = (rel(K, ">=", 2), rel(P, "<", 1))
     proof = from_proof([("H_2 >= H/log(2K) (SEC2-LOWER-H2's repair)", Rests("repair:SEC2-LOWER-H2")),
                         ("so 5n/(p(1-p) H_2) <= 5 log(2K) n/(p(1-p) H) and exp(-5n/(p(1-p) H_2)) >= exp(-5 log(2K) n/"
-                         "(p(1-p) H)) (exp is increasing: its derivative is exp > 0, sympy)",
-                         sympy.simplify(sympy.diff(sympy.exp(-x * y), y) + x * sympy.exp(-x * y)) == 0),
-                        ("H >= 2 Delta_min^-2 (SEC2-H-DEF), and at Delta_min = the threshold 5 log(2K) n/(p(1-p) "
-                         "2 Delta_min^-2) = (log n)/2 exactly; below it the exponent is smaller", at_thr)],
+                         "(p(1-p) H)) (exp increases)",
+                         Holds(rel(sympy.exp(-5 * n / (P * (1 - P) * H2)), ">=",
+                                   sympy.exp(-5 * sympy.log(2 * K) * n / (P * (1 - P) * H))),
+                               (rel(H2, ">=", H / sympy.log(2 * K)), *dom), "z3")),
+                        ("H >= 2 Delta_min^-2", Rests("SEC2-H-DEF")),
+                        ("at Delta_min = the threshold, 5 log(2K) n/(p(1-p) 2 Delta_min^-2) = (log n)/2 exactly",
+                         at_thr),
+                        ("below it the exponent is smaller: 5 log(2K) n/(p(1-p) H) <= 5 log(2K) n/(p(1-p) 2 "
+                         "Delta_min^-2) when H >= 2 Delta_min^-2",
+                         Holds(rel(5 * sympy.log(2 * K) * n / (P * (1 - P) * H), "<=",
+                                   5 * sympy.log(2 * K) * n / (P * (1 - P) * (2 / D ** 2))),
+                               (rel(H, ">=", 2 / D ** 2), *dom), "z3"))],
                        "every instance with Delta_min below the repaired threshold", "the chain holds")
     worst, count = math.inf, 0
     for nn, Kk, mu in _instances(mode, "lower-chain",
@@ -562,18 +572,24 @@ def check_full_alpha(mode: Mode):
 def repair_full_alpha(mode: Mode) -> Repair:
     y = sympy.symbols("y", positive=True)
     F = (y ** sympy.Rational(-1, 2) - y ** sympy.Rational(-3, 2)) * sympy.exp(-y / 2)
-    dF = sympy.simplify(sympy.diff(F, y) - sympy.exp(-y / 2) * (3 - y ** 2) / (2 * y ** sympy.Rational(5, 2)))
+    dF = sympy.exp(-y / 2) * (3 - y ** 2) / (2 * y ** sympy.Rational(5, 2))
     n, a, s = sympy.symbols("n alpha sigma_sq", positive=True)
     L = sympy.log(n)
-    forms = (sympy.simplify(s2.feller_small_gap_form(n, a, s) - F.subs(y, a * L / s) / sympy.sqrt(2 * sympy.pi)) == 0
-             and sympy.simplify(s2.full_alpha_rhs(n) - F.subs(y, L) / sympy.sqrt(2 * sympy.pi)) == 0)
+    root = sympy.sqrt(2 * sympy.pi)
+    forms = Holds(sympy.And(rel(s2.feller_small_gap_form(n, a, s), "==", F.subs(y, a * L / s) / root),
+                            rel(s2.full_alpha_rhs(n), "==", F.subs(y, L) / root)), method="sympy")
+    Ln = sympy.Symbol("L", positive=True)
     proof = from_proof([("with y = alpha log n/sigma^2 and L = log n, the left side is (2 pi)^-1/2 F(y) and the right "
-                         "side (2 pi)^-1/2 F(L), F(y) = (y^-1/2 - y^-3/2) e^(-y/2) (sympy, from bounds.section2's "
-                         "forms)", bool(forms)),
-                        ("F'(y) = e^(-y/2) (3 - y^2)/(2 y^(5/2)) < 0 for y > sqrt(3)", dF == 0),
-                        ("y/L = alpha/sigma^2, so alpha <= sigma^2 gives y <= L, and F decreasing "
-                         "on [sqrt(3), oo) gives "
-                         "F(y) >= F(L) whenever sqrt(3) <= y (sympy)", sympy.simplify((a * L / s) / L - a / s) == 0)],
+                         "side (2 pi)^-1/2 F(L), F(y) = (y^-1/2 - y^-3/2) e^(-y/2) (bounds.section2's forms)", forms),
+                        ("F'(y) = e^(-y/2) (3 - y^2)/(2 y^(5/2))", Holds(rel(sympy.Derivative(F, y), "==", dF),
+                                                                        method="sympy")),
+                        ("F decreases on [sqrt(3), oo)",
+                         Cites("the mean value theorem", "a differentiable function whose derivative is negative on an "
+                               "interval decreases there", (("F'(y) < 0 for y > sqrt(3)",
+                                                             Holds(rel(dF, "<", 0), (rel(y, ">", sympy.sqrt(3)),),
+                                                                   "z3")),))),
+                        ("alpha <= sigma^2 gives y = alpha L/sigma^2 <= L, so F(y) >= F(L) whenever sqrt(3) <= y",
+                         Holds(rel(a * Ln / s, "<=", Ln), (rel(a, "<=", s),), "z3"))],
                        "sqrt(3) <= alpha log n/sigma^2 and alpha <= sigma^2", "the inequality holds")
 
     def margin(p: dict) -> float:

@@ -18,11 +18,13 @@ from simulate.stats import STRICT_LEVEL, mean_interval
 from ..verify import (
     Cites,
     Expect,
+    Holds,
     Mode,
     NoRepair,
     Repair,
     Rests,
     claims_in,
+    convex,
     corroborating,
     fmt,
     from_count,
@@ -31,6 +33,7 @@ from ..verify import (
     from_proof,
     from_tightness,
     from_value,
+    rel,
     repair,
     witness,
 )
@@ -163,14 +166,16 @@ def _max_square_scan(mode: Mode):
                        "every K", fails="E[max X_k^2] exceeds 4 ln(K sqrt 2)", tol=1e-6, tol_reason="quadrature")
 
 
-def _t1_shift_certified() -> bool:
-    """On E and E_2, T_1 >= n/2 - 2(K-1), so ctilde(T_1 - 1)^2 <= 2 sigma0^2 sigma^2 log n/((n/2 - 2(K-1) - 1)
-    sigma0^2 + sigma^2); times (1+eta)^2 beta and over sigma0^2 that is 4 (1+eta)^2 beta sigma^2 log n/(sigma0^2 n
-    - 4 sigma0^2 (K-1) - 2 sigma0^2 + 2 sigma^2), the square of the repaired first gap term (sympy)."""
-    n, K, a, b, L, e, B = sympy.symbols("n K sigma0_sq sigma_sq L eta beta", positive=True)
-    thr_sq = (1 + e) ** 2 * B * 2 * a * b * L / ((n / 2 - 2 * (K - 1) - 1) * a + b)
+def _t1_shift_certified():
+    """On E and E_2, T_1 >= n/2 - 2(K-1), so ctilde(T_1 - 1)^2 = 2 sigma0^2 sigma^2 log n/((T_1 - 1) sigma0^2 +
+    sigma^2) <= 2 sigma0^2 sigma^2 log n/((n/2 - 2(K-1) - 1) sigma0^2 + sigma^2); times (1+eta)^2 beta and over
+    sigma0^2 that is 4 (1+eta)^2 beta sigma^2 log n/(sigma0^2 n - 4 sigma0^2 (K-1) - 2 sigma0^2 + 2 sigma^2), the
+    square of the repaired first gap term: a statement z3 decides, with its premise."""
+    n, K, a, b, L, e, B, T1 = sympy.symbols("n K sigma0_sq sigma_sq L eta beta T_1", positive=True)
+    thr_sq = (1 + e) ** 2 * B * 2 * a * b * L / ((T1 - 1) * a + b)
     term = 2 * (1 + e) * sympy.sqrt(B * b * L / (a * n - 4 * a * (K - 1) - 2 * a + 2 * b))
-    return sympy.simplify(thr_sq / a - term ** 2) == 0
+    return Holds(rel(thr_sq / a, "<=", term ** 2), (rel(T1, ">=", n / 2 - 2 * (K - 1)),
+                                                   rel((n / 2 - 2 * (K - 1) - 1) * a + b, ">", 0)), "z3")
 
 
 REPAIRED_SPACE = {**ps.THEOREM, "K": Dim(2, 80, integer=True), "n": Dim(20, 20_000, integer=True)}
@@ -199,7 +204,7 @@ def repair_thm_fail(mode: Mode) -> Repair:
                         ("so on E and E_2, (T_1 - 1) sigma0^2 + sigma^2 >= sigma0^2 (n - 4(K-1) - "
                          "2)/2 + sigma^2 and the "
                          "threshold of step 2 is at most 2 (1+eta) sigma0 sqrt(beta sigma^2 log n/(sigma0^2 n - 4 "
-                         "sigma0^2 (K-1) - 2 sigma0^2 + 2 sigma^2)) (sympy)", shift),
+                         "sigma0^2 (K-1) - 2 sigma0^2 + 2 sigma^2))", shift),
                         ("Pr(Delta_min < a) <= C_K a/sigma0 for both thresholds (the gap law, unconditional: Pr(A, E) "
                          "<= Pr(A))", Rests("repair:THM-GAP")),
                         ("Pr(not E) by not_E_bound_repaired", Rests("repair:PF-EBAR-FINAL"))],
@@ -265,42 +270,39 @@ def check_thm_regret(mode: Mode):
                   else "-"), findings + [tightness_against_truth(mode, "regret")]
 
 
-def _range_square() -> bool:
-    """(a - b)^2 <= 4 m^2 for every real a, b, m with |a|, |b| <= m (z3: the negation is unsatisfiable)."""
-    from ..verify.induction import z3
-    Z = z3()
-    a, b, m = Z.Reals("a b m")
-    s = Z.Solver()
-    s.add(Z.Abs(a) <= m, Z.Abs(b) <= m, (a - b) * (a - b) > 4 * m * m)
-    return s.check() == Z.unsat
+def _range_square():
+    """(a - b)^2 <= 4 m^2 for every real a, b, m with |a|, |b| <= m (z3)."""
+    a, b, m = sympy.symbols("a b m", real=True)
+    return Holds(rel((a - b) ** 2, "<=", 4 * m ** 2), (rel(sympy.Abs(a), "<=", m), rel(sympy.Abs(b), "<=", m)), "z3")
 
 
-def _chi_mgf_quarter() -> bool:
-    """E[exp(X^2/4)] = sqrt(2) for X ~ N(0, 1), integrated by sympy."""
+def _chi_mgf_quarter():
+    """E[exp(X^2/4)] = sqrt(2) for X ~ N(0, 1) (sympy integrates the density)."""
     X = sympy.symbols("X", real=True)
-    val = sympy.integrate(sympy.exp(X ** 2 / 4 - X ** 2 / 2) / sympy.sqrt(2 * sympy.pi), (X, -sympy.oo, sympy.oo))
-    return sympy.simplify(val - sympy.sqrt(2)) == 0
+    return Holds(rel(sympy.Integral(sympy.exp(X ** 2 / 4 - X ** 2 / 2) / sympy.sqrt(2 * sympy.pi),
+                                    (X, -sympy.oo, sympy.oo)), "==", sympy.sqrt(2)), method="sympy")
 
 
 @repair("THM-REGRET")
 def repair_thm_regret(mode: Mode) -> Repair:
     a, b, c, t = sympy.symbols("a b c t", positive=True)
     # Cauchy-Schwarz from E[(X - tY)^2] = a - 2bt + ct^2 >= 0 (a = E X^2, b = E XY, c = E Y^2) at t = b/c
-    cs = sympy.simplify((a - 2 * b * t + c * t ** 2).subs(t, b / c) - (a * c - b ** 2) / c) == 0
+    quad = a - 2 * b * t + c * t ** 2
+    cs = Holds(sympy.And(rel(sympy.Subs(quad, t, b / c), "==", (a * c - b ** 2) / c),
+                         sympy.Implies(rel((a * c - b ** 2) / c, ">=", 0), rel(b ** 2, "<=", a * c))), method="z3")
     M, m_, x = sympy.symbols("mu_max mu_min mu_J", real=True)
-    proof = from_proof([("sr_n = E[(mu_* - mu_J) 1{J != i*}] and range - (mu_* - mu_J) = mu_J - mu_(K) >= 0 (sympy)",
-                         sympy.expand((M - m_) - (M - x) - (x - m_)) == 0),
+    proof = from_proof([("sr_n = E[(mu_* - mu_J) 1{J != i*}] and mu_* - mu_J <= mu_* - mu_(K) = range, since mu_J >= "
+                         "mu_(K)", Holds(rel(M - x, "<=", M - m_), (rel(m_, "<=", x),), "z3")),
                         ("E[range 1{J != i*}] <= sqrt(E[range^2]) sqrt(E[1{J != i*}]) = sqrt(E[range^2] e_n) "
-                         "(Cauchy-Schwarz: E[(X - tY)^2] = a - 2bt + ct^2 >= 0 at t = b/c gives b^2 <= ac; sympy)", cs),
-                        ("range^2 <= 4 max_k (mu_k - mu0)^2: (a - b)^2 <= 4 m^2 whenever |a|, |b| <= m (z3, every "
-                         "real value)", _range_square()),
+                         "(Cauchy-Schwarz: E[(X - tY)^2] = a - 2bt + ct^2 >= 0 at t = b/c gives b^2 <= ac)", cs),
+                        ("range^2 <= 4 max_k (mu_k - mu0)^2: (a - b)^2 <= 4 m^2 whenever |a|, |b| <= m",
+                         _range_square()),
                         ("exp(E[max_k X_k^2]/4) <= E[exp(max_k X_k^2/4)] <= sum_k E[exp(X_k^2/4)] = K sqrt(2), so "
                          "E[max_k X_k^2] <= 4 ln(K sqrt(2)) = 4 ln K + 2 ln 2",
                          Cites("Jensen's inequality", "phi(E Y) <= E phi(Y) for convex phi and integrable Y, phi(Y)",
-                               (("y -> exp(y/4) is convex (second derivative exp(y/4)/16 >= 0, sympy)",
-                                 bool(sympy.diff(sympy.exp(t / 4), t, 2).is_nonnegative)),
-                                ("E[exp(X^2/4)] = sqrt(2) for X ~ N(0, 1) (integrated by sympy), finite, so "
-                                 "exp(max X_k^2/4) <= sum_k exp(X_k^2/4) is integrable", _chi_mgf_quarter())))),
+                               (convex(sympy.exp(t / 4), t),
+                                ("E[exp(X^2/4)] = sqrt(2) for X ~ N(0, 1), finite, so exp(max X_k^2/4) <= sum_k "
+                                 "exp(X_k^2/4) is integrable", _chi_mgf_quarter())))),
                         ("e_n <= the repaired Theorem 5.1", Rests("repair:THM-FAIL"))],
                        "as the repaired Theorem 5.1", "sr_n <= sqrt(E[range^2] x repaired Theorem 5.1)")
     rng = mode.rng("repair", "regret")

@@ -66,7 +66,22 @@ from .findings import (
 )
 from .papers import Paper, load_paper
 from .proofs import Argued, Cites, Rests, Sampled, from_proof, proof_mutants, proof_status, settle_proof, solved
-from .statements import Condition, Holds, bounded, concave, convex, dominated, held, integrable, nonnegative, rel
+from .statements import (
+    Condition,
+    Gaussian,
+    Holds,
+    bounded,
+    concave,
+    convex,
+    dominated,
+    gaussian_tail,
+    held,
+    integrable,
+    nonnegative,
+    rel,
+    sample_mean,
+    union_bound,
+)
 
 __all__ = [
     'REGISTRY', 'Claim', 'ClaimResult', 'Expect', 'LedgerInputs', 'Mode', 'NoRepair', 'Repair',
@@ -75,5 +90,6 @@ __all__ = [
     'from_exhaustive', 'from_intervals', 'from_majority', 'from_margin', 'from_parts', 'from_rate',
     'from_tightness', 'from_value', 'overall', 'reading', 'shorten', 'weakest', 'witness', 'Argued', 'Cites', 'Rests',
     'Sampled', 'from_proof', 'proof_mutants', 'proof_status', 'settle_proof', 'solved', 'Condition', 'Holds',
-    'bounded', 'concave', 'convex', 'dominated', 'held', 'integrable', 'nonnegative', 'rel', 'Paper', 'load_paper',
+    'bounded', 'concave', 'convex', 'dominated', 'held', 'integrable', 'nonnegative', 'rel', 'Gaussian',
+    'gaussian_tail', 'sample_mean', 'union_bound', 'Paper', 'load_paper',
 ]

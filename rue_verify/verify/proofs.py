@@ -89,6 +89,8 @@ def _condition_state(check) -> tuple[str, str]:
     if isinstance(check, Holds):
         d = decide(check)
         return {"certified": "holds", "refuted": "fails"}.get(d.status, "unchecked"), d.detail
+    if isinstance(check, Argued):
+        return "unchecked", check.reason
     if isinstance(check, Finding):
         return ("holds" if check.verdict == "holds" and check.certified else "fails" if
                 check.verdict in ("refuted", "undefined", "inconsistent") else "unchecked"), shorten(check.detail, 80)

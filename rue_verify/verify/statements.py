@@ -101,7 +101,7 @@ class Condition:
 
     text: str
     holds: Holds
-    violator: Holds | None = None
+    violator: object = None          # a Holds, or an Argued where the violating object has no law to state
 
 
 @dataclass
@@ -182,8 +182,10 @@ def _parts(claim):
 
 def _decide_sympy(st: Holds) -> Decision:
     import sympy
-    if st.given:
-        return Decision("argued", "sympy", "sympy reads no given relations (z3 does)")
+    if st.given:     # sympy reads no given relations; true for every value is true on the domain, nothing else is
+        d = _decide_sympy(dataclasses.replace(st, given=()))
+        return d if d.status == "certified" else Decision("argued", "sympy", "sympy reads no given relations, and "
+                                                                              "without them: " + d.detail)
     verdicts = []
     for part in _parts(st.claim):
         if isinstance(part, sympy.Not) and isinstance(part.args[0], sympy.Rel):
@@ -198,7 +200,9 @@ def _decide_sympy(st: Holds) -> Decision:
                 verdicts.append(str(part))
                 continue
             return Decision("argued", "sympy", f"sympy could not decide {part} (it reads {_short(direct)})")
-        d = sympy.simplify(lhs - rhs)
+        d = sympy.simplify(sympy.factor_terms(lhs - rhs))      # factor_terms: constants out of sums
+        if d != 0 and d.has(sympy.erfc):
+            d = sympy.simplify(d.rewrite(sympy.erf))             # erfc = 1 - erf
         if isinstance(part, sympy.Eq):
             ok = d == 0 or (d.is_zero is True)
             bad = d.is_zero is False
@@ -311,6 +315,8 @@ class _ToZ3:
                 return _pow(z3, r, int(x.p))
             if b is sympy.E:
                 return self(sympy.exp(x))
+            if b.is_positive:                        # b^x = exp(x log b) for b > 0
+                return self(sympy.exp(x * sympy.log(b)))
             raise _Untranslatable(f"the power {e}")
         if isinstance(e, sympy.Abs):
             a = self(e.args[0])
@@ -675,3 +681,96 @@ def held(steps, method: str = "auto", note: str = "") -> list[tuple[str, Holds]]
     """Proof steps from statements given as (text, sympy relation, the relations assumed) triples, e.g.
     those a bounds module writes without knowing the engine: each a `Holds` the engine decides."""
     return [(text, Holds(relation, tuple(given), method, note=note)) for text, relation, given in steps]
+
+
+# ------------------------------------------------------------------------------- a probability vocabulary
+@dataclass(frozen=True)
+class Gaussian:
+    """A random variable's law as the model declares it: N(mean, variance), with why (`because`) and
+    whether what it is built from is fixed in advance (`fixed`). In a reward-table model the first T
+    rewards of an arm are T iid draws whatever the algorithm does, so their mean is Gaussian for a count T
+    fixed in advance; at a count the algorithm chooses from the rewards it is not, and a tail bound there
+    needs the union over every count first (`union_bound`)."""
+
+    mean: object
+    variance: object
+    because: str
+    fixed: bool = True
+
+
+def sample_mean(mean, reward_variance, count, *, count_fixed: bool) -> Gaussian:
+    """The mean of the first `count` rewards of iid N(mean, reward_variance) draws: N(mean,
+    reward_variance/count) when `count` is fixed in advance (`count_fixed`); a count chosen by the
+    algorithm makes the law undeclared (`Gaussian.fixed` False)."""
+    return Gaussian(mean, reward_variance / count, f"the mean of {count} iid N({mean}, {reward_variance}) rewards",
+                    count_fixed)
+
+
+def _law_condition(law: Gaussian):
+    """The condition that `law` is declared (a count fixed in advance) with a positive variance; its
+    violator is the same law at a count the algorithm chooses."""
+    from .proofs import Argued
+    adaptive = Argued("its count is chosen by the algorithm from the rewards, so it is not Gaussian: take the union "
+                      "over every count first (union_bound), then the tail at each count fixed in advance")
+    if law.fixed:
+        return Condition(f"the law is declared: {law.because} is Gaussian, with a positive variance",
+                         Holds(rel(law.variance, ">", 0), method="auto"), adaptive)
+    return (f"the law is declared: {law.because}", adaptive)
+
+
+def gaussian_tail(law: Gaussian, x, bound, *, two_sided: bool = True, exact: bool = False, given=()):
+    """The step Pr(|X - m| >= x) <= bound (one-sided: Pr(X - m >= x)) for X of the declared Gaussian `law`,
+    as a cited result whose conditions the engine decides on the law's own objects: the law is declared
+    (its count fixed in advance) with a positive variance, the moment generating function E exp(l (X - m)) =
+    exp(l^2 v/2) (sympy integrates the density), Chernoff's bound at l = x/v gives exp(-x^2/(2v)) (sympy),
+    and `bound` is at least that (twice, two-sided) for every x >= 0 and the relations `given` (z3). With
+    `exact`, the tail itself: Pr(X - m >= x) = erfc(x/sqrt(2v))/2 (sympy integrates the density), and
+    `bound` at least it (twice)."""
+    import sympy
+
+    from .proofs import Cites
+    m, v = sympy.sympify(law.mean), sympy.sympify(law.variance)
+    y = sympy.Dummy("y", real=True)
+    lam = sympy.Dummy("l", positive=True)
+    density = sympy.exp(-(y - m) ** 2 / (2 * v)) / sympy.sqrt(2 * sympy.pi * v)
+    sides = 2 if two_sided else 1
+    dom = (rel(x, ">=", 0), *given)
+    if exact:
+        tail = sympy.erfc(x / sympy.sqrt(2 * v)) / 2
+        conds = (_law_condition(law),
+                 ("the tail of the declared law", Holds(rel(sympy.Integral(density, (y, m + x, sympy.oo)), "==", tail),
+                                                        method="sympy")),
+                 Condition(f"the bound is at least {sides} times that tail",
+                           Holds(rel(sides * tail, "<=", bound), dom, "auto"),
+                           Holds(rel(sides * tail, "<=", bound / 2), dom, "auto")))
+        what = "|X - m|" if two_sided else "X - m"
+        return Cites("the Gaussian tail", f"Pr({what} >= x) = {sides} erfc(x/sqrt(2 v))/2 for X ~ N(m, v)", conds)
+    chernoff = sympy.exp(-x ** 2 / (2 * v))
+    conds = (_law_condition(law),
+             ("the declared law's moment generating function",
+              Holds(rel(sympy.Integral(sympy.exp(lam * (y - m)) * density, (y, -sympy.oo, sympy.oo)), "==",
+                        sympy.exp(lam ** 2 * v / 2)), method="sympy")),
+             ("Chernoff's bound exp(l^2 v/2 - l x) at l = x/v is exp(-x^2/(2 v))",
+              Holds(rel(sympy.Subs(sympy.exp(lam ** 2 * v / 2 - lam * x), lam, x / v), "==", chernoff),
+                    method="sympy")),
+             Condition(f"the bound is at least {sides} exp(-x^2/(2 v))",
+                       Holds(rel(sides * chernoff, "<=", bound), dom, "auto"),
+                       Holds(rel(sides * chernoff, "<=", bound / 2), dom, "auto")))
+    return Cites("Chernoff's bound for a Gaussian", f"Pr(X - m >= x) <= E exp(l (X - m)) exp(-l x) for l > 0 (Markov), "
+                 f"minimised at l = x/v{'; twice for both tails' if two_sided else ''}", conds)
+
+
+def union_bound(index, each, total):
+    """The step Pr(some A_i, i in I) <= |I| each <= total: a union over the index set `index` (sympy ranges
+    (symbol, low, high), one per factor of the product), each event of probability at most `each`. The
+    engine counts |I| (sympy sums 1 over the ranges) and decides |I| each <= total where every range is
+    nonempty (z3, or sympy)."""
+    import sympy
+
+    from .proofs import Cites
+    count = sympy.Sum(1, *index).doit()
+    nonempty = tuple(rel(lo, "<=", hi) for _, lo, hi in index)
+    return Cites("the union bound", f"Pr(union over {len(index)} indices) <= sum of their probabilities; |I| = {count}",
+                 (Condition(f"|I| x each = {count} x {each} <= {total}",
+                            Holds(rel(count * each, "<=", total), nonempty, "auto"),
+                            Holds(rel(count * each, "<=", total / 2), nonempty, "auto")),))
