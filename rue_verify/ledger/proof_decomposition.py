@@ -233,21 +233,18 @@ def repair_tk_low(mode: Mode) -> Repair:
                   [proof, corroborating(sim)])
 
 
-def _prob_dk_inclusions() -> tuple[bool, bool]:
-    """The two inclusions of eq. prob-dk, each decided by z3 over every real value (unsat of the
-    negation): (first line's event on E_1 inside the third line's, inside the second line's)."""
-    from ..verify.induction import z3
-    Z = z3()
-    D, Dm, c1, ck, sb, e = Z.Reals("Delta_k Delta_min ct_1 ct_k sqrt_beta eta")
-    dom = [Dm > 0, D >= Dm, c1 > 0, ck > 0, sb >= 1, e > 0, e < 1, c1 * sb * (1 + e) <= Dm,      # E_1
-           D < e * sb * (c1 + ck)]                                                                   # the first line
-
-    def unsat(concl) -> bool:
-        s = Z.Solver()
-        s.set(timeout=20_000)
-        s.add(*dom, Z.Not(concl))
-        return s.check() == Z.unsat
-    return unsat(D < e * (1 + e) * sb * ck), unsat(D < e * Dm / (1 + e) + e * sb * ck)
+def _prob_dk_inclusions() -> list:
+    """The two inclusions of eq. prob-dk as statements z3 decides for every real value: on E_1 the first
+    line's event lies inside the third line's, which lies inside the second line's."""
+    D, Dm, c1, ck, sb, e = sympy.symbols("Delta_k Delta_min ct_1 ct_k sqrt_beta eta", real=True)
+    dom = (rel(Dm, ">", 0), rel(D, ">=", Dm), rel(c1, ">", 0), rel(ck, ">", 0), rel(sb, ">=", 1), rel(e, ">", 0),
+           rel(e, "<", 1), rel(c1 * sb * (1 + e), "<=", Dm),                                    # E_1
+           rel(D, "<", e * sb * (c1 + ck)))                                                      # the first line
+    return [("on E_1 = {ctilde_1 <= Delta_min/(sqrt(beta)(1+eta))} with Delta_min <= Delta_k, Delta_k < eta "
+             "sqrt(beta)(ctilde_1 + ctilde_k) implies Delta_k < eta Delta_min/(1+eta) + eta sqrt(beta) ctilde_k",
+             Holds(rel(D, "<", e * Dm / (1 + e) + e * sb * ck), dom, "z3")),
+            ("which implies Delta_k < eta (1+eta) sqrt(beta) ctilde_k; so Pr(first line) <= Pr(its event on E_1) + "
+             "Pr(not E_1), the second and third lines", Holds(rel(D, "<", e * (1 + e) * sb * ck), dom, "z3"))]
 
 
 @claim("PF-E1", "Proof of Theorem 5.1 (eqs. prob-dk, prob-dk-v1)", "eqs. prob-dk and prob-dk-v1.",
@@ -269,15 +266,8 @@ def check_pf_e1(mode: Mode):
                                       np.exp(rng.uniform(-7, 7, 200))))
     # eq. prob-dk is an inclusion of events on E_1 (then Pr(A) <= Pr(A, E_1) + Pr(not E_1)): its two lines'
     # events, decided for every value by the solver
-    incl, inner = _prob_dk_inclusions()
-    algebra = about("prob-dk", from_exact(incl and inner, "every Delta_k >= Delta_min > 0, ctilde_1, ctilde_k > 0, "
-                                                          "beta >= 1, eta in (0, 1) (z3)",
-                                          "eq. prob-dk's events (z3: the negations are unsatisfiable): on E_1 = "
-                                          "{ctilde_1 <= Delta_min/(sqrt(beta)(1+eta))} with Delta_min <= Delta_k, "
-                                          "Delta_k < eta sqrt(beta)(ctilde_1 + ctilde_k) implies Delta_k < eta "
-                                          f"Delta_min/(1+eta) + eta sqrt(beta) ctilde_k ({inner}), which implies "
-                                          f"Delta_k < eta (1+eta) sqrt(beta) ctilde_k ({incl}); so Pr(first line) <= "
-                                          "Pr(its event on E_1) + Pr(not E_1), the second and third lines."))
+    algebra = about("prob-dk", from_proof(_prob_dk_inclusions(), "every Delta_k >= Delta_min > 0, ctilde_1, "
+                                          "ctilde_k > 0, beta >= 1, eta in (0, 1)", "eq. prob-dk's events"))
     findings = [algebra,
                 about("prob-dk-v1", from_exact(ratio == 1, "symbolic",
                       f"not-E_1 = {{Delta_min < (1+eta) sqrt(beta) ctilde_1}} but eq. prob-dk-v1 prints the "

@@ -95,6 +95,8 @@ def _proof_tex(p: dict) -> list[str]:
         for s in p["steps"]:
             uses = rf" (rests on \texttt{{{text(s['uses'])}}})" if s.get("uses") else ""
             out.append(rf"\item {text(s['text'])}{uses}: \textbf{{{text(s['status'])}}}")
+            if s.get("latex"):                 # the statement the engine decided, typeset from it
+                out.append(rf"\\ \fitmath{{{s['latex']}}}")
         out.append(r"\end{enumerate}")
     return out
 

@@ -15,7 +15,7 @@ from .paper_latex import statement_tex
 
 #: The one colour of each verdict (the report's badges, the overview figure).
 PALETTE = {"refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400", "conditional": "#b7950b",
-           "vacuous": "#7f8c8d", "inconclusive": "#95a5a6", "holds": "#1e8449"}
+           "vacuous": "#7f8c8d", "untested": "#a6acaf", "inconclusive": "#95a5a6", "holds": "#1e8449"}
 
 
 # ---------------------------------------------------------------- the view
@@ -247,7 +247,19 @@ def html_table(results: list[ClaimResult]) -> str:
 def _html_finding(f: Finding) -> str:
     e = html.escape
     w = f"<pre>{e(json.dumps(f.witness, indent=1))}</pre>" if f.witness else ""
-    return f"<li>{_badge(f.verdict, tag(f))} <i>{e(f.domain)}</i>: {e(f.detail)}{w}</li>"
+    return f"<li>{_badge(f.verdict, tag(f))} <i>{e(f.domain)}</i>: {e(f.detail)}{w}{_html_steps(f)}</li>"
+
+
+def _html_steps(f: Finding) -> str:
+    """A proof's steps, each with its status and, where it carries a statement, the statement typeset from
+    it (its LaTeX, which KaTeX renders): what the engine decided, not prose about it."""
+    if not f.proof:
+        return ""
+    e = html.escape
+    rows = [f'<li class="step">{e(s["text"])}: <b>{e(s["status"])}</b>'
+            + (f'<div class="math">\\[{e(s["latex"])}\\]</div>' if s.get("latex") else "") + "</li>"
+            for s in f.proof["steps"]]
+    return '<ol class="steps">' + "".join(rows) + "</ol>"
 
 
 def _html_formula(name: str | None) -> str:

@@ -18,7 +18,8 @@ DRAWN = ("lemma-true", "them-R", "them-R-Bayes")
 
 #: the colour of each node status (`ledger.proof_graph.STATUS`; a repair's pending step is 'rests')
 STATUS_COLOURS = {"certified": "#145a32", "exhausted": "#1e8449", "sampled": "#58d68d", "definition": "#d5d8dc",
-                  "argued": "#95a5a6", "read": "#aab7b8", "vacuous": "#bfc9ca", "inconclusive": "#7f8c8d",
+                  "argued": "#95a5a6", "read": "#aab7b8", "vacuous": "#bfc9ca", "untested": "#ccd1d1",
+                  "inconclusive": "#7f8c8d",
                   "refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400",
                   "conditional": "#b7950b", "rests": "#95a5a6"}
 _LIGHT = ("definition",)

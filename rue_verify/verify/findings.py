@@ -12,8 +12,10 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-#: Verdicts from most to least severe (CLAIMS.md). A claim's verdict is its most severe finding.
-SEVERITY = ("refuted", "undefined", "inconsistent", "conditional", "vacuous", "inconclusive", "holds")
+#: Verdicts from most to least severe (CLAIMS.md). A claim's verdict is its most severe finding (`overall`).
+#: 'untested': the run could not have refuted the claim (a bound far above every rate the run could resolve),
+#: so it is not a pass; it gives way to any other finding that decides the claim holds.
+SEVERITY = ("refuted", "undefined", "inconsistent", "conditional", "vacuous", "untested", "inconclusive", "holds")
 
 #: What a finding rests on: "computed" (a search, an integral, a simulation, a proof), or "reading"
 #: (a reading of the paper's text: a symbol left undefined, two places that say different things).
@@ -113,6 +115,9 @@ def from_margin(margin: float, domain: str, *, holds: str, fails: str, tol: floa
         certified: the margin is rigorous (arb, exact).
         kind: as in `from_value`.
     """
+    if math.isnan(margin):                   # no point where the margin could be computed: nothing was tested
+        return Finding("inconclusive", domain, f"the margin could not be computed anywhere searched ({domain})",
+                       kind=kind)
     ok = bool(margin >= -tol)
     tail = f" [smallest margin {fmt(margin)}; tolerance {tol:g}: {tol_reason}]"
     w = None if ok else (witness() if callable(witness) else witness)
@@ -150,6 +155,8 @@ def from_value(value: float, domain: str, detail: str | None = None, *, holds: s
     if (detail is None) == (holds is None or fails is None):
         raise ValueError("from_value: give detail, or both holds and fails")
     margin = (at_most - value) if at_most is not None else (value - at_least)
+    if isinstance(margin, float) and math.isnan(margin):     # a quantity that could not be computed tests nothing
+        return Finding("inconclusive", domain, f"the quantity could not be computed ({domain})", kind=kind)
     ok = bool(margin > -tol) if strict else bool(margin >= -tol)
     w = None if ok else (witness() if callable(witness) else witness)
     text = detail if detail is not None else (holds if ok else fails)
@@ -381,10 +388,16 @@ def reading(verdict: str, domain: str, detail: str, witness: dict | None = None,
 
 
 def overall(findings: Iterable[Finding]) -> str:
+    """The most severe verdict of `findings`; an 'untested' finding (a check that could not have failed)
+    counts only where no other finding decides that the claim holds (a reading or a measure of tightness
+    decides nothing)."""
     fs = list(findings)
     if not fs:
         raise ValueError("a claim needs at least one finding")
-    return min((f.verdict for f in fs), key=SEVERITY.index)
+    worst = min((f.verdict for f in fs), key=SEVERITY.index)
+    if worst == "untested" and any(f.verdict == "holds" and f.kind not in ("reading", "tightness") for f in fs):
+        return min((f.verdict for f in fs if f.verdict != "untested"), key=SEVERITY.index)
+    return worst
 
 
 def witness(params: dict, lhs: Any, rhs: Any, relation: str = "<=", **extra: Any) -> dict:

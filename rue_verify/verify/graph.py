@@ -27,7 +27,7 @@ BAD = ("refuted", "undefined", "inconsistent", "conditional")
 #: statuses that establish a node, strongest first (a definition is as good as a certificate)
 DECIDED_NODE = ("definition",) + DECIDED
 #: statuses that leave a node not established ('read': only a reading of the text holds)
-OPEN = ("inconclusive", "vacuous", "read", "argued")
+OPEN = ("inconclusive", "vacuous", "untested", "read", "argued")
 STATUS = DECIDED_NODE + OPEN + BAD
 
 
@@ -103,13 +103,13 @@ def _decided(fs: list) -> tuple[str, dict | None]:
     fs = _statement(fs)
     if not fs:
         return "argued", None
-    worst = min((f.verdict for f in fs), key=SEVERITY.index)
+    worst = overall(fs)
     witness = next((f.witness for f in fs if f.verdict == worst and f.witness), None)
     if worst == "holds":                 # a reading of the text is no check: it decides nothing alone
         deciding = _deciding(fs)
         return (weakest(deciding) if deciding else "read"), None
-    if worst == "vacuous":               # nothing was tested: not a pass
-        return "vacuous", None
+    if worst in ("vacuous", "untested"):  # nothing was tested, or nothing the run could have refuted: not a pass
+        return worst, None
     if worst == "inconclusive":          # a check that could not decide, or no check at all
         return ("inconclusive" if any(f.kind != "reading" for f in fs if f.verdict == "inconclusive")
                 else "argued"), witness

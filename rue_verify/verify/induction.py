@@ -274,8 +274,9 @@ def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEO
                 fs = common + [step.holds(p, s), rnd, Z.Not(step.holds(p, s2))]
                 cases.append(_check(f"the round {where}: {label}", fs, timeout_ms,
                                     j if at_base or j < system.event_from else None))
+    # no case at all (an `only=` that matches none, a system with no rounds) decides nothing: unknown, never proved
     status = ("counterexample" if any(c.answer == "sat" for c in cases) else
-              "unknown" if any(c.answer == "unknown" for c in cases) else "proved")
+              "unknown" if not cases or any(c.answer == "unknown" for c in cases) else "proved")
     return Decision(step.name, step.statement, status, cases, tuple(dict.fromkeys(lem.node for lem in step.lemmas)),
                     system.domain, round(time.perf_counter() - t0, 4))
 
@@ -305,7 +306,10 @@ def finding(d: Decision, *, witness: dict | None = None, searched: str = "", nod
                                               "plain reference algorithm replays.", witness, node=node)
         return Finding("inconclusive", domain, f"{d.statement}: open. {abstract}; no history reaching it was found "
                                                f"({searched or 'no search ran'}).", node=node)
-    unknown = next(c for c in d.cases if c.answer == "unknown")
+    unknown = next((c for c in d.cases if c.answer == "unknown"), None)
+    if unknown is None:
+        return Finding("inconclusive", domain, f"{d.statement}: open; no case was decided (none matched what was "
+                                               "asked), so nothing is proved.", node=node)
     return Finding("inconclusive", domain, f"{d.statement}: open; the solver answered unknown on '{unknown.label}' "
                                            f"({unknown.reason or 'no reason given'}).", node=node)
 

@@ -235,9 +235,10 @@ def _short(p: dict) -> str:
 
 def rate_finding(s: Search, what: str, bound_name: str, note: str = "") -> Finding:
     """The verdict of a rate search: refuted when a confirmed point's exact interval lies above the
-    bound; vacuous when the bound was >= 1 everywhere searched; a measure of tightness, not a test,
-    when the bound is at least `LOOSE` times the rate's upper confidence limit at every confirmed point
-    (the search could not have failed); else holds on what was covered. `note` ends the text, whatever
+    bound; vacuous when the bound was >= 1 everywhere searched; 'untested', a measure of tightness and not a
+    test, when the bound is at least `LOOSE` times the rate's upper confidence limit at every confirmed point
+    (the search could not have failed: the claim reads untested unless another finding decides it); else
+    holds on what was covered. `note` ends the text, whatever
     the verdict (what was simulated, how)."""
     bad = s.violation()
     if not s.confirmed:
@@ -252,7 +253,7 @@ def rate_finding(s: Search, what: str, bound_name: str, note: str = "") -> Findi
                                events=bad.events, level=s.level, what=f"exact lower confidence limit of {what}"))
     slack = min((p.bound / p.interval(s.level).high for p in s.confirmed if p.bound is not None), default=0.0)
     if slack >= LOOSE:               # the search could not have failed: it measured looseness, not validity
-        return Finding("holds", s.covered(),
+        return Finding("untested", s.covered(),
                        f"not a test of {bound_name}: at every confirmed point the bound is at least {fmt(slack, 3)} "
                        f"times the exact upper confidence limit of {what} (level 1 - {1 - s.level:.2g}), so no "
                        f"simulation of this size could find it false there; read as how loose it is. "

@@ -48,6 +48,10 @@ class SearchResult:
     evaluated: int
     violations: int
     domain: str
+    #: points where the margin could not be computed (an error or a NaN): never counted as passing; the
+    #: domain says how many, and `undefined_at` names the first
+    undefined: int = 0
+    undefined_at: dict | None = None
 
 
 def minimize_margin(margin: Callable[[dict], float], space: dict[str, Dim], mode: Mode,
@@ -67,13 +71,17 @@ def minimize_margin(margin: Callable[[dict], float], space: dict[str, Dim], mode
     def point(u: np.ndarray) -> dict:
         return unit_point(space, u)
 
-    best_u, best_m, count, bad = None, math.inf, 0, 0
+    best_u, best_m, count, bad, undefined, undefined_at = None, math.inf, 0, 0, 0, None
     for u in units:
         p = point(u)
         if constraint is not None and not constraint(p):
             continue
         m = _safe(margin, p)
         count += 1
+        if math.isnan(m):
+            undefined += 1
+            undefined_at = undefined_at or p
+            continue
         bad += m < 0
         if m < best_m:
             best_u, best_m = u, m
@@ -83,7 +91,8 @@ def minimize_margin(margin: Callable[[dict], float], space: dict[str, Dim], mode
             p = point(u)
             if constraint is not None and not constraint(p):
                 return math.inf
-            return _safe(margin, p)
+            m = _safe(margin, p)
+            return math.inf if math.isnan(m) else m        # the refinement steers away; the screen counted them
         res = optimize.minimize(obj, best_u, method="Nelder-Mead",
                                 options={"maxiter": 400, "xatol": 1e-6, "fatol": 1e-14})
         count += int(res.nfev)
@@ -91,13 +100,17 @@ def minimize_margin(margin: Callable[[dict], float], space: dict[str, Dim], mode
             best_u, best_m = np.clip(res.x, 0, 1), float(res.fun)
     dom = "; ".join(f"{k} in [{space[k].low:g}, {space[k].high:g}]" + (" (integer)" if space[k].integer else "")
                     for k in names)
-    return SearchResult(point(best_u) if best_u is not None else {}, float(best_m), count, int(bad),
-                        dom)
+    if undefined:
+        dom += (f"; the margin was undefined (an error or NaN) at {undefined} of {count} points, first at "
+                f"{undefined_at}: not counted as passing")
+    return SearchResult(point(best_u) if best_u is not None else {}, float(best_m) if best_u is not None else math.nan,
+                        count, int(bad), dom, undefined, undefined_at)
 
 
 def _safe(fn: Callable[[dict], float], p: dict) -> float:
+    """The margin at `p`, NaN where it cannot be computed (an arithmetic error or a NaN): the caller counts
+    such a point as undefined, never as a pass."""
     try:
-        v = float(fn(p))
+        return float(fn(p))
     except (ValueError, ZeroDivisionError, OverflowError, FloatingPointError):
-        return math.inf
-    return v if not math.isnan(v) else math.inf
+        return math.nan

@@ -102,3 +102,11 @@ def test_a_missing_solver_is_one_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "z3", None)
     with pytest.raises(ind.SolverMissing, match="pip install z3-solver"):
         ind.z3()
+
+
+def test_a_decision_with_no_case_decides_nothing():
+    """An `only=` that matches no case leaves the step open: it is never 'proved' by having nothing to check."""
+    d = ind.decide(toy(0), FLAT, only="no such case")
+    assert d.cases == [] and d.status == "unknown" and not d.proved
+    f = ind.finding(d)
+    assert f.verdict == "inconclusive" and not f.certified

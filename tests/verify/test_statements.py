@@ -106,3 +106,21 @@ def test_proof_mutants_lists_every_certified_step_and_the_summary_counts_them():
     summary = mutants_summary(rows)
     assert summary["steps"] == 2 and summary["negation_rejected"] == summary["can_fail"] == 1
     assert lines(rows, summary)[-1].startswith("2 certified steps: 1 with a statement")
+
+
+def test_a_search_counts_a_point_it_cannot_compute_as_undefined_never_as_a_pass():
+    import math
+
+    from rue_verify.verify import from_margin
+    from rue_verify.verify.claims import Mode
+    from rue_verify.verify.search import Dim, minimize_margin
+
+    def margin(p):                   # undefined (an error, a NaN) on half the space, true elsewhere
+        if p["x"] < 1:
+            raise ZeroDivisionError("planted")
+        return math.nan if p["x"] < 2 else p["x"]
+    r = minimize_margin(margin, {"x": Dim(0.1, 10.0)}, Mode(), 1, random=50)
+    assert r.undefined > 0 and r.undefined_at["x"] < 2 and "undefined" in r.domain and r.margin >= 2
+    nowhere = minimize_margin(lambda p: math.nan, {"x": Dim(0.1, 10.0)}, Mode(), 1, random=10)
+    assert math.isnan(nowhere.margin) and nowhere.undefined == nowhere.evaluated
+    assert from_margin(nowhere.margin, nowhere.domain, holds="h", fails="f").verdict == "inconclusive"
