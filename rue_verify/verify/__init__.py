@@ -64,12 +64,8 @@ from .findings import (
     weakest,
     witness,
 )
-from .papers import Paper, load_paper
-from .proofs import Argued, Cites, Rests, Sampled, from_proof, proof_mutants, proof_status, settle_proof, solved
-from .statements import (
-    Condition,
+from .lemmas import (
     Gaussian,
-    Holds,
     bounded,
     concave,
     convex,
@@ -78,10 +74,12 @@ from .statements import (
     held,
     integrable,
     nonnegative,
-    rel,
     sample_mean,
     union_bound,
 )
+from .papers import Paper, load_paper
+from .proofs import Argued, Cites, Rests, Sampled, from_proof, proof_mutants, proof_status, settle_proof, solved
+from .statements import Condition, Holds, rel
 
 __all__ = [
     'REGISTRY', 'Claim', 'ClaimResult', 'Expect', 'LedgerInputs', 'Mode', 'NoRepair', 'Repair',

@@ -262,6 +262,13 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
                       "broken_at": rep.proof["broken_at"] if rep.proof else [],
                       "weakest": rep.proof["weakest"] if rep.proof else None, "domain": domain, "partial": partial,
                       "own": None}
+    for n in nodes.values():                  # a node with a proof of its own uses what its steps rest on
+        rested = [s["uses"] for s in (n.get("own") or {}).get("steps", []) if s["uses"] in nodes]
+        n["uses_from"] = "table"
+        if n["route"] == "paper" and rested:
+            n["uses"], n["uses_from"] = list(dict.fromkeys(rested)), "proof"
+        elif n["route"] == "repair":
+            n["uses_from"] = "proof"
     for key, n in nodes.items():
         if n["route"] == "paper" and (n["uses"] or n["own"]):
             n["proof"], n["broken_at"], n["weakest"] = _proof_status(key, nodes)
@@ -403,6 +410,7 @@ def nodes_json(g: Graph) -> list[dict]:
     for n in g.nodes.values():
         d = {k: n[k] for k in ("id", "label", "kind", "location", "statement", "status", "uses", "witness", "claim",
                                "route", "domain")}
+        d["uses_from"] = n.get("uses_from", "table")      # 'proof': the nodes its proof's steps rest on
         if n.get("partial"):
             d["partial"] = n["partial"]
         if n.get("status") == "sampled" and n.get("sampled_because"):

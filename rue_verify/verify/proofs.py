@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .findings import DECIDED, Finding, shorten
+from .statements import Condition, Holds, decide, mutants
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,6 @@ def _literal(x) -> bool:
 
 def _condition(c):
     """A `Cites` condition as (text, its check, the Condition or None)."""
-    from .statements import Condition
     if isinstance(c, Condition):
         return c.text, c.holds, c
     if isinstance(c, tuple) and len(c) == 2:
@@ -85,7 +85,6 @@ def _condition(c):
 
 def _condition_state(check) -> tuple[str, str]:
     """(holds | fails | unchecked, why) of one side condition."""
-    from .statements import Holds, decide
     if isinstance(check, Holds):
         d = decide(check)
         return {"certified": "holds", "refuted": "fails"}.get(d.status, "unchecked"), d.detail
@@ -118,7 +117,6 @@ def _cites_row(s: dict, ok: Cites, i: int) -> dict:
 
 
 def _holds_row(s: dict, st) -> dict:
-    from .statements import decide, mutants
     d = decide(st)
     s.update(statement=st.text(), latex=st.latex(), method=d.method)
     if d.status == "certified":
@@ -138,7 +136,6 @@ def _holds_row(s: dict, st) -> dict:
 
 
 def _step(i: int, text: str, ok) -> dict:
-    from .statements import Holds
     if ok is None:
         raise TypeError(f"proof step ({i}) '{shorten(text, 60)}': an unchecked step must say why it cannot be "
                         "checked (verify.Argued(reason)), or name the node it rests on (verify.Rests(node))")
@@ -225,7 +222,6 @@ def from_proof(steps: list[tuple[str, "bool | Finding | Argued | Rests"]], domai
         row = _step(i, text if text is not None else _rendered(ok), ok)
         rows.append(row)
     f = Finding("inconclusive", domain, "", None, False, "computed", proof={"conclusion": conclusion, "steps": rows})
-    from .statements import Holds
     f.checks = {row["step"]: ok for row, (_, ok) in zip(rows, steps) if isinstance(ok, (Cites, Holds))}
     settle_proof(f)
     return f
@@ -277,7 +273,6 @@ def step_mutants(check) -> dict:
     does not certify it."""
     import dataclasses
 
-    from .statements import Holds, decide, mutants
     out = []
     if isinstance(check, Holds):
         for name, m in mutants(check):
@@ -316,7 +311,8 @@ def step_mutants(check) -> dict:
 
 def proof_mutants(results) -> list[dict]:
     """Every certified step of every proof in a run's results (the claims' and their repairs'), with its
-    mutants decided (`step_mutants`): [{"node", "step", "text", "status", **step_mutants}]. A certified
+    mutants decided (`step_mutants`): one dict per step, {"node", "step", "text"} and what `step_mutants`
+    returns. A certified
     step without a statement object (a certified Finding: an arb certificate, an exhaustive search) is
     listed with verdict 'finding' (its method's own tests plant wrong inputs)."""
     out = []
