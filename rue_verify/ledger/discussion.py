@@ -112,7 +112,6 @@ def check_disc_rho(mode: Mode):
 def repair_disc_rho(mode: Mode) -> Repair:
     rho, b1, m = th.rho(K_, s0_, s_), th.beta_1(K_, s0_, s_), th.m_exponent(K_, s0_, s_)
     r, b = sympy.symbols("r b_1", positive=True)
-    gap = s0_ / (K_ * (s0_ + s_))
     steps = [("rho^2 - 1 = (sigma^2/sigma0^2 - sigma0^2)/(K (sigma0^2 + sigma^2) + sigma0^2)",
               Holds(rel(rho ** 2 - 1, "==", (s_ / s0_ - s0_) / (K_ * (s0_ + s_) + s0_)), method="sympy")),
              ("m (25 sigma^2/sigma0^2) = 25 beta_1/(1 + 4 rho)^2 (the theorem's m)",
@@ -121,8 +120,8 @@ def repair_disc_rho(mode: Mode) -> Repair:
               Holds(rel(sympy.Subs(25 * b / (1 + 4 * r) ** 2, (r, b), (1, 1)), "==", 1), method="sympy")),
              ("beta_1 - 1 = sigma0^2/(K(sigma0^2 + sigma^2)) = 1/K - sigma^2/(K(sigma0^2 + sigma^2)) < 1/K, so "
               "beta_1 -> 1 as K grows",
-              Holds(sympy.And(rel(b1 - 1, "==", gap), rel(gap, "==", 1 / K_ - s_ / (K_ * (s0_ + s_))),
-                              rel(gap, "<", 1 / K_)), method="auto"))]
+              Holds(sympy.And(rel(b1 - 1, "==", 1 / K_ - s_ / (K_ * (s0_ + s_))), rel(b1 - 1, "<", 1 / K_)),
+                    method="auto"))]
     return Repair("rho ~ 1 (and m ~ sigma0^2 sigma^-2/25) when K(sigma0^2 + sigma^2) >> |sigma^2/sigma0^2 - sigma0^2|",
                   "rho", [from_proof(steps, "all K, sigma0^2, sigma^2 > 0", "|rho^2 - 1| <= |sigma^2/sigma0^2 - "
                                      "sigma0^2|/(K(sigma0^2 + sigma^2)), and m (25 sigma^2/sigma0^2) -> 1 with rho and "

@@ -130,9 +130,8 @@ def tk_up_proof(search: Finding) -> list[tuple[str, "bool | Finding"]]:
     bound = 2 * (1 + e) ** 2 * b * s * L
     step2 = Holds(sympy.Implies(rel(D ** 2, "<=", bound / (T - 1)), rel(T - 1, "<=", bound / D ** 2)),
                   (rel(T, ">", 1),), "z3")
-    step3 = Holds(rel(th.Tk_upper(D, K_, n_, s0_, s_), "==",
-                      2 + 2 * (1 + th.eta(K_, s0_, s_)) ** 2 * th.beta(K_, s0_, s_) * s_ * sympy.log(n_) / D ** 2),
-                  method="sympy")
+    step3 = Holds(rel(1 + 2 * (1 + th.eta(K_, s0_, s_)) ** 2 * th.beta(K_, s0_, s_) * s_ * sympy.log(n_) / D ** 2,
+                      "<=", th.Tk_upper(D, K_, n_, s0_, s_)), method="sympy")
     return [("at the last round arm k != 1 was pulled (T_k - 1 earlier pulls), on E at the state that decided it: "
              "mu_k + (1+eta) c_k >= U_k >= U_1 >= mu_1 + (1-eta) c_1 >= mu_1, so Delta_k <= (1+eta) c_k (the index "
              "rule; the induction over RUE's states, every round from the base state on, z3)", search),

@@ -361,9 +361,9 @@ def not_E_proof(mode: Mode) -> list:
              "erfc(r/(2 sqrt(2) sigma0))", union_bound(((side, 1, 2), (k, 1, K)), tail, 2 * K * tail)),
             ("Pr(not E) <= Pr(not E') <= the two unions' sum, which at eta = eta_repaired and log n is the repaired "
              "bound's two terms (bounds.repaired.not_E_bound_repaired)",
-             Holds(sympy.And(rel((2 * K * (n - 1) * sympy.exp(-at2)).subs({L: sympy.log(n), e: eta}), "==",
+             Holds(sympy.And(rel(sympy.Subs(2 * K * (n - 1) * sympy.exp(-at2), (L, e), (sympy.log(n), eta)), "==",
                                  terms["noise_term"]),
-                             rel((2 * K * tail).subs({L: sympy.log(n), e: eta, sg: sympy.sqrt(s0)}), "==",
+                             rel(sympy.Subs(2 * K * tail, (L, e, sg), (sympy.log(n), eta, sympy.sqrt(s0))), "==",
                                  terms["range_term"])), method="sympy"))]
 
 

@@ -398,8 +398,8 @@ def repair_lower_chain(mode: Mode) -> Repair:
     p = 0.2
     n, K, H, H2, P, D = sympy.symbols("n K H H_2 p Delta_min", positive=True)
     thr = rp.ucbe_lower_chain_threshold_repaired(n, K, P)
-    at_thr = Holds(rel(5 * sympy.log(2 * K) * n / (P * (1 - P) * (2 * thr ** -2)), "==", sympy.log(n) / 2),
-                   method="sympy")
+    at_thr = Holds(rel(sympy.Subs(5 * sympy.log(2 * K) * n / (P * (1 - P) * (2 * D ** -2)), D, thr), "==",
+                       sympy.log(n) / 2), method="sympy")
     dom = (rel(K, ">=", 2), rel(P, "<", 1))
     proof = from_proof([("H_2 >= H/log(2K) (SEC2-LOWER-H2's repair)", Rests("repair:SEC2-LOWER-H2")),
                         ("so 5n/(p(1-p) H_2) <= 5 log(2K) n/(p(1-p) H) and exp(-5n/(p(1-p) H_2)) >= exp(-5 log(2K) n/"
@@ -576,8 +576,8 @@ def repair_full_alpha(mode: Mode) -> Repair:
     n, a, s = sympy.symbols("n alpha sigma_sq", positive=True)
     L = sympy.log(n)
     root = sympy.sqrt(2 * sympy.pi)
-    forms = Holds(sympy.And(rel(s2.feller_small_gap_form(n, a, s), "==", F.subs(y, a * L / s) / root),
-                            rel(s2.full_alpha_rhs(n), "==", F.subs(y, L) / root)), method="sympy")
+    forms = Holds(sympy.And(rel(s2.feller_small_gap_form(n, a, s), "==", sympy.Subs(F, y, a * L / s) / root),
+                            rel(s2.full_alpha_rhs(n), "==", sympy.Subs(F, y, L) / root)), method="sympy")
     Ln = sympy.Symbol("L", positive=True)
     proof = from_proof([("with y = alpha log n/sigma^2 and L = log n, the left side is (2 pi)^-1/2 F(y) and the right "
                          "side (2 pi)^-1/2 F(L), F(y) = (y^-1/2 - y^-3/2) e^(-y/2) (bounds.section2's forms)", forms),

@@ -132,14 +132,18 @@ def gaussian_tail(law: Gaussian, x, bound, *, two_sided: bool = True, exact: boo
     dom = (rel(x, ">=", 0), *given)
     if exact:
         tail = sympy.erfc(x / sympy.sqrt(2 * v)) / 2
+        z = sympy.Dummy("z", real=True)
+        at = sides * sympy.Subs(sympy.erfc(z / sympy.sqrt(2 * v)) / 2, z, x)      # the tail at x, as a function of x
         conds = (_law_condition(law),
                  ("the tail of the declared law", Holds(rel(sympy.Integral(density, (y, m + x, sympy.oo)), "==", tail),
                                                         method="sympy")),
                  Condition(f"the bound is at least {sides} times that tail",
-                           Holds(rel(sides * tail, "<=", bound), dom, "auto"),
-                           Holds(rel(sides * tail, "<=", bound / 2), dom, "auto")))
+                           Holds(rel(at, "<=", bound), dom, "auto"),
+                           Holds(rel(at, "<=", bound / 2), dom, "auto")))
         what = "|X - m|" if two_sided else "X - m"
         return Cites("the Gaussian tail", f"Pr({what} >= x) = {sides} erfc(x/sqrt(2 v))/2 for X ~ N(m, v)", conds)
+    xx = x                               # the step's threshold; Chernoff's form is written in a variable of its own
+    x = sympy.Dummy("x", positive=True)
     chernoff = sympy.exp(-x ** 2 / (2 * v))
     conds = (_law_condition(law),
              ("the declared law's moment generating function",
@@ -149,8 +153,8 @@ def gaussian_tail(law: Gaussian, x, bound, *, two_sided: bool = True, exact: boo
               Holds(rel(sympy.Subs(sympy.exp(lam ** 2 * v / 2 - lam * x), lam, x / v), "==", chernoff),
                     method="sympy")),
              Condition(f"the bound is at least {sides} exp(-x^2/(2 v))",
-                       Holds(rel(sides * chernoff, "<=", bound), dom, "auto"),
-                       Holds(rel(sides * chernoff, "<=", bound / 2), dom, "auto")))
+                       Holds(rel(sides * sympy.Subs(chernoff, x, xx), "<=", bound), dom, "auto"),
+                       Holds(rel(sides * sympy.Subs(chernoff, x, xx), "<=", bound / 2), dom, "auto")))
     return Cites("Chernoff's bound for a Gaussian", f"Pr(X - m >= x) <= E exp(l (X - m)) exp(-l x) for l > 0 (Markov), "
                  f"minimised at l = x/v{'; twice for both tails' if two_sided else ''}", conds)
 
@@ -164,7 +168,8 @@ def union_bound(index, each, total):
 
     count = sympy.Sum(1, *index).doit()
     nonempty = tuple(rel(lo, "<=", hi) for _, lo, hi in index)
+    summed = sympy.Sum(each, *index)                 # the union's sum over I, which the engine evaluates
     return Cites("the union bound", f"Pr(union over {len(index)} indices) <= sum of their probabilities; |I| = {count}",
-                 (Condition(f"|I| x each = {count} x {each} <= {total}",
-                            Holds(rel(count * each, "<=", total), nonempty, "auto"),
-                            Holds(rel(count * each, "<=", total / 2), nonempty, "auto")),))
+                 (Condition(f"the sum over I of {each} ({count} terms) <= {total}",
+                            Holds(rel(summed, "<=", total), nonempty, "auto"),
+                            Holds(rel(summed, "<=", total / 2), nonempty, "auto")),))

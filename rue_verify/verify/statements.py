@@ -75,6 +75,12 @@ class Holds:
             raise ValueError("Holds(method='arb') needs a box: {symbol: (low, high)} for every free symbol")
         object.__setattr__(self, "given", tuple(self.given))
 
+    def __reduce__(self):
+        # sympy pickles an expression as its class applied to its arguments, which evaluates it again: an
+        # unevaluated relation could come back as True in another process. Keep the expressions as written.
+        return (_rebuild, (_encode(self.claim), tuple(_encode(g) for g in self.given), self.method, self.box,
+                           self.note, self.seconds))
+
     def latex(self) -> str:
         """The statement typeset: the claim, and after a comma the domain's relations and assumptions."""
         import sympy
@@ -91,6 +97,34 @@ class Holds:
         if self.box:
             dom += [f"{s} in [{lo}, {hi}]" for s, (lo, hi) in self.box.items()]
         return str(self.claim) + (f" for {', '.join(dom)}" if dom else "")
+
+
+_OPS = {"Equality": "==", "Unequality": "!=", "LessThan": "<=", "StrictLessThan": "<", "GreaterThan": ">=",
+        "StrictGreaterThan": ">"}
+
+
+def _encode(e):
+    """The logical layer of a statement as plain data (relations with their sides, And, Or, Not, Implies),
+    the sides pickled as sympy expressions: sympy would rebuild a relation by evaluating it."""
+    import sympy
+    if isinstance(e, sympy.Rel):
+        return ("rel", _OPS[type(e).__name__], e.lhs, e.rhs)
+    if isinstance(e, (sympy.And, sympy.Or, sympy.Not, sympy.Implies)):
+        return (type(e).__name__, tuple(_encode(a) for a in e.args))
+    return ("expr", e)
+
+
+def _decode(d):
+    import sympy
+    if d[0] == "rel":
+        return rel(d[2], d[1], d[3])
+    if d[0] == "expr":
+        return d[1]
+    return getattr(sympy, d[0])(*(_decode(a) for a in d[1]), evaluate=False)
+
+
+def _rebuild(claim, given, method, box, note, seconds) -> "Holds":
+    return Holds(_decode(claim), tuple(_decode(g) for g in given), method, box, note, seconds)
 
 
 @dataclass(frozen=True)
@@ -138,6 +172,10 @@ def decide(st: Holds) -> Decision:
     if claim in (sympy.true, sympy.false):
         return Decision("argued", "none", f"the statement is {claim} as written (sympy decided it on construction, "
                                           "before any domain): build it with evaluate=False, or state what it checks")
+    same = [str(part) for part in _parts(claim) if isinstance(part, sympy.Rel) and part.lhs == part.rhs]
+    if same:
+        return Decision("argued", "none", f"both sides of {same[0]} are the same expression as written, so the check "
+                                          "cannot fail: state what the step derives")
     try:
         if st.method == "arb":
             return _decide_arb(st)
@@ -549,13 +587,16 @@ def _decide_arb(st: Holds) -> Decision:
 
 # ---------------------------------------------------------------------------------------------- mutants
 def mutants(st: Holds) -> list[tuple[str, Holds]]:
-    """The mutants of a statement (module docstring): its negation, each distinct numeric constant
-    (not an integer exponent) moved by 1%, each given relation dropped, each symbol's sign assumption
-    dropped. Each is a `Holds` decided by the same method; a constant moves up and down."""
+    """The mutants of a statement (module docstring): its negation, its numeric constants (not an integer
+    exponent, not the sign -1 of a difference) each moved up and down by 1%, one occurrence at a time and
+    taken in turn from each part of a conjunction (at most `MAX_CONSTANT_MUTANTS` occurrences), each given
+    relation dropped, each symbol's sign assumption dropped. Each is a `Holds` decided by the same method."""
     import sympy
     out = [("negation", dataclasses.replace(st, claim=sympy.Not(st.claim, evaluate=False)
                                             if not isinstance(st.claim, sympy.Rel) else st.claim.negated))]
-    for k, c in enumerate(_constants(st.claim)[:MAX_CONSTANT_MUTANTS]):
+    consts = _constants(st.claim)
+    for k in _spread(consts, MAX_CONSTANT_MUTANTS):
+        c = consts[k][0]
         for factor in (sympy.Rational(101, 100), sympy.Rational(99, 100)):
             moved = c * factor
             out.append((f"the constant {c} (occurrence {k + 1}) moved by {'+' if factor > 1 else '-'}1% (to {moved})",
@@ -574,23 +615,35 @@ def mutants(st: Holds) -> list[tuple[str, Holds]]:
     return out
 
 
-def _moved(e, k: int, to):
-    """`e` with the k-th number that `_constants` lists (in its order) replaced by `to`."""
-    import sympy
-    count = [0]
+def _spread(consts: list, most: int) -> list[int]:
+    """Up to `most` occurrence indices of `consts` ((number, part) pairs), taken in turn from each part."""
+    parts: dict[int, list[int]] = {}
+    for i, (_, part) in enumerate(consts):
+        parts.setdefault(part, []).append(i)
+    order, queues = [], [list(q) for q in parts.values()]
+    while queues and len(order) < most:
+        for q in queues:
+            if q and len(order) < most:
+                order.append(q.pop(0))
+        queues = [q for q in queues if q]
+    return sorted(order)
 
-    def walk(x, exponent=False):
+
+def _walk(e, visit):
+    """Rebuild `e` bottom-up, calling `visit(number, movable)` on each number (its return replaces it): a
+    number is movable unless it is 0, infinite, an integer exponent, or the sign -1 of a product."""
+    import sympy
+
+    def walk(x, exponent=False, in_mul=False):
         if isinstance(x, sympy.Number):
-            if _movable(x, exponent):
-                count[0] += 1
-                if count[0] - 1 == k:
-                    return to
-            return x
+            movable = (x != 0 and bool(x.is_finite) and not (exponent and x.is_Integer)
+                       and not (in_mul and x == -1))
+            return visit(x, movable)
         if isinstance(x, sympy.Pow):
             return sympy.Pow(walk(x.args[0]), walk(x.args[1], exponent=True), evaluate=False)
         if not getattr(x, "args", ()) or isinstance(x, sympy.Symbol):
             return x
-        args = [walk(a) for a in x.args]
+        args = [walk(a, in_mul=isinstance(x, sympy.Mul)) for a in x.args]
         try:
             return x.func(*args, evaluate=False)
         except TypeError:
@@ -598,26 +651,29 @@ def _moved(e, k: int, to):
     return walk(e)
 
 
-def _movable(x, exponent: bool) -> bool:
-    return x != 0 and not (exponent and x.is_Integer) and x != -1 and bool(x.is_finite)
+def _moved(e, k: int, to):
+    """`e` with the k-th movable number (in `_constants`' order) replaced by `to`."""
+    count = [-1]
+
+    def visit(x, movable):
+        if movable:
+            count[0] += 1
+            if count[0] == k:
+                return to
+        return x
+    return _walk(e, visit)
 
 
-def _constants(e) -> list:
-    """The numbers of an expression that a mutant may move: not 0, not an integer exponent, not -1 as a
-    sign (a difference written a - b)."""
+def _constants(e) -> list[tuple]:
+    """The movable numbers of an expression (`_walk`), in order, each with the part of a conjunction it
+    lies in: [(number, part)]."""
     import sympy
+    parts = list(e.args) if isinstance(e, sympy.And) else [e]
     found = []
-
-    def walk(x, exponent=False):
-        if isinstance(x, sympy.Number):
-            if _movable(x, exponent):
-                found.append(x)
-            return
-        if isinstance(x, sympy.Pow):
-            walk(x.args[0])
-            walk(x.args[1], exponent=True)
-            return
-        for a in getattr(x, "args", ()):
-            walk(a)
-    walk(e)
+    for i, part in enumerate(parts):
+        def visit(x, movable, i=i):
+            if movable:
+                found.append((x, i))
+            return x
+        _walk(part, visit)
     return found

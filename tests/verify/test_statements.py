@@ -124,3 +124,18 @@ def test_a_search_counts_a_point_it_cannot_compute_as_undefined_never_as_a_pass(
     nowhere = minimize_margin(lambda p: math.nan, {"x": Dim(0.1, 10.0)}, Mode(), 1, random=10)
     assert math.isnan(nowhere.margin) and nowhere.undefined == nowhere.evaluated
     assert from_margin(nowhere.margin, nowhere.domain, holds="h", fails="f").verdict == "inconclusive"
+
+
+def test_a_constant_term_moves_but_the_sign_of_a_difference_does_not():
+    st = Holds(rel(x ** 2 - 1, "==", (x - 1) * (x + 1)), method="sympy")
+    moved = [(name, decide(m).status) for name, m in mutants(st) if name.startswith("the constant")]
+    assert moved and all(status != "certified" for _, status in moved), moved
+    assert any("-1 " in name for name, _ in moved)                   # the constant term -1 of x^2 - 1
+    assert all("-1" not in name for name, _ in mutants(Holds(rel(x - y, ">=", 0))))     # x - y: a sign, not a term
+
+
+def test_a_conjunction_has_its_constants_moved_in_every_part():
+    st = Holds(sympy.And(rel(sympy.Limit(sympy.exp(-x ** 2 / 2), x, sympy.oo), "==", 0),
+                         rel(sympy.Derivative(3 * x ** 2, x), "==", 6 * x)), method="sympy")
+    r = step_mutants(st)
+    assert r["verdict"] == "can fail", r          # a moved 3 or 6 breaks the derivative, whatever the limit does
