@@ -155,7 +155,8 @@ def ucbe_event(mode):
     a, s, n, K = sp.symbols("a s n K", positive=True)
     i, r = sp.symbols("i r", real=True)
     eps = sp.sqrt(a / s) / 5
-    exponent = Holds(rel(2 * s * eps ** 2, "==", 2 * a / 25), method="sympy")     # Hoeffding's exponent at this radius
+    e = sp.Symbol("epsilon", positive=True)              # Hoeffding's exponent at this radius
+    exponent = Holds(rel(sp.Subs(2 * s * e ** 2, e, eps), "==", 2 * a / 25), method="sympy")
     union = Holds(rel(sp.Sum(2 * sp.exp(-2 * a / 25), (i, 1, n * K)), "==", 2 * n * K * sp.exp(-2 * a / 25)),
                   method="sympy")
     # the instances' means, 0.5 + gap/2 at most, lie in [0, 1]: the searched gaps' range, decided as a statement

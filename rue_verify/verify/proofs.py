@@ -8,7 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .findings import DECIDED, Finding, shorten
-from .statements import Condition, Holds, decide, mutants
+from .statements import Condition, Holds, decide, decide_within, mutants
+
+#: the wall-clock limit of one mutant's decision (`step_mutants`), in seconds
+MUTANT_SECONDS = 8.0
 
 
 @dataclass(frozen=True)
@@ -83,10 +86,10 @@ def _condition(c):
     return repr(c)[:60], c, None
 
 
-def _condition_state(check) -> tuple[str, str]:
-    """(holds | fails | unchecked, why) of one side condition."""
+def _condition_state(check, decider=decide) -> tuple[str, str]:
+    """(holds | fails | unchecked, why) of one side condition (a statement decided by `decider`)."""
     if isinstance(check, Holds):
-        d = decide(check)
+        d = decider(check)
         return {"certified": "holds", "refuted": "fails"}.get(d.status, "unchecked"), d.detail
     if isinstance(check, Argued):
         return "unchecked", check.reason
@@ -100,12 +103,12 @@ def _condition_state(check) -> tuple[str, str]:
     return "unchecked", f"not a statement ({type(check).__name__})"
 
 
-def _cites_row(s: dict, ok: Cites, i: int) -> dict:
+def _cites_row(s: dict, ok: Cites, i: int, decider=decide) -> dict:
     conds = [_condition(c) for c in ok.conditions]
     if not conds:
         raise TypeError(f"proof step ({i}) cites {ok.lemma} with no side condition: say which conditions it "
                         "needs, each with its check")
-    states = [(text, *_condition_state(check)) for text, check, _ in conds]
+    states = [(text, *_condition_state(check, decider)) for text, check, _ in conds]
     said = "; ".join(f"{t}: {st}" + (f" ({why})" if st != "holds" else "") for t, st, why in states)
     if all(st == "holds" for _, st, _ in states):
         s.update(status="certified", detail=f"proved (cites: {ok.lemma}: {ok.statement}; every side condition "
@@ -265,32 +268,38 @@ def settle_proof(f: Finding) -> None:
     f.witness = next((s.get("witness") for s in rows if s["status"] == "refuted" and s.get("witness")), None)
 
 
-def step_mutants(check) -> dict:
+def step_mutants(check, negation_only: bool = False) -> dict:
     """The mutants of one certified step's check (`statements.mutants`; for a `Cites`, each condition's
     object swapped for its violator, and every condition negated), each decided by the same method:
     {"mutants": [{"mutant", "status"}], "negation": rejected?, "rejected": how many of the others,
     "verdict": 'can fail' | 'negation only' | 'cannot fail', "why"}. A mutant is rejected when the method
-    does not certify it."""
+    does not certify it. `negation_only`: the negation alone (verdict 'rejects its negation' or 'cannot
+    fail'), the cheap half of the test."""
     import dataclasses
 
-    out = []
+    out, decided = [], {}
+
+    def limited(st):                   # a condition a mutant leaves as it was is decided once
+        if id(st) not in decided:
+            decided[id(st)] = (st, decide_within(st, MUTANT_SECONDS))
+        return decided[id(st)][1]
     if isinstance(check, Holds):
-        for name, m in mutants(check):
-            out.append({"mutant": name, "status": decide(m).status})
+        for name, m in mutants(check)[:1] if negation_only else mutants(check):
+            out.append({"mutant": name, "status": decide_within(m, MUTANT_SECONDS).status})
     elif isinstance(check, Cites):
         conds = [_condition(c) for c in check.conditions]
         negated = []
         for _, c, _ in conds:
             negated.append(("negated", dataclasses.replace(c, claim=mutants(c)[0][1].claim) if isinstance(c, Holds)
                             else False))
-        row = _cites_row({}, dataclasses.replace(check, conditions=tuple(negated)), 0)
+        row = _cites_row({}, dataclasses.replace(check, conditions=tuple(negated)), 0, limited)
         out.append({"mutant": "negation (every condition negated)", "status": row["status"]})
-        for j, (text, _, cond) in enumerate(conds):
+        for j, (text, _, cond) in enumerate([] if negation_only else conds):
             if cond is None or cond.violator is None:
                 continue
             swapped = list(check.conditions)
             swapped[j] = (text, cond.violator)
-            row = _cites_row({}, dataclasses.replace(check, conditions=tuple(swapped)), 0)
+            row = _cites_row({}, dataclasses.replace(check, conditions=tuple(swapped)), 0, limited)
             out.append({"mutant": f"condition '{shorten(text, 50)}' on its violator", "status": row["status"]})
     else:
         return {"mutants": [], "verdict": "no statement", "why": "the step carries no statement to mutate"}
@@ -299,6 +308,8 @@ def step_mutants(check) -> dict:
     rejected = sum(m["status"] != "certified" for m in others)
     if not neg:
         verdict, why = "cannot fail", "its negation is certified too: the check does not depend on the step"
+    elif negation_only:
+        verdict, why = "rejects its negation", "its negation alone was decided (the other mutants were not asked)"
     elif rejected:
         verdict, why = "can fail", f"rejects its negation and {rejected} of {len(others)} other mutants"
     elif others:
@@ -309,13 +320,15 @@ def step_mutants(check) -> dict:
     return {"mutants": out, "negation": neg, "rejected": rejected, "verdict": verdict, "why": why}
 
 
-def proof_mutants(results) -> list[dict]:
+def proof_mutants(results, workers: int | None = None, negation_only: bool = False) -> list[dict]:
     """Every certified step of every proof in a run's results (the claims' and their repairs'), with its
     mutants decided (`step_mutants`): one dict per step, {"node", "step", "text"} and what `step_mutants`
-    returns. A certified
-    step without a statement object (a certified Finding: an arb certificate, an exhaustive search) is
-    listed with verdict 'finding' (its method's own tests plant wrong inputs)."""
-    out = []
+    returns. A certified step without a statement object (a certified Finding: an arb certificate, an
+    exhaustive search) is listed with verdict 'finding' (its method's own tests plant wrong inputs). The
+    steps run on `workers` processes (default: every core); the answer does not depend on how many.
+    `negation_only`: each step's negation alone (`step_mutants`)."""
+    from .parallel import run
+    entries, tasks = [], []
     for r in results:
         groups = [(r.id, r.findings)] + [(f"repair:{r.id}", rep.findings) for rep in getattr(r, "repairs", [])]
         for node, findings in groups:
@@ -328,11 +341,15 @@ def proof_mutants(results) -> list[dict]:
                         continue
                     check = checks.get(row["step"])
                     entry = {"node": node, "step": row["step"], "text": shorten(row["text"], 100)}
-                    entry.update(step_mutants(check) if check is not None else
-                                 {"mutants": [], "verdict": "finding", "why": "certified by a finding (a certificate "
-                                  "or an exhaustive search), not a statement"})
-                    out.append(entry)
-    return out
+                    if check is None:
+                        entry.update({"mutants": [], "verdict": "finding", "why": "certified by a finding (a "
+                                      "certificate or an exhaustive search), not a statement"})
+                    else:
+                        tasks.append((len(entries), step_mutants, (check, negation_only)))
+                    entries.append(entry)
+    for i, got in run(tasks, workers).items():
+        entries[i].update(got)
+    return entries
 
 
 def mutants_summary(rows: list[dict]) -> dict:
@@ -343,5 +360,6 @@ def mutants_summary(rows: list[dict]) -> dict:
             "negation_rejected": sum(bool(r.get("negation")) for r in stated),
             "can_fail": sum(r["verdict"] == "can fail" for r in stated),
             "negation_only": sum(r["verdict"] == "negation only" for r in stated),
+            "negation_asked_only": sum(r["verdict"] == "rejects its negation" for r in stated),
             "cannot_fail": sum(r["verdict"] == "cannot fail" for r in stated),
             "findings": sum(r["verdict"] == "finding" for r in rows)}

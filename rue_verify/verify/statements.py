@@ -43,7 +43,7 @@ from dataclasses import dataclass
 #: the time limit of one z3 decision, in seconds (a step may set its own)
 Z3_SECONDS = 10.0
 #: how many constant mutants a statement gets at most (the first constants in sympy's order)
-MAX_CONSTANT_MUTANTS = 6
+MAX_CONSTANT_MUTANTS = 4
 
 
 @dataclass(frozen=True)
@@ -177,16 +177,53 @@ def decide(st: Holds) -> Decision:
         return Decision("argued", "none", f"both sides of {same[0]} are the same expression as written, so the check "
                                           "cannot fail: state what the step derives")
     try:
-        if st.method == "arb":
-            return _decide_arb(st)
-        if st.method in ("sympy", "auto"):
-            d = _decide_sympy(st)
-            if d.status != "argued" or st.method == "sympy":
-                return d
-        return _decide_z3(st)
+        d = _decide(st)
     except Exception as err:                   # an expression a method cannot read: argued, with why
-        return Decision("argued", st.method, f"the {st.method} decision failed: {type(err).__name__}: "
-                                             f"{str(err)[:200]}")
+        d = Decision("argued", st.method, f"the {st.method} decision failed: {type(err).__name__}: {str(err)[:200]}")
+    if d.status == "argued":                   # not decided: a point where it is false refutes it all the same
+        return _sample_refutation(st) or d
+    return d
+
+
+def _decide(st: Holds) -> Decision:
+    if st.method == "arb":
+        return _decide_arb(st)
+    if st.method in ("sympy", "auto"):
+        d = _decide_sympy(st)
+        if d.status != "argued" or st.method == "sympy":
+            return d
+    return _decide_z3(st)
+
+
+def decide_within(st: Holds, seconds: float) -> Decision:
+    """`decide` under a wall-clock limit: in a forked process, stopped past `seconds` (sympy has no time
+    limit of its own); a decision that did not finish is argued, with that reason. A point where the
+    statement is false refutes it first (`_sample_refutation`), inside the same limit."""
+    import multiprocessing as mp
+    try:
+        ctx = mp.get_context("fork")
+    except ValueError:                         # no fork on this platform: no limit
+        return _sample_refutation(st) or decide(st)
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_decide_into, args=(st, send), daemon=True)
+    proc.start()
+    send.close()
+    try:
+        if recv.poll(seconds):
+            return recv.recv()
+        return Decision("argued", st.method, f"not decided within {seconds:g} s")
+    except EOFError:
+        return Decision("argued", st.method, "the decision's process ended without an answer")
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        recv.close()
+
+
+def _decide_into(st: Holds, send) -> None:
+    send.send(_sample_refutation(st) or decide(st))
+    send.close()
 
 
 def _symbols(st: Holds) -> list:
@@ -468,17 +505,36 @@ def _z3_number(val):
         return sympy.nan
 
 
+def _value(x, sub: dict):
+    """A side at a point, to 50 digits (substituted first, so an integral or a sum is evaluated numerically);
+    None where it is not a real number there."""
+    import sympy
+    # numbers as 50-digit floats (an integer symbol's as an integer): exact rationals make sympy expand powers
+    sub = {k: (v if k.is_integer or not isinstance(v, sympy.Rational) else sympy.Float(v, 50)) for k, v in sub.items()}
+    v = sympy.sympify(x).subs(sub).evalf(50)
+    if not v.is_number:
+        v = sympy.sympify(x).subs(sub).doit().evalf(50)
+    return v if v.is_number and v.is_real and v.is_finite else None
+
+
 def _truth(e, sub: dict):
-    """The truth of a relation or boolean combination at a point (sides evaluated to 50 digits); None where
-    a side is not a real number there."""
+    """The truth of a relation or boolean combination at a point, sides to 50 digits: False only where it is
+    violated by more than 1e-25 of the sides' size (so rounding never refutes), None where a side is not a
+    real number there or the sides are within that of each other where it matters."""
     import sympy
     if isinstance(e, sympy.Rel):
-        lhs, rhs = (sympy.sympify(x).doit().subs(sub).evalf(50) for x in (e.lhs, e.rhs))
-        if not (lhs.is_real and rhs.is_real and lhs.is_number and rhs.is_number):
+        lhs, rhs = _value(e.lhs, sub), _value(e.rhs, sub)
+        if lhs is None or rhs is None:
             return None
-        lhs, rhs = sympy.Float(lhs, 50), sympy.Float(rhs, 50)
-        return {sympy.Eq: lhs == rhs, sympy.Ne: lhs != rhs, sympy.Le: lhs <= rhs, sympy.Lt: lhs < rhs,
-                sympy.Ge: lhs >= rhs, sympy.Gt: lhs > rhs}[type(e)] in (True, sympy.true)
+        tol = sympy.Float("1e-25", 50) * max(1, abs(lhs), abs(rhs))
+        d = lhs - rhs
+        if isinstance(e, sympy.Eq):
+            return True if abs(d) <= tol else False
+        if isinstance(e, sympy.Ne):
+            return True if abs(d) > tol else None
+        if isinstance(e, (sympy.Le, sympy.Lt)):       # lhs <= rhs
+            return True if d < -tol else False if d > tol else (True if isinstance(e, sympy.Le) else None)
+        return True if d > tol else False if d < -tol else (True if isinstance(e, sympy.Ge) else None)
     if isinstance(e, (sympy.And, sympy.Or)):
         vals = [_truth(a, sub) for a in e.args]
         if isinstance(e, sympy.And):
@@ -492,6 +548,41 @@ def _truth(e, sub: dict):
         return True if a is False or b is True else None if None in (a, b) else False
     if e in (sympy.true, sympy.false):
         return bool(e)
+    return None
+
+
+def _sample_refutation(st: Holds, tries: int = 8) -> Decision | None:
+    """A counterexample found by evaluating the statement at seeded points of its domain (each symbol drawn
+    by its assumptions; points outside `given` or a box skipped), replayed to 50 digits: a refutation, or
+    None. It decides nothing when it finds none."""
+    import random
+
+    import sympy
+    syms = _symbols(st)
+    if not syms:
+        return None
+    rng = random.Random(sympy.srepr(st.claim)[:200])       # the same points for the same statement
+    for _ in range(tries):
+        point = {}
+        for s_ in syms:
+            if st.box and s_ in st.box:
+                lo, hi = st.box[s_]
+                v = sympy.Rational(rng.uniform(float(lo), float(hi))).limit_denominator(10 ** 6)
+            elif s_.is_integer:
+                v = sympy.Integer(rng.randint(2, 40))
+            elif s_.is_positive or s_.is_nonnegative:
+                v = sympy.Rational(round(10 ** rng.uniform(-1.5, 1.5), 6)).limit_denominator(10 ** 6)
+            else:
+                v = sympy.Rational(round(rng.uniform(-4, 4), 6)).limit_denominator(10 ** 6)
+            point[s_] = v
+        try:
+            if any(_truth(g, point) is not True for g in st.given) or _truth(st.claim, point) is not False:
+                continue
+        except Exception:
+            continue
+        params = {str(k): float(v) for k, v in point.items()}
+        return Decision("refuted", "sampled counterexample", f"false at {params}, replayed to 50 digits",
+                        witness={"params": params})
     return None
 
 
@@ -643,6 +734,8 @@ def _walk(e, visit):
             return sympy.Pow(walk(x.args[0]), walk(x.args[1], exponent=True), evaluate=False)
         if not getattr(x, "args", ()) or isinstance(x, sympy.Symbol):
             return x
+        if isinstance(x, (sympy.Derivative, sympy.Sum)):     # a derivative's order, a sum's integer range: structure
+            return x.func(walk(x.args[0]), *x.args[1:])
         args = [walk(a, in_mul=isinstance(x, sympy.Mul)) for a in x.args]
         try:
             return x.func(*args, evaluate=False)

@@ -3,6 +3,7 @@ builder, or a graph built here), never by editing the ledger: a density that gro
 repaired Theorem 3.1, a non-integrable integrand under differentiation under the integral sign, and a
 sampled node under a step that rests on it."""
 
+import pytest
 import sympy
 
 from rue_verify.ledger import section3
@@ -53,3 +54,27 @@ def test_a_step_resting_on_a_node_reads_its_proof_not_only_its_statement():
     top2 = _result("TOP", [Finding("refuted", "x", "broken")],
                    [Repair("top, repaired", None, [from_proof([("rests", Rests("BASE"))], "d", "c")])])
     assert resolve([sub_ok, base, top2], table, known={"TOP"}).nodes["repair:TOP"]["proof"] == "proved"
+
+
+def test_every_certified_step_of_the_ledger_rejects_its_negation(quick_ledger):
+    """Every certified step of the quick ledger that carries a statement rejects its negation, decided by
+    the same method (the cheap half of `proofs --mutants`: the whole of it, every mutant, is the slow test
+    below and docs/bench.txt's record)."""
+    from rue_verify.verify.proofs import mutants_summary, proof_mutants
+    s = mutants_summary(proof_mutants(quick_ledger, negation_only=True))
+    assert s["statements"] >= 80 and s["negation_rejected"] == s["statements"] and s["cannot_fail"] == 0, s
+
+
+@pytest.mark.slow
+def test_every_certified_step_of_the_ledger_rejects_a_mutant_or_says_why_none(quick_ledger):
+    """`proofs --mutants` over the whole quick ledger (about 2 minutes on 2 cores): every certified step that
+    carries a statement rejects its negation; one that rejects no other mutant says why (none exists, or
+    each is still true, decided so by the same method); none cannot fail."""
+    from rue_verify.verify.proofs import mutants_summary, proof_mutants
+    rows = proof_mutants(quick_ledger)
+    s = mutants_summary(rows)
+    assert s["statements"] >= 80 and s["negation_rejected"] == s["statements"] and s["cannot_fail"] == 0, s
+    for r in rows:
+        if r["verdict"] == "negation only":
+            assert "no other mutant" in r["why"] or "still true" in r["why"], r
+    assert s["can_fail"] >= 0.8 * s["statements"], s

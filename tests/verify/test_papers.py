@@ -211,3 +211,17 @@ def test_the_readmes_check_your_own_paper_runs_as_written(tmp_path):
     at = json.loads(outs[2])
     assert at["holds"] is False and at["lhs"] == 2 and at["rhs"] == pytest.approx(math.log(3))
     assert (tmp_path / "report" / "report.md").read_text().startswith("# Which statements of Doe & Roe (2025)")
+
+
+def test_the_example_papers_certified_steps_each_reject_their_negation():
+    """`proofs --mutants --paper docs/examples/abm2010.py`, in a process of its own: the example's steps are
+    statements the engine decides, and each certified one rejects its negation; none cannot fail."""
+    got = _run_alone(f"""
+from rue_verify.verify import LedgerInputs, Mode
+from rue_verify.verify.papers import load_paper
+from rue_verify.verify.proofs import mutants_summary, proof_mutants
+from rue_verify.verify.runner import run_ledger
+load_paper({EXAMPLE!r})
+OUT = mutants_summary(proof_mutants(run_ledger(Mode(inputs=LedgerInputs(paper={EXAMPLE!r})))))
+""")
+    assert got["statements"] >= 8 and got["negation_rejected"] == got["statements"] and got["cannot_fail"] == 0, got
