@@ -24,13 +24,17 @@ A statement speaks of the points where its expressions are defined: a quotient's
 nonzero there, a square root's argument nonnegative, a logarithm's argument positive.
 
 A decision that neither certifies nor refutes is `argued`, with its reason: a solver that is missing,
-a time limit, an expression no method can read. Nothing here raises on a user's expression.
+a time limit, an expression no method can read; where a seeded point of the domain makes the statement
+false (both sides to 50 digits, beyond rounding), it is refuted there instead. A statement that is True
+as written, or whose two sides are one expression, cannot fail and is argued. Nothing here raises on a
+user's expression; `decide_within` adds a wall-clock limit (sympy has none of its own).
 
 Every certified step is also shown able to fail: `mutants` lists its negation, its numeric constants
-each moved by 1%, each premise dropped (a `given` relation, a symbol's sign assumption), and for a
-cited lemma each condition's object swapped for one the lemma says violates it; `verify.proofs`
-decides them with the same method. A step whose negation is certified too is vacuous (its domain is
-empty, or the method decides nothing) and is argued.
+each moved up and down by 1% (one occurrence at a time, taken in turn from each part of a conjunction),
+each premise dropped (a `given` relation, a symbol's sign assumption), and `verify.proofs` adds, for a
+cited lemma, each condition's object swapped for one the lemma says violates it; they are decided by the
+same method. A step whose negation is certified too is vacuous (its domain is empty, or the method
+decides nothing) and is argued.
 
 Nothing here knows a paper."""
 
@@ -42,7 +46,7 @@ from dataclasses import dataclass
 
 #: the time limit of one z3 decision, in seconds (a step may set its own)
 Z3_SECONDS = 10.0
-#: how many constant mutants a statement gets at most (the first constants in sympy's order)
+#: how many constant occurrences a statement's mutants move at most (each up and down; `mutants`)
 MAX_CONSTANT_MUTANTS = 4
 
 
