@@ -26,16 +26,16 @@ def convex(f, x, given=()) -> Condition:
     mutant puts -f (concave where f is strictly convex) in its place."""
     import sympy
     return Condition(f"{f} is convex in {x} (second derivative >= 0)",
-                     Holds(rel(sympy.diff(f, x, 2), ">=", 0), tuple(given)),
-                     Holds(rel(sympy.diff(-f, x, 2), ">=", 0), tuple(given)))
+                     Holds(rel(sympy.Derivative(f, (x, 2)), ">=", 0), tuple(given)),
+                     Holds(rel(sympy.Derivative(-f, (x, 2)), ">=", 0), tuple(given)))
 
 
 def concave(f, x, given=()) -> Condition:
     """f is concave in x on the domain (f'' <= 0); a mutant puts -f in its place."""
     import sympy
     return Condition(f"{f} is concave in {x} (second derivative <= 0)",
-                     Holds(rel(sympy.diff(f, x, 2), "<=", 0), tuple(given)),
-                     Holds(rel(sympy.diff(-f, x, 2), "<=", 0), tuple(given)))
+                     Holds(rel(sympy.Derivative(f, (x, 2)), "<=", 0), tuple(given)),
+                     Holds(rel(sympy.Derivative(-f, (x, 2)), "<=", 0), tuple(given)))
 
 
 def bounded(g, low, high, given=(), method: str = "auto") -> Condition:
@@ -59,9 +59,10 @@ def dominated(f, a, g, given=(), method: str = "z3") -> Condition:
     integration variable only); `integrable(g, ...)` is the other condition. A mutant puts
     f exp(a^2) (whose derivative outgrows any g) in f's place."""
     import sympy
-    return Condition(f"|d/d{a} {f}| <= {g}", Holds(rel(sympy.Abs(sympy.diff(f, a)), "<=", g), tuple(given), method),
-                     Holds(rel(sympy.Abs(sympy.diff(f * sympy.exp(a ** 2 + 1), a)), "<=", g), tuple(given),
-                           method))
+    grown = f * sympy.exp(a ** 2 + 1)
+    return Condition(f"|d/d{a} {f}| <= {g}",
+                     Holds(rel(sympy.Abs(sympy.Derivative(f, a)), "<=", g), tuple(given), method),
+                     Holds(rel(sympy.Abs(sympy.Derivative(grown, a)), "<=", g), tuple(given), method))
 
 
 def integrable(g, x, low, high) -> Condition:

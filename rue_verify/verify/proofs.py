@@ -110,6 +110,12 @@ def _cites_row(s: dict, ok: Cites, i: int, decider=decide) -> dict:
                         "needs, each with its check")
     states = [(text, *_condition_state(check, decider)) for text, check, _ in conds]
     said = "; ".join(f"{t}: {st}" + (f" ({why})" if st != "holds" else "") for t, st, why in states)
+    stated = [check for _, check, _ in conds if isinstance(check, Holds)]
+    s.update(statement=f"{ok.lemma}: {ok.statement}", conditions=[
+        {"text": t, "state": st, **({"statement": c.text(), "latex": c.latex()} if isinstance(c, Holds) else {})}
+        for (t, st, _), (_, c, _) in zip(states, conds)])
+    if stated:                             # the conditions the engine decided, typeset from their statements
+        s["latex"] = r",\quad ".join(c.latex() for c in stated)
     if all(st == "holds" for _, st, _ in states):
         s.update(status="certified", detail=f"proved (cites: {ok.lemma}: {ok.statement}; every side condition "
                                             f"decided: {said})", cites=ok.lemma)
