@@ -175,18 +175,6 @@ def prove_tau_upper() -> list[tuple[str, object, tuple]]:
              (_rel(T, ">=", 1), _rel(K, ">=", 1)))]
 
 
-def valid_for_all_reals(statement, names: str) -> bool | None:
-    """Whether `statement(*variables)` (a z3 formula over the real variables `names`, space-separated)
-    holds for every real value: True when z3 finds its negation unsatisfiable, False when it finds a
-    counterexample, None when it cannot decide within 20 s."""
-    import z3
-    solver = z3.Solver()
-    solver.set("timeout", 20_000)
-    solver.add(z3.Not(statement(*z3.Reals(names))))
-    result = solver.check()
-    return True if result == z3.unsat else False if result == z3.sat else None
-
-
 def prove_h2_le_h() -> list[tuple[str, object, tuple]]:
     """The steps of H_2 <= H (Section 2's H and H_2 = max_i i Delta_(i)^-2, gaps sorted increasingly), as
     statements (text, a sympy relation, the relations assumed) for every real value of their symbols,
