@@ -30,6 +30,9 @@ def test_z3_proves_every_step_of_the_repaired_h_order_and_refutes_a_wrong_one():
     same checker finds a counterexample where a step is stated without its hypothesis or one term off."""
     for steps in (certify.prove_h2_le_h(), certify.prove_h_le_harmonic_h2()):
         assert steps and _decided(steps) == ["certified"] * len(steps), steps
-    a, b = (s for s in certify.prove_h2_le_h()[0][1].free_symbols)
-    wrong = [("the first step without 0 < a", certify.prove_h2_le_h()[0][1], certify.prove_h2_le_h()[0][2][1:])]
-    assert _decided(wrong) == ["refuted"]
+    _, first, given = certify.prove_h2_le_h()[0]
+    _, step, assumed = certify.prove_h_le_harmonic_h2()[2]
+    t = next(s for s in step.free_symbols if s.name == "t")
+    off = step.func(step.lhs, step.rhs.subs(1 / (t + 1), 1 / (t + 2)), evaluate=False)     # one term off
+    assert off != step
+    assert _decided([("without 0 < a", first, given[1:]), ("one term off", off, assumed)]) == ["refuted"] * 2
