@@ -215,14 +215,13 @@ def check_e31(mode: Mode):
     return f"the exponent is {ratio} times what the sub-Gaussian tail gives; " + _searched(f[-1]), f
 
 
-def _mean_variance_is_nu_over_T() -> Finding:
-    """The variance of the mean of T_k independent rewards of variance nu^2, computed by sympy from the
-    sum's variance (T_k terms, each weighted 1/T_k): nu^2/T_k, exactly."""
-    T, nu = sympy.symbols("T_k nu_sq", positive=True)
+def _mean_variance_is_nu_over_T():
+    """The variance of the mean of T_k independent rewards of variance nu^2, as the sum's variance (T_k
+    terms, each weighted 1/T_k): nu^2/T_k, a statement sympy decides for symbolic T_k."""
+    T = sympy.symbols("T_k", integer=True, positive=True)
+    nu = sympy.symbols("nu_sq", positive=True)
     i = sympy.Symbol("i", integer=True, positive=True)
-    var = sympy.summation((1 / T) ** 2 * nu, (i, 1, T))
-    return from_exact(sympy.simplify(var - nu / T) == 0, "symbolic, every T_k >= 1 and nu^2 > 0",
-                      f"sympy: sum over T_k rewards of (1/T_k)^2 nu^2 = {sympy.simplify(var)}")
+    return Holds(rel(sympy.Sum((1 / T) ** 2 * nu, (i, 1, T)), "==", nu / T), method="sympy")
 
 
 def _tail_repair(which: str, mode: Mode) -> Repair:

@@ -38,12 +38,11 @@ from ..verify import (
     from_value,
     integrable,
     nonnegative,
+    on_box,
     rel,
     repair,
     witness,
 )
-from ..verify.intervals import Side, as_finding
-from ..verify.intervals import certify as certify_box
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 3: the prior gap (Theorem 3.1)"
@@ -461,12 +460,13 @@ def _fact1_proof() -> Finding:
     """Fact 1 for every alpha >= 0 (sigma = 1; the statement is scale-free): on [0, FACT1_BOX] by an
     arb branch-and-bound of exp(-alpha^2/2) - (1 - Phi(alpha)) > 0; beyond it, 1 - Phi(alpha) <=
     phi(alpha)/alpha (sympy) and phi(alpha)/alpha <= exp(-alpha^2/2) once alpha sqrt(2 pi) >= 1 (sympy)."""
-    box = certify_box(lambda alpha: gap.fact1_tail_bound(alpha) - gap.normal_tail(alpha),
-                      {"alpha": Side(0.0, FACT1_BOX)}, strict=True)
+    al = sympy.Symbol("alpha", real=True)
+    box = {al: (0, FACT1_BOX)}
     a = sympy.Symbol("alpha", positive=True)
     tail = Holds(rel(gap.mills_upper(a), "<=", gap.fact1_tail_bound(a)), (rel(a, ">=", FACT1_BOX),), "z3")
     return from_proof([
-        (f"on alpha in [0, {FACT1_BOX:g}]: exp(-alpha^2/2) - (1 - Phi(alpha)) > 0", as_finding(box, what="Fact 1")),
+        (f"on alpha in [0, {FACT1_BOX:g}]: 1 - Phi(alpha) < exp(-alpha^2/2)",
+         Holds(rel(gap.normal_tail(al), "<", gap.fact1_tail_bound(al)), on_box(box), "arb", box)),
         (f"for alpha >= {FACT1_BOX:g}: 1 - Phi(alpha) <= phi(alpha)/alpha (int_alpha^oo (x/alpha) phi(x) dx = "
          "phi(alpha)/alpha, sympy)", _mills_upper_identity()),
         (f"for alpha >= {FACT1_BOX:g}: phi(alpha)/alpha = exp(-alpha^2/2)/(alpha sqrt(2 pi)) <= exp(-alpha^2/2), "

@@ -79,7 +79,7 @@ from .lemmas import (
 )
 from .papers import Paper, load_paper
 from .proofs import Argued, Cites, Rests, Sampled, from_proof, proof_mutants, proof_status, settle_proof, solved
-from .statements import Condition, Holds, rel
+from .statements import Condition, Holds, on_box, rel
 
 __all__ = [
     'REGISTRY', 'Claim', 'ClaimResult', 'Expect', 'LedgerInputs', 'Mode', 'NoRepair', 'Repair',
@@ -89,5 +89,5 @@ __all__ = [
     'from_tightness', 'from_value', 'overall', 'reading', 'shorten', 'weakest', 'witness', 'Argued', 'Cites', 'Rests',
     'Sampled', 'from_proof', 'proof_mutants', 'proof_status', 'settle_proof', 'solved', 'Condition', 'Holds',
     'bounded', 'concave', 'convex', 'dominated', 'held', 'integrable', 'nonnegative', 'rel', 'Gaussian',
-    'gaussian_tail', 'sample_mean', 'union_bound', 'Paper', 'load_paper',
+    'gaussian_tail', 'sample_mean', 'union_bound', 'on_box', 'Paper', 'load_paper',
 ]

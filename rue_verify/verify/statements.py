@@ -17,7 +17,8 @@ nonnegative, integer, ...) and by its `given` relations, `claim` is true. The en
   replayed on the statement itself (mpmath, 50 digits); otherwise the step is argued. Always under a
   time limit; `unknown` is argued, never refuted;
 - **arb** (`method="arb"`, with a `box`): a branch-and-bound with arb balls on the box only
-  (`intervals.certify`), so the step is certified *on the box* (`partial`), never on a larger domain;
+  (`intervals.certify`), so the step is certified *on the box* (`partial`), never on a larger domain,
+  unless the statement is claimed on the box alone (its `given` is `on_box(box)`);
 - `method="auto"` tries sympy, then z3.
 
 A statement speaks of the points where its expressions are defined: a quotient's denominator is
@@ -652,8 +653,11 @@ def _decide_arb(st: Holds) -> Decision:
 
     from .intervals import Side, certify
     parts = _parts(st.claim)
-    if st.given:
-        return Decision("argued", "arb", "the arb box method reads no given relations: state the domain as its box")
+    sides = {rel(k, ">=", lo) for k, (lo, _) in st.box.items()} | {rel(k, "<=", hi) for k, (_, hi) in st.box.items()}
+    if st.given and set(st.given) != sides:
+        return Decision("argued", "arb", "the arb box method reads no given relations but the box's own sides: "
+                                         "state the domain as its box (`on_box`)")
+    on_its_box = bool(st.given)          # the statement is claimed on the box alone: decided on its whole domain
     names = {str(s) for s in _symbols(st)}
     if names - {str(s) for s in st.box}:
         return Decision("argued", "arb", f"the box does not bound {sorted(names - {str(s) for s in st.box})}")
@@ -677,7 +681,13 @@ def _decide_arb(st: Holds) -> Decision:
     where = ", ".join(f"{s} in [{lo:g}, {hi:g}]" for s, (lo, hi) in ((k, (v.low, v.high)) for k, v in box.items()))
     return Decision("certified", "arb", f"arb interval arithmetic on {where}: {boxes} boxes, every margin's lower "
                                         f"bound above 0 (smallest {min(smallest):.3g})",
-                    partial=f"the box {where} only")
+                    partial=None if on_its_box else f"the box {where} only")
+
+
+def on_box(box: dict) -> tuple:
+    """The relations that make a box a statement's whole domain (`Holds(..., given=on_box(box), method="arb",
+    box=box)`): the arb certificate then decides the statement everywhere it is claimed, not a part of it."""
+    return tuple(rel(k, ">=", lo) for k, (lo, _) in box.items()) + tuple(rel(k, "<=", hi) for k, (_, hi) in box.items())
 
 
 # ---------------------------------------------------------------------------------------------- mutants

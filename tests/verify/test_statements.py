@@ -139,3 +139,13 @@ def test_a_conjunction_has_its_constants_moved_in_every_part():
                          rel(sympy.Derivative(3 * x ** 2, x), "==", 6 * x)), method="sympy")
     r = step_mutants(st)
     assert r["verdict"] == "can fail", r          # a moved 3 or 6 breaks the derivative, whatever the limit does
+
+
+def test_an_arb_certificate_covers_its_box_and_is_partial_unless_the_box_is_the_whole_domain():
+    from rue_verify.verify import on_box
+    box = {x: (0, 3)}
+    claim = rel(1 - sympy.erf(x), ">", 0)
+    assert decide(Holds(claim, method="arb", box=box)).partial                    # x real: the box is a part
+    whole = decide(Holds(claim, on_box(box), "arb", box))
+    assert whole.status == "certified" and whole.partial is None                 # claimed on the box alone
+    assert decide(Holds(claim, (rel(x, ">=", 0),), "arb", box)).status != "certified"   # another given: not read
