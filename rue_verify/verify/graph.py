@@ -193,7 +193,7 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
         for f in r.findings:
             if f.proof:
                 settle(f)
-        r.verdict = overall(r.findings)
+        _reverdict(r)
         for n in table:
             if n.claim == cid:
                 fs = findings_of(r, n.id, own=node_for_claim(cid, table) == n.id)
@@ -325,7 +325,7 @@ def _reread_rests(results, repairs, nodes, table) -> bool:
                 touched = moved = True
         if not touched:
             continue
-        r.verdict = overall(r.findings)
+        _reverdict(r)
         for n in table:
             if n.claim == r.id:
                 fs = findings_of(r, n.id, own=node_for_claim(r.id, table) == n.id)
@@ -350,6 +350,15 @@ def _reread_rests(results, repairs, nodes, table) -> bool:
 
 #: a step's statuses, strongest first (a step may only move down this list when it is re-read)
 STEP_ORDER = ("certified", "exhausted", "sampled", "argued", "refuted")
+
+
+def _reverdict(r) -> None:
+    """A claim's verdict again once its proofs' steps are settled; where it moved, its summary is written
+    again from its findings (the one written at run time described the pending proof)."""
+    from .claims import auto_summary
+    verdict = overall(r.findings)
+    if verdict != r.verdict:
+        r.verdict, r.summary = verdict, auto_summary(r.findings)
 
 
 def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
