@@ -35,6 +35,16 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _status(results) -> int:
+    """The exit status of a run of claims: 1 when some claim reads `error` (its check failed; one line on
+    stderr names them), else 0. Refuted claims are results, not failures of the run."""
+    bad = [r.id for r in results if r.verdict == "error"]
+    if not bad:
+        return 0
+    print(f"error: {len(bad)} claim(s) could not be judged (their check failed): {', '.join(bad)}", file=sys.stderr)
+    return 1
+
+
 def _cannot_write(flag: str, value, err: OSError) -> int:
     """One line for a write that failed (read-only or full disk, a missing permission): the option,
     the file, and the system's reason."""
@@ -97,7 +107,8 @@ def _mode(args: argparse.Namespace, paper, thorough: bool = False, **inputs):
             raise ParameterError(extra[0], f"paper {paper.name} reads no {extra[0]} (only its claims run)")
     kw = {"inputs": LedgerInputs(**given, claims=tuple(getattr(args, "claim_files", None) or ()), paper=args.paper,
                                  **inputs),
-          **({"seed": args.seed} if getattr(args, "seed", None) is not None else {})}
+          **({"seed": args.seed} if getattr(args, "seed", None) is not None else {}),
+          **({"seconds": args.claim_seconds or None} if getattr(args, "claim_seconds", None) is not None else {})}
     return Mode.thorough(**kw) if thorough else Mode(**kw)
 
 
@@ -144,12 +155,12 @@ def _proofs(args: argparse.Namespace) -> int:
             _dump({"summary": mutants_summary(rows), "steps": rows})
         else:
             print("\n".join(formatting.mutants(rows, mutants_summary(rows))))
-        return 0
+        return _status(results)
     if args.json:
         _dump(graph.nodes_json(g))
     else:
         print("\n".join(graph.trees(g, paper.theorems or graph.roots(g))))
-    return 0
+    return _status(results)
 
 
 def _claims(args: argparse.Namespace) -> int:
@@ -181,11 +192,11 @@ def _claims(args: argparse.Namespace) -> int:
         print(f"wrote {args.markdown}", file=sys.stderr)
     if args.json:
         _dump([r.to_json() for r in results])
-        return 0
+        return _status(results)
     print(f"rue-verify {__version__} claims ledger of {paper.title} ({total:.1f} s). Covered: {mode.coverage()}")
     print("\n".join(render.text(results, args.verbose)))
     print(f"verdicts: {render.counts(results)}; total {total:.1f} s")
-    return 0
+    return _status(results)
 
 
 # ---------------------------------------------------------------- decide
@@ -282,8 +293,9 @@ def _erratum(args: argparse.Namespace) -> int:
     if args.pdf:
         pdf, why = erratum.compile_pdf(str(tex))
         print(f"wrote {pdf}" if pdf else why)
-        return 0 if pdf or "PATH" in why else 1
-    return 0
+        if not (pdf or "PATH" in why):
+            return 1
+    return _status(results)
 
 
 # ---------------------------------------------------------------- bound
@@ -529,7 +541,8 @@ def _report(args: argparse.Namespace) -> int:
         res = report("full" if args.full else "quick", args.out, thorough=args.thorough, results_dir=args.results,
                      rates_dir=args.rates, claim_files=tuple(args.claim_files or ()),
                      your_bounds=tuple(args.bounds or ()), claims=_ids(args), sections=args.section,
-                     seed=args.seed, progress=not args.quiet, workers=args.workers or cores(), paper=args.paper)
+                     seed=args.seed, progress=not args.quiet, workers=args.workers or cores(), paper=args.paper,
+                     claim_seconds=args.claim_seconds)
     except ParameterError as err:
         return _fail(f"--{err.param}: {err.reason}")
     except ValueError as err:
@@ -538,9 +551,13 @@ def _report(args: argparse.Namespace) -> int:
         return _cannot_write("--out", args.out, err)
     if args.json:
         _dump(res)
-        return 0
-    print(formatting.report(res))
-    return 0
+    else:
+        print(formatting.report(res))
+    errored = res.get("errored") or []
+    if errored:
+        print(f"error: {len(errored)} claim(s) could not be judged (their check failed): {', '.join(errored)}",
+              file=sys.stderr)
+    return 1 if errored else 0
 
 
 _SIGINT = []

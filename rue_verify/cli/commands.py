@@ -579,6 +579,9 @@ def _paper_flag(p) -> None:
                    help="the paper whose claims to run: a paper's name (an entry point of rue_verify.papers; "
                         "default zhu-qiu, Zhu & Qiu TMLR 2024), a module, or a .py file that declares its claims "
                         "(and a rue_verify.verify.Paper named PAPER); only that paper is loaded")
+    p.add_argument("--claim-seconds", type=real(0, 1e7), metavar="S",
+                   help=f"the time limit of one claim's check (default {Mode().seconds:g} s, none with --thorough; 0: "
+                        "none); a claim past it reads 'error' and the run goes on")
 
 
 def _ledger_flags(p, what: str) -> None:

@@ -156,6 +156,12 @@ def document(results, provenance: Provenance, ids=None) -> str:
                             for x in r.repairs) or "none"
             out.append(rf"{text(r.id)} & {text(r.location)} & {text(r.verdict)} & {text(rep)}\\")
     out.append(r"\end{longtable}")
+    errored = [r for r in results if r.verdict == "error" and (ids is None or r.id in ids)]
+    if errored:                         # not judged: the erratum cannot say they are right
+        out += [r"\section*{Claims not judged}",
+                rf"The check of {len(errored)} claim(s) failed, so this erratum says nothing of them:", r"\begin{itemize}"]
+        out += [rf"\item {text(r.id)} ({text(r.location)}): {text(r.summary)}" for r in errored]
+        out.append(r"\end{itemize}")
     for g in ordered:
         out.append(rf"\section{{{text(g)}}}")
         for r in groups[g]:

@@ -14,7 +14,7 @@ from ..verify import ClaimResult, Finding, Repair
 from .paper_latex import statement_tex
 
 #: The one colour of each verdict (the report's badges, the overview figure).
-PALETTE = {"refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400", "conditional": "#b7950b",
+PALETTE = {"error": "#17202a", "refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400", "conditional": "#b7950b",
            "vacuous": "#7f8c8d", "untested": "#a6acaf", "inconclusive": "#95a5a6", "holds": "#1e8449"}
 
 

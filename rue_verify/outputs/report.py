@@ -33,7 +33,7 @@ from .paper_latex import MACROS
 def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: bool = False, results_dir=None,
            progress: bool = True, seed: int = 0, claims=None, workers: int = 1, rates_dir=None,
            claim_files: tuple[str, ...] = (), your_bounds: tuple[tuple[str, str], ...] = (), sections=None,
-           paper: str = "zhu-qiu") -> dict:
+           paper: str = "zhu-qiu", claim_seconds: float | None = None) -> dict:
     """Run the ledger and draw every figure family (`plots.FAMILIES`) whose inputs are there, the claims
     and the figures together on `workers` processes; write index.html, report.md and figures/ (PNG, SVG
     and each figure's table as CSV). The output is the same whatever the number of workers.
@@ -45,7 +45,9 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     paper: the paper whose claims to run (`verify.papers.load_paper`: a name, module or .py file); only
     it is loaded. The figure families draw Zhu & Qiu's bounds and RUE's simulations: a report of
     another paper (`Paper.figures` false) has its claims, their evidence and its proof graph's
-    statuses, titled by that paper."""
+    statuses, titled by that paper.
+    claim_seconds: the time limit of one claim's check (None: the mode's default; 0: none); a claim
+    past it, or whose check fails, reads `error` (`errored` in what is returned) and the report goes on."""
     if not isinstance(scale, Scale):
         if scale not in SCALES:
             raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
@@ -67,12 +69,13 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     if not the_paper.figures and (results_dir or rates_dir or your_bounds):
         raise ValueError(f"--results, --rates and --bounds feed Zhu & Qiu's figures and empirical claims; paper "
                          f"{the_paper.name} reads none of them")
+    limit = {} if claim_seconds is None else {"seconds": claim_seconds or None}
     with staged(final) as out:
         if not the_paper.figures:
             return _claims_only(the_paper, paper, scale, out, final, thorough, progress, seed, ids, workers,
-                                tuple(claim_files))
+                                tuple(claim_files), limit)
         return _report(scale, out, final, thorough, results_dir, progress, seed, ids, workers, rates_dir,
-                       tuple(claim_files), tuple(your_bounds), the_paper)
+                       tuple(claim_files), tuple(your_bounds), the_paper, limit)
 
 
 def _chosen(ids: list[str], sections) -> list[str]:
@@ -93,7 +96,7 @@ def _chosen(ids: list[str], sections) -> list[str]:
 
 
 def _claims_only(paper, spec: str, scale, out: Path, final: Path, thorough, progress, seed, ids, workers,
-                 claim_files) -> dict:
+                 claim_files, limit: dict) -> dict:
     """The report of a paper without figures: its claims run (on `workers` processes), their evidence, and
     the page and Markdown titled by the paper."""
     from ..studies.progress import bar, counter
@@ -101,7 +104,7 @@ def _claims_only(paper, spec: str, scale, out: Path, final: Path, thorough, prog
     from ..verify.runner import collect, units
     t0 = time.perf_counter()
     given = LedgerInputs(claims=claim_files, paper=spec)
-    mode = Mode.thorough(inputs=given) if thorough else Mode(inputs=given)
+    mode = Mode.thorough(inputs=given, **limit) if thorough else Mode(inputs=given, **limit)
     shown = bar(len(ids), "report", "claim", progress)
     step = counter(shown)
     done = parallel.run(units(ids, mode), workers, lambda key: [step(k) for k in key])
@@ -117,6 +120,7 @@ def _meta(scale, mode, seed: int, paper, seconds: float, checked, files: dict, r
     return {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
             "ledger_seed": mode.seed, **extra, "paper": paper.title, "short": paper.short or paper.title,
             "citation": paper.citation, "reads": reads, "seconds": round(seconds, 1), "claims": len(checked),
+            "errored": [r.id for r in checked if r.verdict == "error"],
             "figures": sorted(files), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
 
 
@@ -165,7 +169,7 @@ def staged(final: Path):
 
 
 def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, ids, workers, rates_dir,
-            claim_files, your_bounds, paper) -> dict:
+            claim_files, your_bounds, paper, limit: dict) -> dict:
     from ..ledger import LedgerInputs, Mode, collect, load_claims, units
     from ..plots.registry import groups, make, make_group
     from ..rates import load as load_rates
@@ -179,7 +183,7 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
                          partial_results=True, claims=claim_files)
     for spec in claim_files:
         load_claims(spec)
-    mode = Mode.thorough(inputs=given) if thorough else Mode(inputs=given)
+    mode = Mode.thorough(inputs=given, **limit) if thorough else Mode(inputs=given, **limit)
     rates = load_rates(mode.inputs.rates)
     res = load(mode.inputs.results)
     for _, spec in your_bounds:          # a bound that cannot be judged is refused before anything runs

@@ -21,7 +21,7 @@ STATUS_COLOURS = {"certified": "#145a32", "exhausted": "#1e8449", "sampled": "#5
                   "argued": "#95a5a6", "read": "#aab7b8", "vacuous": "#bfc9ca", "untested": "#ccd1d1",
                   "inconclusive": "#7f8c8d",
                   "refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400",
-                  "conditional": "#b7950b", "rests": "#95a5a6"}
+                  "conditional": "#b7950b", "rests": "#95a5a6", "error": "#17202a"}
 _LIGHT = ("definition",)
 
 

@@ -420,6 +420,8 @@ def draw_ledger_overview(t: Table, ax=None):
     left = np.zeros(len(sections))
     for v in SEVERITY:
         counts = np.array([t.where(section=s, verdict=v)[0]["claims"] for s in sections], float)
+        if v == "error" and not counts.any():      # a run in which every check ran: no legend entry for it
+            continue
         ax.barh(sections, counts, left=left, color=PALETTE[v], label=v)
         left += counts
     ax.invert_yaxis()

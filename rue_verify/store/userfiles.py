@@ -36,5 +36,12 @@ def load_module(where: str, param: str) -> ModuleType:
         return importlib.import_module(where)
     except ParameterError:
         raise
-    except Exception as err:             # your file: any error while importing it is reported, in one line
-        raise ParameterError(param, f"importing {where} failed: {type(err).__name__}: {err}") from None
+    except KeyboardInterrupt:
+        raise
+    except SystemExit as err:            # a file that ends the interpreter as it is imported ends nothing here
+        raise ParameterError(param, f"importing {where} failed: it calls sys.exit({err.code!r}) at import (a file "
+                                    "the toolkit loads declares things; guard a script's code with "
+                                    "if __name__ == '__main__':)") from None
+    except BaseException as err:         # your file: any error while importing it is reported, in one line
+        from ..verify.faults import one_line
+        raise ParameterError(param, f"importing {where} failed: {one_line(err, ours=False)}") from None

@@ -82,6 +82,8 @@ class Mode:
         confirm_runs: runs at each of the best points, for the verdict.
         inputs: what the run reads (`LedgerInputs`).
         settings: (name, value) pairs that override the paper's settings.
+        seconds: the time limit of one claim's check, repairs included (None: none; the thorough mode
+            has none unless given): past it the claim reads `error` and the run goes on.
     """
 
     name: str = "quick"
@@ -94,9 +96,10 @@ class Mode:
     confirm_runs: int = 4_000
     inputs: LedgerInputs = LedgerInputs()
     settings: tuple[tuple[str, Any], ...] = ()
+    seconds: float | None = 600.0
 
     def __getattr__(self, key: str):
-        if key.startswith("__") or key in ("settings", "inputs", "name"):
+        if key.startswith("__") or key in ("settings", "inputs", "name", "seconds"):
             raise AttributeError(key)
         own = dict(self.settings)
         if key in own:
@@ -112,6 +115,7 @@ class Mode:
     @classmethod
     def thorough(cls, **kw) -> "Mode":
         """The thorough mode (`kw`: any other field, e.g. `inputs` or `seed`)."""
+        kw.setdefault("seconds", None)
         return cls("thorough", 10_000, 40_000, 4_000, search_points=160, search_runs=600, confirm_runs=40_000, **kw)
 
     def coverage(self) -> str:
@@ -397,21 +401,67 @@ def running() -> Claim | None:
 
 
 def run_claim(c: Claim, mode: Mode) -> ClaimResult:
-    """Run claim `c`'s check and its repairs into a `ClaimResult`. A claim declared a bound whose check
-    gave no finding of kind `tightness` is refused (a ValueError naming it)."""
+    """Run claim `c`'s check and its repairs into a `ClaimResult`, under the mode's time limit
+    (`Mode.seconds`). A check that raises, returns anything but (summary, findings) with at least one
+    `Finding`, runs past its limit, or (declared a bound) gives no finding of kind `tightness`, and a
+    repair that raises or returns no `Repair`, make the claim read `error`, with one line saying what
+    and where in the declaring file (`faults.one_line`); the run goes on. Ctrl-C is not caught."""
+    from .faults import TimeLimit, declared_at, one_line, time_limit
     t0 = time.perf_counter()
+    at = declared_at(c.check)
+    summary, findings, repairs, error = "", [], [], None
     _RUNNING.append(c)
     try:
-        summary, findings = c.check(mode)
-        repairs = [fn(mode) for fn in c.repairs]
+        with time_limit(mode.seconds, f"claim {c.id}'s check", "raise it with --claim-seconds, 0 for none"):
+            out = c.check(mode)
+            summary, findings, error = _returned(c, out)
+            for fn in c.repairs:
+                rep = fn(mode)
+                if not isinstance(rep, Repair) or not rep.findings:
+                    error = error or (f"its repair {getattr(fn, '__name__', fn)} ({declared_at(fn)}) returned "
+                                      f"{_kind(rep)}, not a verify.Repair with findings")
+                    break
+                repairs.append(rep)
+    except KeyboardInterrupt:
+        raise
+    except TimeLimit as err:
+        error = str(err)
+    except BaseException as err:          # SystemExit included: a claim cannot end the run
+        error = one_line(err)
     finally:
         _RUNNING.pop()
-    if c.bound and not any(f.kind == "tightness" for f in findings):
-        raise ValueError(f"claim {c.id} is declared a bound (claim(..., bound=True)), but its check gave no finding "
-                         "of kind 'tightness': say how far the bound is from the truth (verify.from_tightness), or "
-                         "declare it without bound=True")
+    if error is None and c.bound and not any(f.kind == "tightness" for f in findings):
+        error = (f"claim {c.id} is declared a bound (claim(..., bound=True)), but its check gave no finding of kind "
+                 "'tightness': say how far the bound is from the truth (verify.from_tightness), or declare it "
+                 "without bound=True")
+    if error is not None:
+        findings = [f for f in findings if isinstance(f, Finding)] + [
+            Finding("error", f"the check of {c.id}" + (f" ({at})" if at else ""), error)]
+        summary = f"error: {error}"
     verdict = overall(findings)
     if isinstance(summary, Expect) and summary.verdict != verdict:
         summary = auto_summary(findings)
     return ClaimResult(c.id, c.location, c.statement, verdict, str(summary), findings,
                        round(time.perf_counter() - t0, 3), mode.name, repairs)
+
+
+def _kind(x: Any) -> str:
+    return "None" if x is None else f"a {type(x).__name__}"
+
+
+def _returned(c: Claim, out: Any) -> tuple[str, list, str | None]:
+    """(summary, findings, None) from what check `c` returned, or ('', [], why it is not a check's
+    answer): a check returns (summary, findings), a list of at least one `Finding`."""
+    if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        return "", [], (f"the check returned {_kind(out)}; a check returns (summary, findings), findings a list "
+                        "of verify findings (from_proof, from_value, ...)")
+    summary, findings = out
+    if not isinstance(findings, (list, tuple)) or not findings:
+        return "", [], f"the check returned {_kind(findings) if not findings else 'findings'} with no finding in it"
+    bad = next((f for f in findings if not isinstance(f, Finding)), None)
+    if bad is not None:
+        return "", [f for f in findings if isinstance(f, Finding)], (
+            f"the check's findings hold {_kind(bad)}, not a verify Finding")
+    if not isinstance(summary, str):
+        return "", list(findings), f"the check's summary is {_kind(summary)}, not a str"
+    return summary, list(findings), None

@@ -15,7 +15,9 @@ import numpy as np
 #: Verdicts from most to least severe (CLAIMS.md). A claim's verdict is its most severe finding (`overall`).
 #: 'untested': the run could not have refuted the claim (a bound far above every rate the run could resolve),
 #: so it is not a pass; it gives way to any other finding that decides the claim holds.
-SEVERITY = ("refuted", "undefined", "inconsistent", "conditional", "vacuous", "untested", "inconclusive", "holds")
+#: 'error': the check itself failed (it raised, returned no findings or ran past its time limit), so the
+#: claim was not judged; it says so first, and the rest of the run goes on (`faults`).
+SEVERITY = ("error", "refuted", "undefined", "inconsistent", "conditional", "vacuous", "untested", "inconclusive", "holds")
 
 #: What a finding rests on: "computed" (a search, an integral, a simulation, a proof), or "reading"
 #: (a reading of the paper's text: a symbol left undefined, two places that say different things).

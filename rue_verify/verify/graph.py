@@ -27,7 +27,7 @@ BAD = ("refuted", "undefined", "inconsistent", "conditional")
 #: statuses that establish a node, strongest first (a definition is as good as a certificate)
 DECIDED_NODE = ("definition",) + DECIDED
 #: statuses that leave a node not established ('read': only a reading of the text holds)
-OPEN = ("inconclusive", "vacuous", "untested", "read", "argued")
+OPEN = ("inconclusive", "vacuous", "untested", "read", "argued", "error")
 STATUS = DECIDED_NODE + OPEN + BAD
 
 

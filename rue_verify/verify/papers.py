@@ -76,6 +76,32 @@ class Paper:
     formula: Callable[[str], list | None] | None = None
     formula_command: str = ""
 
+    def __post_init__(self) -> None:
+        """Each field of the type it is read as: a wrong one is a TypeError naming the field (a str for a
+        tuple of names is the usual slip: `modules="mine"` would import m, i, n, e)."""
+        import re
+        if not isinstance(self.name, str) or not re.fullmatch(r"[A-Za-z0-9][\w.\-]*", self.name):
+            raise TypeError(f"Paper.name must be a non-empty name of letters, digits, '_', '-' or '.', got {self.name!r}")
+        for f in ("title", "short", "citation", "formula_command"):
+            if not isinstance(getattr(self, f), str):
+                raise TypeError(f"Paper.{f} must be a str, got {type(getattr(self, f)).__name__}")
+        if not self.title.strip():
+            raise TypeError("Paper.title must say what the paper is (an empty title was given)")
+        for f in ("modules", "theorems", "sections"):
+            v = getattr(self, f)
+            if not isinstance(v, (tuple, list)) or not all(isinstance(x, str) for x in v):
+                raise TypeError(f"Paper.{f} must be a tuple of str (e.g. ({v!r},)), got {v!r}")
+        if not isinstance(self.nodes, (str, tuple, list)):
+            raise TypeError(f"Paper.nodes must be a tuple of graph.Node or 'module:attribute', got {type(self.nodes).__name__}")
+        if not isinstance(self.replaces, Mapping) or not isinstance(self.settings, Mapping):
+            raise TypeError("Paper.replaces and Paper.settings must be mappings (dicts)")
+        if not isinstance(self.figures, bool):
+            raise TypeError(f"Paper.figures must be True or False, got {self.figures!r}")
+        for f in ("coverage", "check_inputs", "evaluate", "inputs_text", "statement_tex", "formula"):
+            v = getattr(self, f)
+            if v is not None and not callable(v):
+                raise TypeError(f"Paper.{f} must be a function or None, got {type(v).__name__}")
+
     def table(self) -> tuple:
         """Its node table (imported where `nodes` names one)."""
         if isinstance(self.nodes, str):
@@ -87,11 +113,11 @@ class Paper:
     def load(self) -> "Paper":
         """Import its claim modules (each registers its claims under this paper's name) and make it
         the active paper of the registry."""
-        import importlib
+        from ..store.userfiles import load_module
         register(self)
         with declaring(self.name, "paper"):
             for m in self.modules:
-                importlib.import_module(m)
+                load_module(m, "paper")
         REGISTRY.activate(self.name)
         return self
 
@@ -146,5 +172,7 @@ def load_paper(spec: str) -> Paper:
             elif paper.name != name:        # claims the file declared before its PAPER: into the paper's namespace
                 REGISTRY.rename(name, paper.name)
     paper.load()
+    from .admission import check
+    check(paper, REGISTRY.of(paper.name))     # every name its graph refers to, before anything runs
     LOADED[spec] = paper.name
     return paper
