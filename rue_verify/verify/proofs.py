@@ -49,9 +49,30 @@ class Cites:
 class Rests:
     """A proof step that is another node of the proof graph (a claim, or a claim's repair as
     `repair:ID`): its status is that node's, resolved once the whole ledger has run
-    (`proof_graph.resolve`)."""
+    (`proof_graph.resolve`). Made while a claim's check runs, a name that is no node or claim of
+    that claim's paper is refused here (a ValueError), so the claim reads `error` with the line."""
 
     node: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.node, str):
+            raise TypeError(f"Rests names a node by its id (a str), got {self.node!r}")
+        from .claims import REGISTRY, running
+        c = running()
+        if c is None:
+            return
+        from .admission import names
+        from .papers import PAPERS
+        space = REGISTRY.of(c.paper)
+        key = (c.paper, len(space))
+        if _KNOWN.get("key") != key:
+            _KNOWN.update(key=key, names=names(PAPERS.get(c.paper), space))
+        if self.node not in _KNOWN["names"]:
+            raise ValueError(f"Rests({self.node!r}) names no node or claim of paper {c.paper!r}")
+
+
+#: the names a Rests may take in the paper of the claim running (`Rests`), computed once per paper
+_KNOWN: dict = {}
 
 
 #: what one step of a proof is: certified (sympy, exact or interval arithmetic, an SMT solver's proof),
