@@ -54,12 +54,10 @@ class AsymmetricStep(ValueError):
     """A step declared symmetric in arms 2..K is not: two relabellings of a history disagree."""
 
 
-def _canonical(vs: list, m, swap: tuple[int, int] | None) -> list:
-    """The violations as comparable sets of rows, with arms `swap` exchanged in the mean columns."""
-    cols = {}
-    if swap:
-        a, b = swap
-        cols = {m.mu(a): m.mu(b), m.mu(b): m.mu(a)}
+def _canonical(vs: list, m, relabel: dict[int, int] | None) -> list:
+    """The violations as comparable sets of rows, with each arm a's mean column moved to arm
+    relabel[a]'s (None: as they are)."""
+    cols = {m.mu(a): m.mu(b) for a, b in (relabel or {}).items()}
     out = []
     for v in vs:
         rows = []
@@ -73,18 +71,24 @@ def _canonical(vs: list, m, swap: tuple[int, int] | None) -> list:
 
 
 def _checked(step: Callable, K: int) -> Callable:
-    """`step`, checked on every history it is called on: exchanging arms 2 and 3 (K >= 3) must exchange
-    its violations' mean columns and nothing else."""
+    """`step`, checked on every history it is called on: relabelling arms 2..K by any permutation (every
+    one of the (K - 1)! - 1 others, K <= 6) must relabel its violations' mean columns and nothing else.
+    Every history the search does not visit is such a relabelling of one it visits, so the step's
+    answer there is the relabelled answer here, which is what the search with one order assumes."""
+    import itertools
     if K < 3:
         return step
+    perms = [dict(zip(range(1, K), p)) for p in itertools.permutations(range(1, K))][1:]
 
     def wrapped(m, arms):
         vs = step(m, arms)
-        swapped = tuple(2 if a == 1 else 1 if a == 2 else a for a in arms)
-        if _canonical(vs, m, (1, 2)) != _canonical(step(m, swapped), m, None):
-            raise AsymmetricStep(f"step: declared symmetric in arms 2..K, but exchanging arms 2 and 3 of the history "
-                                 f"{''.join(str(a + 1) for a in arms)} changes its violations; drop the declaration "
-                                 "(every arm is then tried)")
+        for pi in perms:
+            moved = tuple(pi.get(a, a) for a in arms)
+            if _canonical(vs, m, pi) != _canonical(step(m, moved), m, None):
+                order = "".join(str(pi[a] + 1) for a in range(1, K))
+                raise AsymmetricStep(f"step: declared symmetric in arms 2..K, but relabelling arms 2..{K} as {order} "
+                                     f"in the history {''.join(str(a + 1) for a in arms)} changes its violations "
+                                     "otherwise than by the relabelling; drop the declaration (every arm is then tried)")
         return vs
     return wrapped
 

@@ -43,6 +43,16 @@ def third_arm_declared(m, arms):
 third_arm_declared.symmetric = True
 
 
+def fourth_arm_declared(m, arms):
+    """False, and unchanged by exchanging arms 2 and 3: arm 4 alone, pulled a third time. Declared
+    symmetric, which only a check of the other relabellings of arms 2..4 can catch."""
+    T = m.counts(arms)
+    return [Violation("T_4 >= 3", [gap_at_least(m, 3, 0.5)], {})] if T[3] >= 3 else []
+
+
+fourth_arm_declared.symmetric = True
+
+
 def small_budgets(m, arms):
     """False at budgets 5-8 only (the step asks nothing at n >= 9)."""
     return [Violation("n <= 8", [gap_at_least(m, 1, 0.0)], {})] if m.n <= 8 and m.counts(arms)[1] >= 3 else []
@@ -104,6 +114,10 @@ def test_a_step_that_singles_out_an_arm_is_searched_over_every_arm(steps, capsys
     assert main(["decide", f"{steps}:third_arm_declared", "--K", "3", "--n", "10"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "declared symmetric" in err[0]
+    # a declaration that exchanging arms 2 and 3 alone does not expose (arm 4 singled out) is caught too
+    assert main(["decide", f"{steps}:fourth_arm_declared", "--K", "4", "--n", "11"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "declared symmetric" in err[0], err
     # the paper's own steps are symmetric in arms 2..K: the declaration holds on every history visited
     from rue_verify.decide import _checked
     from rue_verify.ledger.proof_histories import STEPS, Params

@@ -77,7 +77,8 @@ def _say_if_compiling(quiet: bool = False) -> None:
 
 
 def _dump(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, default=lambda x: x.item() if hasattr(x, "item") else str(x)))
+    from ..verify.findings import dumps
+    print(dumps(obj, indent=2))
 
 
 # ---------------------------------------------------------------- claims

@@ -159,7 +159,8 @@ def document(results, provenance: Provenance, ids=None) -> str:
     errored = [r for r in results if r.verdict == "error" and (ids is None or r.id in ids)]
     if errored:                         # not judged: the erratum cannot say they are right
         out += [r"\section*{Claims not judged}",
-                rf"The check of {len(errored)} claim(s) failed, so this erratum says nothing of them:", r"\begin{itemize}"]
+                rf"The check of {len(errored)} claim(s) failed, so this erratum says nothing of them:",
+                r"\begin{itemize}"]
         out += [rf"\item {text(r.id)} ({text(r.location)}): {text(r.summary)}" for r in errored]
         out.append(r"\end{itemize}")
     for g in ordered:

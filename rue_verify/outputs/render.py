@@ -7,15 +7,16 @@ copies cannot drift apart.
 from __future__ import annotations
 
 import html
-import json
 import textwrap
 
 from ..verify import ClaimResult, Finding, Repair
+from ..verify.findings import dumps
 from .paper_latex import statement_tex
 
 #: The one colour of each verdict (the report's badges, the overview figure).
-PALETTE = {"error": "#17202a", "refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400", "conditional": "#b7950b",
-           "vacuous": "#7f8c8d", "untested": "#a6acaf", "inconclusive": "#95a5a6", "holds": "#1e8449"}
+PALETTE = {"error": "#17202a", "refuted": "#c0392b", "undefined": "#8e44ad", "inconsistent": "#d35400",
+           "conditional": "#b7950b", "vacuous": "#7f8c8d", "untested": "#a6acaf", "inconclusive": "#95a5a6",
+           "holds": "#1e8449"}
 
 
 # ---------------------------------------------------------------- the view
@@ -81,7 +82,7 @@ def text(results: list[ClaimResult], verbose: bool = False, width: int = 100) ->
             for f in r.findings:
                 out.append(" " * 4 + f"- [{tag(f)}] {f.domain}: {f.detail}")
                 if f.witness:
-                    out.append(" " * 6 + "witness: " + json.dumps(f.witness))
+                    out.append(" " * 6 + "witness: " + dumps(f.witness))
         for x in r.repairs:
             out += [" " * len(line) + b for b in textwrap.wrap(repair_head(x), width - len(line))]
             if verbose:
@@ -103,7 +104,7 @@ def markdown_table(results: list[ClaimResult], link: bool = True) -> list[str]:
 def _md_finding(f: Finding, indent: str = "") -> list[str]:
     lines = [f"{indent}- **{tag(f)}** ({f.domain}): {f.detail}"]
     if f.witness:
-        lines.append(f"{indent}  - witness: `{json.dumps(f.witness)}`")
+        lines.append(f"{indent}  - witness: `{dumps(f.witness)}`")
     return lines
 
 
@@ -246,7 +247,7 @@ def html_table(results: list[ClaimResult]) -> str:
 
 def _html_finding(f: Finding) -> str:
     e = html.escape
-    w = f"<pre>{e(json.dumps(f.witness, indent=1))}</pre>" if f.witness else ""
+    w = f"<pre>{e(dumps(f.witness, indent=1))}</pre>" if f.witness else ""
     return f"<li>{_badge(f.verdict, tag(f))} <i>{e(f.domain)}</i>: {e(f.detail)}{w}{_html_steps(f)}</li>"
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from .. import __version__
 from ..plots.registry import FAMILIES, SCALES, Inputs, Scale
 from ..store.files import write_text
+from ..verify.findings import dumps
 from . import render
 from .citation import cite_this
 from .paper_latex import MACROS
@@ -130,7 +131,7 @@ def _write(out: Path, final: Path, results, files: dict, meta: dict, inline: dic
     _assets(out)
     write_text(out / "index.html", _html(results, files, meta, inline))
     write_text(out / "report.md", _markdown(results, files, meta))
-    write_text(out / "COMPLETE.json", json.dumps(meta, indent=1) + "\n")
+    write_text(out / "COMPLETE.json", dumps(meta, indent=1) + "\n")
     return {"out": str(final), "figures": [f"figures/{n}.{e}" for n in files for e in ("png", "svg")],
             "tables": [f"figures/{n}.csv" for n in files], "claims": len(results), "seconds": meta["seconds"],
             "workers": workers, **{k: v for k, v in meta.items() if k not in ("claims", "figures")}}

@@ -22,6 +22,7 @@ import socket
 import time
 from pathlib import Path
 
+from ..verify.findings import dumps
 from .files import write_text
 
 
@@ -58,7 +59,7 @@ class ResultStore:
         elif self.csv.exists():
             raise ValueError(f"--out: {self.csv} exists without a manifest; choose another directory")
         else:
-            write_text(mpath, json.dumps(manifest, indent=1) + "\n")
+            write_text(mpath, dumps(manifest, indent=1) + "\n")
         self.manifest = manifest
 
     @contextlib.contextmanager

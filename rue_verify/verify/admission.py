@@ -48,13 +48,14 @@ def check(paper, space: dict) -> None:
     could be (the closest first)."""
     import difflib
     if not space:
-        raise ParameterError("paper", f"paper {paper.name!r} declares no claim (declare them with rue_verify.verify.claim "
-                                      "in the file or in PAPER.modules)")
+        raise ParameterError("paper", f"paper {paper.name!r} declares no claim (declare them with "
+                                      "rue_verify.verify.claim in the file or in PAPER.modules)")
     known = names(paper, space)
 
     def refuse(what: str, name: str, where: str) -> None:
         close = difflib.get_close_matches(name, sorted(known), n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else f"; its nodes and claims: {', '.join(sorted(known)[:12])}"
+        hint = (f"; did you mean {', '.join(close)}?" if close
+                else f"; its nodes and claims: {', '.join(sorted(known)[:12])}")
         raise ParameterError("paper", f"{where}: {what} {name!r} names no node or claim of paper {paper.name!r}{hint}")
 
     for t in paper.theorems:

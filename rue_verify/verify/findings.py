@@ -17,7 +17,8 @@ import numpy as np
 #: so it is not a pass; it gives way to any other finding that decides the claim holds.
 #: 'error': the check itself failed (it raised, returned no findings or ran past its time limit), so the
 #: claim was not judged; it says so first, and the rest of the run goes on (`faults`).
-SEVERITY = ("error", "refuted", "undefined", "inconsistent", "conditional", "vacuous", "untested", "inconclusive", "holds")
+SEVERITY = ("error", "refuted", "undefined", "inconsistent", "conditional", "vacuous", "untested", "inconclusive",
+            "holds")
 
 #: What a finding rests on: "computed" (a search, an integral, a simulation, a proof), or "reading"
 #: (a reading of the paper's text: a symbol left undefined, two places that say different things).
@@ -422,6 +423,8 @@ def witness(params: dict, lhs: Any, rhs: Any, relation: str = "<=", **extra: Any
 
 
 def jsonable(x: Any) -> Any:
+    """`x` as strict JSON's values: numpy scalars and arrays as Python's, every non-finite number as a
+    string that says what it is ('nan', 'inf', '-inf'; strict JSON has no NaN or Infinity)."""
     if isinstance(x, dict):
         return {str(k): jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
@@ -437,10 +440,18 @@ def jsonable(x: Any) -> Any:
         return bool(x)
     if hasattr(x, "__float__") and not isinstance(x, (int, bool, str)):
         try:
-            return float(x)
-        except (TypeError, ValueError):
+            v = float(x)
+        except (TypeError, ValueError, OverflowError):
             return str(x)
+        return v if math.isfinite(v) else str(v)
     return x
+
+
+def dumps(x: Any, **kw: Any) -> str:
+    """`x` as strict JSON (`jsonable` first; anything else JSON has no type for as its text). Never
+    writes NaN or Infinity: a non-finite number that got past `jsonable` is a ValueError."""
+    import json
+    return json.dumps(jsonable(x), allow_nan=False, default=str, **kw)
 
 
 def shorten(text: str, limit: int) -> str:

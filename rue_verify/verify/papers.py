@@ -81,7 +81,8 @@ class Paper:
         tuple of names is the usual slip: `modules="mine"` would import m, i, n, e)."""
         import re
         if not isinstance(self.name, str) or not re.fullmatch(r"[A-Za-z0-9][\w.\-]*", self.name):
-            raise TypeError(f"Paper.name must be a non-empty name of letters, digits, '_', '-' or '.', got {self.name!r}")
+            raise TypeError(f"Paper.name must be a non-empty name of letters, digits, '_', '-' or '.', "
+                            f"got {self.name!r}")
         for f in ("title", "short", "citation", "formula_command"):
             if not isinstance(getattr(self, f), str):
                 raise TypeError(f"Paper.{f} must be a str, got {type(getattr(self, f)).__name__}")
@@ -92,7 +93,8 @@ class Paper:
             if not isinstance(v, (tuple, list)) or not all(isinstance(x, str) for x in v):
                 raise TypeError(f"Paper.{f} must be a tuple of str (e.g. ({v!r},)), got {v!r}")
         if not isinstance(self.nodes, (str, tuple, list)):
-            raise TypeError(f"Paper.nodes must be a tuple of graph.Node or 'module:attribute', got {type(self.nodes).__name__}")
+            raise TypeError("Paper.nodes must be a tuple of graph.Node or 'module:attribute', got "
+                            f"{type(self.nodes).__name__}")
         if not isinstance(self.replaces, Mapping) or not isinstance(self.settings, Mapping):
             raise TypeError("Paper.replaces and Paper.settings must be mappings (dicts)")
         if not isinstance(self.figures, bool):
