@@ -187,6 +187,47 @@ def decide(step: Callable, K: int, n: int, sigma0_sq: float = 1.0, sigma_sq: flo
     return res
 
 
+def false_state(spec: "Induct", params: dict) -> str | None:
+    """Where `spec.holds` is false on the concrete history of a witness's `params` (K, n, sigma0_sq,
+    sigma_sq, eta, route, history: pulls 1-based, rewards, means): the first state from the base state
+    (after round 2K) at which, for some arm k of 2..K, the formula with every variable of RUE's abstract
+    state set to its value on the history (exact rationals of the floats) simplifies to false, as
+    'after round t, arm k'; None where it is true at every state and arm."""
+    from bounds import theorems as th
+    from bounds.estimation import posterior_arrays, tau_sq_tilde
+
+    from .verify.induction import z3
+    Z = z3()
+    K, n, s0, s = int(params["K"]), int(params["n"]), float(params["sigma0_sq"]), float(params["sigma_sq"])
+    h = params["history"]
+    pulls, x, mu = [a - 1 for a in h["pulls"]], h["rewards"], h["means"]
+    L = math.log(n)
+    R = Z.RealVal
+
+    def ctilde(T):
+        return math.sqrt(2 * tau_sq_tilde(T, s0, s) * L)
+    T, S = np.zeros(K), np.zeros(K)
+    beta, beta_1 = float(th.beta(K, s0, s)), float(th.beta_1(K, s0, s))
+    for t, (a, r) in enumerate(zip(pulls, x), 1):
+        T[a] += 1
+        S[a] += r
+        if t < 2 * K:
+            continue
+        mean, var, _ = posterior_arrays(T, S, s0, s)
+        for k in range(1, K):
+            p = {"sigma0_sq": R(s0), "sigma_sq": R(s), "L": R(L), "eta": R(float(params["eta"])), "K": R(K),
+                 "mu_1": R(mu[0]), "mu_k": R(mu[k]), "beta": R(beta), "sqrt_beta": R(math.sqrt(beta)),
+                 "sqrt_beta_1": R(math.sqrt(beta_1)), "Delta": R(mu[0] - mu[k])}
+            st = {"T_1": R(int(T[0])), "T_k": R(int(T[k])), "muhat_1": R(float(mean[0])),
+                  "muhat_k": R(float(mean[k])), "tau_1": R(float(var[0])), "tau_k": R(float(var[k])),
+                  "c_1": R(math.sqrt(2 * var[0] * L)), "c_k": R(math.sqrt(2 * var[k] * L)),
+                  "ct_1": R(ctilde(T[0])), "ct_k": R(ctilde(T[k])), "ct_1m": R(ctilde(T[0] - 1)),
+                  "ttau_1": R(tau_sq_tilde(T[0], s0, s)), "ttau_k": R(tau_sq_tilde(T[k], s0, s))}
+            if Z.is_false(Z.simplify(spec.holds(p, st))):
+                return f"after round {t}, arm {k + 1}"
+    return None
+
+
 @dataclass(frozen=True)
 class Induct:
     """A step in the inductive form, for `induct` (`rue-verify decide FILE.py:NAME --induct`).
@@ -240,7 +281,14 @@ def induct(spec: Induct, route: str = "repaired", *, timeout_ms: int | None = No
         out.update(status="refuted" if wit else "open", searched=searched, abstract=d.failing.model,
                    case=d.failing.label)
         if wit:
-            out["witness"] = wit
+            false_at = false_state(spec, wit["params"])
+            if false_at is None:         # the linear form broke where `holds` does not: the two forms disagree
+                out.update(status="open", why="the history found for the solver's counterexample breaks the step's "
+                           "linear form (Induct.step), but holds is true at every state of it (evaluated exactly on "
+                           "its rewards' floating-point values): the two forms of the step disagree, so neither "
+                           "refutes it", unconfirmed=wit)
+            else:
+                out.update(witness=wit, false_at=false_at)
     elif d.failing is not None:
         out.update(status="open", case=d.failing.label, abstract=d.failing.model,
                    why="the solver's counterexample is abstract; give the step's linear form (Induct(step=...)) to "

@@ -75,11 +75,23 @@ def test_a_planted_false_step_the_grid_misses_is_found_by_the_induction_and_the_
     res = induct(Induct(planted_holds, "Tk_up1 with a sixteenth of its room where sigma0^2 > 20 sigma^2",
                         step=planted_step), "repaired")
     assert res["status"] == "refuted", res
+    assert res["false_at"].startswith("after round"), res     # holds itself is false on the history's states
     q = res["witness"]["params"]
     assert q["sigma0_sq"] > 20 * q["sigma_sq"]
     # the history is real: replayed by the reference RUE, with E on its rounds, and the step broken on it
     again = decide(planted_step, q["K"], q["n"], q["sigma0_sq"], q["sigma_sq"], "repaired", every_budget=False)
     assert again["status"] == "broken"
+
+
+def test_a_history_that_breaks_only_the_linear_form_refutes_nothing():
+    """holds false only at T_k >= 100, which no history up to n = 10 reaches, beside a linear form that
+    breaks at small counts: the solver's counterexample is real (abstract) and the search finds a history
+    breaking the linear form, but holds is true at every state of that history, so the step stays open."""
+    def mismatched(p, s):
+        return z3.Or(planted_holds(p, s), s["T_k"] < 100)
+    res = induct(Induct(mismatched, "planted, with holds false only at T_k >= 100", step=planted_step), "repaired")
+    assert res["status"] == "open" and "disagree" in res["why"] and "witness" not in res, res
+    assert res["unconfirmed"]["params"]["history"]["pulls"]
 
 
 def test_a_planted_true_step_is_proved_for_every_n_and_a_timeout_leaves_it_open():
