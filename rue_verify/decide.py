@@ -88,7 +88,8 @@ def _checked(step: Callable, K: int) -> Callable:
                 order = "".join(str(pi[a] + 1) for a in range(1, K))
                 raise AsymmetricStep(f"step: declared symmetric in arms 2..K, but relabelling arms 2..{K} as {order} "
                                      f"in the history {''.join(str(a + 1) for a in arms)} changes its violations "
-                                     "otherwise than by the relabelling; drop the declaration (every arm is then tried)")
+                                     "otherwise than by the relabelling; drop the declaration "
+                                     "(every arm is then tried)")
         return vs
     return wrapped
 
