@@ -30,6 +30,10 @@ from . import formatting
 from .commands import COMMANDS, algorithm_params, build_parser, formula_params, means_of, registry
 
 
+#: the time limit of one evaluation of a node at a point (`proofs --node --at`; --claim-seconds raises it)
+AT_SECONDS = 60.0
+
+
 def _fail(message: str) -> int:
     print(f"error: {message}", file=sys.stderr)
     return 2
@@ -135,13 +139,17 @@ def _proofs(args: argparse.Namespace) -> int:
     if args.node or args.at:
         if not (args.node and args.at):
             return _fail("--node and --at go together: rue-verify proofs --node ID --at '{\"K\": 20, ...}'")
+        from ..verify.faults import OutOfMemory, TimeLimit, memory_limit, time_limit
         try:
             at = json.loads(args.at)
-            _dump(graph.evaluate(paper, args.node, at if isinstance(at, dict) else {}))
+            with memory_limit(f"--node {args.node} at this point"), \
+                    time_limit(args.claim_seconds or AT_SECONDS, f"--node {args.node} at this point",
+                               "raise it with --claim-seconds"):
+                _dump(graph.evaluate(paper, args.node, at))
         except json.JSONDecodeError as err:
             return _fail(f"--at: not a JSON object ({err})")
-        except (KeyError, ValueError, TypeError) as err:
-            return _fail(f"--node {args.node} --at: {err}")
+        except (KeyError, ValueError, TypeError, OutOfMemory, TimeLimit) as err:
+            return _fail(f"--node {args.node} --at: {str(err).strip(chr(34))}")
         return 0
     from ..verify.runner import select
     try:

@@ -349,6 +349,7 @@ def recompute(w: dict) -> tuple[float, float]:
     (it must make the same pulls, without ties, with E on every round of its range) and the step's
     sides evaluated on it."""
     q = w["params"]
+    check_history(q)
     p = Params(q["K"], q["n"], q["sigma0_sq"], q["sigma_sq"], q["route"])
     h = q["history"]
     arms = tuple(a - 1 for a in h["pulls"])
@@ -362,6 +363,43 @@ def recompute(w: dict) -> tuple[float, float]:
                          "a history step is evaluated on a history on E that the plain reference RUE replays")
     lhs, rhs, _ = sides(q["step"], p, r, mu, q["violation"])
     return lhs, rhs
+
+
+def check_history(q: dict) -> None:
+    """Refuse a history witness's params that are not one (a ValueError naming the field): K and n
+    integers (K >= 2, n >= 2K + 1, n at most 10^6), the variances finite and > 0, a known route and
+    step, and a history whose pulls (n arms, each in 1..K), rewards (n finite numbers) and means (K
+    finite numbers) agree in length: a history cut short is no history of the budget."""
+    def integer(name, lo, hi):
+        v = q.get(name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v) or not lo <= v <= hi:
+            raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got {v!r}")
+        return int(v)
+    K = integer("K", 2, 10 ** 4)
+    n = integer("n", 2 * K + 1, 10 ** 6)
+    for name in ("sigma0_sq", "sigma_sq"):
+        v = q.get(name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not (math.isfinite(v) and v > 0):
+            raise ValueError(f"{name} must be a finite number > 0, got {v!r}")
+    if q.get("route") not in ("paper", "repaired"):
+        raise ValueError(f"route must be 'paper' or 'repaired', got {q.get('route')!r}")
+    if q.get("step") not in STEPS:
+        raise ValueError(f"step must be one of {', '.join(STEPS)}, got {q.get('step')!r}")
+    if not isinstance(q.get("violation", {}), dict):
+        raise ValueError("violation must be a JSON object (as the witness gives it)")
+    h = q.get("history")
+    if not isinstance(h, dict):
+        raise ValueError("history must be a JSON object with pulls, rewards and means")
+    for name, length in (("pulls", n), ("rewards", n), ("means", K)):
+        v = h.get(name)
+        if not isinstance(v, list) or len(v) != length:
+            raise ValueError(f"history.{name} must be a list of {length} values ({'n' if length == n else 'K'} = "
+                             f"{length}), got {len(v) if isinstance(v, list) else type(v).__name__}")
+        for i, x in enumerate(v):
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+                raise ValueError(f"history.{name}[{i}] must be a finite number, got {x!r}")
+            if name == "pulls" and (x != int(x) or not 1 <= x <= K):
+                raise ValueError(f"history.pulls[{i}] must be an arm in 1..{K}, got {x!r}")
 
 
 def decide(step: str, p: Params) -> Outcome:

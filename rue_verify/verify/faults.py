@@ -85,3 +85,51 @@ def time_limit(seconds: float | None, what: str, raise_with: str = ""):
         signal.signal(signal.SIGALRM, previous)
         if outer_left:                             # give the enclosing limit what it has left
             signal.setitimer(signal.ITIMER_REAL, max(outer_left - (time.monotonic() - t0), 1e-3))
+
+
+class OutOfMemory(Exception):
+    """Your code asked for more memory than the machine has free (`memory_limit`)."""
+
+
+def _address_space() -> int:
+    """Bytes of address space this process maps now (VmSize), 0 where unknown."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+@contextlib.contextmanager
+def memory_limit(what: str):
+    """Run the block with this process's address space capped at what it maps now plus the memory the
+    machine has free (`simulate.cost.available_memory`): an allocation past it is an `OutOfMemory`
+    saying that `what` needs more than the machine has, instead of the machine swapping or the kernel
+    killing the process. Where the limit cannot be set (no `resource`, no /proc) the block runs without one."""
+    try:
+        import resource
+    except ImportError:
+        yield
+        return
+    from simulate.cost import available_memory
+    now = _address_space()
+    if not now:
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = int(now + available_memory())
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    if soft != resource.RLIM_INFINITY and soft < cap:         # a tighter limit is set already: keep it
+        cap = soft
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    except MemoryError:
+        raise OutOfMemory(f"{what} needs more memory than this machine has free ({available_memory() / 2 ** 30:.1f} "
+                          "GiB); choose a smaller point") from None
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))

@@ -15,6 +15,7 @@ Nothing here knows a paper: the node table comes from the caller."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -507,9 +508,11 @@ def evaluate(paper, key: str, at: dict) -> dict:
     (`witnesses.recompute_witness`); a repair ('repair:ID') by its declared recomputation. The paper's
     own `evaluate` goes first (nodes the engine cannot evaluate alone: it returns None for the others).
     The relation is the witness's where given (the node's otherwise); '~' holds within the witness's
-    tol. A KeyError for an unknown node, a ValueError where the node is no relation at a point."""
+    tol. A KeyError for an unknown node, a ValueError where the node is no relation at a point, where
+    the point is not one (`check_point`: no true/false for a number, no NaN or infinity), or where the
+    relation is undefined there (a division by zero, a side that is NaN), naming why."""
     from .claims import REGISTRY
-    from .witnesses import recompute_witness
+    from .faults import one_line
     space = REGISTRY.of(paper.name) if paper is not None else REGISTRY
     table = paper_table(paper, space.values())
     node = find_node(table, key)
@@ -517,7 +520,41 @@ def evaluate(paper, key: str, at: dict) -> dict:
     if cid not in space:
         raise KeyError(f"no node or claim {key!r} in {paper.name if paper else 'the registry'}; nodes: "
                        + ", ".join(n.id for n in table))
+    if not isinstance(at, dict):
+        raise ValueError(f"the point must be a JSON object of named values, got {type(at).__name__}")
     w = at if "params" in at else {"params": at}
+    if not isinstance(w["params"], dict):
+        raise ValueError("params must be a JSON object of named values")
+    check_point(w["params"])
+    try:
+        out = _evaluate(paper, key, w, space, node, cid)
+    except (ArithmeticError, IndexError, TypeError, AssertionError, KeyError, AttributeError) as err:
+        raise ValueError(f"{key} cannot be evaluated at this point: {one_line(err)}") from None
+    for side in ("lhs", "rhs"):
+        v = out.get(side)
+        if isinstance(v, float) and math.isnan(v):
+            raise ValueError(f"{key} is undefined at this point: its {side} is not a number")
+    return out
+
+
+def check_point(x, where: str = "the point") -> None:
+    """Refuse a point that is not one: a number given as true or false, or a NaN or infinite number
+    (JSON's 1e400 reads as infinity), at any depth; a ValueError naming where."""
+    if isinstance(x, bool):
+        raise ValueError(f"{where}: a number is wanted, not {str(x).lower()}")
+    if isinstance(x, float) and not math.isfinite(x):
+        raise ValueError(f"{where}: {x} is not a finite number (a value past 1.8e308 reads as infinity)")
+    if isinstance(x, dict):
+        for k, v in x.items():
+            check_point(v, k if where == "the point" or where == "params" else f"{where}.{k}")
+    elif isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            check_point(v, f"{where}[{i}]")
+
+
+def _evaluate(paper, key: str, w: dict, space, node, cid: str) -> dict:
+    """`evaluate` on a point that is one."""
+    from .witnesses import recompute_witness
     if paper is not None and paper.evaluate is not None:
         out = paper.evaluate(node.id if node else key, w)
         if out is not None:
