@@ -29,7 +29,6 @@ from ..verify.parallel import cores
 from . import formatting
 from .commands import COMMANDS, algorithm_params, build_parser, formula_params, means_of, registry
 
-
 #: the time limit of one evaluation of a node at a point (`proofs --node --at`; --claim-seconds raises it)
 AT_SECONDS = 60.0
 
