@@ -27,7 +27,15 @@ from ..errors import ParameterError
 from ..store.files import write_text
 from ..verify.parallel import cores
 from . import formatting
-from .commands import COMMANDS, algorithm_params, build_parser, formula_params, means_of, registry
+from .commands import (
+    COMMANDS,
+    algorithm_params,
+    build_parser,
+    formula_params,
+    means_of,
+    registry,
+    unused_algorithm_flags,
+)
 
 #: the time limit of one evaluation of a node at a point (`proofs --node --at`; --claim-seconds raises it)
 AT_SECONDS = 60.0
@@ -384,7 +392,11 @@ def _simulate(args: argparse.Namespace) -> int:
         means = means_of(args)
         env = environment_for(args.setup, args.K, means, reward=args.reward, nu_sq=args.nu_sq,
                               normal_scale=args.normal_scale, clip_policy=args.clip_policy, mean_var=args.mean_var)
-        algs = [(a, algorithm_params(args, a)) for a in (args.algorithms or list(registry()))]
+        selected = list(args.algorithms or registry())
+        unused = unused_algorithm_flags(args, selected)
+        if unused:
+            return _fail(unused)
+        algs = [(a, algorithm_params(args, a)) for a in selected]
         res = simulate(env, algs, args.budget, args.runs, args.seed, workers=args.workers, crn=args.crn,
                        level=args.level, H_convention=args.H_convention, progress=not args.quiet,
                        announce=_announce)
@@ -482,6 +494,12 @@ def _rates(args: argparse.Namespace) -> int:
     from ..rates.summary import exponents
     scale = "paper" if args.paper else "quick"
     if args.split:
+        given = [f for f, v in (("--show", args.show), ("--cliff", args.cliff), ("--out", args.out),
+                                ("--scheduler", args.scheduler), ("--wait", args.wait), ("--workers", args.workers))
+                 if v]
+        if given:
+            return _fail(f"{given[0]}: rates --split runs its own study in this process and keeps no directory; it "
+                         f"takes only --quick or --paper, --seed and --json (not {', '.join(given)})")
         from ..rates.split import POSTERIOR_DRAWS, WIDTH, as_dict, split_line, splits
         print(f"simple regret at each setting's largest budget, n sr_n over the limit's constant L_r, split by the "
               f"instance: top two within {WIDTH:g} sigma/sqrt(n) (near ties) or not; each run's part is the "

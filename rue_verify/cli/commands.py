@@ -205,6 +205,25 @@ def algorithm_params(args: argparse.Namespace, name: str) -> dict:
     return out
 
 
+def unused_algorithm_flags(args: argparse.Namespace, selected: list[str]) -> str | None:
+    """Why an algorithm's flag given on the command line would be ignored (None: none is): a
+    `--ALG-PARAM` of an algorithm not among `selected`, or a `--PARAM` that no selected algorithm takes.
+    A flag that does nothing is refused, never silently dropped."""
+    from simulate.algorithms import get
+    takes = {p.name for a in selected for p in get(a).params}
+    for key, value in vars(args).items():
+        if value is None or ":" not in key:
+            continue
+        alg, _, param = key.partition(":")
+        flag = f"--{alg}-{_flag(param)}" if alg != "*" else f"--{_flag(param)}"
+        if alg != "*" and alg not in selected:
+            return (f"{flag}: {alg} is not among the algorithms run ({', '.join(selected)}); give it to one of them "
+                    f"(--{selected[0]}-{_flag(param)}) or add {alg} to --algorithms")
+        if alg == "*" and param not in takes:
+            return f"{flag}: none of the algorithms run ({', '.join(selected)}) takes {param}"
+    return None
+
+
 # ---------------------------------------------------------------- the parser
 #: a seed: any non-negative 63-bit integer
 SEED = integer(0, 2 ** 63 - 1)
