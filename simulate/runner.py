@@ -36,8 +36,9 @@ run_seeds = named_streams.run_seeds        # `runs` 64-bit seeds named `key` und
 
 
 def outcomes(means: np.ndarray, recommended: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """What a batch of runs got: per run, whether the recommended arm is not the best (the first
-    argmax of its means) and its simple regret, mu* - mu_J.
+    """What a batch of runs got: per run, whether the recommended arm is not a best arm (its mean is
+    below the largest: with tied best arms, recommending any of them is a success) and its simple
+    regret, mu* - mu_J (so a run fails exactly when its regret is positive).
 
     Args:
         means: the runs' true means, `(R, K)`.
@@ -47,8 +48,9 @@ def outcomes(means: np.ndarray, recommended: np.ndarray) -> tuple[np.ndarray, np
         A pair of `(R,)` arrays: booleans (the run failed) and floats (its simple regret).
     """
     means = np.asarray(means, float)
-    rows, best = np.arange(means.shape[0]), means.argmax(axis=1)
-    return recommended != best, means[rows, best] - means[rows, recommended]
+    rows = np.arange(means.shape[0])
+    regret = means.max(axis=1) - means[rows, recommended]
+    return regret > 0, regret          # with tied best arms, any of them is right (and has no regret)
 
 
 @dataclass

@@ -177,7 +177,8 @@ def rue_batch(K: int, n: int, s0: float, s: float, nu: float, runs: int, rng: np
 def failure_point(p: dict, runs: int, rng: np.random.Generator) -> Point:
     """RUE's failure count at a point (`rue_batch`)."""
     means, rec = rue_batch(*model(p), runs, rng)
-    return Point(p, runs, int((rec != means.argmax(axis=1)).sum()))
+    from simulate.runner import outcomes
+    return Point(p, runs, int(outcomes(means, rec)[0].sum()))
 
 
 def theorem_bound(p: dict) -> float:

@@ -3,6 +3,7 @@
 import csv
 import pathlib
 
+import numpy as np
 import pytest
 from scipy import stats
 
@@ -64,3 +65,17 @@ def test_runner_bad_input():
     for name, need in (("rue", 40), ("sr", 21), ("sh", 100), ("ucbe", 20)):  # were negative or missing pulls
         with pytest.raises(ValueError, match=f"budget: {name} needs n >= {need} with K = 20"):
             simulate(env, [name], 10, 10, progress=False)
+
+
+def test_with_tied_best_arms_recommending_any_of_them_is_a_success():
+    """Two best arms at 0.5: a run fails exactly when its regret is positive, never because it chose the
+    other best arm (an error rate of about a half beside a regret of 0 was the symptom)."""
+    from simulate.environments import environment_for
+    from simulate.runner import outcomes, simulate
+    means = np.array([[0.5, 0.5, 0.2], [0.5, 0.5, 0.2], [0.3, 0.1, 0.3]])
+    failed, regret = outcomes(means, np.array([0, 1, 1]))
+    assert failed.tolist() == [False, False, True] and regret.tolist() == pytest.approx([0.0, 0.0, 0.2])
+    res = simulate(environment_for(None, None, [0.5, 0.5]), [("rue", {}), ("uniform", {})], 40, 200, 0,
+                   progress=False)
+    for r in res.to_json()["results"]:
+        assert r["error_rate"] == 0.0 and r["simple_regret"] == 0.0, r
