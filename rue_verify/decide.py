@@ -94,6 +94,32 @@ def _checked(step: Callable, K: int) -> Callable:
     return wrapped
 
 
+class StepFailed(ValueError):
+    """Your step raised, or returned something that is not a list of `Violation`."""
+
+
+def _guarded(step: Callable) -> Callable:
+    """`step`, each answer checked: a list of `Violation`; an exception inside it, or another answer, is a
+    `StepFailed` in one line naming the history and where in your file."""
+    from .verify.faults import TimeLimit, one_line
+
+    def wrapped(m, arms):
+        try:
+            vs = step(m, arms)
+        except (KeyboardInterrupt, TimeLimit):
+            raise
+        except BaseException as err:
+            raise StepFailed(f"step: raised on the history {''.join(str(a + 1) for a in arms)}: {one_line(err)}") \
+                from None
+        if not isinstance(vs, (list, tuple)) or not all(isinstance(v, Violation) for v in vs):
+            bad = vs if not isinstance(vs, (list, tuple)) else next(v for v in vs if not isinstance(v, Violation))
+            raise StepFailed(f"step: must return a list of Violation (empty where the step holds), returned "
+                             f"{'None' if bad is None else type(bad).__name__} on the history "
+                             f"{''.join(str(a + 1) for a in arms)}")
+        return list(vs)
+    return wrapped
+
+
 def estimate(K: int, n: int, relabel: bool, every_budget: bool = True) -> tuple[float, float]:
     """(pull sequences, seconds) the exact search may visit at K arms up to budget n: the tree below the
     initialisation has K children a node (at most min(K, depth + 2) up to relabelling arms 2..K), summed
@@ -146,16 +172,28 @@ def decide(step: Callable, K: int, n: int, sigma0_sq: float = 1.0, sigma_sq: flo
         raise ValueError(f"max_seconds: the search at K = {K} up to n = {n} may visit about {seqs:.3g} pull sequences, "
                          f"about {secs:.0f} s at {RATE:.0f} sequences/s, over the limit of {max_seconds:g} s; raise "
                          "it (--max-seconds), lower n or K, or declare the step symmetric if it is")
-    fn = _checked(step, K) if sym else step
+    if not callable(step):
+        raise ValueError(f"step: a function step(m, arms) -> list of Violation is wanted, got {type(step).__name__}")
+    import inspect
+    try:
+        inspect.signature(step).bind(None, None)
+    except TypeError:
+        raise ValueError(f"step: must take two arguments, step(m, arms); {getattr(step, '__name__', 'it')} takes "
+                         f"{inspect.signature(step)}") from None
+    except ValueError:                     # no signature to read (a builtin): its first call says
+        pass
+    fn = _checked(_guarded(step), K) if sym else _guarded(step)
     budgets = list(range(2 * K + 1, n + 1)) if every_budget else [n]
     t0 = time.perf_counter()
     tot = {"visited": 0, "leaves": 0, "pruned": 0, "programs": 0}
     res: dict[str, Any] = {}
+    from .verify.faults import time_limit
     for b in budgets:
         p = Params(K, b, float(sigma0_sq), float(sigma_sq), route)
         m = p.model()
         m.relabel = sym
-        out = search(m, fn)
+        with time_limit(2 * max_seconds + 30, "the search", "its estimate was lower: raise --max-seconds"):
+            out = search(m, fn)
         for k in tot:
             tot[k] += getattr(out, k)
         if out.witness is not None:
@@ -186,6 +224,28 @@ def decide(step: Callable, K: int, n: int, sigma0_sq: float = 1.0, sigma_sq: flo
                seconds=round(time.perf_counter() - t0, 3), estimate={"sequences": seqs, "seconds": round(secs, 1)},
                **tot)
     return res
+
+
+def _formula(holds: Callable) -> Callable:
+    """`holds`, each answer checked: a z3 Boolean formula; an exception inside it, or another answer
+    (None, a Python bool), is a `StepFailed` in one line."""
+    from .verify.faults import TimeLimit, one_line
+    from .verify.induction import z3
+
+    def wrapped(p, s):
+        try:
+            f = holds(p, s)
+        except (KeyboardInterrupt, TimeLimit):
+            raise
+        except BaseException as err:
+            raise StepFailed(f"step: Induct.holds raised: {one_line(err)}") from None
+        if isinstance(f, bool):            # a constant is a formula too
+            return z3().BoolVal(f)
+        if not z3().is_bool(f):
+            raise StepFailed(f"step: Induct.holds must return a z3 Boolean formula (e.g. z3.And(...), "
+                             f"s['T_k'] >= 2), returned {'None' if f is None else type(f).__name__}")
+        return f
+    return wrapped
 
 
 def false_state(spec: "Induct", params: dict) -> str | None:
@@ -270,7 +330,10 @@ def induct(spec: Induct, route: str = "repaired", *, timeout_ms: int | None = No
     bad = [x for x in spec.lemmas if x not in known]
     if bad:
         raise ValueError(f"lemmas: unknown {bad}; known: {', '.join(known)}")
-    inv = ind.Invariant("yours", spec.statement, spec.holds, tuple(known[x] for x in spec.lemmas))
+    if not callable(spec.holds):
+        raise ValueError(f"step: Induct.holds must be a function (params, state) -> a z3 formula, got "
+                         f"{type(spec.holds).__name__}")
+    inv = ind.Invariant("yours", spec.statement, _formula(spec.holds), tuple(known[x] for x in spec.lemmas))
     t0 = time.perf_counter()
     d = ind.decide(pi.system(route), inv, **({"timeout_ms": timeout_ms} if timeout_ms else {}))
     out = {"route": route, "domain": d.domain, "rests_on": list(d.rests_on),

@@ -145,3 +145,43 @@ def test_a_margin_exactly_zero_is_decided_without_a_traceback_at_any_variance(st
     # its margin is 0 in real arithmetic; on the search's floating-point coefficients it is 0 or a few 1e-22,
     # and then only on a tie: said as undecided with that margin, never a traceback (the induction proves it)
     assert res["status"] == "holds" or (res["status"] == "undecided" and "margin" in res["undecided"])
+
+
+BROKEN = '''
+from rue_verify.decide import Induct
+
+
+def returns_none(m, arms):
+    return None
+
+
+def raises(m, arms):
+    return 1 / 0
+
+
+def one_argument(m):
+    return []
+
+
+HOLDS_NONE = Induct(lambda p, s: None)
+HOLDS_RAISES = Induct(lambda p, s: p["no such parameter"])
+'''
+
+
+@pytest.mark.parametrize("name,flags,said", [
+    ("returns_none", [], "must return a list of Violation"),
+    ("raises", [], "ZeroDivisionError"),
+    ("one_argument", [], "must take two arguments"),
+    ("HOLDS_NONE", ["--induct"], "must return a z3 Boolean formula"),
+    ("HOLDS_RAISES", ["--induct"], "KeyError"),
+])
+def test_a_step_that_fails_is_one_line_naming_what_it_did(tmp_path, capsys, name, flags, said):
+    """A step or an induction's holds that returns the wrong thing, raises or has the wrong signature is
+    one line on stderr (with the file and line where it raised) and exit 2, never a traceback."""
+    path = tmp_path / "broken.py"
+    path.write_text(BROKEN)
+    assert main(["decide", f"{path}:{name}", "--K", "2", "--n", "6", *flags]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and said in err[0] and "Traceback" not in err[0], err
+    if name in ("raises", "HOLDS_RAISES"):
+        assert "broken.py:" in err[0]

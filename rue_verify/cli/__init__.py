@@ -37,6 +37,8 @@ from .commands import (
     unused_algorithm_flags,
 )
 
+#: the time limit of `decide --induct` as a whole (each solver case has its own, `verify.induction`)
+INDUCT_SECONDS = 900.0
 #: the time limit of one evaluation of a node at a point (`proofs --node --at`; --claim-seconds raises it)
 AT_SECONDS = 60.0
 
@@ -219,6 +221,7 @@ def _claims(args: argparse.Namespace) -> int:
 def _decide(args: argparse.Namespace) -> int:
     from ..decide import decide, induct
     from ..store.userfiles import load_module
+    from ..verify.faults import TimeLimit
     from ..verify.induction import SolverMissing
     if args.paper != "zhu-qiu":
         return _fail(f"--paper {args.paper}: decide searches RUE's histories (the algorithm of zhu-qiu); no other "
@@ -231,7 +234,10 @@ def _decide(args: argparse.Namespace) -> int:
         if obj is None:
             return _fail(f"step: {where} has no function {name}")
         if args.induct:
-            res = induct(obj, args.route)
+            from ..verify.faults import time_limit
+            with time_limit(INDUCT_SECONDS, "the induction", "its solver's cases have limits of their own; a step "
+                            "whose holds takes this long to build is looping"):
+                res = induct(obj, args.route)
         elif not callable(obj):
             return _fail(f"step: {where} has no function {name}")
         else:
@@ -240,7 +246,7 @@ def _decide(args: argparse.Namespace) -> int:
                          max_seconds=args.max_seconds)
     except ParameterError as err:
         return _fail(f"{err.param}: {err.reason}")
-    except (ValueError, SolverMissing) as err:
+    except (ValueError, SolverMissing, TimeLimit) as err:
         return _fail(str(err))
     if args.json:
         _dump({"step": args.step, **res})
