@@ -53,6 +53,26 @@ def integer(low: int | None = None, high: int | None = None) -> Callable[[str], 
     return parse
 
 
+#: the memory one worker process needs (Python, numpy, numba and a task's arrays; measured 0.2-0.3 GiB
+#: resident on the Intel host for a ledger or sweep worker, taken with room)
+WORKER_BYTES = 0.5 * 2 ** 30
+
+
+def processes(text: str) -> int:
+    """A number of worker processes: an integer from 1 up to the cores this process may use and the
+    worker processes the free memory holds (`WORKER_BYTES` each); past either, refused naming both."""
+    from simulate.cost import available_memory
+
+    from ..verify.parallel import cores
+    v = integer(1, None)(text)
+    free = available_memory()
+    cap = max(1, min(cores(), int(free // WORKER_BYTES)))
+    if v > cap:
+        _fail(f"at most {cap} worker processes here ({cores()} cores, {free / 2 ** 30:.1f} GiB free at about "
+              f"{WORKER_BYTES / 2 ** 30:.1f} GiB a process), got {v}")
+    return v
+
+
 def real(low: float | None = None, high: float | None = None, open_low: bool = False,
          open_high: bool = False) -> Callable[[str], float]:
     """A finite real number in the given range."""

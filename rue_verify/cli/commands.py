@@ -14,7 +14,7 @@ from simulate.environments import F_SETUPS, FIXED_BUDGETS, MODEL, R_SETUPS
 
 from .. import __version__
 from ..verify.claims import Mode
-from .args import Parser, algorithm_names, alias, integer, names, real, reals
+from .args import Parser, algorithm_names, alias, integer, names, processes, real, reals
 from .timing import HOST_CLASS, WAITS
 
 #: parameters set for every algorithm at once by a flag of their own (--H-convention also sets the budgets)
@@ -291,7 +291,7 @@ def _erratum_command(sub) -> None:
     _paper_flag(er)
     er.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
                     help="files of your own claims, comma-separated, judged beside the paper's (as claims --claims)")
-    er.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core)")
+    er.add_argument("--workers", type=processes, help="processes the claims run in (default: every core)")
     er.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
 
@@ -361,7 +361,7 @@ def _proofs_command(sub) -> None:
     pf.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
                     help="files of your own claims, comma-separated: their nodes (claim(..., node=, uses=)) join the "
                          "graph, and --node can name them")
-    pf.add_argument("--workers", type=integer(1, 256), help="processes the claims run in (default: every core)")
+    pf.add_argument("--workers", type=processes, help="processes the claims run in (default: every core)")
     pf.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
 
@@ -620,7 +620,7 @@ def _ledger_flags(p, what: str) -> None:
     p.add_argument("--claims", dest="claim_files", type=names_free, metavar="FILE",
                    help="files of your own claims (path/to/file.py, module or entry point of rue_verify.claims, "
                         "comma-separated), declared with rue_verify.verify.claim; judged beside the paper's")
-    p.add_argument("--workers", type=integer(1, 256), help=f"processes {what} run in (default: every core; the "
+    p.add_argument("--workers", type=processes, help=f"processes {what} run in (default: every core; the "
                                                            "results do not depend on it)")
 
 
@@ -631,7 +631,7 @@ def _sweep_flags(p, json_help: str) -> None:
                                                        "that cluster; results are identical to a local run")
     p.add_argument("--wait", action="store_true", help="if another run is writing the same --out directory, wait "
                                                        "for it to end and then run what is left (default: refuse)")
-    p.add_argument("--workers", type=integer(1, 256),
+    p.add_argument("--workers", type=processes,
                    help="local processes the tasks run in, each on cores/workers of the cores, the costliest task "
                         "first (default: every core; the rows do not depend on it)")
     p.add_argument("--seed", type=integer(0, 2 ** 63 - 1), default=0, help="master seed (default 0)")
