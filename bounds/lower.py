@@ -74,8 +74,9 @@ def oracle_given_means(means, n: float, sigma_sq: float, shrink=None) -> tuple:
 
         Pr(J = k | mu) = int phi(z) prod_{j != k} Phi((a_k (mu_k + s z) - a_j mu_j) / (a_j s)) dz,
 
-    a one-dimensional integral (Gauss-Hermite); the failure is sum_{k != best} Pr(J = k) (summed, so
-    that tiny probabilities keep their digits) and the regret sum_k (mu_best - mu_k) Pr(J = k).
+    a one-dimensional integral (Gauss-Hermite); the failure is the sum of Pr(J = k) over the arms k
+    whose mean is below the best (a tied best arm is a success; summed, so that tiny probabilities
+    keep their digits) and the regret sum_k (mu_best - mu_k) Pr(J = k).
 
     Args:
         means: the instances' means, `(R, K)` (or `(K,)`), finite.
@@ -115,7 +116,7 @@ def oracle_given_means(means, n: float, sigma_sq: float, shrink=None) -> tuple:
         logs = np.where(keep[:, :, None, None], special.log_ndtr(arg), 0.0)
         p = np.where(keep, np.exp(logs.sum(axis=1) - own) @ w, 0.0)       # Pr(J = k): (r, L)
         b = best[rows]
-        failure[rows] = np.where(idx == b[:, None], 0.0, p).sum(axis=1)
+        failure[rows] = np.where(m < mu[rows, b][:, None], p, 0.0).sum(axis=1)    # a tied best arm is a success
         regret[rows] = ((mu[rows, b][:, None] - m) * p).sum(axis=1)
         lo = hi
     failure = np.clip(failure, 0.0, 1.0)

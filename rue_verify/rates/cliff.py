@@ -214,8 +214,6 @@ class CliffResults:
 
 def load(directory: str | Path | None = None) -> CliffResults:
     """The shipped study (None or 'shipped') or the one in `directory`."""
-    import csv
-    import io
     if directory in (None, "shipped"):
         base = resources.files(__package__).joinpath("data", "cliff")
         text, man, source = base.joinpath("results.csv").read_text(), base.joinpath("manifest.json").read_text(), \
@@ -228,10 +226,11 @@ def load(directory: str | Path | None = None) -> CliffResults:
         text = (d / "results.csv").read_text()
         man = (d / "manifest.json").read_text() if (d / "manifest.json").is_file() else "{}"
         source = str(d)
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    if tuple(reader.fieldnames or ()) != COLUMNS:
-        raise ParameterError("cliff", f"{source} holds a results.csv of another form than this version's study")
-    return CliffResults(tuple(reader), source, json.loads(man))
+    from ..store.tables import checked_rows, manifest
+    rows = checked_rows(text, source, COLUMNS, "cliff", "the exploration-constant study ('rue-verify rates --cliff')",
+                        text_columns=("key", "algorithm", "version"),
+                        json_columns=[c for c in COLUMNS if c.endswith(("_sums", "_sumsq"))])
+    return CliffResults(rows, source, manifest(man, source, "cliff"))
 
 
 def ledger_source(rates_dir: str | None) -> str | None:

@@ -247,7 +247,7 @@ def _oracle_one(mu, a, s, z, w, relevant):
                     if arg < _PHI_ONE:                  # above, Phi rounds to 1 exactly
                         prod *= 0.5 * math.erfc(-arg * _SQRT_HALF)
             p += w[i] * prod
-        if k != best:
+        if mu[k] < mu[best]:          # a tied best arm is a success (`simulate.runner.outcomes`)
             failure += p
         regret += (mu[best] - mu[k]) * p
     return min(max(failure, 0.0), 1.0), regret
@@ -284,5 +284,5 @@ def plain_oracle(mu, noise, n, scale, v, nu_sq, failure, regret):
                 rec = k
             if mu[r, k] > mu[r, best]:
                 best = k
-        failure[r] = 1.0 if rec != best else 0.0
+        failure[r] = 1.0 if mu[r, rec] < mu[r, best] else 0.0     # a tied best arm is a success
         regret[r] = mu[r, best] - mu[r, rec]

@@ -133,8 +133,6 @@ def _shipped_dir():
 def load(directory: str | Path | None = None) -> RateResults:
     """The shipped rate study (`directory` None or SHIPPED), or the one in `directory`; a ValueError
     if it holds no results.csv."""
-    import csv
-    import io
     if directory in (None, SHIPPED):
         base = _shipped_dir()
         text, man = base.joinpath("results.csv").read_text(), base.joinpath("manifest.json").read_text()
@@ -147,9 +145,8 @@ def load(directory: str | Path | None = None) -> RateResults:
         text = (d / "results.csv").read_text()
         man = (d / "manifest.json").read_text() if (d / "manifest.json").is_file() else "{}"
         source = str(d)
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    if tuple(reader.fieldnames or ()) != COLUMNS:
-        raise ParameterError("rates", f"{source} holds a results.csv of another form than this version's rate study "
-                         f"(columns {', '.join(reader.fieldnames or ['none'])}); rerun 'rue-verify rates' into a new "
-                         "directory")
-    return RateResults(tuple(reader), source, json.loads(man))
+    from ..store.tables import checked_rows, manifest
+    rows = checked_rows(text, source, COLUMNS, "rates", "a rate study ('rue-verify rates')",
+                        text_columns=("key", "setting", "algorithm", "version"),
+                        json_columns=[c for c in COLUMNS if c == "params" or c.endswith(("_sums", "_sumsq"))])
+    return RateResults(rows, source, manifest(man, source, "rates"))

@@ -84,6 +84,12 @@ def load(directory: str | Path | None = None) -> Results:
     p = Path(directory)
     if not (p / "results.csv").is_file():
         raise ParameterError("results", f"{p} holds no results.csv (run 'rue-verify reproduce --out {p}')")
+    from ..store.tables import checked_rows, manifest
+    from .grid import COLUMNS, Row
     m = p / "manifest.json"
-    manifest = json.loads(m.read_text()) if m.is_file() else {}
-    return Results(tuple(read_rows(p)), str(p), manifest)
+    man = manifest(m.read_text(), str(p), "results") if m.is_file() else {}
+    kinds = {f: t for f, t in Row.__annotations__.items() if f in COLUMNS}
+    rows = checked_rows((p / "results.csv").read_text(), str(p), COLUMNS, "results",
+                        "a reproduction ('rue-verify reproduce')", exact=False, json_columns=("params",),
+                        text_columns=[c for c, t in kinds.items() if t == "str" and c != "params"])
+    return Results(rows, str(p), man)

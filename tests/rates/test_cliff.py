@@ -66,7 +66,7 @@ def test_the_zero_share_bound_is_the_exact_upper_end_times_the_largest_weight(ru
 
 def test_a_study_of_another_form_is_refused(tmp_path):
     (tmp_path / "results.csv").write_text("key,K\n")
-    with pytest.raises(ValueError, match="another form"):
+    with pytest.raises(ValueError, match="not the results of"):
         cliff.load(tmp_path)
 
 
