@@ -108,8 +108,16 @@ def check(capsys, args):
                                                                "nu_sq", "claim", "bound", "reward"))
         assert named, (args, lines[0])
     elif "--json" in args:
-        json.loads(out)
+        strict_json(out)
     return code
+
+
+def strict_json(text: str):
+    """`text` parsed as strict JSON: NaN, Infinity and -Infinity (which Python's json reads by default)
+    are refused."""
+    def refuse(name):
+        raise ValueError(f"not strict JSON: {name}")
+    return json.loads(text, parse_constant=refuse)
 
 
 @pytest.mark.parametrize("command,flags", [("simulate", SIMULATE), ("table", TABLE), ("vacuity", VACUITY),
