@@ -341,7 +341,7 @@ def _proofs_command(sub) -> None:
                                     "each with the status the "
                                     "ledger computed and the method behind it (certified, exhausted, sampled; "
                                     "refuted, undefined, inconsistent, conditional; vacuous, untested, read, argued, "
-                                    "inconclusive; definition), where "
+                                    "error, inconclusive; definition), where "
                                     "the proof breaks, and the repaired route (runs the quick ledger, "
                                     f"{WAITS['proofs']} on {HOST_CLASS}). With --node ID --at JSON, evaluate one "
                                     "node's relation "
