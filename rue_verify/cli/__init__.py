@@ -585,10 +585,10 @@ def _report(args: argparse.Namespace) -> int:
         _dump(res)
     else:
         print(formatting.report(res))
-    errored = res.get("errored") or []
+    errored = (res.get("errored") or []) + [f"figure {n}" for n in res.get("figure_errors") or {}]
     if errored:
-        print(f"error: {len(errored)} claim(s) could not be judged (their check failed): {', '.join(errored)}",
-              file=sys.stderr)
+        print(f"error: {len(errored)} claim(s) or figure(s) could not be made (their check or drawing failed): "
+              f"{', '.join(errored)}", file=sys.stderr)
     return 1 if errored else 0
 
 

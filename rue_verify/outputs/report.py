@@ -209,9 +209,11 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
         done[("figure", n)] = make(n, with_ledger, out / "figures")
         step(("figure", n))
     shown.close()
-    files = {n: done[("figure", n)] for n in names}
+    from ..plots.registry import Failed
+    files = {n: done[("figure", n)] for n in names if not isinstance(done[("figure", n)], Failed)}
+    failed = {n: str(done[("figure", n)]) for n in names if isinstance(done[("figure", n)], Failed)}
     meta = _meta(scale, mode, seed, paper, time.perf_counter() - t0, results, files, paper.inputs_text(mode.inputs),
-                 results=res.description, rates=rates.description)
+                 results=res.description, rates=rates.description, figure_errors=failed)
     inline = {n: (out / "figures" / f"{n}.svg").read_text() for n in files if FAMILIES[n].inline}
     return _write(out, final, results, files, meta, inline, workers)
 
@@ -223,7 +225,9 @@ def _intro(meta: dict) -> str:
             f": ledger mode {meta['ledger_mode']} (seed {meta['ledger_seed']}), {draws}. "
             f"Complete: {meta['claims']} claims and {len(meta['figures'])} figures, "
             f"finished {meta['finished']} after {meta['seconds']} s (the same record is in COMPLETE.json). Every "
-            "verdict and figure below is computed.")
+            "verdict and figure below is computed."
+            + (f" Not judged, since their check failed: {', '.join(meta['errored'])}." if meta.get("errored") else "")
+            + ("".join(f" {v}." for v in meta.get("figure_errors", {}).values())))
 
 
 def _figure(n: str, c: str, svg: str | None = None) -> str:

@@ -176,11 +176,25 @@ def redraw(csv_path: str | Path, stem: str | Path | None = None) -> list[str]:
     return save(family, table, stem or Path(csv_path).with_suffix(""))[0]
 
 
+class Failed(str):
+    """What a figure family that failed says instead of its caption line: its exception in one line
+    (`verify.faults.one_line`). The report shows it and goes on without the figure."""
+
+
 def make(name: str, inputs: Inputs, directory: str | Path) -> str:
     """Compute, draw and save family `name` into `directory`; its caption line (a module-level
-    function, so a worker process can run it)."""
+    function, so a worker process can run it), or a `Failed` line where the family raised (a disk that
+    is full or read-only still ends the run: the report cannot be written)."""
+    from ..verify.faults import one_line
     fam = FAMILIES[name]
-    return save(fam, fam.compute(inputs), Path(directory) / name)[1]
+    try:
+        return save(fam, fam.compute(inputs), Path(directory) / name)[1]
+    except (KeyboardInterrupt, OSError):
+        raise
+    except Exception as err:
+        import matplotlib.pyplot as plt
+        plt.close("all")
+        return Failed(f"figure {name} failed: {one_line(err)}")
 
 
 def make_group(names: tuple[str, ...], inputs: Inputs, directory: str | Path) -> dict[str, str]:

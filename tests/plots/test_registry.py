@@ -45,3 +45,24 @@ def test_a_figure_redraws_from_its_csv_alone(tmp_path):
         assert len(got) == len(want) and all(np.allclose(a, b, equal_nan=True) for a, b in zip(got, want))
         again = redraw(tmp_path / f"{name}.csv", tmp_path / f"{name}-again")
         assert [p.rsplit(".", 1)[1] for p in again] == ["png", "svg", "csv"]
+
+
+def test_a_figure_family_that_raises_is_a_line_not_the_end_of_the_report(tmp_path, monkeypatch):
+    """`make` turns a family's exception into a `Failed` line naming the family and the exception; the
+    report's head says it, and the other figures are kept."""
+    import dataclasses
+
+    from rue_verify.outputs.report import _intro
+    from rue_verify.plots.registry import FAMILIES, SCALES, Failed, Inputs, make
+
+    name = next(iter(FAMILIES))
+
+    def boom(inputs):
+        raise RuntimeError("planted")
+    monkeypatch.setitem(FAMILIES, name, dataclasses.replace(FAMILIES[name], compute=boom))
+    out = make(name, Inputs(SCALES["quick"], 0, ()), tmp_path)
+    assert isinstance(out, Failed) and name in out and "RuntimeError: planted" in out
+    assert not list(tmp_path.iterdir())
+    meta = {"version": "x", "scale": "quick", "ledger_mode": "quick", "ledger_seed": 1, "claims": 3, "figures": [],
+            "finished": "now", "seconds": 1, "errored": ["C2"], "figure_errors": {name: str(out)}}
+    assert "C2" in _intro(meta) and "RuntimeError: planted" in _intro(meta)
