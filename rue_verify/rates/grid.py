@@ -28,6 +28,8 @@ ORACLE = "oracle"
 #: how the oracle's rows are computed, in their keys: a study resumed from rows of another method
 #: recomputes them (the oracle used to be simulated with its noise shared across budgets)
 ORACLE_METHOD = "quadrature"
+#: the variance mode of every algorithm of the study that takes one (`algorithm_params`): told the variances
+VARIANCES = "known"
 #: the prior-dependent methods the paper's related work cites
 PEER_NAMES = ("bayes_elim", "prior_alloc")
 #: rules run to see whether the limit is reached (LIMIT-TIGHT): the top pair, written for it
@@ -101,11 +103,14 @@ class Scale:
 
 
 def algorithm_params(name: str, setting: Setting) -> dict:
-    """What each algorithm is told: RUE the two variances (sigma0^2 the prior's geometric mean), the
-    peers the prior (mean 0, the per-arm variances) and the reward variance, the prior-free baselines
+    """What each algorithm is told: every algorithm that takes a variance mode (RUE and its top-two
+    variant) the same one, the study's ('known': the two variances, sigma0^2 the prior's geometric
+    mean), never its own default (the authors' estimates), so that a comparison is on equal terms; the
+    peers the prior (mean 0, the per-arm variances) and the reward variance; the prior-free baselines
     nothing."""
-    if name == "rue":
-        return {"variances": "known", "sigma0_sq": setting.sigma0_sq, "sigma_sq": setting.sigma_sq}
+    from simulate.algorithms import get
+    if name != ORACLE and "variances" in {p.name for p in get(name).params}:
+        return {"variances": VARIANCES, "sigma0_sq": setting.sigma0_sq, "sigma_sq": setting.sigma_sq}
     if name in PEER_NAMES:
         return {"prior_mean": 0.0, "prior_var": setting.sigma0_sq, "noise_var": setting.sigma_sq,
                 **({"prior_ratio": setting.prior_ratio} if setting.prior_ratio != 1 else {})}

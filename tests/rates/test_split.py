@@ -60,3 +60,34 @@ def test_the_parts_add_up_agree_with_the_realised_regret_and_the_oracle_loses_on
     o = oracle_truth(6, n, 1.0, 1.0, runs, 5, tilt=True)
     assert np.isclose(orc.near.estimate + orc.rest.estimate, o.regret.estimate * n / constants(s).regret, rtol=1e-12)
     assert orc.rest.high < 0.02 * orc.near.low and 0 < orc.near_share < 1
+
+
+def test_every_algorithm_of_a_comparison_that_takes_a_variance_mode_gets_the_studys():
+    """Equal terms: RUE and its top-two variant are told the same variances in every setting of every
+    scale (the variant used to fall back to its default, the authors' estimates, in the split), and
+    the split passes exactly those parameters to the simulator."""
+    from unittest import mock
+
+    from rue_verify.rates import split
+    from rue_verify.rates.grid import SCALES, VARIANCES, algorithm_params
+    from simulate.algorithms import REGISTRY, get
+    takes = [a for a in REGISTRY if "variances" in {p.name for p in get(a).params}]
+    assert {"rue", "rue-top-two"} <= set(takes)
+    for scale in SCALES.values():
+        for plan in scale.plans:
+            modes = {a: algorithm_params(a, plan.setting) for a in takes}
+            assert {m["variances"] for m in modes.values()} == {VARIANCES}, modes
+            assert len({(m["sigma0_sq"], m["sigma_sq"]) for m in modes.values()}) == 1, modes
+    told = {}
+
+    def record(algorithm, K, n, s0, s, runs, seed, params, tilt):
+        told[algorithm] = params
+        raise StopIteration
+    plan = next(p for p in SCALES["quick"].plans if p.setting.prior_ratio == 1)
+    with mock.patch.object(split, "simulated_runs", record):
+        for alg in ("rue", "rue-top-two"):
+            try:
+                split.regret_split(plan.setting, alg, 100, 8, 0)
+            except StopIteration:
+                pass
+    assert told["rue"]["variances"] == told["rue-top-two"]["variances"] == VARIANCES
