@@ -60,6 +60,20 @@ REFUSED = {
 COUNTER = iter(range(10 ** 9))
 
 
+@pytest.fixture(autouse=True)
+def active_paper_restored():
+    """Each run loads its paper and makes it the registry's active one: the active paper before the test
+    is restored after it (other tests in this worker read the default paper's claims)."""
+    from rue_verify.verify import REGISTRY
+    before = REGISTRY.active
+    yield
+    if before is not None:
+        REGISTRY.activate(before)
+    else:                               # no paper was active: the next one declared becomes it again
+        REGISTRY.active = None
+        dict.clear(REGISTRY)
+
+
 def paper_file(tmp, kinds: list[str]) -> tuple:
     """A paper whose claim C0 holds and Ci (i >= 1) is of kind kinds[i - 1]: (path, bad claim IDs)."""
     name = f"fz{next(COUNTER)}"

@@ -14,9 +14,10 @@ from ..errors import ParameterError
 
 def names(paper, space: dict) -> set[str]:
     """What a proof step or an edge may name in `paper` (its claims `space`): a node of its graph, a
-    claim's ID, or 'repair:ID' for a claim ID (`graph.resolve` reads nothing else)."""
-    from .graph import paper_table
-    return ({n.id for n in paper_table(paper, space.values())} | set(space)
+    claim's ID, or 'repair:ID' for a claim ID (`graph.resolve` reads nothing else; the nodes are those
+    of `graph.paper_table`: the paper's table, and the node each claim declares or is)."""
+    table = paper.table() if paper is not None else ()
+    return ({n.id for n in table} | {c.node or c.id for c in space.values()} | set(space)
             | {f"repair:{cid}" for cid in space})
 
 

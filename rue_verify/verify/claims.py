@@ -405,7 +405,10 @@ def run_claim(c: Claim, mode: Mode) -> ClaimResult:
     (`Mode.seconds`). A check that raises, returns anything but (summary, findings) with at least one
     `Finding`, runs past its limit, or (declared a bound) gives no finding of kind `tightness`, and a
     repair that raises or returns no `Repair`, make the claim read `error`, with one line saying what
-    and where in the declaring file (`faults.one_line`); the run goes on. Ctrl-C is not caught."""
+    and where in the declaring file (`faults.one_line`); the run goes on. Ctrl-C is not caught, nor a
+    `ParameterError` (the run's inputs refused, e.g. results that lack a study the claim needs: the
+    whole run stops with that one line)."""
+    from ..errors import ParameterError
     from .faults import TimeLimit, declared_at, one_line, time_limit
     t0 = time.perf_counter()
     at = declared_at(c.check)
@@ -422,7 +425,7 @@ def run_claim(c: Claim, mode: Mode) -> ClaimResult:
                                       f"{_kind(rep)}, not a verify.Repair with findings")
                     break
                 repairs.append(rep)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, ParameterError):       # Ctrl-C; the run's inputs refused (the whole run stops)
         raise
     except TimeLimit as err:
         error = str(err)

@@ -57,12 +57,11 @@ class Rests:
     def __post_init__(self) -> None:
         if not isinstance(self.node, str):
             raise TypeError(f"Rests names a node by its id (a str), got {self.node!r}")
-        from .claims import REGISTRY, running
+        from .claims import PAPERS, REGISTRY, running
         c = running()
         if c is None:
             return
         from .admission import names
-        from .papers import PAPERS
         space = REGISTRY.of(c.paper)
         key = (c.paper, len(space))
         if _KNOWN.get("key") != key:
