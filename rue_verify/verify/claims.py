@@ -459,8 +459,10 @@ def _returned(c: Claim, out: Any) -> tuple[str, list, str | None]:
         return "", [], (f"the check returned {_kind(out)}; a check returns (summary, findings), findings a list "
                         "of verify findings (from_proof, from_value, ...)")
     summary, findings = out
-    if not isinstance(findings, (list, tuple)) or not findings:
-        return "", [], f"the check returned {_kind(findings) if not findings else 'findings'} with no finding in it"
+    if not isinstance(findings, (list, tuple)):
+        return "", [], f"the check's findings are {_kind(findings)}, not a list of verify findings"
+    if not findings:
+        return "", [], "the check returned no finding (a claim needs at least one)"
     bad = next((f for f in findings if not isinstance(f, Finding)), None)
     if bad is not None:
         return "", [f for f in findings if isinstance(f, Finding)], (
