@@ -41,6 +41,7 @@ from rue_verify.verify import (
     Rests,
     claim,
     corroborating,
+    count_at,
     from_count,
     from_exact,
     from_proof,
@@ -67,7 +68,7 @@ SECTION = "Section 2 of Zhu & Qiu"
 def means_of(p: dict) -> np.ndarray:
     """The instance at a point: arm 0 best at 0.5 + gap/2, arm j >= 1 at 0.5 + gap/2 - gap (1 + spread (j - 1)),
     cut at 0 (Bernoulli means)."""
-    K, gap, spread = int(p["K"]), float(p["gap"]), float(p.get("spread", 0.0))
+    K, gap, spread = count_at(p, "K", 2), float(p["gap"]), float(p.get("spread", 0.0))
     top = min(0.5 + gap / 2, 1.0)
     return np.array([top] + [max(top - gap * (1 + spread * (j - 1)), 0.0) for j in range(1, K)])
 
@@ -104,7 +105,7 @@ def ucbe_point(p: dict, runs: int, rng: np.random.Generator, a: float | None = N
     means = np.tile(means_of(p), (runs, 1))
     seeds = rng.integers(0, 2 ** 63 - 1, size=(2, runs), dtype=np.uint64)
     rec, _, _, _ = run_algorithm("ucbe", {"c": float(p["a"] if a is None else a), "a_form": "c",
-                                          "H_convention": "section2"}, means, int(p["n"]), seeds[0], seeds[1],
+                                          "H_convention": "section2"}, means, count_at(p, "n", 1), seeds[0], seeds[1],
                                  False, 0.0)
     return Point(p, runs, int(np.sum(rec != 0)))
 
@@ -185,7 +186,7 @@ def ucbe_on_event(p: dict, runs: int, rng: np.random.Generator) -> tuple[int, in
     gets row s), so xi is read on all n rewards of every arm: (runs on xi, of them the runs whose
     recommendation is not arm 0)."""
     mu = means_of(p)
-    K, n, a = mu.size, int(p["n"]), tuned_a(p)
+    K, n, a = mu.size, count_at(p, "n", 1), tuned_a(p)
     table = (rng.random((runs, n, K)) < mu).astype(float)
     s = np.arange(1, n + 1)[None, :, None]
     on_xi = np.all(np.abs(np.cumsum(table, axis=1) / s - mu) < np.sqrt(a / s) / 5, axis=(1, 2))

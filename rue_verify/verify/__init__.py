@@ -64,6 +64,7 @@ from .findings import (
     weakest,
     witness,
 )
+from .graph import count_at
 from .lemmas import (
     Gaussian,
     bounded,
@@ -82,6 +83,7 @@ from .proofs import Argued, Cites, Rests, Sampled, from_proof, proof_mutants, pr
 from .statements import Condition, Holds, on_box, rel
 
 __all__ = [
+    'count_at',
     'REGISTRY', 'Claim', 'ClaimResult', 'Expect', 'LedgerInputs', 'Mode', 'NoRepair', 'Repair',
     'auto_summary', 'claim', 'claims_in', 'repair', 'run_claim', 'DECIDED', 'KINDS', 'METHODS', 'SEVERITY',
     'Finding', 'about', 'corroborating', 'fmt', 'from_certificate', 'from_classes', 'from_count', 'from_exact',

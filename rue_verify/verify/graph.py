@@ -552,6 +552,17 @@ def check_point(x, where: str = "the point") -> None:
             check_point(v, f"{where}[{i}]")
 
 
+def count_at(p: dict, name: str, low: int = 1, high: int | None = None) -> int:
+    """The count `name` of a point `p` (a witness's params, `--at`'s JSON) as an int: a whole number in
+    [low, high], 2.0 and 1e3 included; anything else (2.5, true, a string) a ValueError naming it, so a
+    recompute never evaluates K = 2.5 as K = 2."""
+    v = p.get(name)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v != int(v) \
+            or v < low or (high is not None and v > high):
+        raise ValueError(f"{name} must be a whole number in [{low}, {'inf' if high is None else high}], got {v!r}")
+    return int(v)
+
+
 def _evaluate(paper, key: str, w: dict, space, node, cid: str) -> dict:
     """`evaluate` on a point that is one."""
     from .witnesses import recompute_witness
