@@ -57,6 +57,13 @@ def test_simulate_help_names_every_registered_algorithm():
     (["vacuity", "--K", "20", "--delta", "0.5"], "--sigma0-sq"),
     (["claims", "--id", "NOPE", "-q"], "--id"), (["simulate", "--runs", "1e12"], "--runs"),
     (["nonsense"], "argument cmd"),
+    # more processes than the cores (or the free memory) hold: refused naming both
+    (["claims", "--workers", "256", "-q"], "--workers"), (["report", "--workers", "4096"], "--workers"),
+    # a flag the mode or the algorithms run do not use is refused, never dropped
+    (["simulate", "--algorithms", "rue-top-two", "--rue-deg", "0.5", "--runs", "3"], "--rue-deg"),
+    (["simulate", "--algorithms", "ttts", "--deg", "0.5", "--runs", "3"], "--deg"),
+    (["rates", "--split", "--show", "shipped"], "--show"), (["rates", "--split", "--cliff"], "--cliff"),
+    (["rates", "--split", "--out", "somewhere"], "--out"),
 ])
 def test_bad_input_is_one_line_naming_the_flag(capsys, argv, flag):
     assert main(argv) == 2

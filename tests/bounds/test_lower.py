@@ -58,3 +58,14 @@ def test_one_instance_and_bad_input():
         oracle_given_means([0.0, 1.0], 10, -1.0)
     with pytest.raises(ValueError, match="shrink"):
         oracle_given_means([0.0, 1.0], 10, 1.0, [1.0, 0.0])
+
+
+def test_a_tied_best_pair_is_a_success_in_the_reference_and_the_compiled_oracle():
+    """Two best arms at the same mean, the third far below: choosing either best arm is right, so the
+    oracle's failure is (about) 0, not one half, and its regret 0; the compiled oracle agrees."""
+    from rue_verify.rates.truth import oracle_given_means as compiled
+    mu = np.array([[1.0, 1.0, -5.0], [0.3, -5.0, 0.3]])
+    f, r = oracle_given_means(mu, 100, 1.0)
+    assert np.all(f < 1e-12) and np.all(np.abs(r) < 1e-12), (f, r)
+    fc, rc = compiled(mu, 100, 1.0, np.ones(3))
+    assert np.allclose(fc, f, atol=1e-12) and np.allclose(rc, r, atol=1e-12), (fc, f)

@@ -176,6 +176,39 @@ def test_a_history_node_is_evaluated_on_a_history_and_a_repair_is_not_the_claim(
         assert len(err) == 1 and said in err[0], err
 
 
+def test_a_witness_or_point_that_is_not_one_is_refused_never_evaluated(quick_ledger, capsys):
+    """A history cut short (it used to be zipped and called true), an arm out of range, NaN, a count of
+    2.5, a number given as true and a variance of 0 are each one line naming what is wrong; an infinite
+    value (JSON's 1e400) too."""
+    r = next(r for r in quick_ledger if r.id == "LEM-TK-LOW")
+    w = next(f.witness for f in r.findings if f.witness and "history" in f.witness["params"])
+
+    def edited(path, value):
+        x = copy.deepcopy(w)
+        *head, last = path
+        d = x["params"]
+        for k in head:
+            d = d[k]
+        d[last] = value(d[last]) if callable(value) else value
+        return x
+    cases = [(("history", "rewards"), lambda v: v[:2], "history.rewards must be a list of"),
+             (("history", "rewards"), lambda v: v[:-1], "history.rewards must be a list of"),
+             (("history", "pulls"), lambda v: [9] + v[1:], "history.pulls[0] must be an arm in"),
+             (("history", "means"), lambda v: [float("nan")] + v[1:], "history.means[0]"),
+             (("K",), 2.5, "K must be an integer"),
+             (("K",), True, "K: a number is wanted, not true"),
+             (("sigma0_sq",), 0, "sigma0_sq must be a finite number > 0")]
+    for path, value, said in cases:
+        assert main(["proofs", "--node", "Tk_lowv2", "--at", json.dumps(edited(path, value))]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and said in err[0], (path, err)
+    assert main(["proofs", "--node", "THM-GAP", "--at", '{"K": 36, "alpha": 1e400, "sigma0_sq": 1}']) == 2
+    assert "finite" in capsys.readouterr().err
+    assert main(["proofs", "--node", "THM-GAP", "--at", '{"K": 36, "alpha": 0.12, "sigma0_sq": 0}']) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot be evaluated" in err[0], err
+
+
 def test_rewording_every_finding_moves_no_status(quick_ledger):
     """A node's findings are bound to it by identity (`Finding.node`), never by their text: with every
     finding's text (and every repair's) replaced, every node's status and proof status stay."""

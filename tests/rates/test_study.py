@@ -150,6 +150,41 @@ def test_a_study_of_another_form_is_refused_with_one_line(tmp_path, capsys):
     assert "not the results of" in err and err.count("\n") == 1
 
 
+def _set_field(text: str, column: str, value: str) -> str:
+    """`text` (a results.csv) with `column` of its first row set to `value`."""
+    import csv
+    import io
+    rows = list(csv.reader(io.StringIO(text)))
+    rows[1][rows[0].index(column)] = value
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("edit,said", [
+    (lambda text, man: (text[:text.index("\n", text.index("\n") + 1) + 40], man), "fewer fields than the header"),
+    (lambda text, man: (_set_field(text, "K", "abc"), man), "K = 'abc' is not a number"),
+    (lambda text, man: (_set_field(text, "failure_sums", "[1, 2"), man), "failure_sums = '[1, 2' is not JSON"),
+    (lambda text, man: (text.rstrip("\n") + "\n" + "garbage," * 3 + "\n", man), "line"),
+    (lambda text, man: (text, man[: len(man) // 2]), "manifest.json is not JSON"),
+])
+def test_a_study_cut_short_or_edited_is_one_line_naming_the_file_and_line(tiny, tmp_path, capsys, edit, said):
+    """A row cut short, a value that is not a number, a garbage row, a manifest cut in half: one line
+    naming the file (and the line), never a traceback from whatever reads the value later."""
+    import shutil
+
+    from rue_verify.cli import main
+    d = tmp_path / "study"
+    shutil.copytree(tiny[0], d)
+    text, man = edit((d / "results.csv").read_text(), (d / "manifest.json").read_text())
+    (d / "results.csv").write_text(text)
+    (d / "manifest.json").write_text(man)
+    assert main(["rates", "--show", str(d)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --show:") and str(d) in err[0], err
+    assert said is None or said in err[0], err
+
+
 def test_the_shipped_study_is_the_paper_grid_found_through_the_package():
     """The study the ledger reads by default is the paper scale's grid and seed, read with
     importlib.resources (so a wheel finds it), and says what produced it."""
