@@ -151,9 +151,9 @@ def _proofs(args: argparse.Namespace) -> int:
         from ..verify.faults import OutOfMemory, TimeLimit, memory_limit, time_limit
         try:
             at = json.loads(args.at)
+            limit = AT_SECONDS if args.claim_seconds is None else args.claim_seconds     # 0: none
             with memory_limit(f"--node {args.node} at this point"), \
-                    time_limit(args.claim_seconds or AT_SECONDS, f"--node {args.node} at this point",
-                               "raise it with --claim-seconds"):
+                    time_limit(limit, f"--node {args.node} at this point", "raise it with --claim-seconds"):
                 _dump(graph.evaluate(paper, args.node, at))
         except json.JSONDecodeError as err:
             return _fail(f"--at: not a JSON object ({err})")
