@@ -64,13 +64,15 @@ UNIT = 4       # LLVM vectorises 4 (AVX2) or 8 (AVX-512) wide with a scalar rema
 # a seed's results are reproducible on one machine class; against unfused arithmetic, decisions
 # differ only at near-ties.
 @njit(cache=True, error_model="numpy", fastmath={"contract"})
-def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi, sums, deg, top_two):
+def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi, sums, deg, top_two, refit):
     """Runs lo..hi-1 of `src` in lockstep, arrays laid out `(K, B)` so each per-arm step is a vector
     op across runs; each run's arithmetic is sequential and its own, so a run's result does not
     depend on the block it is in. A table source runs one block of one run. sums: empty, or the
     array that gets each run's reward sums, the running totals S it kept (the rewards added in the
     order drawn, as a collecting source would: a store in the reward loop costs RUE about 40%).
-    deg: the exploration constant (the paper's DEG = 2); top_two: the top-two balanced pick (`TOP_TWO`)."""
+    deg: the exploration constant (the paper's DEG = 2); top_two: the top-two balanced pick (`TOP_TWO`);
+    refit: the likelihood estimators' schedule (`variances.REFIT_GROWTH`): a run refits ML or REML when
+    its pulls have grown by this share since its last fit, and keeps that fit in between."""
     K = n_arms(src)
     B = hi - lo
     T = np.zeros((K, B))
@@ -92,6 +94,10 @@ def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi, sums, deg, top_t
     best = np.empty(B)
     cnt = np.empty(B, np.int64)
     pick = np.empty(B, np.int64)
+    fit0 = np.empty(B)
+    fit1 = np.empty(B)
+    nextfit = np.zeros(B)
+    likelihood = mode >= V.ML_MODE
     c = math.sqrt(deg * math.log(n))
     for t in range(n):
         if t < 2 * K:
@@ -99,8 +105,15 @@ def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi, sums, deg, top_t
                 pick[b] = t % K
         else:
             for b in range(B):
-                s02[b], s2[b] = V.from_totals(N[b], Stot[b], Qtot[b], A[b], sumT2[b], npulled[b], mode,
-                                              s0_known, s_known)
+                if likelihood:
+                    if N[b] >= nextfit[b]:
+                        fit0[b], fit1[b] = V.likelihood_from(T[:, b], rbar[:, b], Qtot[b] - A[b],
+                                                             mode == V.REML_MODE)
+                        nextfit[b] = N[b] * (1.0 + refit)
+                    s02[b], s2[b] = fit0[b], fit1[b]
+                else:
+                    s02[b], s2[b] = V.from_totals(N[b], Stot[b], Qtot[b], A[b], sumT2[b], npulled[b], mode,
+                                                  s0_known, s_known)
                 den[b] = 0.0
                 num[b] = 0.0
             for j in range(K):
@@ -151,7 +164,10 @@ def _block(src, n, mode, s0_known, s_known, rec, pulls, lo, hi, sums, deg, top_t
             Qtot[b] += r * r
     m = np.empty(K)
     for b in range(B):
-        e0, e1 = V.from_totals(N[b], Stot[b], Qtot[b], A[b], sumT2[b], npulled[b], mode, s0_known, s_known)
+        if likelihood:                   # the recommendation's fit is on the final data, whatever the schedule
+            e0, e1 = V.likelihood_from(T[:, b], rbar[:, b], Qtot[b] - A[b], mode == V.REML_MODE)
+        else:
+            e0, e1 = V.from_totals(N[b], Stot[b], Qtot[b], A[b], sumT2[b], npulled[b], mode, s0_known, s_known)
         recommend(src, lo, b, T, S, omw, e0, e1, m, rec, pulls, sums)
 
 
@@ -178,13 +194,14 @@ def _top_two(U, omw, rbar0, rbar, T):
 
 
 @njit(cache=True, parallel=True, nogil=True, error_model="numpy")
-def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, mode, s0_known, s_known, starts, deg, top_two):
+def _batch(means, n, gaussian, nu, reward_seeds, seeds, sums, mode, s0_known, s_known, starts, deg, top_two,
+           refit):
     R, K = means.shape
     rec = np.empty(R, np.int64)
     pulls = np.empty((R, K))
     src = live_source(means, gaussian, nu, reward_seeds, seeds, None)
     for g in prange(starts.shape[0] - 1):
-        _block(src, n, mode, s0_known, s_known, rec, pulls, starts[g], starts[g + 1], sums, deg, top_two)
+        _block(src, n, mode, s0_known, s_known, rec, pulls, starts[g], starts[g + 1], sums, deg, top_two, refit)
     return rec, pulls
 
 
@@ -215,7 +232,8 @@ def lazy_path(K: int, variances: str, top_two: bool, lazy: bool | None) -> bool:
 
 
 def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="authors", sigma0_sq=1.0,
-          sigma_sq=1.0, block=None, sums=None, deg=DEG, top_two=False, lazy=None, evaluated=None):
+          sigma_sq=1.0, block=None, sums=None, deg=DEG, top_two=False, lazy=None, evaluated=None,
+          refit=V.REFIT_GROWTH):
     """Runs are padded to whole units of UNIT (throwaway copies of the last run) and interleaved in
     blocks of about `block` runs, each a whole number of units, as many blocks as a multiple of the
     threads where that leaves each at least `block`; where there are too few runs for that, in
@@ -224,7 +242,7 @@ def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="auth
     every run, whatever the blocking. `lazy` (None: by K, `lazy_path`) sends known-variance runs to
     the lazy argmax (`rue_lazy`), with the same pulls and recommendations; `evaluated`, an `(R,)`
     array, gets each run's exact index evaluations after round 2K there (the plain kernel's are K
-    per round)."""
+    per round). `refit`: the ML / REML refit schedule (`variances.REFIT_GROWTH`; 0 refits every round)."""
     means = np.asarray(means, float)
     seeds, reward_seeds = (np.asarray(x, np.uint64) for x in (seeds, reward_seeds))
     R = means.shape[0]
@@ -258,7 +276,7 @@ def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="auth
             evaluated[...] = ev[:R]
     else:
         rec, pulls = _batch(np.ascontiguousarray(means), n, gaussian, nu, reward_seeds, seeds, kept,
-                            mode, sigma0_sq, sigma_sq, starts, float(deg), bool(top_two))
+                            mode, sigma0_sq, sigma_sq, starts, float(deg), bool(top_two), _refit(refit))
         if evaluated is not None:
             evaluated[...] = max(n - 2 * means.shape[1], 0) * means.shape[1]
     if out is not None and kept is not out:
@@ -266,13 +284,21 @@ def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="auth
     return rec[:R], pulls[:R]
 
 
+def _refit(refit) -> float:
+    refit = float(refit)
+    if not (refit >= 0.0 and math.isfinite(refit)):
+        raise ValueError(f"refit: the share by which a run's pulls grow between ML/REML fits must be a finite "
+                         f"number >= 0 (0: every round), got {refit!r}")
+    return refit
+
+
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, variances="authors",
-        sigma0_sq=1.0, sigma_sq=1.0, deg=DEG, top_two=False, lazy=None):
+        sigma0_sq=1.0, sigma_sq=1.0, deg=DEG, top_two=False, lazy=None, refit=V.REFIT_GROWTH):
     mu = np.asarray(mu, float)
     mode = V.mode_of(variances)
     if table is None:
         return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, variances, sigma0_sq,
-                                         sigma_sq, deg=deg, top_two=top_two, lazy=lazy))
+                                         sigma_sq, deg=deg, top_two=top_two, lazy=lazy, refit=refit))
     rec, pulls = np.empty(1, np.int64), np.empty((1, mu.size))
     src = replay_source(mu.size, table, ties, gaussian, nu)
     if lazy_path(mu.size, variances, top_two, lazy):
@@ -280,19 +306,29 @@ def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_see
         rue_lazy._block(src, n, float(sigma0_sq), float(sigma_sq), rec, pulls, 0, 1, np.zeros((0, 0)), float(deg),
                         np.zeros(1))
     else:
-        _block(src, n, mode, sigma0_sq, sigma_sq, rec, pulls, 0, 1, np.zeros((0, 0)), float(deg), bool(top_two))
+        _block(src, n, mode, sigma0_sq, sigma_sq, rec, pulls, 0, 1, np.zeros((0, 0)), float(deg), bool(top_two),
+               _refit(refit))
     return rec[0], pulls[0]
 
 
 def reference(source, K: int, n: int, gaussian=False, nu=0.0, variances: str = "authors", sigma0_sq: float = 1.0,
-              sigma_sq: float = 1.0, deg: float = DEG, top_two: bool = False) -> tuple[int, np.ndarray]:
+              sigma_sq: float = 1.0, deg: float = DEG, top_two: bool = False,
+              refit: float = V.REFIT_GROWTH) -> tuple[int, np.ndarray]:
     """Plain numpy RUE, recomputing everything each round from the definitions (readable, slow);
-    with `top_two`, the top-two balanced variant (`TOP_TWO`)."""
+    with `top_two`, the top-two balanced variant (`TOP_TWO`). ML and REML are refitted when the pulls
+    have grown by the share `refit` since the last fit (the kernels' schedule) and at the end."""
     from bounds.estimation import posterior
     T, S, Q = np.zeros(K), np.zeros(K), np.zeros(K)
+    last = {"next": 0.0, "fit": None}
 
-    def post():
-        s02, s2 = V.estimate(T, S, Q, variances, sigma0_sq, sigma_sq)
+    def post(final=False):
+        if variances in V.LIKELIHOOD and not final:
+            if T.sum() >= last["next"]:
+                last["fit"] = V.estimate(T, S, Q, variances)
+                last["next"] = T.sum() * (1.0 + refit)
+            s02, s2 = last["fit"]
+        else:
+            s02, s2 = V.estimate(T, S, Q, variances, sigma0_sq, sigma_sq)
         return posterior(T, S, float(s02[0]), float(s2[0]))
 
     for t in range(n):
@@ -312,7 +348,7 @@ def reference(source, K: int, n: int, gaussian=False, nu=0.0, variances: str = "
         T[k] += 1
         S[k] += r
         Q[k] += r * r
-    return source.argmax(post().mean), T
+    return source.argmax(post(final=True).mean), T
 
 
 ALGORITHM = Algorithm(
@@ -320,7 +356,8 @@ ALGORITHM = Algorithm(
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: 2 * K, budget_rule="Algorithm 1 pulls every arm twice first",
     params=(Param("variances", "authors", "sigma0^2 and sigma^2: the authors' estimates, the unbiased ANOVA "
-                  "estimates, or known (sigma0_sq, sigma_sq)", choices=V.ESTIMATORS),
+                  "estimates, known (sigma0_sq, sigma_sq), or maximum likelihood / REML of the one-way "
+                  "random-effects model (refitted as the pulls grow by 1/16)", choices=V.ESTIMATORS),
             Param("sigma0_sq", 1.0, "prior variance of the arm means, with variances='known'", low=0.0, open_low=True),
             Param("sigma_sq", 1.0, "likelihood variance sigma^2 = nu^2 / delta, with variances='known'", low=0.0,
                   open_low=True),

@@ -8,6 +8,8 @@ With T_k pulls, rbar_k the mean of arm k, N = sum_k T_k and rbar the grand mean:
     'unbiased': sigma0^2 = (SSB - (#{k: T_k >= 1} - 1) sigma^2) / max(N - sum_k T_k^2 / N, 1)
                 (the ANOVA moment estimator: E[SSB] = (K - 1) sigma^2 + (N - sum T^2 / N) sigma0^2)
     'known':    the given sigma0^2 and sigma^2.
+    'ml', 'reml': maximum likelihood and restricted maximum likelihood of the one-way random-effects
+                model (`likelihood_fit`, below), the two Section 4 names beside the moments.
 Both estimates are floored at VAR_FLOOR so that the posterior stays defined (for example Bernoulli
 arms whose rewards are all equal early on).
 
@@ -24,8 +26,17 @@ import math
 import numpy as np
 from numba import njit
 
-ESTIMATORS = ("authors", "unbiased", "known")
+ESTIMATORS = ("authors", "unbiased", "known", "ml", "reml")
 VAR_FLOOR = 1e-12
+#: the kernels' codes of the likelihood estimators (`mode_of`): ML and REML are refitted on a schedule
+ML_MODE, REML_MODE = 3, 4
+#: the likelihood estimators' refit schedule in the kernels: a run refits when its pulls have grown by this
+#: share since its last fit (so about log(n / 2K) / log(1 + REFIT_GROWTH) fits a run, 136 at K = 10 and
+#: n = 1e5) and keeps the last fit in between; its recommendation refits on the final data. 0: every round.
+#: One fit costs about 12 / 33 / 109 us at K = 10 / 30 / 100 (Intel Xeon, one thread), 400 RUE rounds at K = 10,
+#: so a fit every round would make RUE hundreds of times slower. The effect of the schedule is measured
+#: against refitting every round in docs/bench.txt (`rue_verify.rates.estimators.refit_effect`).
+REFIT_GROWTH = 1.0 / 16.0
 
 
 def mode_of(variances: str) -> int:
@@ -43,6 +54,12 @@ def estimate(T, S, Q, variances: str = "authors", sigma0_sq: float = 1.0, sigma_
     lead = T.shape[:-1] + (1,)
     if variances == "known":
         return np.full(lead, float(sigma0_sq)), np.full(lead, float(sigma_sq))
+    if variances in LIKELIHOOD:
+        out = np.empty(lead + (2,))
+        flat = out.reshape(-1, 2)
+        for i, (t, s, q) in enumerate(zip(*(x.reshape(-1, x.shape[-1]) for x in (T, S, Q)))):
+            flat[i] = likelihood_fit(t, s, q, variances == "reml")
+        return out[..., 0], out[..., 1]
     pulled = T > 0
     rbar = np.divide(S, T, out=np.zeros_like(S), where=pulled)
     N = T.sum(axis=-1, keepdims=True)
@@ -123,12 +140,23 @@ def likelihood_fit(T, S, Q, restricted):
     MixedLM and a direct maximisation in tests/simulate/test_variances.py)."""
     K = T.shape[0]
     ybar = np.zeros(K)
-    N, W, npulled = 0.0, 0.0, 0.0
+    W = 0.0
     for k in range(K):
         if T[k] > 0:
             ybar[k] = S[k] / T[k]
-            N += T[k]
             W += Q[k] - S[k] * S[k] / T[k]
+    return likelihood_from(T, ybar, W, restricted)
+
+
+@njit(cache=True, error_model="numpy")
+def likelihood_from(T, ybar, W, restricted):
+    """`likelihood_fit` from the arms' counts T, means ybar (any value where T_k = 0) and the within-arm
+    sum of squares W = sum_k sum_j (r_kj - ybar_k)^2: the kernels keep W as Qtot - sum_k S_k^2 / T_k."""
+    K = T.shape[0]
+    N, npulled = 0.0, 0.0
+    for k in range(K):
+        if T[k] > 0:
+            N += T[k]
             npulled += 1.0
     W = max(W, 0.0)
     if npulled < 2.0:
@@ -136,7 +164,8 @@ def likelihood_fit(T, S, Q, restricted):
     if N - npulled < 1.0:               # one reward per arm: only sigma0^2 + sigma^2 is identified; all of it
         grand = 0.0                     # is given to the prior, the part that moves the arms' means
         for k in range(K):
-            grand += T[k] * ybar[k]
+            if T[k] > 0:
+                grand += T[k] * ybar[k]
         grand /= N
         ss = 0.0
         for k in range(K):

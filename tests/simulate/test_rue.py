@@ -7,7 +7,7 @@ from simulate.algorithms import rue
 
 
 @pytest.mark.parametrize("gaussian,variances", [(False, "authors"), (False, "unbiased"), (True, "unbiased"),
-                                                (True, "known")])
+                                                (True, "known"), (True, "ml"), (False, "reml")])
 def test_interleaved_batch_equals_single_runs(gaussian, variances):
     """Blocks of interleaved runs (vector code) against one run at a time (scalar remainder)."""
     R, K, n = 70, 9, 700       # 70 runs: padded to 72 (UNIT 4); on 2 threads blocks of 36 and 36 (MIN_BLOCK 32)
@@ -43,3 +43,24 @@ def test_blocking_by_K_changes_no_run():
         a = rue.batch(means, n, seeds, seeds + 99, lazy=lazy, **kw)
         b = rue.batch(means, n, seeds, seeds + 99, lazy=lazy, block=R, **kw)
         assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+@pytest.mark.parametrize("variances", ["ml", "reml"])
+def test_the_likelihood_refit_schedule_is_the_references(variances):
+    """ML and REML refitted every round (refit 0) and on the default schedule: the kernel replays the
+    plain reference pull for pull under each, and the two schedules are different algorithms (the
+    schedule is not a no-op the comparison could miss)."""
+    from simulate.algorithms.sources import TableSource
+    from tests.simulate.streams import reward_table
+    K, n = 6, 900
+    mu = np.linspace(0.0, 0.3, K)                  # close means: the allocation hangs on the estimates
+    table, ties = reward_table(mu, n, True, 4, nu=1.0)
+    got = {}
+    for refit in (0.0, 1.0 / 16.0, 4.0):
+        a, T = rue.run(mu, n, gaussian=True, nu=1.0, table=table, ties=ties, variances=variances, refit=refit)
+        b, T2 = rue.reference(TableSource(table, ties), K, n, gaussian=True, nu=1.0, variances=variances, refit=refit)
+        assert a == b and np.array_equal(T, T2), refit
+        got[refit] = T
+    assert not np.array_equal(got[0.0], got[4.0])
+    with pytest.raises(ValueError, match="refit: .* >= 0"):
+        rue.run(mu, n, gaussian=True, nu=1.0, variances=variances, refit=-1.0)

@@ -47,7 +47,7 @@ def test_the_plain_form_is_the_textbook_anova():
 def test_estimates_are_floored_and_names_checked():
     s02, s2 = V.estimate([2, 2], [2.0, 2.0], [2.0, 2.0])        # identical Bernoulli rewards
     assert s02[0] == V.VAR_FLOOR and s2[0] == V.VAR_FLOOR
-    with pytest.raises(ValueError, match="variances must be one of authors, unbiased, known, got 'anova'"):
+    with pytest.raises(ValueError, match="variances must be one of authors, unbiased, known, ml, reml, got 'anova'"):
         V.mode_of("anova")
 
 
@@ -132,3 +132,26 @@ def test_ml_reaches_the_boundary_where_the_arms_agree_and_a_planted_wrong_profil
     S, Q = np.array([v.sum() for v in ys]), np.array([(v ** 2).sum() for v in ys])
     ml, reml = likelihood_fit(T, S, Q, False), likelihood_fit(T, S, Q, True)
     assert reml[0] > ml[0] > VAR_FLOOR
+
+
+@settings(max_examples=60)
+@given(T=st.lists(st.integers(0, 60), min_size=2, max_size=12), seed=st.integers(0, 1000),
+       restricted=st.booleans())
+def test_the_kernels_running_form_of_ml_and_reml_is_the_plain_fit(T, seed, restricted):
+    """The kernels fit from counts, arm means and W = Qtot - sum_k S_k^2 / T_k (`likelihood_from`); the
+    plain form from sums and squares per arm (`likelihood_fit`, which `estimate` runs row by row). The
+    two agree to rounding on random unbalanced designs, empty arms included."""
+    T = np.asarray(T, float)
+    if T.sum() < 2:
+        T[0] += 2
+    rng = np.random.default_rng(seed)
+    x = [rng.normal(rng.normal(0, rng.uniform(0.1, 2)), rng.uniform(0.1, 3.0), int(t)) for t in T]
+    S = np.array([v.sum() for v in x])
+    Q = np.array([(v * v).sum() for v in x])
+    pulled = T > 0
+    ybar = np.divide(S, T, out=np.zeros_like(S), where=pulled)
+    W = Q.sum() - float(np.sum(S[pulled] ** 2 / T[pulled]))
+    k0, k = V.likelihood_from(T, ybar, W, restricted)
+    p0, p = V.estimate(T[None], S[None], Q[None], "reml" if restricted else "ml")
+    assert p0.shape == (1, 1)
+    assert p0[0, 0] == pytest.approx(k0, rel=1e-6, abs=1e-9) and p[0, 0] == pytest.approx(k, rel=1e-6, abs=1e-9)
