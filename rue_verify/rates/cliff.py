@@ -29,7 +29,6 @@ from scipy import stats
 from simulate.stats import Interval, sums_interval
 from simulate.version import package_version
 
-from ..errors import ParameterError
 from ..store.result_store import definition_hash as store_definition
 from .efficiency import constants
 from .grid import Setting, algorithm_params, block_sums
@@ -214,23 +213,12 @@ class CliffResults:
 
 def load(directory: str | Path | None = None) -> CliffResults:
     """The shipped study (None or 'shipped') or the one in `directory`."""
-    if directory in (None, "shipped"):
-        base = resources.files(__package__).joinpath("data", "cliff")
-        text, man, source = base.joinpath("results.csv").read_text(), base.joinpath("manifest.json").read_text(), \
-            "shipped"
-    else:
-        d = Path(directory)
-        if not (d / "results.csv").is_file():
-            raise ParameterError("cliff", f"{d} holds no results.csv of the exploration-constant study (write one "
-                                          f"with 'rue-verify rates --cliff --out {d}')")
-        text = (d / "results.csv").read_text()
-        man = (d / "manifest.json").read_text() if (d / "manifest.json").is_file() else "{}"
-        source = str(d)
-    from ..store.tables import checked_rows, manifest
-    rows = checked_rows(text, source, COLUMNS, "cliff", "the exploration-constant study ('rue-verify rates --cliff')",
-                        text_columns=("key", "algorithm", "version"),
-                        json_columns=[c for c in COLUMNS if c.endswith(("_sums", "_sumsq"))])
-    return CliffResults(rows, source, manifest(man, source, "cliff"))
+    from ..store.tables import read_study
+    rows, source, man = read_study(directory, resources.files(__package__).joinpath("data", "cliff"), COLUMNS, "cliff",
+                                   "the exploration-constant study", "rue-verify rates --cliff",
+                                   text_columns=("key", "algorithm", "version"),
+                                   json_columns=[c for c in COLUMNS if c.endswith(("_sums", "_sumsq"))])
+    return CliffResults(rows, source, man)
 
 
 def ledger_source(rates_dir: str | None) -> str | None:

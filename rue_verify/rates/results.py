@@ -133,20 +133,9 @@ def _shipped_dir():
 def load(directory: str | Path | None = None) -> RateResults:
     """The shipped rate study (`directory` None or SHIPPED), or the one in `directory`; a ValueError
     if it holds no results.csv."""
-    if directory in (None, SHIPPED):
-        base = _shipped_dir()
-        text, man = base.joinpath("results.csv").read_text(), base.joinpath("manifest.json").read_text()
-        source = SHIPPED
-    else:
-        d = Path(directory)
-        if not (d / "results.csv").is_file():
-            raise ParameterError("rates", f"{d} holds no results.csv of a rate study (write one with 'rue-verify rates "
-                             f"--out {d}')")
-        text = (d / "results.csv").read_text()
-        man = (d / "manifest.json").read_text() if (d / "manifest.json").is_file() else "{}"
-        source = str(d)
-    from ..store.tables import checked_rows, manifest
-    rows = checked_rows(text, source, COLUMNS, "rates", "a rate study ('rue-verify rates')",
-                        text_columns=("key", "setting", "algorithm", "version"),
-                        json_columns=[c for c in COLUMNS if c == "params" or c.endswith(("_sums", "_sumsq"))])
-    return RateResults(rows, source, manifest(man, source, "rates"))
+    from ..store.tables import read_study
+    json_columns = [c for c in COLUMNS if c == "params" or c.endswith(("_sums", "_sumsq"))]
+    rows, source, man = read_study(None if directory in (None, SHIPPED) else directory, _shipped_dir(), COLUMNS,
+                                   "rates", "a rate study", "rue-verify rates",
+                                   text_columns=("key", "setting", "algorithm", "version"), json_columns=json_columns)
+    return RateResults(rows, SHIPPED if source == "shipped" else source, man)

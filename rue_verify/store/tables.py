@@ -57,3 +57,25 @@ def manifest(text: str, source: str, param: str) -> dict:
     if not isinstance(man, dict):
         raise ParameterError(param, f"{source}/manifest.json is not a JSON object")
     return man
+
+
+def read_study(directory, shipped, columns: Iterable[str], param: str, kind: str, command: str, *,
+               text_columns: Iterable[str] = (), json_columns: Iterable[str] = ()) -> tuple[tuple, str, dict]:
+    """(rows, source, manifest) of a study: the one shipped with the package (`directory` None or
+    'shipped'; `shipped` the package resource directory holding its results.csv and manifest.json)
+    or the one in `directory`, each row checked (`checked_rows`). `command` is what writes one (for the
+    error when `directory` holds none)."""
+    from pathlib import Path
+    if directory in (None, "shipped"):
+        text, man, source = shipped.joinpath("results.csv").read_text(), \
+            shipped.joinpath("manifest.json").read_text(), "shipped"
+    else:
+        d = Path(directory)
+        if not (d / "results.csv").is_file():
+            raise ParameterError(param, f"{d} holds no results.csv of {kind} (write one with '{command} --out {d}')")
+        text = (d / "results.csv").read_text()
+        man = (d / "manifest.json").read_text() if (d / "manifest.json").is_file() else "{}"
+        source = str(d)
+    rows = checked_rows(text, source, columns, param, f"{kind} ('{command}')", text_columns=text_columns,
+                        json_columns=json_columns)
+    return rows, source, manifest(man, source, param)

@@ -355,6 +355,28 @@ def _replayed_sums(means, gaussian, nu, reward_seeds, pulls):
     return out
 
 
+@njit(cache=True, parallel=True, error_model="numpy")
+def _replayed_squares(means, gaussian, nu, reward_seeds, pulls):
+    R, K = means.shape
+    src = live_source(means, gaussian, nu, reward_seeds, reward_seeds, None)
+    out = np.empty((R, K))
+    for i in numba.prange(R):
+        for k in range(K):
+            q = 0.0
+            for _ in range(int(pulls[i, k])):
+                r = reward(src, np.int64(i), k)
+                q += r * r
+            out[i, k] = q
+    return out
+
+
+def replayed_squares(means, pulls, reward_seeds, gaussian: bool, nu: float) -> np.ndarray:
+    """The sums of squared rewards `(R, K)` of finished live runs, replayed as `replayed_sums` replays
+    the sums (what a variance estimate at the end of a run needs beside the pulls and sums)."""
+    return _replayed_squares(np.ascontiguousarray(means, float), bool(gaussian), float(nu),
+                             np.asarray(reward_seeds, np.uint64), np.ascontiguousarray(pulls, float))
+
+
 def replayed_sums(means, pulls, reward_seeds, gaussian: bool, nu: float) -> np.ndarray:
     """The reward sums `(R, K)` of finished live runs: arm k's first pulls[r, k] rewards of run r's
     stream (seeded from reward_seeds[r]), drawn one at a time, which are the rewards a run that drew
