@@ -31,6 +31,11 @@ class UndefinedError(ValueError):
         where = ", ".join(f"{k}={_short(v)}" for k, v in self.params.items())
         super().__init__(f"undefined: {reason}" + (f" (at {where})" if where else ""))
 
+    def __reduce__(self):
+        # rebuilt from its fields (the default, from the message alone, would prefix "undefined: " twice), so
+        # that it crosses a process boundary (a claim run in a worker) intact
+        return (type(self), (self.reason, self.params))
+
 
 def _short(v: Any) -> str:
     if isinstance(v, np.ndarray):

@@ -11,3 +11,8 @@ class ParameterError(ValueError):
     def __init__(self, param: str, reason: str):
         super().__init__(f"{param}: {reason}")
         self.param, self.reason = param, reason
+
+    def __reduce__(self):
+        # rebuilt from both fields: the default (the class and its one message) cannot be unpickled, and a
+        # worker process's error then broke the whole pool instead of reaching the caller
+        return (type(self), (self.param, self.reason))

@@ -55,6 +55,10 @@ class BoundError(ParameterError):
 
     def __init__(self, spec: str, reason: str):
         super().__init__("bound", f"{spec}: {reason}")
+        self.spec, self.why = spec, reason
+
+    def __reduce__(self):
+        return (type(self), (self.spec, self.why))
 
 
 def load_bound(spec: str) -> Callable[..., float]:
