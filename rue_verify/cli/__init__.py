@@ -434,6 +434,20 @@ def _bench(args: argparse.Namespace) -> int:
         if args.json:              # the search's rows, then one row per induction step (kind "induction")
             _dump(rows + [{"kind": "induction", **r} for r in induction])
         return 0
+    if args.refit:
+        from ..rates.estimators import refit_effect
+        rows = []
+        for alg, est in (("rue", "ml"), ("rue", "reml"), ("rue-top-two", "ml")):
+            r = refit_effect(algorithm=alg, variances=est)
+            rows.append(r)
+            lo, hi = r["regret_ratio"][1:]
+            print(f"{alg:<12} {est:<5} K = {r['K']} n = {r['n']} runs = {r['runs']} seed = {r['seed']}: identical runs "
+                  f"{r['same_runs']:.1%}; simple regret, schedule over every round {r['regret_ratio'][0]:.4f} "
+                  f"[{lo:.4f}, {hi:.4f}]; wall {r['wall_every_round']:.1f} s every round, {r['wall_schedule']:.2f} s "
+                  "on the schedule", file=sys.stderr if args.json else sys.stdout)
+        if args.json:
+            _dump(rows)
+        return 0
     if args.commands:
         from .timing import COMMANDS, time_commands
         names = [n for n in COMMANDS if n != "claims-thorough" or args.thorough]
@@ -500,7 +514,8 @@ def _rates(args: argparse.Namespace) -> int:
     from ..rates.summary import exponents
     scale = "paper" if args.paper else "quick"
     if args.split:
-        given = [f for f, v in (("--show", args.show), ("--cliff", args.cliff), ("--out", args.out),
+        given = [f for f, v in (("--show", args.show), ("--cliff", args.cliff), ("--estimators", args.estimators),
+                                ("--out", args.out),
                                 ("--scheduler", args.scheduler), ("--wait", args.wait), ("--workers", args.workers))
                  if v]
         if given:
@@ -516,8 +531,10 @@ def _rates(args: argparse.Namespace) -> int:
         if args.json:
             _dump([as_dict(s) for s in rows])
         return 0
-    if args.cliff:
-        return _cliff(args, scale)
+    if args.cliff and args.estimators:
+        return _fail("--cliff and --estimators are two studies: run one at a time")
+    if args.cliff or args.estimators:
+        return _side_study(args, scale, "cliff" if args.cliff else "estimators")
     try:
         if args.show:
             res, wall, arm_rounds = load(args.show), None, 0
@@ -543,27 +560,28 @@ def _rates(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cliff(args: argparse.Namespace, scale: str) -> int:
-    """`rates --cliff`: run (or show) the exploration-constant study and print its table."""
-    from ..rates import cliff
+def _side_study(args: argparse.Namespace, scale: str, name: str) -> int:
+    """`rates --cliff` or `rates --estimators`: run (or show) that study and print its table."""
+    import importlib
+    study = importlib.import_module(f"..rates.{name}", __package__)
     try:
         if args.show:
-            res, wall = cliff.load(args.show), None
+            res, wall = study.load(args.show), None
         else:
-            out = cliff.run(scale, args.out, args.seed, args.scheduler, progress=not args.quiet, wait=args.wait,
+            out = study.run(scale, args.out, args.seed, args.scheduler, progress=not args.quiet, wait=args.wait,
                             workers=args.workers)
-            res, wall = cliff.load(out["out"]), out["wall_seconds"]
+            res, wall = study.load(out["out"]), out["wall_seconds"]
     except ParameterError as err:
         return _fail(f"{'--show' if args.show else '--out'}: {err.reason}")
     except ValueError as err:
         return _fail(str(err))
     except OSError as err:
-        return _cannot_write("--out", args.out or f"cliff-{scale}", err)
-    rows = cliff.table(res)
+        return _cannot_write("--out", args.out or f"{name}-{scale}", err)
+    rows = study.table(res)
     if args.json:
         _dump({"source": res.description, "wall_seconds": wall, "rows": rows})
         return 0
-    print("\n".join(formatting.cliff(res.description, rows, wall)))
+    print("\n".join(getattr(formatting, name)(res.description, rows, wall)))
     return 0
 
 

@@ -475,6 +475,10 @@ def _bench_command(sub, algs: tuple) -> None:
                     help="instead: RUE with known variances at K = 20-1000, the plain pass over every arm against "
                          "the lazy argmax (indices evaluated per round, arm-rounds per second, share of the "
                          "division + square-root ceiling); the crossover K is read off it")
+    bn.add_argument("--refit", action="store_true",
+                    help="instead: RUE's ML and REML variance estimates refitted every round against the kernels' "
+                         "schedule (as the pulls grow by 1/16), on the same 400 runs at K = 10, n = 1e4: the share "
+                         "of identical runs, the simple regret's ratio (95%%) and both wall times")
     bn.add_argument("--reference-seconds", type=real(0, 3600), default=3.0, help="time budget per numpy reference")
     bn.add_argument("--repeats", type=integer(1, 100), default=3,
                     help="timings per compiled kernel, interleaved across kernels; the best is reported, the "
@@ -562,6 +566,13 @@ def _rates_command(sub) -> None:
                          "n sr_n over the limit's constant, e_n and the share of runs starving the best arm "
                          "(--quick: 400 runs per point, about 2 minutes; --paper: 4000, the shipped study, about 5 "
                          "minutes)")
+    rt.add_argument("--estimators", action="store_true",
+                    help="instead: the variance-estimator study (claims VAR-EST-COST, VAR-EST-METHODS, TOPTWO-REST): "
+                         "RUE and its top-two variant told the variances or estimating them (the authors' moments, "
+                         "unbiased moments, ML, REML) at K = 10 and 30, n = 1e4 and 1e5, paired across estimators, "
+                         "into --out (default estimators-quick or estimators-paper; with --show DIR, a stored one); "
+                         "prints n sr_n over the limit's constant, its near-tie and rest parts, e_n and the mean "
+                         "end-of-run estimates (--quick: 400 runs per point; --paper: 4000, the shipped study)")
     _sweep_flags(rt, "print the exponents, constants and efficiencies as JSON")
 
 

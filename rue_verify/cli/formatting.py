@@ -138,6 +138,24 @@ def cliff(description: str, rows: list[dict], wall: float | None) -> list[str]:
     return lines
 
 
+def estimators(description: str, rows: list[dict], wall: float | None) -> list[str]:
+    """The variance-estimator study (`rates.estimators.table`)."""
+    lines = [f"rue-verify {__version__} rates --estimators: {description}",
+             "n sr_n over the limit's constant (1 is the best possible) and its near-tie and rest parts, e_n, and "
+             "the mean end-of-run estimates of sigma0^2 and sigma^2 (truth 1; median and 5-95% range of sigma0^2's) "
+             "under the prior (95% intervals):"]
+    for r in rows:
+        e, near, rest, f, s0, s1, q = (r[k] for k in ("efficiency", "near", "rest", "failure", "sigma0_est",
+                                                       "sigma_est", "sigma0_quantiles"))
+        lines.append(f"K = {r['K']:<3} n = {r['n']:<7,} {r['algorithm']:<12} {r['variances']:<9} n sr_n/L_r "
+                     f"{e[0]:7.3f} [{e[1]:.3f}, {e[2]:.3f}]  near {near[0]:.3f}  rest {rest[0]:.3f} [{rest[1]:.3f}, "
+                     f"{rest[2]:.3f}]  e_n {f[0]:.4f}  sigma0^2 {s0[0]:.3f} (median {q[2]:.3f}, {q[0]:.3f}-{q[-1]:.3f})"
+                     f"  sigma^2 {s1[0]:.4f}")
+    if wall is not None:
+        lines.append(f"ran in {wall:.0f} s")
+    return lines
+
+
 def report(res: dict) -> str:
     """What `report` wrote."""
     return (f"rue-verify {__version__} report ({res['scale']}): {res['claims']} claims, "

@@ -239,12 +239,20 @@ class Ratio:
     margin: Interval    # mean over blocks of sr(paper) - TOLERANCE sr(other): below 0 where the paper's is within
 
 
-def ratio(paper: Cell, other: Cell, level: float) -> Ratio:
-    """sr(paper) / sr(other) with a delta-method interval over the blocks (the ratio of means,
-    linearised: z_g = a_g - r b_g), and the paired margin sr(paper) - TOLERANCE sr(other) with its
-    t-interval over blocks; the blocks are paired (the same runs)."""
-    a, b = paper.block_means("regret"), other.block_means("regret")
-    w = paper.counts / paper.counts.sum()
+def ratio(paper, other, level: float, q: str = "regret", tolerance: float = TOLERANCE) -> Ratio:
+    """sr(paper) / sr(other) with a delta-method interval over the blocks, and the paired margin
+    sr(paper) - tolerance sr(other) with its t-interval over blocks (`paired_ratio`); the blocks are
+    paired (the same runs). Any quantity `q` the cells keep (the estimator study's too: its cells have
+    the same `counts` and `block_means`)."""
+    return Ratio(other, *paired_ratio(paper.block_means(q), other.block_means(q), paper.counts, level, tolerance))
+
+
+def paired_ratio(a: np.ndarray, b: np.ndarray, counts: np.ndarray, level: float,
+                 tolerance: float = TOLERANCE) -> tuple[Interval, Interval]:
+    """(mean a / mean b, mean of a - tolerance b) from paired block means a, b `(G,)` over blocks of
+    `counts` runs: the ratio of means with a delta-method t-interval (linearised: z_g = a_g - r b_g),
+    the margin with its t-interval over blocks, both at `level`."""
+    w = counts / counts.sum()
     G = a.size
     t = float(stats.t.ppf(0.5 + level / 2, G - 1))
     A, B = float(np.sum(w * a)), float(np.sum(w * b))
@@ -254,7 +262,7 @@ def ratio(paper: Cell, other: Cell, level: float) -> Ratio:
         zbar = float(np.sum(w * z))
         se = math.sqrt(float(np.sum(w ** 2 * (z - zbar) ** 2)) * G / (G - 1)) / scale
         return Interval(center, center - t * se, center + t * se, level)
-    return Ratio(other, iv(a - r * b, r, B), iv(a - TOLERANCE * b, A - TOLERANCE * B))
+    return iv(a - r * b, r, B), iv(a - tolerance * b, A - tolerance * B)
 
 
 def comparisons(res: CliffResults, level: float) -> dict:
