@@ -37,7 +37,7 @@ CITATION = ("Rong J.B. Zhu and Yanqi Qiu. UCB Exploration for Fixed-Budget Bayes
 #: the ledger's modules in the paper's order; importing one registers its claims (the registry's
 #: order, and so every output's, is this order, then each module's order of declaration)
 MODULES = ("section2", "section3", "section4", "theorem5", "proof_decomposition", "proof_event", "proof_regret",
-           "discussion", "section6", "beyond", "explore")
+           "discussion", "section6", "beyond", "explore", "variance_estimates")
 with declaring(NAME, "paper"):
     for _m in MODULES:
         importlib.import_module(f"{__name__}.{_m}")

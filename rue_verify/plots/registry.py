@@ -15,6 +15,7 @@ from typing import Any, Callable
 from ..store.files import write_bytes, write_text
 from . import cliff as cl
 from . import empirical as rep
+from . import estimators as es
 from . import proofs as pf
 from . import rates as rt
 from . import theory as th
@@ -124,6 +125,12 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
                             "(the paper's DEG = 2), with its top-two balanced variant, and the share of runs that "
                             "starve the best arm, at K = 10 and 30, n = 1e4 and 1e5.",
            lambda i: cl.cliff_table(i.rates), cl.draw_cliff, claims=("EXPLORE-CLIFF",)),
+    Family("variance-estimators", "RUE's and its top-two variant's simple regret over the limit's constant with each "
+                                  "variance estimator (told the variances, the authors' moments, unbiased moments, ML, "
+                                  "REML), its part outside near ties, and RUE's end-of-run estimate of sigma0^2 "
+                                  "against the truth, at K = 10 and 30, n = 1e4 and 1e5.",
+           lambda i: es.estimators_table(i.rates), es.draw_estimators,
+           claims=("VAR-EST-COST", "VAR-EST-METHODS", "TOPTWO-REST")),
     Family("figure3-fixed-H-suboptimal", "Reproduction of Figure 3: fixed means, K = 20 (H over the suboptimal "
                                          "arms, as the authors' code).",
            lambda i: rep.fixed_setups_table(list(i.rows), study="fixed", H_convention="suboptimal"),
