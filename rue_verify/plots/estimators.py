@@ -32,20 +32,20 @@ def estimators_table(rates_dir: str | None = None) -> Table:
 
 def draw_estimators(t: Table, ax=None):
     import matplotlib.pyplot as plt
-    fig = ax or plt.figure(figsize=(12, 4.8))
+    fig = ax or plt.figure(figsize=(13.5, 5.2))
     left, mid, right = fig.subplots(1, 3)
     ests = list(t.meta["estimators"])
     names = dict(zip(ests, t.meta["names"]))
     cells = sorted({(int(r["K"]), int(r["n"])) for r in t.rows})
     colours = plt.get_cmap("tab10")
     x = np.arange(len(ests))
-    width = 0.8 / max(len(cells), 1)
+    width = 0.8 / max(len(cells), 1)           # a cell's slot; RUE left of its centre, the variant right
     for i, (K, n) in enumerate(cells):
         for alg, marker, ls in (("rue", "o", "-"), ("rue-top-two", "P", "--")):
             sel = {r["variances"]: r for r in t.where(K=K, n=n, algorithm=alg)}
             if not sel:
                 continue
-            xs = x - 0.4 + width * (i + 0.5) + (0.06 if alg != "rue" else -0.06) * width
+            xs = x - 0.4 + width * (i + 0.5) + (0.22 if alg != "rue" else -0.22) * width
             for a, key in ((left, ""), (mid, "rest")):
                 col = "y" if not key else key
                 lo, hi = ("low", "high") if not key else ("rest_low", "rest_high")
@@ -64,8 +64,8 @@ def draw_estimators(t: Table, ax=None):
     left.errorbar([], [], color="0.3", marker="P", ls="none", label="top-two variant")
     left.legend(fontsize=7)
     mid.axhline(0.0, color="k", lw=0.7)
-    mid.set_ylabel("its rest part (top two not within 5 sigma/sqrt(n)), same units (95%)")
-    mid.set_title("Regret outside near ties", fontsize=9)
+    mid.set_ylabel("rest part of n sr_n / L_r (95%)")
+    mid.set_title("Regret outside near ties (top two not within 5 sigma/sqrt(n))", fontsize=9)
     for i, (K, n) in enumerate(cells):                 # sigma0^2 estimates: RUE's, boxes of weighted quantiles
         sel = {r["variances"]: r for r in t.where(K=K, n=n, algorithm="rue")}
         for j, v in enumerate(ests):
@@ -83,8 +83,9 @@ def draw_estimators(t: Table, ax=None):
     right.set_yscale("log")
     right.set_xticks(x[1:], [names[v] for v in ests[1:]], rotation=25, ha="right", fontsize=7)
     right.set_xlim(0.5, len(ests) - 0.5)
-    right.set_ylabel("RUE's end-of-run estimate of sigma0^2 (truth 1, dotted)")
-    right.set_title("sigma0^2 estimates: 5-25-50-75-95% under the prior, x the mean", fontsize=9)
+    right.set_ylabel("RUE's end-of-run estimate of sigma0^2")
+    right.set_title("RUE's sigma0^2 estimates against the truth (dotted):\n5-25-50-75-95% under the prior, x the mean",
+                    fontsize=9)
     right.grid(alpha=0.3, which="both", axis="y")
     caption(fig, f"Model of Section 3 (sigma0^2 = sigma^2 = 1), near-tie-sampled instances paired across estimators, "
                  f"{t.rows[0]['runs']} runs per point;\n{t.meta['source']}.")
