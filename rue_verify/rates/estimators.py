@@ -83,10 +83,10 @@ class EstimatorTask:
 
     @property
     def cost(self) -> float:
-        """RUE's arm-rounds, and for ML and REML their fits (`variances.REFIT_GROWTH`): about 400 rounds
-        of K arms each (docs/bench.txt)."""
+        """RUE's arm-rounds, and for ML and REML their fits (`variances.REFIT_GROWTH`): about 540 rounds
+        each (docs/bench.txt)."""
         fits = math.log(self.n / (2 * self.K)) / math.log1p(V.REFIT_GROWTH) if self.variances in V.LIKELIHOOD else 0
-        return self.runs * (self.n + 400 * fits) * self.K
+        return self.runs * (self.n + 540 * fits) * self.K
 
     @property
     def describe(self) -> str:
@@ -317,7 +317,7 @@ def refit_effect(K: int = 10, n: int = 10_000, runs: int = 400, seed: int = 0, v
     same instances, reward streams and algorithm seeds: the share of runs with the same pulls and
     recommendation, and the simple regret's ratio (schedule over every round) with a paired 95%
     interval over blocks of runs. A benchmark (`rue-verify bench --refit`), not a test: refitting every
-    round costs about 400 RUE rounds a round at K = 10."""
+    round costs about 540 RUE rounds a round at K = 10."""
     import time
 
     from simulate.algorithms import rue

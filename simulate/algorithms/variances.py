@@ -33,8 +33,9 @@ ML_MODE, REML_MODE = 3, 4
 #: the likelihood estimators' refit schedule in the kernels: a run refits when its pulls have grown by this
 #: share since its last fit (so about log(n / 2K) / log(1 + REFIT_GROWTH) fits a run, 136 at K = 10 and
 #: n = 1e5) and keeps the last fit in between; its recommendation refits on the final data. 0: every round.
-#: One fit costs about 12 / 33 / 109 us at K = 10 / 30 / 100 (Intel Xeon, one thread), 400 RUE rounds at K = 10,
-#: so a fit every round would make RUE hundreds of times slower. The effect of the schedule is measured
+#: One fit costs about 12 / 33 / 109 us at K = 10 / 30 / 100 (AMD EPYC, one thread), where a RUE round at K = 10
+#: takes 22 ns: a fit every round would make RUE hundreds of times slower; on this schedule RUE with ML runs at
+#: 97 ns a round at K = 10, n = 2e4 (docs/bench.txt). The effect of the schedule is measured
 #: against refitting every round in docs/bench.txt (`rue_verify.rates.estimators.refit_effect`).
 REFIT_GROWTH = 1.0 / 16.0
 
