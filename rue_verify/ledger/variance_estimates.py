@@ -16,7 +16,7 @@ import itertools
 
 from ..rates import estimators as E
 from ..rates.cliff import paired_ratio
-from ..verify import Mode, NoRepair, Repair, claims_in, from_parts, repair
+from ..verify import Mode, NoRepair, Repair, claims_in, from_parts, repair, witness
 from .beyond import SECTION
 
 claim = claims_in(SECTION)
@@ -56,6 +56,39 @@ def _params(c: E.Cell) -> dict:
     return {"K": c.K, "n": c.n, "sigma0_sq": 1.0, "sigma_sq": 1.0, "variances": c.variances}
 
 
+def _sides(res: E.EstimatorResults, p: dict) -> tuple[float, float]:
+    """Both sides of a witness (`_witness`) from the study's rows: for a ratio outside its band, the
+    interval's nearer end against the band's edge; for a difference claimed <= 0, its lower end against 0."""
+    a = res.cell(p["K"], p["n"], p["algorithm"], p["variances"])
+    b = res.cell(p["K"], p["n"], p["against_algorithm"], p["against"])
+    if a is None or b is None:
+        raise ValueError(f"the study {res.description} holds no cell {p}")
+    r, d = _compare(a, b, p["quantity"], p["level"])
+    if p["check"] == "difference":
+        return d.low, 0.0
+    lo, hi = p["band"]
+    return (r.low, hi) if p["side"] == "above" else (lo, r.high)
+
+
+def _witness(mode: Mode, a: E.Cell, b: E.Cell, q: str, level: float, *, band=None, side=None, **extra) -> dict:
+    """A witness that recomputes (`recompute`): `a`'s quantity q against `b`'s at `level`, a ratio outside
+    `band` on `side`, or (band None) a difference claimed <= 0."""
+    params = {**_params(a), "algorithm": a.algorithm, "against": b.variances, "against_algorithm": b.algorithm,
+              "quantity": q, "level": level, "check": "difference" if band is None else "ratio",
+              "rates": mode.inputs.rates, **({} if band is None else {"band": list(band), "side": side})}
+    lhs, rhs = _sides(study(mode), params)
+    what = (f"the paired difference's lower end ({a.algorithm} less {b.algorithm}), against 0" if band is None else
+            f"the ratio's lower end against the band's top {band[1]:g}" if side == "above" else
+            f"the band's bottom {band[0]:.4g} against the ratio's upper end")
+    return witness(params, lhs, rhs, "<=", what=what, quantity=QUANTITY[q], runs=a.runs, **extra)
+
+
+def recompute(params: dict) -> tuple[float, float]:
+    """Both sides of a witness of these claims, from the study the witness names (its `rates` directory,
+    or the shipped study)."""
+    return _sides(_load(E.ledger_source(params.get("rates"))), params)
+
+
 def _studied(res: E.EstimatorResults, what: str) -> str:
     grid = res.grid()
     return (f"{what} on the model of Section 3 (sigma0^2 = sigma^2 = 1), (K, n) in "
@@ -67,7 +100,7 @@ def _iv(x) -> str:
     return f"{x.estimate:.3f} [{x.low:.3f}, {x.high:.3f}]"
 
 
-def _against_known(res: E.EstimatorResults, estimators: tuple[str, ...], what: str):
+def _against_known(mode: Mode, res: E.EstimatorResults, estimators: tuple[str, ...], what: str):
     """RUE with each of `estimators` over RUE told the variances, per (K, n) and quantity, paired, against
     the band [0.9, 1.1] (Bonferroni over every ratio): one finding, and its parts' texts."""
     grid = res.grid()
@@ -82,23 +115,28 @@ def _against_known(res: E.EstimatorResults, estimators: tuple[str, ...], what: s
                 r, _ = _compare(cell, known, q, level)
                 verdicts.append(band_verdict(r, 0.9, 1.1))
                 parts.append(f"K = {K}, n = {n:,}, {est}, {QUANTITY[q]}: {_iv(r)} ({verdicts[-1]})")
-                witnesses.append({"params": _params(cell), "quantity": QUANTITY[q], "against": "known",
-                                  "ratio": [round(x, 4) for x in r[:3]], "band": [0.9, 1.1], "level": level,
-                                  "runs": cell.runs})
+                witnesses.append((cell, known, q, r))
     dom = (_studied(res, f"RUE with {what} against RUE told the variances") +
            f"; {m} ratios at {level:.4f} each (Bonferroni, family-wise {FAMILY_LEVEL:g}), band [0.9, 1.1]")
-    return from_parts(verdicts, dom, "; ".join(parts), witness=lambda i: witnesses[i]), parts
+    return from_parts(verdicts, dom, "; ".join(parts), witness=lambda i: _band_witness(mode, level, (0.9, 1.1),
+                                                                                       *witnesses[i])), parts
+
+
+def _band_witness(mode, level, band, a, b, q, r) -> dict:
+    side = "above" if r.low > band[1] else "below"
+    return _witness(mode, a, b, q, level, band=band, side=side, ratio=[round(x, 4) for x in r[:3]])
 
 
 @claim("VAR-EST-COST", "Section 6 (\"we use the estimates of the variances\") and Section 4 (CLAIMS-BEYOND.md)",
        "On the model of Section 3, RUE with the variance estimates of the paper's experiments has a Bayesian failure "
-       "probability and simple regret within 10% of RUE given the true variances, at K = 10 and 30, n = 1e4 and 1e5.")
+       "probability and simple regret within 10% of RUE given the true variances, at K = 10 and 30, n = 1e4 and 1e5.",
+       recompute=recompute)
 def check_var_est_cost(mode: Mode):
     """Per (K, n) and quantity: RUE with the authors' estimates over RUE told the variances, paired,
     against the band [0.9, 1.1]. Beside it (not judged): the other estimators' ratios and each
     estimator's mean end-of-run sigma0^2 against the truth 1."""
     res = study(mode)
-    f, parts = _against_known(res, (PAPERS,), "the authors' estimates (the paper's experiments')")
+    f, parts = _against_known(mode, res, (PAPERS,), "the authors' estimates (the paper's experiments')")
     beside = []
     for K, n in res.grid():
         known = res.cell(K, n, "rue", "known")
@@ -115,7 +153,7 @@ def check_var_est_cost(mode: Mode):
 @repair("VAR-EST-COST")
 def repair_var_est_cost(mode: Mode) -> Repair:
     """Section 4's own alternative: REML, judged by the same rule."""
-    f, _ = _against_known(study(mode), ("reml",), "REML estimates")
+    f, _ = _against_known(mode, study(mode), ("reml",), "REML estimates")
     return Repair("On the model of Section 3, RUE with REML estimates of the variances (one of the estimators "
                   "Section 4 names) has a Bayesian failure probability and simple regret within 10% of RUE given the "
                   "true variances, at K = 10 and 30, n = 1e4 and 1e5.", None, [f])
@@ -123,24 +161,24 @@ def repair_var_est_cost(mode: Mode) -> Repair:
 
 @claim("VAR-EST-METHODS", "Section 4 (Robinson 1991: moments, maximum likelihood, REML; CLAIMS-BEYOND.md)",
        "The choice of estimator does not matter: with each of the method of moments, maximum likelihood and REML, "
-       "RUE's simple regret is within 10% of the others' at K = 10 and 30, n = 1e4 and 1e5.")
+       "RUE's simple regret is within 10% of the others' at K = 10 and 30, n = 1e4 and 1e5.", recompute=recompute)
 def check_var_est_methods(mode: Mode):
     """Per (K, n), every pair of NAMED estimators: RUE's simple regret with one over the other, paired,
     against the band [1/1.1, 1.1] (each within 10% of the other, both ways)."""
-    f, summary = _pairwise(study(mode), NAMED)
+    f, summary = _pairwise(mode, study(mode), NAMED)
     return summary, [f]
 
 
 @repair("VAR-EST-METHODS")
 def repair_var_est_methods(mode: Mode) -> Repair:
     """The likelihood estimators and the true variances, by the same rule."""
-    f, _ = _pairwise(study(mode), ("known", "ml", "reml"))
+    f, _ = _pairwise(mode, study(mode), ("known", "ml", "reml"))
     return Repair("The likelihood estimators Section 4 names are interchangeable with each other and with the truth: "
                   "with ML, with REML and with the true variances RUE's simple regret is within 10% of the others' "
                   "at K = 10 and 30, n = 1e4 and 1e5 (the moment estimators are not: see the claim).", None, [f])
 
 
-def _pairwise(res: E.EstimatorResults, named: tuple[str, ...]):
+def _pairwise(mode: Mode, res: E.EstimatorResults, named: tuple[str, ...]):
     """Every pair of `named`, per (K, n): one finding (band [1/1.1, 1.1], Bonferroni) and a summary."""
     grid = res.grid()
     pairs = list(itertools.combinations(named, 2))
@@ -155,15 +193,14 @@ def _pairwise(res: E.EstimatorResults, named: tuple[str, ...]):
             v = band_verdict(r, 1 / 1.1, 1.1)
             verdicts.append(v)
             ratios.append(r.estimate)
-            witnesses.append({"params": _params(ca), "quantity": QUANTITY["regret"], "against": b,
-                              "ratio": [round(x, 4) for x in r[:3]], "band": [round(1 / 1.1, 4), 1.1],
-                              "level": level, "runs": ca.runs})
+            witnesses.append((ca, cb, "regret", r))
             texts.append(f"{a}/{b} {_iv(r)}")
         worst = max(range(len(pairs)), key=lambda i: abs(ratios[i] - 1))
         parts.append(f"K = {K}, n = {n:,}: the farthest pair {texts[worst]}; all: {', '.join(texts)}")
     dom = (_studied(res, f"RUE with each of {', '.join(named)}") +
            f"; {m} pairwise ratios at {level:.4f} each (Bonferroni, family-wise {FAMILY_LEVEL:g}), band [1/1.1, 1.1]")
-    f = from_parts(verdicts, dom, "; ".join(parts), witness=lambda i: witnesses[i])
+    f = from_parts(verdicts, dom, "; ".join(parts),
+                   witness=lambda i: _band_witness(mode, level, (1 / 1.1, 1.1), *witnesses[i]))
     refuted = [w for w, v in zip(witnesses, verdicts) if v == "refuted"]
     within = sum(v == "holds" for v in verdicts)
     head = (f"{len(refuted)} of {m} pairs differ by more than 10% with simultaneous intervals" if refuted else
@@ -173,7 +210,7 @@ def _pairwise(res: E.EstimatorResults, named: tuple[str, ...]):
 
 @claim("TOPTWO-REST", "simulate.algorithms.rue.TOP_TWO (issue 51's variant; CLAIMS-BEYOND.md)",
        "A top-two RUE run with the same variances as RUE has a smaller regret outside near ties than RUE and a total "
-       "simple regret no larger, at K = 10 and 30.",
+       "simple regret no larger, at K = 10 and 30.", recompute=recompute,
        no_repair=NoRepair("a comparison of two rules, answered by measurement", "finding:computed"))
 def check_toptwo_rest(mode: Mode):
     """Per (K, n) and variance mode (each algorithm given the same one, `rates.estimators`), two paired
@@ -196,16 +233,17 @@ def check_toptwo_rest(mode: Mode):
                 r, d = _compare(tt, rue, q, level)
                 verdicts.append("holds" if d.high < 0 else "refuted" if d.low > 0 else "inconclusive")
                 row.append(f"K = {K}, n = {n:,} {_iv(r)} ({verdicts[-1]})")
-                witnesses.append({"params": _params(tt), "quantity": QUANTITY[q], "algorithm": "rue-top-two",
-                                  "against": "rue", "ratio": [round(x, 4) for x in r[:3]],
-                                  "difference": [round(x, 6) for x in d[:3]], "level": level, "runs": tt.runs})
+                witnesses.append((tt, rue, q, r, d))
             parts.append(f"variances {v}: " + "; ".join(row))
         claim_text = "smaller than RUE's" if q == "rest" else "no larger than RUE's"
         dom = (_studied(res, f"the top-two variant's {QUANTITY[q]} against RUE's, each with the same variance mode "
                              f"({', '.join(modes)})")
                + f"; {m} paired differences at {level:.4f} each (Bonferroni, family-wise {FAMILY_LEVEL:g})")
         findings.append(from_parts(verdicts, dom, f"top-two over RUE, {QUANTITY[q]} ({claim_text} claimed): "
-                                   + " | ".join(parts), witness=lambda i, w=witnesses: w[i]))
+                                   + " | ".join(parts),
+                                   witness=lambda i, w=witnesses, lv=level: _witness(
+                                       mode, *w[i][:3], lv, ratio=[round(x, 4) for x in w[i][3][:3]],
+                                       difference=[round(x, 6) for x in w[i][4][:3]])))
     v = [f.verdict for f in findings]
     return (f"rest part: {v[0]}, total simple regret: {v[1]} (top-two over RUE, each with the same variances, "
             f"{len(modes)} modes x {len(grid)} cells)"), findings

@@ -75,6 +75,7 @@ def test_the_papers_estimates_made_worse_are_refuted_and_made_equal_hold(tmp_pat
     _, f = REGISTRY["VAR-EST-COST"].check(_planted(tmp_path / "worse", study, worse))
     assert f[0].verdict == "refuted" and f[0].witness["params"]["K"] == 5
     assert f[0].witness["quantity"] == "simple regret" and f[0].witness["ratio"][1] > 1.1
+    assert REGISTRY["VAR-EST-COST"].recompute(f[0].witness["params"]) == (f[0].witness["lhs"], f[0].witness["rhs"])
     _, f = REGISTRY["VAR-EST-COST"].check(_planted(tmp_path / "equal", study, equal))
     assert f[0].verdict == "holds" and f[0].detail.count("(holds)") == 2 * len(CELLS)
 
@@ -92,7 +93,8 @@ def test_estimators_made_identical_hold_and_one_made_worse_is_refuted(tmp_path, 
     assert f[0].verdict == "holds"
     summary, f = REGISTRY["VAR-EST-METHODS"].check(_planted(tmp_path / "worse", study, one_worse))
     assert f[0].verdict == "refuted" and f[0].witness["params"]["K"] == 4
-    assert "unbiased" in (f[0].witness["params"]["variances"], f[0].witness["against"])
+    assert "unbiased" in (f[0].witness["params"]["variances"], f[0].witness["params"]["against"])
+    assert f[0].witness["lhs"] > f[0].witness["rhs"]
     assert summary.startswith("refuted: 3 of 12 pairs")
 
 
@@ -108,4 +110,6 @@ def test_the_top_two_rest_part_planted_above_rues_is_refuted_and_below_holds(tmp
     assert [x.verdict for x in f] == ["holds", "holds"]
     _, f = REGISTRY["TOPTWO-REST"].check(_planted(tmp_path / "above", study, shift(+1e-3)))
     assert [x.verdict for x in f] == ["refuted", "refuted"]
-    assert f[0].witness["algorithm"] == "rue-top-two" and f[0].witness["difference"][1] > 0
+    assert f[0].witness["params"]["algorithm"] == "rue-top-two" and f[0].witness["difference"][1] > 0
+    w = f[0].witness
+    assert w["lhs"] == pytest.approx(w["difference"][1]) and w["lhs"] > 0 == w["rhs"]
