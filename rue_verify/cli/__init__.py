@@ -487,6 +487,8 @@ def _table(args: argparse.Namespace) -> int:
 def _reproduce(args: argparse.Namespace) -> int:
     from ..studies.summary import redraw_reproduction, reproduce
     scale = "paper" if args.paper else "quick"
+    if args.rue_estimators:
+        return _rue_estimators(args, scale)
     try:
         if args.redraw:
             if not args.out and not args.results:
@@ -506,6 +508,30 @@ def _reproduce(args: argparse.Namespace) -> int:
         _dump({k: res[k] for k in ("out", "tasks", "wall_seconds", "figures", "summary")})
         return 0
     print(formatting.reproduction(res, args.redraw, scale, args.seed, args.conventions))
+    return 0
+
+
+def _rue_estimators(args: argparse.Namespace, scale: str) -> int:
+    """`reproduce --rue-estimators`: RUE's tasks rerun with each other variance estimator."""
+    given = [f for f, v in (("--redraw", args.redraw), ("--results", args.results), ("--algorithms", args.algorithms))
+             if v]
+    if given:
+        return _fail(f"{given[0]}: reproduce --rue-estimators reruns RUE's tasks only; it takes --quick or --paper, "
+                     "--out, --studies, --seed and the sweep flags")
+    from ..reproduction import estimators
+    try:
+        res = estimators.run(scale, args.out, args.seed, scheduler=args.scheduler, progress=not args.quiet,
+                             wait=args.wait, workers=args.workers, studies=args.studies)
+    except ValueError as err:
+        return _fail(str(err))
+    except OSError as err:
+        return _cannot_write("--out", args.out or f"reproduction-estimators-{scale}", err)
+    if args.json:
+        _dump({k: res[k] for k in ("out", "tasks", "wall_seconds", "scale", "seed")})
+        return 0
+    print(f"rue-verify {__version__} reproduce --rue-estimators: {res['tasks']} tasks of RUE with the estimators "
+          f"{', '.join(estimators.ESTIMATORS)} ({res['scale']} scale, seed {res['seed']}) in {res['out']}, "
+          f"{res['wall_seconds']:.0f} s")
     return 0
 
 

@@ -600,6 +600,11 @@ def _reproduce_command(sub, algs: tuple) -> None:
                          "in --out, or --results DIR, or --results shipped for the paper-scale run in the package)")
     rp.add_argument("--results", metavar="DIR", help="with --redraw: where the results are ('shipped' for the "
                                                      "package's)")
+    rp.add_argument("--rue-estimators", action="store_true",
+                    help="instead: rerun RUE's tasks of the grid with each other variance estimator (unbiased "
+                         "moments, ML, REML; the shipped rows use the authors' estimates) into --out (default "
+                         "reproduction-estimators-quick or -paper), same seed, so each pairs with the baselines; "
+                         "the report judges Section 6's claims with each (the section6-estimators figure)")
     _sweep_flags(rp, "print what was written as JSON")
 
 

@@ -189,7 +189,8 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     res = load(mode.inputs.results)
     for _, spec in your_bounds:          # a bound that cannot be judged is refused before anything runs
         load_bound(spec)
-    inputs = Inputs(scale, seed, tuple(res.rows), rates=mode.inputs.rates, bounds=tuple(your_bounds))
+    inputs = Inputs(scale, seed, tuple(res.rows), rates=mode.inputs.rates, bounds=tuple(your_bounds),
+                    results=mode.inputs.results)
     names = [n for n, f in FAMILIES.items() if f.available(inputs, ledger=True)]
     drawn_here = [n for n in names if "ledger" in FAMILIES[n].needs]        # they need the ledger's results
     tasks = [(("claims",) + key, fn, a) for key, fn, a in units(ids, mode)]
@@ -204,7 +205,7 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     # your bounds, judged as check-bound judges them
     results = checked + [check_bound(spec, q, "rue", rates_dir=mode.inputs.rates, mode=mode) for q, spec in your_bounds]
     with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results), mode.inputs.rates, tuple(your_bounds),
-                         checked.graph)
+                         checked.graph, mode.inputs.results)
     for n in drawn_here:
         done[("figure", n)] = make(n, with_ledger, out / "figures")
         step(("figure", n))

@@ -91,3 +91,50 @@ def draw_estimators(t: Table, ax=None):
                  f"{t.rows[0]['runs']} runs per point;\n{t.meta['source']}.")
     fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig
+
+
+def section6_estimators_table(results: str | None = None) -> Table:
+    """Section 6's empirical claims' verdicts with RUE's rows from each variance estimator
+    (`ledger.section6_estimators`): one row per (claim, estimator), on the reproduction's rows `results`
+    (None: the shipped ones)."""
+    from ..ledger.section6_estimators import by_estimator, depends
+    from ..reproduction import estimators as RE
+    from ..verify import LedgerInputs, Mode
+    rows = by_estimator(Mode(inputs=LedgerInputs(results=results)))
+    moved = depends(rows)
+    est = RE.load()
+    return Table([{"claim": r["claim"], "estimator": r["estimator"], "verdict": r["verdict"],
+                   "depends": int(r["claim"] in moved)} for r in rows],
+                 {"family": "section6-estimators", "estimators": [RE.SHIPPED_ESTIMATOR, *RE.ESTIMATORS],
+                  "depends": sorted(moved), "source": est.description, "seed": est.manifest.get("seed", "?")})
+
+
+def draw_section6_estimators(t: Table, ax=None):
+    import matplotlib.pyplot as plt
+
+    from ..outputs.render import PALETTE
+    fig = ax or plt.figure(figsize=(8.5, 0.45 * len(t.values("claim")) + 1.8))
+    a = fig.add_subplot(1, 1, 1)
+    claims, ests = t.values("claim"), list(t.meta["estimators"])
+    for i, c in enumerate(claims):
+        for j, e in enumerate(ests):
+            r = t.where(claim=c, estimator=e)
+            v = r[0]["verdict"] if r else "not run"
+            a.add_patch(plt.Rectangle((j, i), 1, 1, fc=PALETTE.get(v, "0.85"), ec="white", lw=2))
+            a.text(j + 0.5, i + 0.5, v, ha="center", va="center", fontsize=8, color="white" if v in PALETTE else "k")
+    a.set_xlim(0, len(ests))
+    a.set_ylim(len(claims), 0)
+    a.set_xticks([j + 0.5 for j in range(len(ests))],
+                 [("RUE " if j == 0 else "") + f"variances = {e}" + (" (shipped)" if j == 0 else "")
+                  for j, e in enumerate(ests)], fontsize=8)
+    a.set_yticks([i + 0.5 for i in range(len(claims))],
+                 [c + ("  (moves)" if c in t.meta["depends"] else "") for c in claims], fontsize=8)
+    a.tick_params(length=0)
+    for s in a.spines.values():
+        s.set_visible(False)
+    moved = ", ".join(t.meta["depends"]) or "none"
+    a.set_title(f"Section 6's claims with RUE run by each variance estimator; verdicts that move: {moved}", fontsize=9)
+    caption(fig, f"The shipped reproduction's rows with RUE's replaced by the same tasks (same seed, so paired with "
+                 f"the baselines) run with each estimator;\n{t.meta['source']}.")
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
