@@ -120,8 +120,10 @@ def execute(task: CliffTask, seed: int) -> dict:
 
 def manifest(ts: list[CliffTask], seed: int, scale: str) -> dict:
     definition = store_definition([t.key for t in ts], seed)
+    from .grid import variance_modes
     return {"tool": "rue-verify rates --cliff", "version": package_version(), "definition": definition,
-            "scale": scale, "seed": seed, "tasks": len(ts)}
+            "scale": scale, "seed": seed, "tasks": len(ts),
+            "variances": variance_modes(ts)}
 
 
 def run(scale: str | CliffScale = "quick", out: str | Path | None = None, seed: int = 0,

@@ -205,9 +205,18 @@ def definition_hash(ts: list[RateTask], seed: int) -> str:
     return store_definition([t.key for t in ts], seed)
 
 
+def variance_modes(ts) -> dict:
+    """The variance mode each algorithm that takes one is told, per setting: {'alg@setting': mode} over
+    tasks with an `algorithm` and a `setting` (what a study's manifest records: equal terms, visible)."""
+    pairs = sorted({(t.algorithm, t.setting) for t in ts}, key=lambda p: (p[1].name, p[0]))
+    return {f"{a}@{s.name}": algorithm_params(a, s)["variances"] for a, s in pairs
+            if "variances" in algorithm_params(a, s)}
+
+
 def manifest(ts: list[RateTask], seed: int, scale: str) -> dict:
     return {"tool": "rue-verify rates", "version": package_version(), "definition": definition_hash(ts, seed),
-            "scale": scale, "seed": seed, "tasks": len(ts)}
+            "scale": scale, "seed": seed, "tasks": len(ts),
+            "variances": variance_modes(ts)}
 
 
 COLUMNS = ("key", "setting", "K", "sigma0_sq", "sigma_sq", "prior_ratio", "tilt", "algorithm", "params", "n",

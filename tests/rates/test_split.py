@@ -91,3 +91,17 @@ def test_every_algorithm_of_a_comparison_that_takes_a_variance_mode_gets_the_stu
             except StopIteration:
                 pass
     assert told["rue"]["variances"] == told["rue-top-two"]["variances"] == VARIANCES
+
+
+def test_each_studys_manifest_names_every_algorithms_variance_mode_and_they_agree():
+    """The rate and cliff studies' manifests record the mode each algorithm is told, per setting, and
+    within a setting every algorithm that takes one is told the same (a planted difference would show)."""
+    from rue_verify.rates import cliff, grid
+    for modes in (grid.manifest(grid.tasks("quick"), 0, "quick")["variances"],
+                  cliff.manifest(cliff.tasks("quick"), 0, "quick")["variances"]):
+        assert modes and set(modes.values()) == {grid.VARIANCES}
+        by_setting = {}
+        for key, mode in modes.items():
+            by_setting.setdefault(key.split("@")[1], set()).add(mode)
+        assert all(len(v) == 1 for v in by_setting.values())
+    assert "rue-top-two@K30" in cliff.manifest(cliff.tasks("quick"), 0, "quick")["variances"]
