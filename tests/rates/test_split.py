@@ -95,7 +95,7 @@ def test_every_algorithm_of_a_comparison_that_takes_a_variance_mode_gets_the_stu
 
 def test_each_studys_manifest_names_every_algorithms_variance_mode_and_they_agree():
     """The rate and cliff studies' manifests record the mode each algorithm is told, per setting, and
-    within a setting every algorithm that takes one is told the same (a planted difference would show)."""
+    within a setting every algorithm that takes one is told the same."""
     from rue_verify.rates import cliff, grid
     for modes in (grid.manifest(grid.tasks("quick"), 0, "quick")["variances"],
                   cliff.manifest(cliff.tasks("quick"), 0, "quick")["variances"]):
