@@ -124,3 +124,11 @@ def test_the_compile_line_appears_only_when_something_compiles(tmp_path):
     said = [subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True).stderr for _ in range(2)]
     assert said[0].count("compiling the simulator's kernels") == 1, said[0]
     assert "compiling" not in said[1], said[1]
+
+
+def test_the_estimator_modes_refuse_flags_they_do_not_use(capsys):
+    from rue_verify.cli import main
+    assert main(["bench", "--refit", "--large-k"]) == 2
+    assert "--large-k: bench --refit" in capsys.readouterr().err
+    assert main(["reproduce", "--rue-estimators", "--conventions", "project"]) == 2
+    assert "--conventions: reproduce --rue-estimators" in capsys.readouterr().err

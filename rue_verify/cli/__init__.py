@@ -435,6 +435,10 @@ def _bench(args: argparse.Namespace) -> int:
             _dump(rows + [{"kind": "induction", **r} for r in induction])
         return 0
     if args.refit:
+        given = [f for f, v in (("--large-k", args.large_k), ("--commands", args.commands),
+                                ("--histories", args.histories), ("--algorithms", args.algorithms)) if v]
+        if given:
+            return _fail(f"{given[0]}: bench --refit measures RUE's ML/REML refit schedule only; it takes --json")
         from ..rates.estimators import refit_effect
         rows = []
         for alg, est in (("rue", "ml"), ("rue", "reml"), ("rue-top-two", "ml")):
@@ -513,8 +517,8 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 def _rue_estimators(args: argparse.Namespace, scale: str) -> int:
     """`reproduce --rue-estimators`: RUE's tasks rerun with each other variance estimator."""
-    given = [f for f, v in (("--redraw", args.redraw), ("--results", args.results), ("--algorithms", args.algorithms))
-             if v]
+    given = [f for f, v in (("--redraw", args.redraw), ("--results", args.results), ("--algorithms", args.algorithms),
+                            ("--conventions", list(args.conventions) != ["project", "authors"])) if v]
     if given:
         return _fail(f"{given[0]}: reproduce --rue-estimators reruns RUE's tasks only; it takes --quick or --paper, "
                      "--out, --studies, --seed and the sweep flags")

@@ -31,7 +31,7 @@ from simulate.version import package_version
 
 from ..store.result_store import definition_hash as store_definition
 from .efficiency import constants
-from .grid import Setting, algorithm_params, block_sums
+from .grid import Setting, algorithm_params, block_counts, block_sums, run_study
 from .split import STARVED
 from .truth import runs_truth, simulated_runs, zero_share_bound
 
@@ -131,16 +131,13 @@ def run(scale: str | CliffScale = "quick", out: str | Path | None = None, seed: 
         workers: int | None = None) -> dict:
     """Run (or resume) the study at `scale` into `out`; the rows, the directory and the wall seconds
     (`workers`: local processes, default every core)."""
-    from ..store.result_store import ResultStore
-    from ..studies.sweep import run_sweep
     if isinstance(scale, str) and scale not in SCALES:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
     ts = tasks(scale, cells)
     name = scale if isinstance(scale, str) else scale.name
     out = Path(out or f"cliff-{name}")
-    store = ResultStore(out, manifest(ts, seed, name), COLUMNS)
-    rows, wall = run_sweep(ts, seed, store, scheduler=scheduler, progress=progress, wait=wait, execute=execute,
-                           desc="exploration constant", workers=workers)
+    rows, wall = run_study(ts, seed, out, manifest(ts, seed, name), COLUMNS, execute, "exploration constant",
+                           scheduler=scheduler, progress=progress, wait=wait, workers=workers)
     return {"out": str(out), "rows": rows, "wall_seconds": wall, "tasks": len(ts), "scale": name, "seed": seed}
 
 
@@ -200,7 +197,7 @@ class CliffResults:
         out = []
         for r in self.rows:
             G = int(r["groups"])
-            counts = np.array([len(p) for p in np.array_split(np.arange(int(r["runs"])), G)], float)
+            counts = block_counts(int(r["runs"]), G)
             out.append(Cell(int(r["K"]), int(r["n"]), r["algorithm"], float(r["deg"]), counts,
                             {q: np.array(json.loads(r[f"{q}_sums"]), float) for q in QUANTITIES},
                             {q: np.array(json.loads(r[f"{q}_sumsq"]), float) for q in QUANTITIES}))

@@ -46,7 +46,7 @@ from simulate.version import package_version
 
 from ..store.result_store import definition_hash as store_definition
 from .efficiency import constants
-from .grid import Setting, block_sums
+from .grid import Setting, block_counts, block_sums, run_study
 from .split import WIDTH, posterior_near_part
 from .truth import instances, known_mean_posterior, runs_truth, simulated_runs
 
@@ -179,16 +179,13 @@ def run(scale: str | EstimatorScale = "quick", out: str | Path | None = None, se
         workers: int | None = None) -> dict:
     """Run (or resume) the study at `scale` into `out`; the rows, the directory and the wall seconds
     (`workers`: local processes, default every core)."""
-    from ..store.result_store import ResultStore
-    from ..studies.sweep import run_sweep
     if isinstance(scale, str) and scale not in SCALES:
         raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
     ts = tasks(scale, cells)
     name = scale if isinstance(scale, str) else scale.name
     out = Path(out or f"estimators-{name}")
-    store = ResultStore(out, manifest(ts, seed, name), COLUMNS)
-    rows, wall = run_sweep(ts, seed, store, scheduler=scheduler, progress=progress, wait=wait, execute=execute,
-                           desc="variance estimators", workers=workers)
+    rows, wall = run_study(ts, seed, out, manifest(ts, seed, name), COLUMNS, execute, "variance estimators",
+                           scheduler=scheduler, progress=progress, wait=wait, workers=workers)
     return {"out": str(out), "rows": rows, "wall_seconds": wall, "tasks": len(ts), "scale": name, "seed": seed}
 
 
@@ -252,7 +249,7 @@ class EstimatorResults:
         out = []
         for r in self.rows:
             G = int(r["groups"])
-            counts = np.array([len(p) for p in np.array_split(np.arange(int(r["runs"])), G)], float)
+            counts = block_counts(int(r["runs"]), G)
             out.append(Cell(int(r["K"]), int(r["n"]), r["algorithm"], r["variances"], counts,
                             {q: np.array(json.loads(r[f"{q}_sums"]), float) for q in QUANTITIES},
                             {q: np.array(json.loads(r[f"{q}_sumsq"]), float) for q in QUANTITIES},
@@ -342,7 +339,7 @@ def refit_effect(K: int = 10, n: int = 10_000, runs: int = 400, seed: int = 0, v
         m, v = known_mean_posterior(pulls, sums, s.sigma0_sq, s.sigma_sq)
         regret = w * conditional_values(m, v, rec)[1]
         sums_, sumsq_ = block_sums(regret, groups)
-        counts = np.array([len(p) for p in np.array_split(np.arange(runs), groups)], float)
+        counts = block_counts(runs, groups)
         cells[refit] = Cell(K, n, algorithm, variances, counts, {"regret": np.array(sums_)},
                             {"regret": np.array(sumsq_)}, {})
         out[refit] = (rec, pulls, wall)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -223,6 +224,23 @@ COLUMNS = ("key", "setting", "K", "sigma0_sq", "sigma_sq", "prior_ratio", "tilt"
            "runs", "groups", "failure_sums", "failure_sumsq", "regret_sums", "regret_sumsq", "failure_plain_sum",
            "failure_plain_sumsq", "regret_plain_sum", "regret_plain_sumsq", "vr_failure", "vr_regret", "seed",
            "version", "wall_seconds")
+
+
+def block_counts(runs: int, groups: int) -> np.ndarray:
+    """The runs in each of `groups` consecutive blocks (as `block_sums` splits them), as floats."""
+    return np.array([len(p) for p in np.array_split(np.arange(runs), groups)], float)
+
+
+def run_study(ts: list, seed: int, out: Path, manifest: dict, columns: tuple, execute, desc: str, *,
+              scheduler: str | None = None, progress: bool = True, wait: bool = False,
+              workers: int | None = None) -> tuple[list[dict], float]:
+    """Run (or resume) a side study's tasks `ts` into the result directory `out` with its `manifest`
+    and `columns` (`studies.sweep.run_sweep`: local or Dask, one writer); its rows and wall seconds."""
+    from ..store.result_store import ResultStore
+    from ..studies.sweep import run_sweep
+    store = ResultStore(out, manifest, columns)
+    return run_sweep(ts, seed, store, scheduler=scheduler, progress=progress, wait=wait, execute=execute, desc=desc,
+                     workers=workers)
 
 
 def block_sums(values: np.ndarray, groups: int) -> tuple[list[float], list[float]]:

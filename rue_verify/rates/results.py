@@ -20,7 +20,7 @@ from simulate.stats import Interval, binomial_interval, sums_interval
 
 from ..errors import ParameterError
 from .fit import Fit, fit_groups
-from .grid import COLUMNS, Setting
+from .grid import COLUMNS, Setting, block_counts
 
 #: what the ledger uses when it is given no rate-study directory
 SHIPPED = "shipped"
@@ -115,7 +115,7 @@ class RateResults:
         if len(runs) != 1:
             raise ParameterError("rates", f"{algorithm} on {setting!r} has rows of different run counts {sorted(runs)}")
         G = int(rows[0]["groups"])
-        counts = np.array([len(p) for p in np.array_split(np.arange(runs.pop()), G)], float)
+        counts = block_counts(runs.pop(), G)
 
         def mat(col):
             return np.array([json.loads(r[col]) for r in rows], float).T
