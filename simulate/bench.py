@@ -19,15 +19,19 @@ from .environments import fixed_means
 
 CONFIGS = (("F2", 20, 7000, 1000), ("F4", 80, 50000, 100))
 #: `bench --large-k`: RUE with known variances, the plain pass over every arm against the lazy argmax
-#: (`rue_lazy`), at K from 20 to 1000 (the crossover `rue.LAZY_FROM` is read off these rows)
+#: (`rue_lazy`) and the tournament trees (`rue_heap`), at K from 20 to 1000 (the crossovers `rue.LAZY_FROM`
+#: and `rue.HEAP_FROM` are read off these rows), on F4's clustered means with Bernoulli and with Gaussian
+#: rewards, and on means drawn from the model of Section 3 ("model": N(0, sigma0^2) means, Gaussian rewards)
 #: "F4:gaussian": F4's means with Gaussian rewards of sd 1/2 (a Bernoulli(1/2)'s). With Bernoulli rewards
 #: arms pulled as often with as many successes have the same index to the bit: at K = 1000 dozens of them
 #: tie at the top and the lazy path must evaluate them all (the plain kernel's tie rule counts them);
 #: with Gaussian rewards no two indices tie.
 LARGE_K = (("F4", 20, 20000, 256), ("F4", 40, 20000, 256), ("F4", 80, 50000, 128), ("F4", 160, 50000, 64),
-           ("F4", 320, 50000, 32), ("F4", 1000, 50000, 128), ("F4:gaussian", 1000, 50000, 128))
+           ("F4", 320, 50000, 32), ("F4", 1000, 50000, 128), ("F4:gaussian", 20, 20000, 256),
+           ("F4:gaussian", 320, 50000, 32), ("F4:gaussian", 1000, 50000, 128), ("model", 320, 50000, 32),
+           ("model", 1000, 50000, 128))
 GAUSSIAN_NU = 0.5
-LARGE_K_NAMES = ("rue-known-plain", "rue-known-lazy")
+LARGE_K_NAMES = ("rue-known-plain", "rue-known-lazy", "rue-known-heap")
 
 #: what the bench times: a label, the registry name and its parameters (every algorithm at its
 #: defaults, and RUE with known variances too)
@@ -35,8 +39,8 @@ KNOWN = {"variances": "known", "sigma0_sq": 0.01, "sigma_sq": 0.25}
 VARIANTS = {"rue": ("rue", {}), "rue-known": ("rue", KNOWN),
             **{name: (name, {}) for name in REGISTRY if name != "rue"}}
 NAMES = tuple(VARIANTS)
-#: RUE's two argmax paths, forced (the kernel's `lazy`; not registry parameters)
-PATHS = {"rue-known-plain": False, "rue-known-lazy": True}
+#: RUE's argmax paths, forced (the kernel's `path`; not registry parameters)
+PATHS = {f"rue-known-{p}": p for p in rue.PATHS}
 VARIANTS.update({name: ("rue", KNOWN) for name in PATHS})
 
 
@@ -47,28 +51,46 @@ def _kernel_kwargs(label: str, mu: np.ndarray, n: int, gaussian: bool = False) -
 
 
 def _setup(setup: str) -> tuple[str, bool]:
-    """A configuration's setup: the means' name (`fixed_means`) and whether rewards are Gaussian
-    ("F4:gaussian"; Bernoulli otherwise)."""
+    """A configuration's setup: the means' name (`fixed_means`, or "model") and whether rewards are
+    Gaussian ("F4:gaussian", "model"; Bernoulli otherwise)."""
     name, _, rewards = setup.partition(":")
     if rewards not in ("", "gaussian"):
         raise ValueError(f"setup: the reward model after ':' must be 'gaussian', got {setup!r}")
-    return name, rewards == "gaussian"
+    return name, rewards == "gaussian" or name == "model"
+
+
+def _means(name: str, K: int) -> np.ndarray:
+    """The means of a bench setup: F1..F6 (`fixed_means`), or "model": one draw (seed 0) from the
+    model of Section 3 with the bench's known variances, mu_k ~ N(1/2, sigma0^2)."""
+    if name == "model":
+        rng = np.random.default_rng(np.random.SeedSequence(0))
+        return 0.5 + math.sqrt(KNOWN["sigma0_sq"]) * rng.standard_normal(K)
+    return fixed_means(name, K)
 
 
 def _fast(label: str, means: np.ndarray, n: int, seeds: np.ndarray, reward_seeds: np.ndarray, kw: dict):
     kw = {k: float(np.ravel(v)[0]) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
     if label in PATHS:
-        return rue.batch(means, n, seeds, reward_seeds, lazy=PATHS[label], **kw)
+        return rue.batch(means, n, seeds, reward_seeds, path=PATHS[label], **kw)
     return get(VARIANTS[label][0]).batch(means, n, seeds, reward_seeds, **kw)
 
 
 def evaluations_per_round(label: str, means: np.ndarray, n: int, seeds: np.ndarray, reward_seeds: np.ndarray,
-                          kw: dict) -> float:
-    """RUE's exact index evaluations per round after the initial passes (K a round on the plain path)."""
+                          kw: dict) -> dict:
+    """RUE's work per round after the initial passes: exact index evaluations (K on the plain path),
+    and on the tree path the re-keys (each a walk up both trees) and the share of rounds decided by
+    the plain kernel's sums (near ties between different states)."""
     kw = {k: float(np.ravel(v)[0]) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
-    ev = np.zeros(means.shape[0])
-    rue.batch(means, n, seeds, reward_seeds, lazy=PATHS.get(label), evaluated=ev, **kw)
-    return float(ev.mean() / max(n - 2 * means.shape[1], 1))
+    R, K = means.shape
+    ev, st = np.zeros(R), np.zeros((R, 3))
+    rue.batch(means, n, seeds, reward_seeds, path=PATHS.get(label), evaluated=ev, stats=st, **kw)
+    rounds = max(n - 2 * K, 1)
+    out = {"evaluations_per_round": float(ev.mean() / rounds)}
+    if PATHS.get(label) == "heap":
+        from .algorithms import rue_heap
+        out["rekeys_per_round"] = float(st[:, rue_heap.REKEYS].mean() / rounds)
+        out["plain_rounds_share"] = float(st[:, rue_heap.PLAIN_ROUNDS].mean() / rounds)
+    return out
 
 
 def _reference(label: str, mu: np.ndarray, n: int, rng: np.random.Generator, kw: dict):
@@ -182,7 +204,7 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     plan = []                             # (setup, K, n, mu, kw, means, seeds, name, runs, first-call seconds)
     for setup, K, n, R in configs:
         means_name, gaussian = _setup(setup)
-        mu = fixed_means(means_name, K)
+        mu = _means(means_name, K)
         means = np.tile(mu, (R, 1))
         seeds = np.random.SeedSequence(0).generate_state(2 * R, dtype=np.uint64).reshape(2, R)   # algorithm, rewards
         for name in algorithms:
@@ -228,12 +250,16 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
         share = ""
         if VARIANTS[name][0] == "rue":        # the plain path: one division and one square root per arm-round
             probe = min(runs, rue.BLOCK)
-            ev = evaluations_per_round(name, means[:probe], n, seeds[0][:probe], seeds[1][:probe], kw) \
-                if VARIANTS[name][1].get("variances") == "known" else float(K)
+            work = evaluations_per_round(name, means[:probe], n, seeds[0][:probe], seeds[1][:probe], kw) \
+                if VARIANTS[name][1].get("variances") == "known" else {"evaluations_per_round": float(K)}
             for r in fast:
                 r["ceiling_share"] = r["arm_rounds_per_s"] / (r["threads"] * before["rue_ceiling_per_s"])
-                r["evaluations_per_round"] = ev
-            share = f"  x1 at {fast[0]['ceiling_share']:.0%} of the ceiling, {ev:.2f} indices evaluated a round"
+                r.update(work)
+            share = (f"  x1 at {fast[0]['ceiling_share']:.0%} of the ceiling, "
+                     f"{work['evaluations_per_round']:.2f} indices evaluated a round")
+            if "rekeys_per_round" in work:
+                share += (f", {work['rekeys_per_round']:.2f} re-keys a round, "
+                          f"{work['plain_rounds_share']:.1e} of rounds by the plain sums")
         out(f"{setup} K={K} n={n} {name:<10} " + "  ".join(
             f"numba x{r['threads']}: {r['arm_rounds_per_s'] / 1e6:8.1f} M/s "
             f"({r['slowest_arm_rounds_per_s'] / 1e6:.0f})" for r in fast)

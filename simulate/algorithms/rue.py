@@ -220,29 +220,62 @@ def padded_runs(R: int) -> int:
 #: (Intel Xeon, AVX-512; docs/bench.txt, `bench --large-k`): the two paths are level at K = 2-4, the lazy one
 #: 7% faster at K = 10, 17% at 20 and 1.7-1.9x at K = 80-320; below 8 the plain kernel is kept
 LAZY_FROM = 8
+#: the smallest K at which they take the tree argmax (`rue_heap`) instead. Measured on one thread (AMD EPYC,
+#: znver5; docs/bench.txt, `bench --large-k`, F4): the lazy path is 2-3x faster at K = 20-80, the two are level
+#: at K = 160 (60% / 58% of the ceiling), and the trees 2.9x faster at K = 320 and 8x at K = 1000
+HEAP_FROM = 160
+#: RUE's argmax paths with known variances: every arm's index each round (the reference), the lazy
+#: pass over cheap bounds (`rue_lazy`), the tournament trees (`rue_heap`)
+PATHS = ("plain", "lazy", "heap")
+
+
+def argmax_path(K: int, variances: str, top_two: bool, path: str | None = None, given: str = "path") -> str:
+    """The argmax path runs take: `path` where asked for, else by K with known variances (the only
+    mode where the lazy and tree bounds hold) and RUE's own pick: plain below LAZY_FROM, lazy below
+    HEAP_FROM, then the trees (plain again from `rue_heap.MAX_K`, beyond its slack's reach). `given`:
+    the parameter an error names."""
+    if path is not None and path not in PATHS:
+        raise ValueError(f"{given}: RUE's argmax path must be one of {', '.join(PATHS)}, got {path!r}")
+    if path not in (None, "plain") and (variances != "known" or top_two):
+        raise ValueError(f"{given}: the {path} argmax needs variances='known' and RUE's own pick (its bound holds "
+                         f"only while sigma0^2 and sigma^2 stay fixed)")
+    if path is not None:
+        return path
+    from .rue_heap import MAX_K
+    if variances != "known" or top_two or K < LAZY_FROM or K >= MAX_K:
+        return "plain"
+    return "lazy" if K < HEAP_FROM else "heap"
 
 
 def lazy_path(K: int, variances: str, top_two: bool, lazy: bool | None) -> bool:
-    """Whether runs take the lazy argmax: asked for (`lazy`), or by default at K >= LAZY_FROM with
-    known variances (the only mode where its bound holds) and RUE's own pick."""
-    if lazy and (variances != "known" or top_two):
-        raise ValueError("lazy: the lazy argmax needs variances='known' and RUE's own pick (its bound holds only "
-                         "while sigma0^2 and sigma^2 stay fixed)")
-    return bool(lazy) if lazy is not None else (variances == "known" and not top_two and K >= LAZY_FROM)
+    """Whether runs skip the plain pass (`argmax_path`; `lazy` True or False forces lazy or plain)."""
+    return _chosen(K, variances, top_two, lazy, None) != "plain"
+
+
+def _chosen(K, variances, top_two, lazy, path) -> str:
+    """`argmax_path` from the kernels' two spellings: `path`, or the older `lazy` (True: 'lazy',
+    False: 'plain')."""
+    if path is not None and lazy is not None:
+        raise ValueError(f"path and lazy: give one of them, got path={path!r} and lazy={lazy!r}")
+    if lazy is not None:
+        return argmax_path(K, variances, top_two, "lazy" if lazy else "plain", given="lazy")
+    return argmax_path(K, variances, top_two, path)
 
 
 def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="authors", sigma0_sq=1.0,
           sigma_sq=1.0, block=None, sums=None, deg=DEG, top_two=False, lazy=None, evaluated=None,
-          refit=V.REFIT_GROWTH):
+          refit=V.REFIT_GROWTH, path=None, stats=None):
     """Runs are padded to whole units of UNIT (throwaway copies of the last run) and interleaved in
     blocks of about `block` runs, each a whole number of units, as many blocks as a multiple of the
     threads where that leaves each at least `block`; where there are too few runs for that, in
     blocks of at least MIN_BLOCK runs, one per thread. `block` None: BLOCK, capped by K
     (`block_for`). Identical to `run` with the same seeds for
-    every run, whatever the blocking. `lazy` (None: by K, `lazy_path`) sends known-variance runs to
-    the lazy argmax (`rue_lazy`), with the same pulls and recommendations; `evaluated`, an `(R,)`
-    array, gets each run's exact index evaluations after round 2K there (the plain kernel's are K
-    per round). `refit`: the ML / REML refit schedule (`variances.REFIT_GROWTH`; 0 refits every round)."""
+    every run, whatever the blocking. `path` (None: by K, `argmax_path`; `lazy` True / False is
+    path 'lazy' / 'plain') sends known-variance runs to the lazy argmax (`rue_lazy`) or the trees
+    (`rue_heap`), with the same pulls and recommendations; `evaluated`, an `(R,)` array, gets each
+    run's exact index evaluations after round 2K (the plain kernel's are K per round); `stats`, an
+    `(R, 3)` array, the tree path's counters (`rue_heap.EVALUATIONS`, `REKEYS`, `PLAIN_ROUNDS`).
+    `refit`: the ML / REML refit schedule (`variances.REFIT_GROWTH`; 0 refits every round)."""
     means = np.asarray(means, float)
     seeds, reward_seeds = (np.asarray(x, np.uint64) for x in (seeds, reward_seeds))
     R = means.shape[0]
@@ -267,7 +300,17 @@ def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="auth
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     kept = np.zeros((0, 0)) if out is None else out if RU == R else np.empty((RU, means.shape[1]))  # padded: theirs too
     mode = V.mode_of(variances)
-    if lazy_path(means.shape[1], variances, top_two, lazy):
+    chosen = _chosen(means.shape[1], variances, top_two, lazy, path)
+    if chosen == "heap":
+        from . import rue_heap
+        st = np.zeros((RU, 3))
+        rec, pulls = rue_heap._batch(np.ascontiguousarray(means), n, gaussian, nu, reward_seeds, seeds, kept,
+                                     float(sigma0_sq), float(sigma_sq), float(deg), st)
+        if evaluated is not None:
+            evaluated[...] = st[:R, rue_heap.EVALUATIONS]
+        if stats is not None:
+            stats[...] = st[:R]
+    elif chosen == "lazy":
         from . import rue_lazy
         ev = np.zeros(RU)
         rec, pulls = rue_lazy._batch(np.ascontiguousarray(means), n, gaussian, nu, reward_seeds, seeds, kept,
@@ -293,15 +336,21 @@ def _refit(refit) -> float:
 
 
 def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_seed=0, variances="authors",
-        sigma0_sq=1.0, sigma_sq=1.0, deg=DEG, top_two=False, lazy=None, refit=V.REFIT_GROWTH):
+        sigma0_sq=1.0, sigma_sq=1.0, deg=DEG, top_two=False, lazy=None, refit=V.REFIT_GROWTH, path=None):
     mu = np.asarray(mu, float)
     mode = V.mode_of(variances)
     if table is None:
         return tuple(x[0] for x in batch(mu[None], n, [seed], [reward_seed], gaussian, nu, variances, sigma0_sq,
-                                         sigma_sq, deg=deg, top_two=top_two, lazy=lazy, refit=refit))
+                                         sigma_sq, deg=deg, top_two=top_two, lazy=lazy, refit=refit, path=path))
     rec, pulls = np.empty(1, np.int64), np.empty((1, mu.size))
     src = replay_source(mu.size, table, ties, gaussian, nu)
-    if lazy_path(mu.size, variances, top_two, lazy):
+    chosen = _chosen(mu.size, variances, top_two, lazy, path)
+    if chosen == "heap":
+        from . import rue_heap
+        rue_heap._run(src, 0, n, float(sigma0_sq), float(sigma_sq), math.sqrt(float(deg) * math.log(n)), not gaussian,
+                      rec, pulls,
+                      np.zeros((0, 0)), np.zeros(3))
+    elif chosen == "lazy":
         from . import rue_lazy
         rue_lazy._block(src, n, float(sigma0_sq), float(sigma_sq), rec, pulls, 0, 1, np.zeros((0, 0)), float(deg),
                         np.zeros(1))

@@ -54,19 +54,25 @@ def test_bench_interleaves_its_repeats(monkeypatch):
 
 @pytest.mark.parametrize("setup", ["F4", "F4:gaussian"])
 def test_large_k_rows_count_the_indices_each_path_evaluates(setup):
-    """The plain path evaluates K indices a round, the lazy one far fewer (each row says how many),
-    with either reward model."""
+    """The plain path evaluates K indices a round, the lazy and tree ones far fewer (each row says how
+    many; the tree row also its re-keys and the share of rounds the plain sums decided), with either
+    reward model."""
     from simulate.bench import LARGE_K_NAMES, bench
+    lines = []
     rows = bench(LARGE_K_NAMES, configs=((setup, 70, 600, 8),), reference_seconds=0.0, threads=(1,),
-                 out=lambda line: None, repeats=1)
-    plain, lazy = (next(r for r in rows if r.get("algorithm") == name and r["impl"] == "numba")
-                   for name in LARGE_K_NAMES)
+                 out=lines.append, repeats=1)
+    plain, lazy, heap = (next(r for r in rows if r.get("algorithm") == name and r["impl"] == "numba")
+                         for name in LARGE_K_NAMES)
     assert plain["evaluations_per_round"] == 70 and 1 <= lazy["evaluations_per_round"] < 10
+    assert 1 <= heap["evaluations_per_round"] < 10 and heap["evaluations_per_round"] <= heap["rekeys_per_round"] < 20
+    assert 0 <= heap["plain_rounds_share"] < 0.1 and "rekeys_per_round" not in lazy
+    assert any("re-keys a round" in line and "rue-known-heap" in line for line in lines)
 
 
 def test_a_setups_reward_model_is_gaussian_or_bernoulli():
     from simulate.bench import _kernel_kwargs, _setup
     assert _setup("F4") == ("F4", False) and _setup("F4:gaussian") == ("F4", True)
+    assert _setup("model") == ("model", True)
     assert _kernel_kwargs("rue-known-lazy", np.full(3, 0.5), 100, gaussian=True)["gaussian"] is True
     with pytest.raises(ValueError, match="setup"):
         _setup("F4:poisson")
