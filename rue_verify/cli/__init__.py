@@ -304,7 +304,8 @@ def _erratum(args: argparse.Namespace) -> int:
     results = _run(args, mode, select(None), args.quiet)
     reads = paper.inputs_text(mode.inputs) if paper.inputs_text else "no inputs besides its claims"
     prov = erratum.Provenance(mode.name, mode.seed, mode.coverage(), reads, "", paper=paper.title,
-                              citation=paper.citation, statement_tex=paper.statement_tex)
+                              citation=paper.citation, statement_tex=paper.statement_tex,
+                              own_paper=bool(paper.figures))
     tex = Path(args.out) / "erratum.tex"
     try:
         write_text(tex, erratum.document(results, prov, set(wanted) if args.id else None))
@@ -724,9 +725,20 @@ def _check_bound(args: argparse.Namespace) -> int:
     return 0
 
 
+def _new_paper(args: argparse.Namespace) -> int:
+    from ..scaffold import new_paper, next_steps
+    try:
+        path = new_paper(args.name, args.dir, force=args.force)
+    except (ValueError, OSError) as err:
+        return _fail(str(err))
+    print(f"wrote {path}; next:")
+    print("\n".join(f"  {line}" for line in next_steps(path)))
+    return 0
+
+
 #: each command's handler (`commands.COMMANDS` says what each command is)
 HANDLERS = {"claims": _claims, "proofs": _proofs, "simulate": _simulate, "bench": _bench, "table": _table,
             "reproduce": _reproduce, "vacuity": _vacuity, "report": _report, "rates": _rates, "erratum": _erratum,
-            "decide": _decide, "check-bound": _check_bound}
+            "decide": _decide, "check-bound": _check_bound, "new-paper": _new_paper}
 assert set(HANDLERS) | {"bound"} == set(COMMANDS), "a command without a handler, or a handler without a command"
 

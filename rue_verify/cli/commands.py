@@ -45,7 +45,7 @@ COMMANDS = {"claims": Command(compiles=True), "proofs": Command(), "bound": Comm
                                                                                  "was one, is unchanged"),
             "rates": Command(compiles=True, kept=_RESUMES),
             "reproduce": Command(compiles=True, registry=True, kept=_RESUMES), "check-bound": Command(compiles=True),
-            "erratum": Command(compiles=True), "decide": Command()}
+            "erratum": Command(compiles=True), "decide": Command(), "new-paper": Command()}
 
 
 def names_free(text: str) -> list[str]:
@@ -234,8 +234,10 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     says `registry`) are left out, so --help and --version do not load numba."""
     algs = tuple(registry()) if full else ()
     p = Parser(prog="rue-verify",
-               description="Check the quantitative claims of Zhu & Qiu (TMLR 2024), 'UCB Exploration for "
-                           "Fixed-Budget Bayesian Best Arm Identification' (RUE).",
+               description="Check the quantitative claims of a paper: by default Zhu & Qiu (TMLR 2024), 'UCB "
+                           "Exploration for Fixed-Budget Bayesian Best Arm Identification' (RUE); your own with "
+                           "--paper FILE.py after the command (claims, proofs, report, erratum), a file that "
+                           "'rue-verify new-paper NAME' starts for you.",
                epilog="Every verdict is computed (a search, an integral, a proof or a simulation); nothing is typed "
                       "in. Lists are comma-separated; integers may be written as 1e4.")
     p.add_argument("--version", action="version", version=f"rue-verify {__version__}")
@@ -253,7 +255,22 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     _report_command(sub)
     _rates_command(sub)
     _reproduce_command(sub, algs)
+    _new_paper_command(sub)
     return p
+
+
+def _new_paper_command(sub) -> None:
+    """The `new-paper` command and its flags."""
+    np_ = sub.add_parser("new-paper", help="write NAME.py, a paper file of your own that runs as it stands",
+                         description="Write NAME.py: a paper plug-in with one claim of each kind the engine "
+                                     "decides (a closed form proved by sympy or z3, a false one refuted with a "
+                                     "witness, a bound against the simulator with its tightness, a Monte Carlo "
+                                     "refutation whose witness recomputes, a proof resting on claims, a repair), "
+                                     "each part to change commented. Then: rue-verify claims --paper NAME.py.")
+    np_.add_argument("name", metavar="NAME", help="the paper's name (a letter, then letters, digits, '-' or '_'), "
+                                                  "or a path ending in NAME.py")
+    np_.add_argument("--dir", default=".", help="the directory to write NAME.py in (default: here)")
+    np_.add_argument("--force", action="store_true", help="replace an existing NAME.py")
 
 
 def _claims_command(sub) -> None:

@@ -117,6 +117,8 @@ class Provenance:
     paper: str = "Zhu & Qiu (TMLR 2024)"
     citation: str = ""
     statement_tex: object = statement_tex
+    #: the paper is the toolkit's own (Zhu & Qiu's): the citation line names the toolkit as built for it
+    own_paper: bool = True
 
 
 def document(results, provenance: Provenance, ids=None) -> str:
@@ -173,7 +175,7 @@ def document(results, provenance: Provenance, ids=None) -> str:
             rf"inputs & {text(provenance.results)}\\"] + ([rf"rate study & {text(provenance.rates)}\\"]
                                                             if provenance.rates else []) + [
             rf"date & {text(date)}\\", r"\end{tabular}", "", rf"Covered: {text(provenance.coverage)}", "",
-            rf"\emph{{{text(cite_this(provenance.citation or None))}}}", r"\end{document}", ""]
+            rf"\emph{{{text(cite_this(provenance.citation or None, provenance.own_paper))}}}", r"\end{document}", ""]
     return "\n".join(out)
 
 

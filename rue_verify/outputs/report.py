@@ -120,7 +120,8 @@ def _meta(scale, mode, seed: int, paper, seconds: float, checked, files: dict, r
     (`reads`, '' for a paper without figures), size and time."""
     return {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
             "ledger_seed": mode.seed, **extra, "paper": paper.title, "short": paper.short or paper.title,
-            "citation": paper.citation, "reads": reads, "seconds": round(seconds, 1), "claims": len(checked),
+            "citation": paper.citation, "own_paper": bool(paper.figures),
+            "reads": reads, "seconds": round(seconds, 1), "claims": len(checked),
             "errored": [r.id for r in checked if r.verdict == "error"],
             "figures": sorted(files), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
 
@@ -221,8 +222,9 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
 
 def _intro(meta: dict) -> str:
     draws = (f"figure simulations with seed {meta['seed']}, {meta['reads']}" if meta.get("reads") else
-             "no figures (the figure families are Zhu & Qiu's)")
-    return (f"rue-verify {meta['version']}, {meta['scale']} report of {meta.get('paper', 'Zhu & Qiu (TMLR 2024), RUE')}"
+             "no figures (the toolkit's figure families draw its own paper's bounds and simulations; this paper "
+             "declares none)")
+    return (f"rue-verify {meta['version']}, {meta['scale']} report of {meta['paper']}"
             f": ledger mode {meta['ledger_mode']} (seed {meta['ledger_seed']}), {draws}. "
             f"Complete: {meta['claims']} claims and {len(meta['figures'])} figures, "
             f"finished {meta['finished']} after {meta['seconds']} s (the same record is in COMPLETE.json). Every "
@@ -306,7 +308,7 @@ details.paper {{ margin: 0 0 0.5em; }} .paper-tex {{ background: #fafaf4; paddin
  if files else ""}
 <div id="load-status" data-loaded="-1" data-broken="-1"></div>
 <div id="math-status" data-rendered="-1" data-errors="-1"></div>
-<p class="intro">{e(cite_this(meta.get("citation") or None))}</p>
+<p class="intro">{e(cite_this(meta.get("citation") or None, meta.get("own_paper", True)))}</p>
 <script>
 {render.FILTER_SCRIPT}
 {MATH_SCRIPT}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
@@ -123,10 +124,14 @@ class Mode:
         then what the paper's settings cover (`papers.Paper.coverage`)."""
         paper = paper_of(self.inputs.paper)
         own = paper.coverage(self) if paper is not None and paper.coverage else ""
-        return (f"mode={self.name}, seed={self.seed}: K up to {self.K_max} in scans; {self.random_samples} random "
-                f"points per deterministic search; Monte Carlo searches screen {self.search_points} informative "
-                f"points x {self.search_runs} runs, refine the worst, and confirm with {self.confirm_runs} runs; "
-                f"{self.sim_runs} runs per fixed simulation point" + (f"; {own}" if own else ""))
+        sizes = (f"K up to {self.K_max} in scans; {self.random_samples} random points per deterministic search; "
+                 f"Monte Carlo searches screen {self.search_points} informative points x {self.search_runs} runs, "
+                 f"refine the worst, and confirm with {self.confirm_runs} runs; {self.sim_runs} runs per fixed "
+                 f"simulation point")
+        if not own:                 # a paper that does not say what its settings cover: its findings do
+            return (f"mode={self.name}, seed={self.seed}: what each claim covered is in its findings' domains "
+                    f"(claims -v); the mode's sizes, where a check takes them from the mode: {sizes}")
+        return f"mode={self.name}, seed={self.seed}: {sizes}; {own}"
 
     def rng(self, *key: str | int) -> np.random.Generator:
         """A generator for one search, spawned from the mode's seed under a name (numpy SeedSequence):
@@ -274,6 +279,15 @@ def auto_summary(findings: list[Finding]) -> str:
     return "; ".join(f"{f.verdict} ({f.domain})" for f in findings)
 
 
+def _where(check) -> str:
+    """Where a check is declared: its file's name and first line (its module where the source is not a
+    file)."""
+    code = getattr(check, "__code__", None)
+    if code is None:
+        return getattr(check, "__module__", "?")
+    return f"{os.path.basename(code.co_filename)}:{code.co_firstlineno} ({check.__name__})"
+
+
 class Registry(dict):
     """Every declared claim, namespaced by paper (`spaces`: paper -> id -> Claim). As a dict it maps the
     IDs of the active paper (`activate`; the first paper that declares a claim, until another is
@@ -289,8 +303,8 @@ class Registry(dict):
         space = self.spaces.setdefault(c.paper, {})
         if c.id in space:
             old = space[c.id]
-            raise ValueError(f"claim {c.id} registered twice in paper {c.paper!r} ({old.origin}: "
-                             f"{old.check.__module__}; {c.origin}: {c.check.__module__}): give one of them another ID")
+            raise ValueError(f"claim {c.id} registered twice in paper {c.paper!r}: {_where(old.check)} and "
+                             f"{_where(c.check)}; give one of them another ID")
         self.put(c)
 
     def put(self, c: Claim) -> None:

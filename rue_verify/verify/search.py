@@ -54,14 +54,25 @@ class SearchResult:
     undefined_at: dict | None = None
 
 
+#: what a search minimised, in its domain's words
+MARGIN_TEXT = {"absolute": "minimising the margin as given (absolute: the smallest where the sides are small; "
+                           "minimize_relative for a relative one)",
+               "relative": "minimising the relative margin (rhs - lhs) / max(|lhs|, |rhs|)"}
+
+
 def minimize_margin(margin: Callable[[dict], float], space: dict[str, Dim], mode: Mode,
                     salt: int, grid_per_dim: int = 5, random: int | None = None,
-                    constraint: Callable[[dict], bool] | None = None) -> SearchResult:
+                    constraint: Callable[[dict], bool] | None = None, kind: str = "absolute") -> SearchResult:
     """Grid, then seeded random sampling, then Nelder-Mead from the worst point found.
 
     `margin(params)` returns rhs - lhs of the claimed `lhs <= rhs` (or any quantity that the claim
-    says is >= 0). Points where `constraint` is False (outside the claim's hypotheses) are skipped.
+    says is >= 0), minimised as given: where the two sides are small, an absolute margin is small too,
+    so its smallest point need not be where the claim is tightest (`minimize_relative` divides by the
+    sides' size). Points where `constraint` is False (outside the claim's hypotheses) are skipped.
+    The result's domain says which margin was minimised (`kind`).
     """
+    if kind not in MARGIN_TEXT:
+        raise ValueError(f"kind: the margin minimised is one of {', '.join(MARGIN_TEXT)}, got {kind!r}")
     names = list(space)
     rng = mode.rng(salt)
     units = [np.array(p) for p in np.array(np.meshgrid(*[np.linspace(0, 1, grid_per_dim)] * len(
@@ -99,12 +110,26 @@ def minimize_margin(margin: Callable[[dict], float], space: dict[str, Dim], mode
         if res.fun < best_m:
             best_u, best_m = np.clip(res.x, 0, 1), float(res.fun)
     dom = "; ".join(f"{k} in [{space[k].low:g}, {space[k].high:g}]" + (" (integer)" if space[k].integer else "")
-                    for k in names)
+                    for k in names) + f"; {MARGIN_TEXT[kind]}"
     if undefined:
         dom += (f"; the margin was undefined (an error or NaN) at {undefined} of {count} points, first at "
                 f"{undefined_at}: not counted as passing")
     return SearchResult(point(best_u) if best_u is not None else {}, float(best_m) if best_u is not None else math.nan,
                         count, int(bad), dom, undefined, undefined_at)
+
+
+def minimize_relative(lhs: Callable[[dict], float], rhs: Callable[[dict], float], space: dict[str, Dim],
+                      mode: Mode, salt: int, **kw) -> SearchResult:
+    """`minimize_margin` of the claimed `lhs <= rhs` on the relative margin (rhs - lhs) / max(|lhs|, |rhs|)
+    (0 where both sides are 0): the point where the claim is tightest in proportion, whatever the sides'
+    scale. The result's margin is that relative margin, < 0 exactly where lhs > rhs."""
+    def margin(p: dict) -> float:
+        a, b = float(lhs(p)), float(rhs(p))
+        if math.isnan(a) or math.isnan(b):
+            return math.nan                     # undefined, never a pass (a NaN scale would read as 0)
+        scale = max(abs(a), abs(b))
+        return (b - a) / scale if scale > 0 else 0.0
+    return minimize_margin(margin, space, mode, salt, kind="relative", **kw)
 
 
 def _safe(fn: Callable[[dict], float], p: dict) -> float:

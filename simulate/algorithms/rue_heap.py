@@ -134,11 +134,11 @@ def _build(W, P):
 
 
 @njit(cache=True, inline="always")
-def _add(h, l, x):
-    """(h, l) + x in double-double (Knuth's two-sum: the rounding error of h + x, exactly)."""
+def _add(h, lo, x):
+    """(h, lo) + x in double-double (Knuth's two-sum: the rounding error of h + x, exactly)."""
     s = h + x
     z = s - h
-    return s, l + ((h - (s - z)) + (x - z))
+    return s, lo + ((h - (s - z)) + (x - z))
 
 
 @njit(cache=True, inline="always")

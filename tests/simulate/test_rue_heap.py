@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from rue_verify import testing
-from simulate.algorithms import rue, rue_heap as H
+from simulate.algorithms import rue
+from simulate.algorithms import rue_heap as H
 from simulate.algorithms.sources import TableSource
 from tests.simulate.streams import reward_table
 
@@ -170,14 +171,14 @@ def test_the_double_double_sums_hold_an_exact_total():
     (math.fsum); the plain float sum drifts."""
     rng = np.random.default_rng(2)
     vals = rng.normal(size=1000) * 10.0 ** rng.integers(-8, 8, 1000)
-    h = l = naive = 0.0
+    h = lo = naive = 0.0
     inside = np.zeros(1000, bool)
     for _ in range(100000):
         j = int(rng.integers(1000))
         x = -vals[j] if inside[j] else vals[j]
         inside[j] = not inside[j]
-        h, l = H._add(h, l, x)
+        h, lo = H._add(h, lo, x)
         naive += x
     exact = math.fsum(vals[inside])
-    assert abs((h + l) - exact) <= 1e-15 * max(abs(exact), 1e-300) * 4
+    assert abs((h + lo) - exact) <= 1e-15 * max(abs(exact), 1e-300) * 4
     assert naive != exact

@@ -1,0 +1,97 @@
+"""`rue-verify new-paper`: the file it writes runs as it stands from an empty directory, with a verdict of
+every kind (proved, a bound with its tightness, refuted by Monte Carlo and in closed form with witnesses
+that recompute, repairs resting on claims), and its outputs name only that paper."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rue_verify.scaffold import PLACEHOLDER, new_paper, template
+
+
+def _cli(*args, cwd):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run([sys.executable, "-m", "rue_verify.cli", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=600, env=env)
+
+
+@pytest.fixture(scope="module")
+def paper(tmp_path_factory):
+    d = tmp_path_factory.mktemp("empty")
+    r = _cli("new-paper", "sh2013", cwd=d)
+    assert r.returncode == 0, r.stderr
+    assert "wrote sh2013.py" in r.stdout and "rue-verify claims --paper sh2013.py" in r.stdout
+    return d
+
+
+def test_the_scaffold_gives_a_verdict_of_every_kind(paper):
+    r = _cli("claims", "--paper", "sh2013.py", "--json", "-q", cwd=paper)
+    assert r.returncode in (0, 1), r.stderr
+    rows = {c["id"]: c for c in json.loads(r.stdout)}
+    assert set(rows) == {"EXPONENT", "UNIFORM-UPPER", "UNIFORM-NO-K", "HARMONIC", "LOG-STEP"}
+    assert rows["EXPONENT"]["verdict"] == "holds" and rows["LOG-STEP"]["verdict"] == "holds"
+    assert rows["UNIFORM-UPPER"]["verdict"] == "holds"
+    assert any("tightness" in json.dumps(f) for f in rows["UNIFORM-UPPER"]["findings"])
+    for i in ("UNIFORM-NO-K", "HARMONIC"):                      # the deliberately false ones, and their repairs
+        assert rows[i]["verdict"] == "refuted" and rows[i]["repairs"], i
+        assert all(rep["verdict"] == "holds" for rep in rows[i]["repairs"]), i
+
+
+def test_the_witnesses_recompute(paper):
+    """The Monte Carlo refutation's witness reruns from its seed key, the closed form's from its point."""
+    r = _cli("claims", "--paper", "sh2013.py", "--id", "UNIFORM-NO-K,HARMONIC", "--json", "-q", cwd=paper)
+    rows = {c["id"]: c for c in json.loads(r.stdout)}
+    for i in ("UNIFORM-NO-K", "HARMONIC"):
+        w = next(f["witness"] for f in rows[i]["findings"] if f["verdict"] == "refuted")
+        at = _cli("proofs", "--paper", "sh2013.py", "--node", i, "--at", json.dumps(w), cwd=paper)
+        assert at.returncode == 0, (i, at.stderr)
+        got = json.loads(at.stdout)
+        assert got["holds"] is False and got["lhs"] == w["lhs"] and got["rhs"] == w["rhs"], (i, got, w)
+
+
+def test_its_outputs_name_only_that_paper(paper):
+    for args in (("proofs",), ("report", "--out", "rep", "-q"), ("erratum", "--out", "err", "-q")):
+        r = _cli(*args, "--paper", "sh2013.py", cwd=paper)
+        assert r.returncode == 0, (args, r.stderr)
+        assert "Zhu" not in r.stdout and "RUE" not in r.stdout, args
+    written = [p for p in (paper / "rep").rglob("*") if p.suffix in (".html", ".md", ".json")]
+    written += list((paper / "err").glob("*.tex"))
+    assert written
+    for p in written:
+        text = p.read_text()
+        assert "Zhu" not in text and "sh2013" in text, p
+
+
+def test_names_and_existing_files_are_refused(tmp_path):
+    assert new_paper("ok-name_2", tmp_path).name == "ok-name_2.py"
+    with pytest.raises(FileExistsError, match="exists"):
+        new_paper("ok-name_2", tmp_path)
+    assert new_paper("ok-name_2", tmp_path, force=True).exists()
+    assert new_paper(str(tmp_path / "via-path.py")).parent == tmp_path
+    for bad in ("", "2start", "has space", "dots.in.it", "x" * 65, "../up"):
+        with pytest.raises(ValueError, match="name: a paper's name"):
+            new_paper(bad, tmp_path)
+    with pytest.raises(FileNotFoundError, match="no such directory"):
+        new_paper("fine", tmp_path / "missing")
+    r = _cli("new-paper", "has space", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.startswith("error: name:")
+
+
+def test_the_template_names_its_paper_through_the_placeholder_only():
+    """Every mention of the paper's name goes through the placeholder, so the written file names only the
+    paper given; a template that spelled a name out would leave it behind (a planted one is caught)."""
+    text = template()
+    assert text.count(PLACEHOLDER) >= 4
+    written = text.replace(PLACEHOLDER, "zz-top")
+    assert PLACEHOLDER not in written and "Zhu" not in written
+    planted = (text + "\n# my_paper\n").replace(PLACEHOLDER, "zz-top")
+    assert "my_paper" in planted
+
+
+def test_the_template_is_a_file_of_the_package():
+    path = Path(__file__).parents[1] / "rue_verify" / "scaffold" / "paper_template.py"
+    assert path.read_text() == template()
