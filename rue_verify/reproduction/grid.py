@@ -151,7 +151,7 @@ def _task(study, setup, K, budget, n, algorithm, params, instances, runs, normal
         params = {**params, "H_convention": H_convention}
     resolved = alg.resolve(params)
     alg.check_budget(n, K, resolved)
-    return Task(study, setup, K, budget, n, algorithm, tuple(sorted(resolved.items())), instances, runs,
+    return Task(study, setup, K, budget, n, algorithm, tuple(sorted(alg.stored(resolved).items())), instances, runs,
                 normal_scale, H_convention)
 
 

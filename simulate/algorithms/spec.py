@@ -51,6 +51,9 @@ class Param:
     open_low: bool = False
     open_high: bool = False
     tag: Callable[[Any, dict], str] | None = None      # (value, all params) -> text for the algorithm's label
+    #: False for a parameter added after results were stored: at its default it is left out of stored keys
+    #: (`Algorithm.stored`), so the rows stored before it existed, which ran that default, still match
+    keyed_at_default: bool = True
 
     def allowed(self) -> str:
         if self.choices:
@@ -236,6 +239,12 @@ class Algorithm:
         self._seeds(self.name, [reward_seed], 1, "reward_seed")
         return self.raw_run(mu, n, gaussian=gaussian, nu=nu, table=table, ties=ties, seed=seed,
                             reward_seed=reward_seed, **kw)
+
+    def stored(self, resolved: dict) -> dict:
+        """Resolved parameters as result stores key them: those that say so (`Param.keyed_at_default`)
+        left out at their defaults."""
+        quiet = {p.name: p.default for p in self.params if not p.keyed_at_default}
+        return {k: v for k, v in resolved.items() if not (k in quiet and v == quiet[k])}
 
     def resolve(self, params: dict | None = None) -> dict:
         """Every parameter, checked, with defaults filled in; unknown names are an error."""
