@@ -100,14 +100,13 @@ def logbar(K: int) -> float:
 # ---------------------------------------------------------------- UCB-E on the simulator
 def ucbe_point(p: dict, runs: int, rng: np.random.Generator, a: float | None = None) -> Point:
     """UCB-E's failures at a point: `runs` runs of the simulator's UCB-E with exploration `a` (default
-    p['a']), on Bernoulli rewards, every run's seeds drawn from `rng` (so the point replays from it)."""
-    from simulate.runner import run_algorithm
-    means = np.tile(means_of(p), (runs, 1))
-    seeds = rng.integers(0, 2 ** 63 - 1, size=(2, runs), dtype=np.uint64)
-    rec, _, _, _ = run_algorithm("ucbe", {"c": float(p["a"] if a is None else a), "a_form": "c",
-                                          "H_convention": "section2"}, means, count_at(p, "n", 1), seeds[0], seeds[1],
-                                 False, 0.0)
-    return Point(p, runs, int(np.sum(rec != 0)))
+    p['a']), on Bernoulli rewards, by one keyword call (`simulate.run`), its seed drawn from `rng` (so the
+    point replays from it)."""
+    import simulate
+    r = simulate.run("ucbe", means=means_of(p), budget=count_at(p, "n", 1), runs=runs,
+                     seed=int(rng.integers(2 ** 63 - 1)), c=float(p["a"] if a is None else a), a_form="c",
+                     H_convention="section2")
+    return Point(p, runs, int(round(r.error.estimate * runs)))
 
 
 def tuned_a(p: dict) -> float:

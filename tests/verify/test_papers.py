@@ -188,9 +188,9 @@ def test_a_papers_settings_read_as_the_modes_attributes(toy):
         Mode(inputs=inputs).nothing
 
 
-def test_the_readmes_check_your_own_paper_runs_as_written(tmp_path):
-    """The README's how-to, run as written from an empty directory: its file, then its four commands."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+def test_the_guides_check_your_own_paper_runs_as_written(tmp_path):
+    """The how-to (docs/guide.md), run as written from an empty directory: its file, then its four commands."""
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "guide.md").read_text()
     howto = readme[readme.index("## Check your own paper"):]
     block = howto[howto.index("```bash\n") + 8:howto.index("```\n", howto.index("```bash\n"))]
     body = block[block.index("<<'PY'\n") + 7:block.index("\nPY\n") + 1]
