@@ -51,6 +51,10 @@ class Finding:
     #: (a certificate on K <= 10^4 of a statement for every K): a node it decides is then established
     #: only as far as checked, never proved
     partial: str | None = None
+    #: the statement a certified finding decided, where it is one the method states (an induction's invariant,
+    #: as z3 holds it), and its LaTeX: a proof step certified by this finding shows them
+    statement: str | None = None
+    latex: str | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in SEVERITY:

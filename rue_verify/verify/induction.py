@@ -146,6 +146,8 @@ class Decision:
     rests_on: tuple[str, ...]
     domain: str
     seconds: float = 0.0
+    #: the invariant decided, as z3 holds it at a generic state (AtState: its premises implying its conclusion)
+    formula: object = None
 
     @property
     def failing(self) -> Case | None:
@@ -250,11 +252,13 @@ def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEO
         s, sc = system.state(p, "t")
         j = max(1, system.event_from)            # a state after the base state that E covers
         given = step.given(p, s)
+        formula = Z.Implies(Z.And(*given), step.then(p, s)) if given else step.then(p, s)
         fs = extra + sc + _lemmas(step, p, s) + [system.event(p, s)] + given + [Z.Not(step.then(p, s))]
         if only in (None, "any state E covers"):
             cases.append(_check("any state E covers", fs, timeout_ms, j))
     else:
         s, sc = system.state(p, "t")
+        formula = step.holds(p, s)
         base = extra + sc + system.base(p, s) + _lemmas(step, p, s) + ([system.event(p, s)] if covers(0) else [])
         if only in (None, BASE):
             cases.append(_check(BASE, base + [Z.Not(step.holds(p, s))], timeout_ms, 0))
@@ -278,7 +282,7 @@ def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEO
     status = ("counterexample" if any(c.answer == "sat" for c in cases) else
               "unknown" if not cases or any(c.answer == "unknown" for c in cases) else "proved")
     return Decision(step.name, step.statement, status, cases, tuple(dict.fromkeys(lem.node for lem in step.lemmas)),
-                    system.domain, round(time.perf_counter() - t0, 4))
+                    system.domain, round(time.perf_counter() - t0, 4), formula)
 
 
 def finding(d: Decision, *, witness: dict | None = None, searched: str = "", node: str | None = None):
@@ -292,8 +296,10 @@ def finding(d: Decision, *, witness: dict | None = None, searched: str = "", nod
     domain = f"every budget n and every state of {d.domain}{given} (induction, z3)"
     cases = "; ".join(f"{c.label}: {c.answer}" for c in d.cases)
     if d.proved:
+        text, latex = statement_of(d.formula) if d.formula is not None else (None, None)
         return Finding("holds", domain, f"{d.statement}: proved for every n by induction over the states, every case "
-                                        f"unsat ({cases}).", certified=True, node=node)
+                                        f"unsat ({cases}).", certified=True, node=node,
+                       statement=text and f"at every state: {text}", latex=latex)
     bad = d.failing
     if bad is not None:
         shown = {k: round(v, 6) if isinstance(v, float) else v for k, v in (bad.model or {}).items()}
@@ -357,3 +363,48 @@ def from_sympy(expr, env: dict) -> tuple[Any, list]:
         raise ValueError(f"no z3 form for {e} (give it in env)")
 
     return go(sympy.sympify(expr)), side
+
+
+def to_sympy(e):
+    """A z3 formula of real or integer arithmetic (the steps' invariants) as a sympy expression, for its
+    text and LaTeX: variables become symbols of their names, numerals rationals; an operator sympy has
+    no counterpart for raises ValueError (the caller shows z3's own text instead)."""
+    import sympy
+    Z = z3()
+    if Z.is_rational_value(e) or Z.is_int_value(e):
+        return sympy.Rational(str(e.as_fraction()) if Z.is_rational_value(e) else e.as_long())
+    if Z.is_algebraic_value(e):
+        return sympy.nsimplify(e.approx(20).as_decimal(20).rstrip("?"))
+    if Z.is_true(e):
+        return sympy.true
+    if Z.is_false(e):
+        return sympy.false
+    if Z.is_const(e):
+        return sympy.Symbol(str(e), real=True)
+    args = [to_sympy(a) for a in e.children()]
+    k = e.decl().kind()
+    # arithmetic evaluated (1*x shown as x: the rendering only; z3 decided the formula as built), relations not
+    ops = {Z.Z3_OP_ADD: lambda a: sympy.Add(*a), Z.Z3_OP_MUL: lambda a: sympy.Mul(*a),
+           Z.Z3_OP_SUB: lambda a: a[0] - sympy.Add(*a[1:]), Z.Z3_OP_UMINUS: lambda a: -a[0],
+           Z.Z3_OP_DIV: lambda a: a[0] / a[1], Z.Z3_OP_POWER: lambda a: a[0] ** a[1],
+           Z.Z3_OP_LE: lambda a: sympy.Le(*a, evaluate=False), Z.Z3_OP_LT: lambda a: sympy.Lt(*a, evaluate=False),
+           Z.Z3_OP_GE: lambda a: sympy.Ge(*a, evaluate=False), Z.Z3_OP_GT: lambda a: sympy.Gt(*a, evaluate=False),
+           Z.Z3_OP_EQ: lambda a: sympy.Eq(*a, evaluate=False), Z.Z3_OP_AND: lambda a: sympy.And(*a, evaluate=False),
+           Z.Z3_OP_OR: lambda a: sympy.Or(*a, evaluate=False), Z.Z3_OP_NOT: lambda a: sympy.Not(a[0], evaluate=False),
+           Z.Z3_OP_IMPLIES: lambda a: sympy.Implies(*a, evaluate=False),
+           Z.Z3_OP_TO_REAL: lambda a: a[0], Z.Z3_OP_TO_INT: lambda a: sympy.floor(a[0])}
+    if k not in ops:
+        raise ValueError(f"no sympy counterpart for z3's {e.decl().name()}")
+    return ops[k](args)
+
+
+def statement_of(formula) -> tuple[str, str]:
+    """(text, LaTeX) of a z3 formula: sympy's where `to_sympy` renders it, z3's own text (in \\texttt) otherwise."""
+    try:
+        import sympy
+        expr = to_sympy(formula)
+        return str(expr), sympy.latex(expr)
+    except (ValueError, TypeError, AttributeError):
+        text = str(formula)
+        return text, r"\texttt{" + text.replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("%", r"\%") \
+            .replace("&", r"\&").replace("#", r"\#").replace("{", r"\{").replace("}", r"\}") + "}"

@@ -186,6 +186,8 @@ def _step(i: int, text: str, ok) -> dict:
         s["status"] = ({"holds": ok.decided_by, "refuted": "refuted"}.get(ok.verdict, "argued"))
         if ok.verdict == "holds" and ok.certified:
             s["detail"] = shorten(ok.detail, 240)
+            if ok.statement:
+                s.update(statement=ok.statement, latex=ok.latex)
         else:
             s["detail"] = f"searched ({ok.domain}): " + ("no counterexample" if ok.verdict == "holds" else
                                                          f"{ok.verdict}: {ok.detail}")
@@ -369,7 +371,8 @@ def proof_mutants(results, workers: int | None = None, negation_only: bool = Fal
                     entry = {"node": node, "step": row["step"], "text": shorten(row["text"], 100)}
                     if check is None:
                         entry.update({"mutants": [], "verdict": "finding", "why": "certified by a finding (a "
-                                      "certificate or an exhaustive search), not a statement"})
+                                      "certificate, an induction over states or an exhaustive search), not a "
+                                      "statement object: its method's own tests plant wrong inputs"})
                     else:
                         tasks.append((len(entries), step_mutants, (check, negation_only)))
                     entries.append(entry)

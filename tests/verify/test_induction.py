@@ -110,3 +110,26 @@ def test_a_decision_with_no_case_decides_nothing():
     assert d.cases == [] and d.status == "unknown" and not d.proved
     f = ind.finding(d)
     assert f.verdict == "inconclusive" and not f.certified
+
+
+def test_a_proved_step_carries_the_invariant_it_decided_as_its_statement():
+    """The finding of a proved induction states the invariant z3 decided (its text and LaTeX, through
+    sympy), so a proof step it certifies shows what was proved; an implication at a state shows its premises
+    implying its conclusion; a formula with an operator sympy lacks falls back to z3's own text."""
+    f = ind.finding(ind.decide(toy(0), FLAT))
+    assert f.statement == "at every state: x@t <= 0" and f.latex == r"x@t \leq 0"
+    never = ind.AtState("never", "on E, y >= 1 is impossible", lambda p, s: [s["y"] >= 1],
+                        lambda p, s: z3.BoolVal(False))
+    g = ind.finding(ind.decide(toy(0), never))
+    assert "Implies(y@t >= 1, False)" in g.statement and r"\Rightarrow" in g.latex
+    x, y = z3.Reals("x y")
+    X, Y = sympy.symbols("x y", real=True)
+    assert sympy.simplify(ind.to_sympy(x * y - 2 * x / y + x ** 2) - (X * Y - 2 * X / Y + X ** 2)) == 0
+    assert sympy.simplify(ind.to_sympy(x * y - 2 * x / y + x ** 2) - (X * Y + 2 * X / Y + X ** 2)) != 0
+    bv = z3.BitVec("b", 8)
+    text, latex = ind.statement_of(bv & 3 == 1)          # bit-vector and: no sympy counterpart
+    assert "b & 3" in text and latex.startswith(r"\texttt{")
+    from rue_verify.verify.proofs import from_proof
+    step = from_proof([("the invariant", f)], "every n", "x <= 0").proof["steps"][0]
+    assert step["status"] == "certified" and step["statement"] == f.statement
+    assert not ind.finding(ind.decide(toy(1), FLAT)).statement        # an open step states nothing as proved
