@@ -55,8 +55,7 @@ class SearchResult:
 
 
 #: what a search minimised, in its domain's words
-MARGIN_TEXT = {"absolute": "minimising the margin as given (absolute: the smallest where the sides are small; "
-                           "minimize_relative for a relative one)",
+MARGIN_TEXT = {"absolute": "minimising the margin as the check defines it (not divided by the sides' size)",
                "relative": "minimising the relative margin (rhs - lhs) / max(|lhs|, |rhs|)"}
 
 
