@@ -224,7 +224,7 @@ def _intro(meta: dict) -> str:
     draws = (f"figure simulations with seed {meta['seed']}, {meta['reads']}" if meta.get("reads") else
              "no figures (the toolkit's figure families draw its own paper's bounds and simulations; this paper "
              "declares none)")
-    return (f"rue-verify {meta['version']}, {meta['scale']} report of {meta['paper']}"
+    return (f"rue-verify {meta['version']}, {meta['scale']} report of {meta.get('paper') or 'its paper'}"
             f": ledger mode {meta['ledger_mode']} (seed {meta['ledger_seed']}), {draws}. "
             f"Complete: {meta['claims']} claims and {len(meta['figures'])} figures, "
             f"finished {meta['finished']} after {meta['seconds']} s (the same record is in COMPLETE.json). Every "

@@ -119,7 +119,7 @@ def minimize_margin(margin: Callable[[dict], float], space: dict[str, Dim], mode
 
 def minimize_relative(lhs: Callable[[dict], float], rhs: Callable[[dict], float], space: dict[str, Dim],
                       mode: Mode, salt: int, **kw) -> SearchResult:
-    """`minimize_margin` of the claimed `lhs <= rhs` on the relative margin (rhs - lhs) / max(|lhs|, |rhs|)
+    """`minimize_margin` of the claimed `lhs <= rhs` on the relative margin ``(rhs - lhs) / max(|lhs|, |rhs|)``
     (0 where both sides are 0): the point where the claim is tightest in proportion, whatever the sides'
     scale. The result's margin is that relative margin, < 0 exactly where lhs > rhs."""
     def margin(p: dict) -> float:

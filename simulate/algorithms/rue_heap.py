@@ -42,7 +42,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .rue_lazy import _index
+from .rue_index import index as _index
 from .rue_recommend import recommend
 from .sources import decided, live_source, n_arms, reward, tie_uniform
 

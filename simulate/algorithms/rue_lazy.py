@@ -36,6 +36,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from .rue_index import index as _index
 from .rue_recommend import recommend
 from .sources import decided, live_source, n_arms, reward, tie_uniform
 
@@ -43,12 +44,6 @@ from .sources import decided, live_source, n_arms, reward, tie_uniform
 #: the last place that separate A_k + o_k rbar_0 from the index recomputed, far below any gap that
 #: matters (an arm within it is simply evaluated)
 MARGIN = 1e-10
-
-
-@njit(cache=True, error_model="numpy", fastmath={"contract"})
-def _index(o, r0, rbar, c, s02, d):
-    """The plain kernel's index, by its own expression (`rue._block`)."""
-    return o * r0 + (1.0 - o) * rbar + c * math.sqrt(s02 * o + o * o * d)
 
 
 @njit(cache=True, error_model="numpy", fastmath={"contract"})
