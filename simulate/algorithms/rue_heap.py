@@ -10,12 +10,12 @@ pulling any arm raises sum_j o_j T_j), so the square root only shrinks; R moves,
 weight o_k in (0, 1]. So if arm k was last evaluated at round s,
     U_k(t) - U_k(s) <= o_k (R(t) - R(s)) <= max(0, R(t) - R(s)),
 that is U_k(t) <= max(A_k, B_k + R(t)) with A_k = U_k(s) and B_k = U_k(s) - R(s), two keys that
-change only when arm k is evaluated (the argument of issue 68, checked here line by line; it needs
-o_k <= 1 and d non-increasing, both from the known variances: with estimated variances every o_j and
-d move every round and no such bound holds, so those runs keep the plain kernel).
+change only when arm k is evaluated. The argument needs o_k <= 1 and d non-increasing, both from the
+known variances: with estimated variances every o_j and d move every round and no such bound holds, so
+those runs keep the plain kernel.
 
-Two tournament trees (`_fix`, `_others`) over A and B give the largest bound in O(1) and re-key an arm
-in O(log K). A round:
+Two tournament trees (`_set`, `_others`) over A and B, one leaf per state (below), give the largest bound
+in O(1) and re-key a state in O(log K). A round:
   1. R and d from running sums of o_j T_j and o_j S_j, kept in double-double (each arm's rounded
      products added once and subtracted exactly when the arm is pulled again: error about one unit in
      the last place of the sums, without a pass);
@@ -31,7 +31,7 @@ in O(log K). A round:
 The slack (`SLACK` relative to the index's terms) covers the rounding by which this kernel's R, d and
 index differ from the plain kernel's (a few units in the last place of sums of K terms: K u, under
 1e-10 for K below 1e6) with room to spare, so outside a near tie the argmax here is the plain
-kernel's, strictly. `plain_path` keeps K at or above 1e6 on the plain kernel.
+kernel's, strictly. `rue.argmax_path` keeps K at or above MAX_K on the plain kernel.
 The plain kernel stays the reference: tests compare the pulls run by run.
 """
 
