@@ -175,5 +175,6 @@ def mutants(rows: list[dict], summary: dict) -> list[str]:
     out.append(f"{summary['steps']} certified steps: {summary['statements']} with a statement, of which "
                f"{summary['negation_rejected']} reject their negation ({summary['can_fail']} reject another mutant "
                f"too, {summary['negation_only']} only the negation), {summary['cannot_fail']} cannot fail; "
-               f"{summary['findings']} certified by a finding (a certificate, an induction over states or an exhaustive search)")
+               f"{summary['findings']} certified by a finding (a certificate, an induction over states or an "
+               "exhaustive search)")
     return out
