@@ -41,6 +41,19 @@ def test_the_scaffold_gives_a_verdict_of_every_kind(paper):
         assert all(rep["verdict"] == "holds" for rep in rows[i]["repairs"]), i
 
 
+def test_the_covered_line_and_the_citation_belong_to_the_paper(paper):
+    """A paper that declares no coverage of its own gets a Covered line pointing to its findings, not the
+    engine's scan sizes as if they were its checks; its report and erratum cite the toolkit as the engine
+    and its own reference."""
+    r = _cli("claims", "--paper", "sh2013.py", "--id", "EXPONENT", "-q", cwd=paper)
+    head = r.stdout.splitlines()[0]
+    assert "ledger of sh2013" in head and "what each claim covered is in its findings' domains" in head
+    from rue_verify.outputs.citation import cite_this
+    theirs, ours = cite_this("Doe 2025", own=False), cite_this("Zhu & Qiu 2024")
+    assert "Zhu" not in theirs and "the engine that checked these claims" in theirs and theirs.endswith("Doe 2025")
+    assert "every quantitative claim of Zhu & Qiu" in ours
+
+
 def test_the_witnesses_recompute(paper):
     """The Monte Carlo refutation's witness reruns from its seed key, the closed form's from its point."""
     r = _cli("claims", "--paper", "sh2013.py", "--id", "UNIFORM-NO-K,HARMONIC", "--json", "-q", cwd=paper)
