@@ -362,3 +362,44 @@ def induct(spec: Induct, route: str = "repaired", *, timeout_ms: int | None = No
         out.update(status="open", case=unknown.label, why=f"the solver answered unknown ({unknown.reason})")
     out["seconds"] = round(time.perf_counter() - t0, 3)
     return out
+
+
+def describe(res: dict, step: str) -> list[str]:
+    """A decision (`decide`) or an induction (`induct`) in words, one line per item: what was searched, and
+    the verdict with its history or its cases; the command line prints these lines."""
+    out: list[str] = []
+    if "cases" in res:
+        cases = "; ".join(f"{c['label']}: {c['answer']}" for c in res["cases"])
+        rests = f", given {', '.join(res['rests_on'])}" if res["rests_on"] else ""
+        out.append(f"{step} by induction over RUE's states ({res['route']} route; {res['seconds']:.2f} s)\n{cases}")
+        if res["status"] == "proved":
+            out.append(f"proved for every budget n on {res['domain']}{rests}")
+        elif res["status"] == "refuted":
+            w = res["witness"]["params"]
+            out.append(f"refuted: the solver's counterexample, asked again at concrete values, led the exact search "
+                       f"to a history on E that the plain reference RUE replays ({res['searched']}):\n  K = {w['K']}, "
+                       f"n = {w['n']}, pulls {''.join(map(str, w['history']['pulls']))}\n  rewards "
+                       f"{w['history']['rewards']}\n  means   {w['history']['means']}")
+        else:
+            out.append(f"open: {res.get('why') or res.get('searched')} (case '{res['case']}')")
+        return out
+    p = res["params"]
+    lo, hi = res["budgets"]
+    head = (f"{step} at K = {p['K']}, sigma0^2 = {p['sigma0_sq']:g}, sigma^2 = {p['sigma_sq']:g} "
+            f"({p['route']} route: eta = {p['eta']:.6g}; E from round {p['E_rounds'][0]}); "
+            + ("one order of arms 2..K (declared symmetric, checked)" if res["symmetric"] else "every arm tried")
+            + f"; {res['visited']} pull sequences, {res['programs']} linear programs, {res['seconds']:.1f} s")
+    span = f"every budget n = {lo}..{hi}" if lo != hi else f"the budget n = {hi} only"
+    if res["status"] == "holds":
+        out.append(f"{head}\nholds (exhausted): no history on E breaks it at {span}")
+        return out
+    if res["status"] == "undecided":
+        out.append(f"{head}\nundecided at n = {res['budget']}: {res['undecided']}")
+        return out
+    w = res["witness"]
+    out.append(f"{head}\nbroken at n = {res['budget']} ({w['where']}; margin {w['margin']:.6g}) by the history, "
+               f"which the plain reference RUE replays:\n  pulls   {''.join(map(str, w['pulls']))}\n  rewards "
+               f"{w['rewards']}\n  means   {w['means']}")
+    return out
+
+

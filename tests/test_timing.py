@@ -1,10 +1,10 @@
-"""rue_verify.cli.timing (`bench --commands`): a timed ledger run names its slowest claims, with the
+"""rue_verify.studies.command_timing (`bench --commands`): a timed ledger run names its slowest claims, with the
 seconds each claim's own results report."""
 
 import json
 import tempfile
 
-from rue_verify.cli import timing
+from rue_verify.studies import command_timing as timing
 
 
 def test_a_timed_ledger_run_names_its_slowest_claims():

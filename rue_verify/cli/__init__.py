@@ -219,7 +219,7 @@ def _claims(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- decide
 def _decide(args: argparse.Namespace) -> int:
-    from ..decide import decide, induct
+    from ..decide import decide, describe, induct
     from ..store.userfiles import load_module
     from ..verify.faults import TimeLimit
     from ..verify.induction import SolverMissing
@@ -251,46 +251,12 @@ def _decide(args: argparse.Namespace) -> int:
     if args.json:
         _dump({"step": args.step, **res})
         return 0
-    if args.induct:
-        cases = "; ".join(f"{c['label']}: {c['answer']}" for c in res["cases"])
-        rests = f", given {', '.join(res['rests_on'])}" if res["rests_on"] else ""
-        print(f"{args.step} by induction over RUE's states ({res['route']} route; {res['seconds']:.2f} s)\n{cases}")
-        if res["status"] == "proved":
-            print(f"proved for every budget n on {res['domain']}{rests}")
-        elif res["status"] == "refuted":
-            w = res["witness"]["params"]
-            print(f"refuted: the solver's counterexample, asked again at concrete values, led the exact search to a "
-                  f"history on E that the plain reference RUE replays ({res['searched']}):\n  K = {w['K']}, n = "
-                  f"{w['n']}, pulls "
-                  f"{''.join(map(str, w['history']['pulls']))}\n  rewards {w['history']['rewards']}\n  means   "
-                  f"{w['history']['means']}")
-        else:
-            print(f"open: {res.get('why') or res.get('searched')} (case '{res['case']}')")
-        return 0
-    p = res["params"]
-    lo, hi = res["budgets"]
-    head = (f"{args.step} at K = {p['K']}, sigma0^2 = {p['sigma0_sq']:g}, sigma^2 = {p['sigma_sq']:g} "
-            f"({p['route']} route: eta = {p['eta']:.6g}; E from round {p['E_rounds'][0]}); "
-            + ("one order of arms 2..K (declared symmetric, checked)" if res["symmetric"] else "every arm tried")
-            + f"; {res['visited']} pull sequences, {res['programs']} linear programs, {res['seconds']:.1f} s")
-    span = f"every budget n = {lo}..{hi}" if lo != hi else f"the budget n = {hi} only"
-    if res["status"] == "holds":
-        print(f"{head}\nholds (exhausted): no history on E breaks it at {span}")
-        return 0
-    if res["status"] == "undecided":
-        print(f"{head}\nundecided at n = {res['budget']}: {res['undecided']}")
-        return 0
-    w = res["witness"]
-    print(f"{head}\nbroken at n = {res['budget']} ({w['where']}; margin {w['margin']:.6g}) by the history, which the "
-          f"plain reference RUE replays:\n  pulls   {''.join(map(str, w['pulls']))}\n  rewards {w['rewards']}\n"
-          f"  means   {w['means']}")
+    print("\n".join(describe(res, args.step)))
     return 0
 
 
 # ---------------------------------------------------------------- erratum
 def _erratum(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from ..outputs import erratum
     from ..verify.runner import select
     try:
@@ -302,16 +268,10 @@ def _erratum(args: argparse.Namespace) -> int:
     except ValueError as err:
         return _fail(f"--id: {err}")
     results = _run(args, mode, select(None), args.quiet)
-    reads = paper.inputs_text(mode.inputs) if paper.inputs_text else "no inputs besides its claims"
-    prov = erratum.Provenance(mode.name, mode.seed, mode.coverage(), reads, "", paper=paper.title,
-                              citation=paper.citation, statement_tex=paper.statement_tex,
-                              own_paper=bool(paper.figures))
-    tex = Path(args.out) / "erratum.tex"
     try:
-        write_text(tex, erratum.document(results, prov, set(wanted) if args.id else None))
+        tex, listed = erratum.write(paper, mode, results, args.out, set(wanted) if args.id else None)
     except OSError as err:
         return _cannot_write("--out", args.out, err)
-    listed = sum(r.verdict in erratum.LISTED and (not args.id or r.id in wanted) for r in results)
     print(f"wrote {tex}: {listed} claims refuted, undefined or inconsistent, with their witnesses and repairs")
     if args.pdf:
         pdf, why = erratum.compile_pdf(str(tex))
@@ -440,21 +400,13 @@ def _bench(args: argparse.Namespace) -> int:
                                 ("--histories", args.histories), ("--algorithms", args.algorithms)) if v]
         if given:
             return _fail(f"{given[0]}: bench --refit measures RUE's ML/REML refit schedule only; it takes --json")
-        from ..rates.estimators import refit_effect
-        rows = []
-        for alg, est in (("rue", "ml"), ("rue", "reml"), ("rue-top-two", "ml")):
-            r = refit_effect(algorithm=alg, variances=est)
-            rows.append(r)
-            lo, hi = r["regret_ratio"][1:]
-            print(f"{alg:<12} {est:<5} K = {r['K']} n = {r['n']} runs = {r['runs']} seed = {r['seed']}: identical runs "
-                  f"{r['same_runs']:.1%}; simple regret, schedule over every round {r['regret_ratio'][0]:.4f} "
-                  f"[{lo:.4f}, {hi:.4f}]; wall {r['wall_every_round']:.1f} s every round, {r['wall_schedule']:.2f} s "
-                  "on the schedule", file=sys.stderr if args.json else sys.stdout)
+        from ..rates.estimators import refit_effects
+        rows = refit_effects(out=(lambda line: print(line, file=sys.stderr)) if args.json else print)
         if args.json:
             _dump(rows)
         return 0
     if args.commands:
-        from .timing import COMMANDS, time_commands
+        from ..studies.command_timing import COMMANDS, time_commands
         names = [n for n in COMMANDS if n != "claims-thorough" or args.thorough]
         rows = time_commands(names, out=(lambda line: print(line, file=sys.stderr)) if args.json else print)
         if args.json:
@@ -552,12 +504,8 @@ def _rates(args: argparse.Namespace) -> int:
         if given:
             return _fail(f"{given[0]}: rates --split runs its own study in this process and keeps no directory; it "
                          f"takes only --quick or --paper, --seed and --json (not {', '.join(given)})")
-        from ..rates.split import POSTERIOR_DRAWS, WIDTH, as_dict, split_line, splits
-        print(f"simple regret at each setting's largest budget, n sr_n over the limit's constant L_r, split by the "
-              f"instance: top two within {WIDTH:g} sigma/sqrt(n) (near ties) or not; each run's part is the "
-              f"posterior expectation of regret x class given its data ({POSTERIOR_DRAWS} posterior draws per run), "
-              f"95% intervals over runs; beside it the limit's own split at the same n and the realised regret's "
-              f"split as a check ({scale} scale, seed {args.seed}):", file=sys.stderr if args.json else sys.stdout)
+        from ..rates.split import as_dict, header, split_line, splits
+        print(header(scale, args.seed), file=sys.stderr if args.json else sys.stdout)
         rows = splits(scale, seed=args.seed, progress=None if args.json else lambda s: print(split_line(s)))
         if args.json:
             _dump([as_dict(s) for s in rows])

@@ -13,9 +13,9 @@ from typing import Any
 from simulate.environments import F_SETUPS, FIXED_BUDGETS, MODEL, R_SETUPS
 
 from .. import __version__
+from ..studies.command_timing import HOST_CLASS, WAITS
 from ..verify.claims import Mode
 from .args import Parser, algorithm_names, alias, integer, names, processes, real, reals
-from .timing import HOST_CLASS, WAITS
 
 #: parameters set for every algorithm at once by a flag of their own (--H-convention also sets the budgets)
 SHARED_PARAMS = ("H_convention",)

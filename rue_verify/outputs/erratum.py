@@ -121,6 +121,21 @@ class Provenance:
     own_paper: bool = True
 
 
+def write(paper, mode, results, out, ids=None) -> tuple[str, int]:
+    """The erratum of a run of `paper`'s claims (`results`, in `mode`) written to `out`/erratum.tex (whole,
+    or not at all); `ids`: the claims listed (None: every one refuted, undefined or inconsistent). Returns
+    (the file's path, the number of claims listed). The command line's `erratum` is this and a print."""
+    from pathlib import Path
+
+    from ..store.files import write_text
+    reads = paper.inputs_text(mode.inputs) if paper.inputs_text else "no inputs besides its claims"
+    prov = Provenance(mode.name, mode.seed, mode.coverage(), reads, "", paper=paper.title, citation=paper.citation,
+                      statement_tex=paper.statement_tex, own_paper=bool(paper.figures))
+    tex = Path(out) / "erratum.tex"
+    write_text(tex, document(results, prov, ids))
+    return str(tex), sum(r.verdict in LISTED and (ids is None or r.id in ids) for r in results)
+
+
 def document(results, provenance: Provenance, ids=None) -> str:
     """The erratum as one LaTeX document: a summary table, then one section per group of claims (the
     theorems first), each listed claim with its witness and repairs, then the provenance."""

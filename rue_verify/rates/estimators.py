@@ -348,3 +348,25 @@ def refit_effect(K: int = 10, n: int = 10_000, runs: int = 400, seed: int = 0, v
     return {"K": K, "n": n, "runs": runs, "seed": seed, "algorithm": algorithm, "variances": variances,
             "refit_growth": V.REFIT_GROWTH, "same_runs": float(same), "regret_ratio": list(r[:3]),
             "wall_every_round": out[0.0][2], "wall_schedule": out[V.REFIT_GROWTH][2]}
+
+
+#: what `bench --refit` measures: (algorithm, estimator) pairs
+REFIT_CASES = (("rue", "ml"), ("rue", "reml"), ("rue-top-two", "ml"))
+
+
+def refit_line(r: dict) -> str:
+    """One `refit_effect` result in words."""
+    est, lo, hi = r["regret_ratio"]
+    return (f"{r['algorithm']:<12} {r['variances']:<5} K = {r['K']} n = {r['n']} runs = {r['runs']} "
+            f"seed = {r['seed']}: identical runs {r['same_runs']:.1%}; simple regret, schedule over every round "
+            f"{est:.4f} [{lo:.4f}, {hi:.4f}]; wall {r['wall_every_round']:.1f} s every round, "
+            f"{r['wall_schedule']:.2f} s on the schedule")
+
+
+def refit_effects(out=print) -> list[dict]:
+    """`refit_effect` for each of `REFIT_CASES`, each line given to `out` as it finishes."""
+    rows = []
+    for alg, est in REFIT_CASES:
+        rows.append(refit_effect(algorithm=alg, variances=est))
+        out(refit_line(rows[-1]))
+    return rows

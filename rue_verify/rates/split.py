@@ -166,6 +166,15 @@ def regret_split(setting: Setting, algorithm: str, n: int, runs: int, seed: int 
 SPLIT_ALGORITHMS = ("rue", "rue-top-two", "top-pair", ORACLE)
 
 
+def header(scale: str, seed: int) -> str:
+    """What `splits` computes, in words (the line `rates --split` prints first)."""
+    return (f"simple regret at each setting's largest budget, n sr_n over the limit's constant L_r, split by the "
+            f"instance: top two within {WIDTH:g} sigma/sqrt(n) (near ties) or not; each run's part is the "
+            f"posterior expectation of regret x class given its data ({POSTERIOR_DRAWS} posterior draws per run), "
+            f"95% intervals over runs; beside it the limit's own split at the same n and the realised regret's "
+            f"split as a check ({scale} scale, seed {seed}):")
+
+
 def splits(scale: str = "quick", algorithms=SPLIT_ALGORITHMS, seed: int = 0, progress=None) -> list[Split]:
     """`regret_split` at the largest budget of every common-prior setting of the study at `scale`, for
     each of `algorithms` the setting runs, or, for RUE's variant, where it runs RUE (the study's runs
