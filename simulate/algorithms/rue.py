@@ -241,10 +241,12 @@ def argmax_path(K: int, variances: str, top_two: bool, path: str | None = None, 
                          f"only while sigma0^2 and sigma^2 stay fixed)")
     if path is not None:
         return path
-    from .rue_heap import MAX_K
-    if variances != "known" or top_two or K < LAZY_FROM or K >= MAX_K:
+    if variances != "known" or top_two or K < LAZY_FROM:
         return "plain"
-    return "lazy" if K < HEAP_FROM else "heap"
+    if K < HEAP_FROM:
+        return "lazy"
+    from .rue_heap import MAX_K
+    return "heap" if K < MAX_K else "plain"
 
 
 def lazy_path(K: int, variances: str, top_two: bool, lazy: bool | None) -> bool:
