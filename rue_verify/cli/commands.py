@@ -367,7 +367,8 @@ def _proofs_command(sub) -> None:
                                     "reward history, such as Tk_lowv2, takes a history witness as claims -v prints "
                                     "it, and repair:ID evaluates the repaired statement).")
     pf.add_argument("--json", action="store_true", help="print the nodes as JSON: id, label, location, statement, "
-                                                       "status, uses, witness, and proof and broken_at")
+                                                       "status, uses (what its checks used), cites (what the text's "
+                                                       "proof cites), witness, and proof and broken_at")
     pf.add_argument("--mutants", action="store_true",
                     help="for every certified step, decide its mutants with the same method (its negation, each "
                          "constant moved by 1%%, each premise dropped, each cited condition on its violator) and print "

@@ -1,6 +1,7 @@
 """The paper's proofs as a graph: every theorem, lemma, proposition, labelled equation and unlabelled
-step that the appendix proofs and the main-text proof outline use, each a node with the nodes it uses
-(read off the proofs) and its claim (the ledger's check of that step). The engine resolves it
+step that the appendix proofs and the main-text proof outline use, each a node with the nodes its proof
+in the text cites (read off the proofs: the paper's argument; the engine derives what our checks used
+from their methods) and its claim (the ledger's check of that step). The engine resolves it
 (`rue_verify.verify.graph`: statuses named by the method that decided them, proof statuses, the
 repairs joined through the nodes their steps rest on); this module holds the table (`PAPER`), the
 theorems `trees` prints, and `evaluate`, a node's own relation at a point or on a reward history.
@@ -13,9 +14,9 @@ from ..verify.claims import ClaimResult
 from ..verify.graph import BAD, DECIDED_NODE, OPEN, STATUS, Graph, Node, nodes_json  # noqa: F401  (the graph's vocabulary)
 
 
-def _n(id: str, kind: str, location: str, statement: str, uses=(), claim=None, *, label: str | None = "",
+def _n(id: str, kind: str, location: str, statement: str, cites=(), claim=None, *, label: str | None = "",
        **kw) -> Node:
-    return Node(id, kind, location, statement, tuple(uses), claim, label=id if label == "" else label, **kw)
+    return Node(id, kind, location, statement, tuple(cites), claim, label=id if label == "" else label, **kw)
 
 
 #: the paper's proofs (Appendix A.1-A.5 and the proof outline of Section 5), read off the text

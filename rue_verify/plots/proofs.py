@@ -2,13 +2,15 @@
 one, every node coloured by its computed status and linked to its claim's evidence in the report.
 
 `proof_graph_table(results)` lays the graphs out from the ledger's results (`ledger.proof_graph`):
-one row per drawn node with its panel, route, status, place and the nodes it uses; a repair's steps
+one row per drawn node with its panel, route, status, place, the nodes its checks used and those the
+text's proof cites (`graph.below`: both lead down, a cited edge drawn dashed); a repair's steps
 that are not nodes of their own (a sympy certificate, a search) are its leaves. `draw_proof_graph`
 only draws that table. In the SVG each node is a link (`#claim-ID`, the report's evidence anchors).
 """
 
 from __future__ import annotations
 
+from ..verify.graph import below
 from ..verify.proofs import PROOF_WORDS
 from .common import caption
 from .table import Table, figure
@@ -37,6 +39,7 @@ def _subtree(g, root: str, steps: bool, stop: tuple[str, ...] = (), changes: dic
         n = g.nodes[key]
         expand = key == root or key not in stop
         uses = list(dict.fromkeys(n["uses"])) if expand else []
+        cites = [u for u in below(n) if u not in uses] if expand else []
         leaves = []
         if expand and steps and n["route"] == "repair":
             own = [s for s in n["proof_steps"] if s["uses"] is None]
@@ -44,22 +47,24 @@ def _subtree(g, root: str, steps: bool, stop: tuple[str, ...] = (), changes: dic
                 mine = [s for s in own if s["status"] == status]
                 leaf = f"{key}/{status}"
                 leaves.append({"node": leaf, "text": f"{len(mine)} {status} step{'s' * (len(mine) > 1)}",
-                               "status": status, "uses": [], "claim": n["claim"], "proof": "", "broken_at": "",
+                               "status": status, "uses": [], "cites": [], "claim": n["claim"], "proof": "",
+                               "broken_at": "",
                                "statement": "; ".join(s["text"] for s in mine)})
                 uses.append(leaf)
         nodes[key] = {"node": key, "text": _short(g, key, changes or {}) + ("" if expand else "\n(its own panel)"),
-                      "status": n["status"], "uses": uses, "claim": n["claim"], "statement": n["statement"],
+                      "status": n["status"], "uses": uses, "cites": cites, "claim": n["claim"],
+                      "statement": n["statement"],
                       "proof": n.get("proof") or "", "broken_at": ", ".join(n.get("broken_at") or [])}
         order.append(key)
         for leaf in leaves:
             nodes[leaf["node"]] = leaf
             order.append(leaf["node"])
-        queue.extend(u for u in (n["uses"] if expand else ()) if u not in nodes)
+        queue.extend(u for u in (below(n) if expand else ()) if u not in nodes)
     depth = {root: 0}
     for _ in range(len(order)):                    # longest path in a DAG: relax until nothing moves
         moved = False
         for key in order:
-            for u in nodes[key]["uses"]:
+            for u in nodes[key]["uses"] + nodes[key]["cites"]:
                 if key in depth and depth.get(u, -1) < depth[key] + 1 and depth[key] + 1 < len(order):
                     depth[u] = depth[key] + 1
                     moved = True
@@ -86,7 +91,7 @@ def _place(rows: list[dict]) -> None:
     for d in sorted({r["depth"] for r in rows}):
         level = [r for r in rows if r["depth"] == d]
         def parents_x(r):
-            px = [xs[p["node"]] for p in rows if r["node"] in p["uses"] and p["node"] in xs]
+            px = [xs[p["node"]] for p in rows if r["node"] in p["uses"] + p["cites"] and p["node"] in xs]
             return sum(px) / len(px) if px else 0.5
         level.sort(key=parents_x)
         for i, r in enumerate(level):
@@ -114,7 +119,8 @@ def proof_graph_table(results, graph) -> Table:
                 rows.append({"theorem": theorem, "title": f"{n['location']} ({theorem})", "route": route,
                              **{k: r[k] for k in ("node", "text", "status", "depth", "x", "y", "claim", "proof",
                                                   "broken_at")},
-                             "uses": ";".join(r["uses"]), "statement": r["statement"][:160],
+                             "uses": ";".join(r["uses"]), "cites": ";".join(r["cites"]),
+                             "statement": r["statement"][:160],
                              "link": f"#claim-{r['claim']}" if r["claim"] in ran else None})
     return Table(rows, {"family": "proof-graph", "claims": len(results), "mode": results[0].mode if results else ""})
 
@@ -156,10 +162,13 @@ def draw_proof_graph(t: Table, ax=None):
                 text.set_gid(f"node-{th}-{route}-{r['node']}")
                 boxes[r["node"]] = text
             for r in part:
-                for u in (r["uses"] or "").split(";"):
+                edges = [(u, "solid") for u in (r["uses"] or "").split(";")] + \
+                    [(u, "dashed") for u in (r.get("cites") or "").split(";")]
+                for u, style in edges:
                     if u in where:                   # an arrow from a step to the step that uses it, box to box
                         ax.annotate("", xy=where[r["node"]], xytext=where[u], zorder=1,
                                     arrowprops={"arrowstyle": "-|>", "color": "0.55", "lw": 0.7, "mutation_scale": 7,
+                                                "linestyle": style,
                                                 "patchA": boxes[u].get_bbox_patch(),
                                                 "patchB": boxes[r["node"]].get_bbox_patch(),
                                                 "shrinkA": 1, "shrinkB": 1})
@@ -168,8 +177,9 @@ def draw_proof_graph(t: Table, ax=None):
     statuses = [s for s in STATUS_COLOURS if s != "rests" and any(r["status"] == s for r in t.rows)]
     fig.legend([Patch(fc=STATUS_COLOURS[s], ec="black", lw=0.4) for s in statuses], statuses, loc="upper center",
                ncol=len(statuses), fontsize=8, title_fontsize=8, frameon=False,
-               title="node status (an arrow points from a step to the step whose proof uses it; a repaired node "
-                     "is named by the paper's node it replaces, with what it changes)")
+               title="node status (an arrow points from a step to the step whose proof uses it: solid where our "
+                     "check used it, dashed where only the paper's text cites it; a repaired node is named by the "
+                     "paper's node it replaces, with what it changes)")
     caption(fig, f"Computed from the ledger ({t.meta['claims']} claims, mode {t.meta['mode']}); a repair's "
                  "unnamed leaves are its own steps (sympy certificates and searches). Each node links to its "
                  "claim's evidence in the report's SVG.")

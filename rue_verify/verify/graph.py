@@ -1,17 +1,21 @@
-"""A proof graph, given its node table: each node a statement with the nodes its proof uses, the
-claim whose findings decide it (a finding declares its node, `findings.about`; a claim's undeclared
-findings decide the claim's own node: the graph never reads a finding's text), and a computed status
-named by the method that decided it: `certified`, `exhausted`, `sampled`, or `refuted`, `undefined`,
-`inconsistent`, `conditional`, `inconclusive`, `vacuous`, `read` (only a reading of the text holds),
-`argued` (no machine check), or `definition`. A node that uses others has a proof status besides:
-`proved` when every node below it, and every step of its own proof, is certified on its whole domain;
-`checked` ("holds as far as checked") when all are established but some only exhausted, sampled or
-certified on part of its domain (`weakest` names the weakest, its method and where); `argued` when
-some is not established; `broken` when some is bad or a step of its own proof is refuted (`broken_at`
-names every break). Every node carries the domain its deciding findings covered (`domain`). A
-claim's proof steps that rest on other nodes (`proofs.Rests`), a repair's or the claim's own, are
-settled here, once the whole ledger has run.
-Nothing here knows a paper: the node table comes from the caller."""
+"""A proof graph, given its node table: each node a statement, the claim whose findings decide it (a
+finding declares its node, `findings.about`; a claim's undeclared findings decide the claim's own node:
+the graph never reads a finding's text), and a computed status named by the method that decided it:
+`certified`, `exhausted`, `sampled`, or `refuted`, `undefined`, `inconsistent`, `conditional`,
+`inconclusive`, `vacuous`, `read` (only a reading of the text holds), `argued` (no machine check), or
+`definition`. Two kinds of edge lead down from a node: `uses`, what its checks' methods used (the nodes
+its own proof's steps rest on, a repair's steps likewise; for a node with no check of its own, its
+parts, whose conjunction it is), and `cites`, what the text's proof of it cites (typed in the table: the
+paper's argument, which no check of ours used). A node's proof is the text's route to it: its own check,
+what that used and what the text cites, all the way down; so a node below it, used or cited, is "below"
+it. A node with either has a proof status besides: `proved` when every node below it, and every step of
+its own proof, is certified on its whole domain; `checked` ("holds as far as checked") when all are
+established but some only exhausted, sampled or certified on part of its domain (`weakest` names the
+weakest, its method and where); `argued` when some is not established; `broken` when some is bad or a
+step of its own proof is refuted (`broken_at` names every break). Every node carries the domain its
+deciding findings covered (`domain`). A claim's proof steps that rest on other nodes (`proofs.Rests`), a
+repair's or the claim's own, are settled here, once the whole ledger has run. Nothing here knows a
+paper: the node table comes from the caller."""
 
 from __future__ import annotations
 
@@ -44,7 +48,9 @@ class Node:
     kind: str
     location: str
     statement: str
-    uses: tuple[str, ...] = ()
+    #: the nodes the text's proof of this node cites (read off the text, typed in the table): the paper's
+    #: argument, not what a check used; `resolve` derives `uses` from the checks' methods
+    cites: tuple[str, ...] = ()
     claim: str | None = None
     label: str | None = None
     aliases: tuple[str, ...] = ()
@@ -163,7 +169,10 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
         else:
             status, w = ("definition" if n.kind == "definition" else None), None
         nodes[n.id] = {"id": n.id, "label": n.label, "aliases": list(n.aliases), "kind": n.kind,
-                       "location": n.location, "statement": n.statement, "uses": list(n.uses), "claim": n.claim,
+                       "location": n.location, "statement": n.statement, "claim": n.claim,
+                       # a node with no check of its own is the conjunction of its parts: its citations are
+                       # what its status is made of; a checked node uses what its own proof rests on (below)
+                       "uses": [] if n.claim else list(n.cites), "cites": list(n.cites) if n.claim else [],
                        "status": status, "witness": w, "route": "paper", "relation": n.relation,
                        "sampled_because": n.sampled_because, "domain": domain, "partial": partial,
                        "own_proof": own_proof}
@@ -265,13 +274,13 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
                       "own": None}
     for n in nodes.values():                  # a node with a proof of its own uses what its steps rest on
         rested = [s["uses"] for s in (n.get("own") or {}).get("steps", []) if s["uses"] in nodes]
-        n["uses_from"] = "table"
-        if n["route"] == "paper" and rested:
-            n["uses"], n["uses_from"] = list(dict.fromkeys(rested)), "proof"
-        elif n["route"] == "repair":
-            n["uses_from"] = "proof"
+        n.setdefault("cites", [])
+        if n["route"] == "repair" or rested:
+            n["uses"], n["uses_from"] = list(dict.fromkeys(n["uses"] if n["route"] == "repair" else rested)), "proof"
+        else:
+            n["uses_from"] = "proof" if n["claim"] else "parts"
     for key, n in nodes.items():
-        if n["route"] == "paper" and (n["uses"] or n["own"]):
+        if _has_proof(n):
             n["proof"], n["broken_at"], n["weakest"] = _proof_status(key, nodes)
     # a step that rests on a node reads that node's proof (where it has one), not only its statement: a
     # statement decided by a sample, or a proof argued below it, cannot make the step above certified
@@ -279,6 +288,16 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
         if not _reread_rests(results, repairs, nodes, table):
             break
     return Graph(nodes)
+
+
+def _has_proof(n: dict) -> bool:
+    """Whether paper node `n` has a proof to judge: parts, a proof of its own, or the text's citations."""
+    return n["route"] == "paper" and bool(n["uses"] or n["cites"] or n["own"])
+
+
+def below(n: dict) -> list[str]:
+    """The nodes directly below `n` in its proof: what its checks used, then what the text cites."""
+    return list(dict.fromkeys([*n["uses"], *n.get("cites", ())]))
 
 
 #: a node's proof status as the status of a step that rests on it
@@ -344,7 +363,7 @@ def _reread_rests(results, repairs, nodes, table) -> bool:
                               proof_steps=[s for f in rep.findings if f.proof for s in f.proof["steps"]])
     if moved:
         for key, n in nodes.items():
-            if n["route"] == "paper" and (n["uses"] or n["own"]):
+            if _has_proof(n):
                 n["proof"], n["broken_at"], n["weakest"] = _proof_status(key, nodes)
     return moved
 
@@ -363,10 +382,10 @@ def _reverdict(r) -> None:
 
 
 def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
-    """(proved | checked | argued | broken, every break: the bad nodes below `key` nearest first and
+    """(proved | checked | argued | broken, every break: the bad nodes below `key` (used or cited) nearest first and
     the refuted steps of its own proof, the weakest method below and where: "sampled at prob-dk").
     Its own proof (the claim's proof of this node, where it has one) counts as a step below it."""
-    bad, argued, seen, queue = [], False, {key}, list(nodes[key]["uses"])
+    bad, argued, seen, queue = [], False, {key}, below(nodes[key])
     low, where, part = "definition", "", None
     own, mine = nodes[key].get("own"), nodes[key]["status"]
     if own:
@@ -392,7 +411,7 @@ def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
         if s in DECIDED_NODE and DECIDED_NODE.index(s) > DECIDED_NODE.index(low):
             low, where = s, u
         part = part or (u if nodes[u].get("partial") else None)
-        queue.extend(nodes[u]["uses"])
+        queue.extend(below(nodes[u]))
     if mine in BAD and not bad:
         # the statement fails while every node it uses and its own proof hold: the inference breaks
         bad.insert(0, f"{key} (its own inference: the statement is {mine})")
@@ -418,9 +437,11 @@ def nodes_json(g: Graph) -> list[dict]:
     """The graph as `rue-verify proofs --json` prints it: one object per node."""
     out = []
     for n in g.nodes.values():
-        d = {k: n[k] for k in ("id", "label", "kind", "location", "statement", "status", "uses", "witness", "claim",
-                               "route", "domain")}
-        d["uses_from"] = n.get("uses_from", "table")      # 'proof': the nodes its proof's steps rest on
+        d = {k: n[k] for k in ("id", "label", "kind", "location", "statement", "status", "uses", "cites", "witness",
+                               "claim", "route", "domain")}
+        # 'proof': the nodes its proof's steps rest on; 'parts': a node with no check of its own, whose
+        # status is the conjunction of its parts. `cites` is the text's proof (its citations), apart.
+        d["uses_from"] = n["uses_from"]
         if n.get("partial"):
             d["partial"] = n["partial"]
         if n.get("status") == "sampled" and n.get("sampled_because"):
@@ -460,19 +481,20 @@ def trees(g: Graph, roots) -> list[str]:
 def roots(g: Graph) -> list[str]:
     """A paper's theorems where it names none: the nodes no other node uses that have a proof (nodes
     they use, a proof of their own, or a repair's)."""
-    used = {u for n in g.nodes.values() for u in n["uses"]}
+    used = {u for n in g.nodes.values() for u in below(n)}
     return [k for k, n in g.nodes.items() if n["route"] == "paper" and k not in used
-            and (n["uses"] or n.get("own") or f"repair:{n['claim']}" in g.nodes)]
+            and (below(n) or n.get("own") or f"repair:{n['claim']}" in g.nodes)]
 
 
 def _tree(g: Graph, key: str, indent: str, seen: set) -> list[str]:
-    out = []
-    for u in g.nodes[key]["uses"]:
+    """The nodes below `key`, each marked by its edge: what a check used, or 'cited' by the text's proof."""
+    out, uses = [], set(g.nodes[key]["uses"])
+    for u in below(g.nodes[key]):
         n = g.nodes[u]
         again = u in seen
         out.append(f"{indent}- {u} [{n['status']}" + (f"; proof {PROOF_WORDS.get(n['proof'], n['proof'])}"
                                                        if n.get("proof") else "") + "]"
-                   + (" (above)" if again else f": {n['statement'][:90]}"))
+                   + ("" if u in uses else " (cited)") + (" (above)" if again else f": {n['statement'][:90]}"))
         if not again:
             seen.add(u)
             out += _tree(g, u, indent + "  ", seen)
@@ -491,7 +513,7 @@ def paper_table(paper, claims) -> tuple[Node, ...]:
             continue
         nid = c.node or c.id
         if nid not in ids:
-            table.append(Node(nid, "claim", c.location, c.statement, tuple(c.uses), c.id))
+            table.append(Node(nid, "claim", c.location, c.statement, tuple(c.uses), c.id))   # its citations
             ids.add(nid)
     return tuple(table)
 

@@ -56,6 +56,28 @@ def test_a_step_resting_on_a_node_reads_its_proof_not_only_its_statement():
     assert resolve([sub_ok, base, top2], table, known={"TOP"}).nodes["repair:TOP"]["proof"] == "proved"
 
 
+def test_a_nodes_uses_come_from_its_proof_and_its_citations_stay_apart():
+    """The table's edges are the text's citations: a node checked by a proof of its own uses exactly what
+    that proof's steps rest on; what the text cites stays in `cites`, whole, and still weakens the
+    text's route (its proof status), never dropped; a node with no check of its own is its parts."""
+    table = (Node("top", "theorem", "T", "top", ("cited", "used"), "TOP"),
+             Node("cited", "lemma", "C", "cited", (), "CITED"), Node("used", "lemma", "U", "used", (), "USED"),
+             Node("both", "lemma", "B", "both", ("used", "cited")))
+    cited = _result("CITED", [Finding("holds", "1000 points", "no counterexample")])               # sampled
+    used = _result("USED", [Finding("holds", "all", "a certificate", certified=True)])
+    top = _result("TOP", [from_proof([("rests", Rests("USED"))], "d", "c")])
+    g = resolve([cited, used, top], table, known=set())
+    n = g.nodes["top"]
+    assert n["uses"] == ["used"] and n["cites"] == ["cited", "used"] and n["uses_from"] == "proof", n
+    assert n["proof"] == "checked" and "cited" in n["weakest"], n          # the text's route reads the sample
+    both = g.nodes["both"]
+    assert both["uses"] == ["used", "cited"] and both["cites"] == [] and both["uses_from"] == "parts", both
+    # a cited node that is refuted breaks the text's route even though no check of ours used it
+    bad = _result("CITED", [Finding("refuted", "x", "a witness")])
+    g2 = resolve([bad, used, top], table, known=set())
+    assert g2.nodes["top"]["proof"] == "broken" and "cited" in g2.nodes["top"]["broken_at"], g2.nodes["top"]
+
+
 def test_every_certified_step_of_the_ledger_rejects_its_negation(quick_ledger):
     """Every certified step of the quick ledger that carries a statement rejects its negation, decided by
     the same method (the cheap half of `proofs --mutants`: the whole of it, every mutant, is the slow test

@@ -38,8 +38,8 @@ def test_every_label_and_reference_of_the_proofs_is_a_node():
     assert len(labels) >= 20 and len(refs) >= 15                       # the regexes found the proofs
     known = proof_graph.by_label()
     assert sorted((labels | refs) - set(known)) == []
-    for n in proof_graph.PAPER:                                          # every edge names a node
-        assert all(u in {m.id for m in proof_graph.PAPER} for u in n.uses), n.id
+    for n in proof_graph.PAPER:                                          # every citation names a node
+        assert all(u in {m.id for m in proof_graph.PAPER} for u in n.cites), n.id
 
 
 @pytest.fixture(scope="module")
@@ -48,12 +48,12 @@ def graph(quick_ledger):
 
 
 def _below(nodes: dict, key: str) -> set[str]:
-    seen, todo = set(), list(nodes[key]["uses"])
+    seen, todo = set(), list(nodes[key]["uses"]) + list(nodes[key]["cites"])   # used or cited: the text's route
     while todo:
         u = todo.pop()
         if u not in seen:
             seen.add(u)
-            todo += nodes[u]["uses"]
+            todo += nodes[u]["uses"] + nodes[u]["cites"]
     return seen
 
 
@@ -89,6 +89,23 @@ def test_every_node_has_a_computed_status_and_proofs_follow_their_steps(graph):
     # Tk_lowv2 breaks at the lemma it uses and at its own induction step (the one-pull gap)
     assert "sec:tau/lower" in nodes["Tk_lowv2"]["broken_at"]
     assert any(b.startswith("Tk_lowv2 (its own proof") for b in nodes["Tk_lowv2"]["broken_at"])
+
+
+def test_every_nodes_uses_are_what_its_methods_used(graph):
+    """No typed-in edge feeds `uses`: a repair uses what its steps rest on, a checked paper node what its
+    own proof's steps rest on (nothing if it has none), a node with no check of its own its parts; the
+    text's citations are `cites`, the table's edges exactly."""
+    table = {n.id: n for n in proof_graph.PAPER}
+    for key, n in graph.nodes.items():
+        rested = [s["uses"] for s in (n["proof_steps"] if n["route"] == "repair" else
+                                      (n.get("own") or {}).get("steps", [])) if s["uses"]]
+        if n["route"] == "repair" or (n["claim"] and key in table):
+            assert n["uses"] == list(dict.fromkeys(rested)), (key, n["uses"], rested)
+        else:
+            assert n["uses_from"] == "parts" and not n["claim"], key
+        if key in table:
+            assert n["cites"] == (list(table[key].cites) if table[key].claim else []), key
+    assert graph.nodes["prob-dk"]["uses"] == [] and graph.nodes["prob-dk"]["cites"] == ["toTilde"]
 
 
 def test_no_repair_holds_on_a_proof_that_is_not_proved(quick_ledger):
@@ -263,7 +280,7 @@ def test_prob_dk_is_algebra_and_its_successor_carries_the_eta_condition(graph):
     """The appendix uses the eta-condition and Lemma TwoBoundOnC after eq. prob-dk, on the way to
     prob-dk-v1: those edges (and prob-dk-v1's printed-threshold inconsistency) belong to prob-dk-v1;
     prob-dk itself is decided by its own algebra."""
-    uses = {n.id: set(n.uses) for n in proof_graph.PAPER}
+    uses = {n.id: set(n.cites) for n in proof_graph.PAPER}
     assert {"eta-cond", "TwoBoundOnC"} <= uses["prob-dk-v1"] and not {"eta-cond", "TwoBoundOnC"} & uses["prob-dk"]
     assert graph.nodes["prob-dk"]["status"] == "certified"
     assert graph.nodes["prob-dk-v1"]["status"] == "inconsistent"
@@ -312,14 +329,14 @@ def test_the_graph_edges_follow_the_appendix_proofs(label):
     named = {known[x].id for x in re.findall(r"\\(?:label|eqref|ref|cref|Cref)\{([^}]*)\}", text) if x in known}
     root = PROOF_SECTIONS[label]
     nodes = {n.id: n for n in proof_graph.PAPER}
-    below, queue = set(), list(nodes[root].uses)
+    below, queue = set(), list(nodes[root].cites)
     while queue:
         u = queue.pop()
         if u not in below:
             below.add(u)
-            queue.extend(nodes[u].uses)
+            queue.extend(nodes[u].cites)
     assert named - below - {root} == set(), (label, sorted(named - below - {root}))
-    direct = {u for u in nodes[root].uses if nodes[u].label and (root, u) not in proof_graph.IMPLICIT_EDGES}
+    direct = {u for u in nodes[root].cites if nodes[u].label and (root, u) not in proof_graph.IMPLICIT_EDGES}
     assert direct <= named, (label, sorted(direct - named))
 
 
