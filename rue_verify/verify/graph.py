@@ -6,7 +6,7 @@ the graph never reads a finding's text), and a computed status named by the meth
 `definition`. Two kinds of edge lead down from a node: `uses`, what its checks' methods used (the nodes
 its own proof's steps rest on, a repair's steps likewise; for a node with no check of its own, its
 parts, whose conjunction it is), and `cites`, what the text's proof of it cites (typed in the table: the
-paper's argument, which no check of ours used). A node's proof is the text's route to it: its own check,
+paper's argument, whether or not a check of ours used it too). A node's proof is the text's route to it: its own check,
 what that used and what the text cites, all the way down; so a node below it, used or cited, is "below"
 it. A node with either has a proof status besides: `proved` when every node below it, and every step of
 its own proof, is certified on its whole domain; `checked` ("holds as far as checked") when all are
