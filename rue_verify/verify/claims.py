@@ -168,7 +168,7 @@ class Claim:
     paper: str = ""
     origin: str = "paper"
     #: the proof-graph node it checks, where the paper's node table does not name it (None: its own
-    #: id), and the nodes that node's proof uses
+    #: id), and the nodes the paper's proof of that node cites (the graph's `cites` of it)
     node: str | None = None
     uses: tuple[str, ...] = ()
 
@@ -363,8 +363,9 @@ def claim(id: str, location: str, statement: str, *, needs: tuple[str, ...] = ()
         section: the part of the paper it belongs to.
         node: the proof-graph node it checks, where the paper's node table does not name it (default:
             the claim's id, in a paper without a table or for a claim of your own).
-        uses: the nodes (or claim IDs) that node's proof uses: the graph's edges for a paper without a
-            hand-written table.
+        uses: the nodes (or claim IDs) that the paper's proof of that node cites, for a paper without a
+            hand-written table: the node's `cites` in the graph (what your checks used, its `uses`,
+            comes from their `Rests` steps).
     """
     def deco(fn: Callable[[Mode], tuple[str, list[Finding]]]):
         paper, origin = declarer()
