@@ -475,6 +475,9 @@ def trees(g: Graph, roots) -> list[str]:
         if rep:
             lines.append("  repaired route:")
             lines += _tree(g, rep["id"], "    ", set())
+    if any(" (cited)" in x for x in lines):
+        lines.append("(cited): the paper's proof cites the node and no check of ours used it; its status still "
+                     "counts in the paper's route")
     return lines
 
 

@@ -9,7 +9,7 @@ import sympy
 from rue_verify.ledger import section3
 from rue_verify.verify import Finding, Repair, Rests, from_proof
 from rue_verify.verify.claims import ClaimResult, Mode
-from rue_verify.verify.graph import Node, resolve
+from rue_verify.verify.graph import Node, resolve, trees
 
 
 def _statuses(steps) -> dict[int, str]:
@@ -70,6 +70,11 @@ def test_a_nodes_uses_come_from_its_proof_and_its_citations_stay_apart():
     n = g.nodes["top"]
     assert n["uses"] == ["used"] and n["cites"] == ["cited", "used"] and n["uses_from"] == "proof", n
     assert n["proof"] == "checked" and "cited" in n["weakest"], n          # the text's route reads the sample
+    text = trees(g, ["top"])                                                # the printed tree marks the edge kind
+    assert [x for x in text if x.lstrip().startswith("- ")] == [
+        x for x in text if x.lstrip().startswith(("- used [", "- cited ["))]
+    assert " (cited)" not in next(x for x in text if "- used [" in x)
+    assert " (cited)" in next(x for x in text if "- cited [" in x) and text[-1].startswith("(cited):")
     both = g.nodes["both"]
     assert both["uses"] == ["used", "cited"] and both["cites"] == [] and both["uses_from"] == "parts", both
     # a cited node that is refuted breaks the text's route even though no check of ours used it
