@@ -82,7 +82,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("ledger-overview", "The ledger at a glance: the verdicts of every claim, by place in the paper.",
            lambda i: th.ledger_overview_table(list(i.ledger)), th.draw_ledger_overview, needs=("ledger",)),
     Family("proof-graphs", "The proofs of Theorems 3.1, 5.1 and 5.2 as dependency graphs: the paper's route and the "
-                           "repaired one, every node coloured by its computed status and linked to its evidence.",
+                           "repaired one, every node coloured by its computed status and linked to its evidence; "
+                           "a solid arrow is a node our check used, a dashed one a node only the paper cites.",
            lambda i: pf.proof_graph_table(list(i.ledger), i.graph), pf.draw_proof_graph,
            claims=("THM-GAP", "THM-FAIL", "THM-REGRET"), needs=("ledger",), inline=True),
     Family("theorem-3-1", "Theorem 3.1: the exact probability that the two best of K Gaussian means are within "
