@@ -44,7 +44,7 @@ from numba import njit, prange
 
 from .rue_index import index as _index
 from .rue_recommend import recommend
-from .sources import decided, live_source, n_arms, reward, tie_uniform
+from .sources import decided, live_source, n_arms, pick_index, reward, tie_uniform, top
 
 #: the slack, relative to the size of the index's terms: far above the rounding that separates this
 #: kernel's index from the plain kernel's (K units in the last place, K < MAX_K), far below any gap
@@ -387,25 +387,12 @@ def _run(src, i, n, s02, s2, c, merge, rec, pulls, sums, counters):
                 dh, dl = _add(dh, dl, cd[j])
                 nh, nl = _add(nh, nl, cn[j])
             r0, dp = _plain_sums(Tv, Sv, ov, s2)
-            top = -np.inf
-            cnt = 0
+            first = np.empty(K)           # every index, and the plain kernel's argmax and tie rule on them
             for j in range(K):
-                u = _index(ov[j], r0, Sv[j] / Tv[j], c, s02, dp)
-                if u > top:
-                    top = u
-                    pick = j
-                    cnt = 1
-                elif u == top:
-                    cnt += 1
+                first[j] = _index(ov[j], r0, Sv[j] / Tv[j], c, s02, dp)
+            pick, best, cnt = top(first)
             if cnt > 1:
-                target = min(int(tie_uniform(src, i) * cnt), cnt - 1)
-                seen = 0
-                for j in range(K):
-                    if _index(ov[j], r0, Sv[j] / Tv[j], c, s02, dp) == top:
-                        if seen == target:
-                            pick = j
-                            break
-                        seen += 1
+                pick = pick_index(first, best, cnt, tie_uniform(src, i))
             inv = 1.0 / (dh + dl)
             R = (nh + nl) * inv
             d = s2 * inv
