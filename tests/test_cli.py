@@ -107,7 +107,7 @@ def test_every_command_has_json(capsys, argv):
 
 
 def test_a_value_below_one_is_never_printed_as_one():
-    from rue_verify.cli.formatting import below_one
+    from rue_verify.outputs.text import below_one
     assert below_one(1 - 2.5e-7) == "1 - 2.5e-07" and below_one(0.5) == "0.5" and below_one(1.0) == "1"
 
 

@@ -91,7 +91,7 @@ def test_cited_conditions_reject_the_objects_their_lemmas_exclude():
 
 
 def test_proof_mutants_lists_every_certified_step_and_the_summary_counts_them():
-    from rue_verify.cli.formatting import mutants as lines
+    from rue_verify.outputs.text import mutants as lines
     from rue_verify.verify import Finding, Repair
     from rue_verify.verify.claims import ClaimResult
     from rue_verify.verify.proofs import mutants_summary, proof_mutants

@@ -1,6 +1,6 @@
-"""What the command line prints, as lines of text: each function takes what a library call returned
-and formats it (the JSON forms are the library's own records). `cli` calls one library function per
-command and prints one of these."""
+"""The commands' results as lines of text a person reads: each function takes what a library call
+returned and formats it (the JSON forms are the library's own records). `rue_verify.api` gives each
+command's result its text through these; the command line prints it, and so can a notebook."""
 
 from __future__ import annotations
 
