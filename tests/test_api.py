@@ -1,0 +1,97 @@
+"""The commands as Python functions (`rue_verify.api`) and their declared parameters
+(`rue_verify.api.params`): every flag reaches its function, and a bad value is refused the same way from
+Python as from the command line, naming the parameter."""
+
+import inspect
+import math
+
+import pytest
+
+from rue_verify import api
+from rue_verify.api.params import COMMANDS, P, check
+from rue_verify.cli import main
+from rue_verify.errors import ParameterError
+
+#: flags that only shape what the command line prints, or that it turns into another argument (the size
+#: flags into `scale`, bound's three forms into `name` and `form`, --quiet into `progress`)
+PRINTING = {"json", "quiet"}
+TURNED = {"report": {"quick", "full"}, "reproduce": {"quick", "paper"}, "rates": {"quick", "paper"},
+          "bound": {"list", "symbolic", "latex"}}
+
+
+def test_every_command_is_one_function_and_every_flag_one_of_its_parameters():
+    """A declared flag whose function has no such parameter would be dropped without a word; a planted
+    one is caught the same way."""
+    assert set(api.COMMANDS) == set(COMMANDS)
+
+    def dropped(name, params):
+        takes = inspect.signature(api.COMMANDS[name]).parameters
+        return {p.name for p in params} - set(takes) - PRINTING - TURNED.get(name, set())
+    for name, command in COMMANDS.items():
+        assert not dropped(name, command.params), name
+    assert dropped("claims", COMMANDS["claims"].params + (P("--seeds", "int"),)) == {"seeds"}
+
+
+def _outside(p: P):
+    """A value just outside a parameter's range (None where it has none)."""
+    if p.kind == "seed":
+        return -1
+    if p.kind == "choice":
+        return "no-such-" + p.name
+    if p.kind == "switch":
+        return "yes"
+    if p.kind not in ("int", "real"):
+        return None
+    if p.low is not None:
+        return p.low if p.open_low else (p.low - 1 if p.kind == "int" else p.low - 1e-9 * max(1, abs(p.low)))
+    if p.high is not None:
+        return p.high + 1
+    return math.nan
+
+
+RANGED = [(name, p) for name, c in COMMANDS.items() for p in c.params
+          if _outside(p) is not None and p.name not in PRINTING | TURNED.get(name, set())]
+
+
+def test_every_ranged_parameter_is_declared():
+    assert len(RANGED) > 40
+
+
+@pytest.mark.parametrize("name,p", RANGED, ids=[f"{n}-{p.name}" for n, p in RANGED])
+def test_a_value_outside_a_declared_range_is_refused_from_python_naming_the_parameter(name, p):
+    """Refused before the command does anything (only that argument is given)."""
+    with pytest.raises(ParameterError) as err:
+        api.COMMANDS[name](**{p.name: _outside(p)})
+    assert err.value.param == p.name
+    check(name, {p.name: p.default})                     # the default passes
+
+
+NUMBERS = [(n, p) for n, p in RANGED if p.kind in ("int", "real")][::3]
+
+
+@pytest.mark.parametrize("name,p", NUMBERS, ids=[f"{n}-{p.name}" for n, p in NUMBERS])
+def test_the_command_line_refuses_it_with_the_same_words(name, p, capsys):
+    value = _outside(p)
+    with pytest.raises(ParameterError) as err:
+        check(name, {p.name: value})
+    text = f"{value:g}" if isinstance(value, float) else str(value)
+    assert main([name, f"{p.names[-1]}={text}"]) == 2
+    said = capsys.readouterr().err
+    assert err.value.reason.rsplit(", got", 1)[0] in said and p.names[-1] in said, said
+
+
+def test_a_wrong_type_is_refused_not_run():
+    with pytest.raises(ParameterError, match="runs"):
+        api.simulate(runs=2.5)
+    with pytest.raises(ParameterError, match="crn"):
+        api.simulate(crn="no")
+    with pytest.raises(ParameterError, match="seed"):
+        api.table(seed=True)
+
+
+def test_a_command_returns_what_its_command_line_prints(capsys):
+    out = api.vacuity(K=100, sigma0_sq=1.0, sigma_sq=0.1, delta=0.01)
+    assert main(["vacuity", "--K", "100", "--sigma0-sq", "1", "--sigma-sq", "0.1", "--delta", "0.01"]) == 0
+    assert capsys.readouterr().out.strip() == "\n".join(out.text)
+    assert out.status == 0 and out.data["K"] == 100
+    assert "K:" in api.vacuity.__doc__ and "delta = nu^2 / sigma^2" in api.vacuity.__doc__
