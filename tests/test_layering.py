@@ -24,8 +24,10 @@ def test_lower_layers_do_not_import_higher_ones(package, forbidden):
     assert out.stdout.strip() == "[]", (package, out.stdout)
 
 
-#: what the studies and the ledger must not reach: the figures, the report and its renderer, the command line
-ABOVE = ("rue_verify.plots", "rue_verify.outputs.report", "rue_verify.outputs.render", "rue_verify.cli")
+#: what the studies and the ledger must not reach: the figures, the report and its renderer, the commands (the
+#: Python API and the command line)
+ABOVE = ("rue_verify.plots", "rue_verify.outputs.report", "rue_verify.outputs.render", "rue_verify.api",
+         "rue_verify.cli")
 
 
 @pytest.mark.parametrize("package,forbidden", [

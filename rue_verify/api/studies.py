@@ -74,7 +74,7 @@ def simulate(setup: str | None = None, K: int | None = None, means=None, means_f
              workers: int | None = None, crn: bool = False, level: float = 0.95, progress: bool = False,
              announce: Callable | None = None) -> Output:
     """`rue-verify simulate`: error rates and simple regret with intervals of `algorithms` (default every
-    registered one) on a setup or your means. params: 'ALG:PARAM' (or '*:PARAM') -> value, as the
+    registered one) on a setup or your means. params: `'ALG:PARAM'` (or `'*:PARAM'`) -> value, as the
     generated flags set them."""
     from simulate.algorithms import REGISTRY
     from simulate.environments import environment_for
