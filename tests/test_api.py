@@ -95,3 +95,14 @@ def test_a_command_returns_what_its_command_line_prints(capsys):
     assert capsys.readouterr().out.strip() == "\n".join(out.text)
     assert out.status == 0 and out.data["K"] == 100
     assert "K:" in api.vacuity.__doc__ and "delta = nu^2 / sigma^2" in api.vacuity.__doc__
+
+
+def test_a_formulas_value_carries_exactly_the_parameters_given(capsys):
+    """The command line passes a formula its --PARAM VALUE pairs and nothing else (a parameter of the call
+    itself once leaked into the record as 'params': {})."""
+    import json
+    given = {"K": 100, "n": 10 ** 6, "sigma0_sq": 1.0, "sigma_sq": 0.1, "delta": 0.01}
+    assert main(["bound", "theorem_5_1", "--json", *[w for k, v in given.items() for w in (f"--{k}", str(v))]]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["params"] == given
+    assert record == json.loads(json.dumps(api.bound("theorem_5_1", **given).data))

@@ -23,7 +23,7 @@ def bound(name: str | None = None, form: str = "value", **params) -> Output:
         return Output([{"name": k, "label": e.label, "params": list(e.params)} for k, e in REGISTRY.items()],
                       [f"{k:<26} {e.label:<44} params: {', '.join(e.params)}" for k, e in REGISTRY.items()])
     if name not in REGISTRY:
-        raise ParameterError("name", f"unknown bound {name!r}; run 'rue-verify bound --list'")
+        raise ValueError(f"unknown bound {name!r}; run 'rue-verify bound --list' (bounds.registry.REGISTRY)")
     if form not in ("value", "symbolic", "latex"):
         raise ParameterError("form", f"one of value, symbolic, latex, got {form!r}")
     if form != "value":

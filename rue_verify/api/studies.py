@@ -17,7 +17,7 @@ from .params import command
 def _means(means, means_file: str | None) -> list[float] | None:
     """Custom means: `means`, or read from `means_file` (separated by commas, spaces or newlines)."""
     if means is not None and means_file:
-        raise ParameterError("means", "give means or means_file, not both")
+        raise ParameterError("means", "give one of means and means_file, not both")
     if not means_file:
         return means
     try:

@@ -83,7 +83,7 @@ def _kwargs(fn, args: argparse.Namespace, extra: list[str]) -> dict:
     `quiet` as `progress`, the algorithms' generated flags as `params`, running lines to stdout (to stderr
     under --json, where stdout is the JSON)."""
     given = vars(args)
-    wanted = inspect.signature(fn).parameters
+    wanted = {k for k, v in inspect.signature(fn).parameters.items() if v.kind != v.VAR_KEYWORD}
     quiet, as_json = given.get("quiet", False), given.get("json", False)
     kw = {k: v for k, v in given.items() if k in wanted}
     kw.update({k: v for k, v in (("progress", not quiet),
