@@ -106,3 +106,19 @@ def test_a_formulas_value_carries_exactly_the_parameters_given(capsys):
     record = json.loads(capsys.readouterr().out)
     assert record["params"] == given
     assert record == json.loads(json.dumps(api.bound("theorem_5_1", **given).data))
+
+
+def test_an_algorithms_parameter_that_would_be_ignored_is_refused_before_any_run():
+    """A parameter of an algorithm that is not run, or a shared one that no algorithm run takes, is refused
+    naming its flag; one that an algorithm run takes reaches it (its result's parameters say so)."""
+    with pytest.raises(ParameterError) as err:
+        api.simulate(setup="F1", runs=10, algorithms=["ucbe"], params={"rue:variances": "known"})
+    assert err.value.param == "rue-variances" and "add rue to --algorithms" in err.value.reason
+    with pytest.raises(ParameterError) as err:
+        api.simulate(setup="F1", runs=10, algorithms=["two-stage"], params={"sh:tie_rule": "random"})
+    assert "--two-stage-tie-rule" in err.value.reason          # the selected algorithm that takes it
+    with pytest.raises(ParameterError) as err:
+        api.simulate(setup="F1", runs=10, algorithms=["uniform"], params={"*:tie_rule": "lowest-index"})
+    assert err.value.param == "tie_rule"
+    out = api.simulate(setup="F1", runs=10, algorithms=["ucbe"], params={"ucbe:c": 3.0})
+    assert out.data["results"][0]["params"]["c"] == 3.0

@@ -59,9 +59,11 @@ def unused_params(given: dict[str, Any], selected: list[str]) -> None:
         alg, _, param = key.partition(":")
         flag = f"{alg}-{param.replace('_', '-')}" if alg != "*" else param
         if alg != "*" and alg not in selected:
-            raise ParameterError(flag, f"{alg} is not among the algorithms run ({', '.join(selected)}); give it to "
-                                       f"one of them (--{selected[0]}-{param.replace('_', '-')}) or add {alg} to "
-                                       "--algorithms")
+            others = [a for a in selected if param in {p.name for p in get(a).params}]
+            to = (f"give it to one of them that takes {param} (--{others[0]}-{param.replace('_', '-')}) or "
+                  if others else "")
+            raise ParameterError(flag, f"{alg} is not among the algorithms run ({', '.join(selected)}); {to}add "
+                                       f"{alg} to --algorithms")
         if alg == "*" and param not in takes:
             raise ParameterError(flag, f"none of the algorithms run ({', '.join(selected)}) takes {param}")
 
