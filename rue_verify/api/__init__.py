@@ -5,8 +5,8 @@ prints (`text`), the lines it says on stderr (`notes`) and its exit status. The 
 calls one of these and prints what it returns.
 
     >>> from rue_verify import api
-    >>> out = api.vacuity(K=20, sigma0_sq=1.0, sigma_sq=1.0, delta=0.5)
-    >>> out.data["n_first"] > 0
+    >>> out = api.vacuity(K=100, sigma0_sq=1.0, sigma_sq=0.1, delta=0.01)
+    >>> out.data["n_first"] > 1000
     True
 
 Bad input raises `rue_verify.errors.ParameterError` naming the parameter, or a ValueError whose text
