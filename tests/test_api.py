@@ -122,3 +122,9 @@ def test_an_algorithms_parameter_that_would_be_ignored_is_refused_before_any_run
     assert err.value.param == "tie_rule"
     out = api.simulate(setup="F1", runs=10, algorithms=["ucbe"], params={"ucbe:c": 3.0})
     assert out.data["results"][0]["params"]["c"] == 3.0
+
+
+def test_the_modules_example_runs():
+    import doctest
+    result = doctest.testmod(api)
+    assert result.attempted >= 3 and result.failed == 0
