@@ -200,7 +200,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
                            "--paper FILE.py after the command (claims, proofs, report, erratum), a file that "
                            "'rue-verify new-paper NAME' starts for you.",
                epilog="Every verdict is computed (a search, an integral, a proof or a simulation); nothing is typed "
-                      "in. Lists are comma-separated; integers may be written as 1e4.")
+                      "in. Lists are comma-separated; integers may be written as 1e4. Every command is also a Python "
+                      "function taking its flags as keyword arguments: rue_verify.api.claims(paper=..., ids=[...]), "
+                      "rue_verify.api.simulate(setup='F1', runs=1000), ...")
     p.add_argument("--version", action="version", version=f"rue-verify {__version__}")
     sub = p.add_subparsers(dest="cmd", required=True, parser_class=Parser)
     for name, command in COMMANDS.items():
