@@ -128,3 +128,11 @@ def test_the_modules_example_runs():
     import doctest
     result = doctest.testmod(api)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_numpy_numbers_are_numbers_and_numpy_booleans_are_not():
+    import numpy as np
+    check("simulate", {"runs": np.int64(10), "K": np.int32(5), "level": np.float64(0.9)})
+    for bad in (np.bool_(True), np.float64(np.nan), np.int64(0)):
+        with pytest.raises(ParameterError, match="runs"):
+            check("simulate", {"runs": bad})

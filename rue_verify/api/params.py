@@ -14,8 +14,11 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any, Callable
+
+import numpy as np
 
 from simulate.environments import F_SETUPS, FIXED_BUDGETS
 
@@ -80,8 +83,8 @@ class P:
                 raise ParameterError(self.name, f"one of {', '.join(map(str, self.choices))}, got {value!r}")
             return
         whole = self.kind in ("int", "seed")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (whole and value != int(value)) \
-                or not math.isfinite(value):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value) \
+                or (whole and value != int(value)):
             raise ParameterError(self.name, f"expected {'an integer' if whole else 'a finite number'}, got {value!r}")
         p = P("-", low=0, high=MAX_SEED) if self.kind == "seed" else self
         if (p.low is not None and (value < p.low or (p.open_low and value == p.low))) or \
