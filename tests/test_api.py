@@ -136,3 +136,9 @@ def test_numpy_numbers_are_numbers_and_numpy_booleans_are_not():
     for bad in (np.bool_(True), np.float64(np.nan), np.int64(0)):
         with pytest.raises(ParameterError, match="runs"):
             check("simulate", {"runs": bad})
+
+
+def test_a_numpy_number_reaches_the_command_as_the_number_it_holds():
+    import numpy as np
+    out = api.simulate(setup="F1", K=np.int64(5), runs=np.int64(20), seed=np.int64(3), budget=100, algorithms=["ucbe"])
+    assert type(out.data["runs"]) is int and out.data["runs"] == 20 and "np.int64" not in out.text[0]

@@ -115,6 +115,19 @@ def check(command: str, given: dict[str, Any]) -> None:
             params[name].check(value)
 
 
+def _plain(command: str, given: dict[str, Any]) -> dict[str, Any]:
+    """The declared numbers of `given` as Python's own int and float (a numpy scalar from a notebook
+    becomes the number it holds; checked first by `check`)."""
+    kinds = {p.name: p.kind for p in COMMANDS[command].params}
+    out = dict(given)
+    for k, v in given.items():
+        if v is not None and kinds.get(k) in ("int", "seed"):
+            out[k] = int(v)
+        elif v is not None and kinds.get(k) == "real":
+            out[k] = float(v)
+    return out
+
+
 def command(name: str) -> Callable:
     """The function that is command `name`: its arguments checked against the command's declared parameters
     before it runs (`check`), and its docstring ending with each parameter's help, as --help gives it."""
@@ -123,8 +136,11 @@ def command(name: str) -> Callable:
 
         @functools.wraps(fn)
         def call(*args, **kwargs):
-            check(name, signature.bind_partial(*args, **kwargs).arguments)
-            return fn(*args, **kwargs)
+            given = {}
+            for k, v in signature.bind_partial(*args, **kwargs).arguments.items():
+                given.update(v if signature.parameters[k].kind == inspect.Parameter.VAR_KEYWORD else {k: v})
+            check(name, given)
+            return fn(**_plain(name, given))
         takes = [f"    {p.name}: {p.help.replace('%%', '%').replace('{algorithms}', 'simulate.algorithms.REGISTRY')}"
                  for p in COMMANDS[name].params if p.name in signature.parameters]
         call.__doc__ = f"{fn.__doc__}\n\n    Parameters, as `rue-verify {name}` takes them:\n" + "\n".join(takes)
