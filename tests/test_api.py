@@ -142,3 +142,14 @@ def test_a_numpy_number_reaches_the_command_as_the_number_it_holds():
     import numpy as np
     out = api.simulate(setup="F1", K=np.int64(5), runs=np.int64(20), seed=np.int64(3), budget=100, algorithms=["ucbe"])
     assert type(out.data["runs"]) is int and out.data["runs"] == 20 and "np.int64" not in out.text[0]
+
+
+def test_a_commands_running_lines_come_back_as_its_text_or_go_where_it_is_told():
+    """A table printed as it is measured (bench's, rates --split's): without `echo` the lines are the
+    returned text; with it they go there as they come and are not returned a second time."""
+    kw = {"algorithms": ["uniform"], "repeats": 1, "reference_seconds": 0.0}
+    out = api.bench(**kw)
+    assert out.text and out.text[0].startswith("machine:") and out.data
+    shown = []
+    again = api.bench(**kw, echo=shown.append)
+    assert again.text == [] and shown[0].startswith("machine:") and len(shown) == len(out.text)

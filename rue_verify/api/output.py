@@ -54,6 +54,9 @@ def only(command: str, takes: str, **given: Any) -> None:
             raise ParameterError(name, f"{command} {takes}")
 
 
-def echo_to(out: Callable[[str], None] | None) -> Callable[[str], None]:
-    """Where a command's running lines go (a table printed as it is measured): `out`, or nowhere."""
-    return out or (lambda line: None)
+def echo_to(out: Callable[[str], None] | None) -> tuple[Callable[[str], None], list[str]]:
+    """Where a command's running lines go (a table printed as it is measured), and the list that becomes
+    its `text`: to `out` as they come (the text then stays empty: they were shown), or without `out`
+    into the text (a notebook gets them when the command returns)."""
+    kept: list[str] = []
+    return (out or kept.append), kept

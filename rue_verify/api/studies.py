@@ -97,28 +97,28 @@ def bench(algorithms=None, large_k: bool = False, refit: bool = False, commands:
           progress: bool = False, echo: Callable[[str], None] | None = None) -> Output:
     """`rue-verify bench`: the kernels' throughput (or, instead, `large_k`, `refit`, `commands` or
     `histories`); its table goes to `echo` line by line as it is measured, its rows are the data."""
-    say = echo_to(echo)
+    say, text = echo_to(echo)
     if histories:
         from ..ledger import Mode, proof_induction
         from ..ledger.proof_histories import benchmark
         rows = benchmark((Mode.thorough() if thorough else Mode()).history_n, out=say)
         say("the induction over RUE's states (every n; z3):")
         # the search's rows, then one row per induction step (kind "induction")
-        return Output(rows + [{"kind": "induction", **r} for r in proof_induction.benchmark(out=say)], [])
+        return Output(rows + [{"kind": "induction", **r} for r in proof_induction.benchmark(out=say)], text)
     if refit:
         only("bench --refit", "measures RUE's ML/REML refit schedule only; it takes --json", large_k=large_k,
              commands=commands, algorithms=algorithms)
         from ..rates.estimators import refit_effects
-        return Output(refit_effects(out=say), [])
+        return Output(refit_effects(out=say), text)
     if commands:
         from ..studies.command_timing import COMMANDS, time_commands
-        return Output(time_commands([n for n in COMMANDS if n != "claims-thorough" or thorough], out=say), [])
+        return Output(time_commands([n for n in COMMANDS if n != "claims-thorough" or thorough], out=say), text)
     from simulate.bench import CONFIGS, LARGE_K, LARGE_K_NAMES, NAMES
     from simulate.bench import bench as measure
     rows = measure(algorithms or (LARGE_K_NAMES if large_k else NAMES), configs=LARGE_K if large_k else CONFIGS,
                    reference_seconds=0.0 if large_k else reference_seconds, repeats=repeats, progress=progress,
                    out=say)
-    return Output(rows, [])
+    return Output(rows, text)
 
 
 @command('table')
@@ -197,9 +197,9 @@ def rates(scale: str = "quick", out: str | None = None, seed: int = 0, show: str
              "or --paper, --seed and --json", show=show, cliff=cliff, estimators=estimators, out=out,
              scheduler=scheduler, wait=wait, workers=workers)
         from ..rates.split import as_dict, header, split_line, splits
-        say = echo_to(echo)
+        say, text = echo_to(echo)
         say(header(scale, seed))
-        return Output([as_dict(s) for s in splits(scale, seed=seed, progress=lambda s: say(split_line(s)))], [])
+        return Output([as_dict(s) for s in splits(scale, seed=seed, progress=lambda s: say(split_line(s)))], text)
     if cliff and estimators:
         raise ParameterError("cliff", "cliff and estimators are two studies: run one at a time")
     name = "cliff" if cliff else "estimators" if estimators else None
