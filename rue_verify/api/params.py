@@ -186,6 +186,12 @@ SWEEP_WORKERS = P('--workers', 'processes', help=
     'local processes the tasks run in, each on cores/workers of the cores, the costliest task first (default: '
     'every core; the rows do not depend on it)')
 
+#: what every command that runs the whole ledger with its inputs takes (claims, report): how hard it works,
+#: the paper, what the empirical claims read, your own claims
+LEDGER = (THOROUGH, PAPER, CLAIM_SECONDS, RESULTS, RATES, CLAIM_FILES)
+#: what every sweep takes (reproduce, rates): where it runs, how it waits, its seed
+SWEEP = (SCHEDULER, WAIT, SWEEP_WORKERS, MASTER_SEED)
+
 COMMANDS = {
     'claims': Command(
         'compute a verdict for every claim of CLAIMS.md',
@@ -195,12 +201,7 @@ COMMANDS = {
             P('--json', 'switch', help='print the JSON list that CLAIMS.md specifies'),
             P('--id', dest='ids', metavar='ID', nargs='+', help=
                 'only these claim IDs, comma-separated (e.g. THM-GAP,LEM-TAU-LOWER)'),
-            THOROUGH,
-            PAPER,
-            CLAIM_SECONDS,
-            RESULTS,
-            RATES,
-            CLAIM_FILES,
+            *LEDGER,
             P('--workers', 'processes', help=
                 'processes the claims run in (default: every core; the results do not depend on it)'),
             LEDGER_SEED,
@@ -434,12 +435,7 @@ COMMANDS = {
             P('--quick', 'switch', group='size', help='fewer simulated runs (the default; about 2 minutes)'),
             P('--full', 'switch', group='size', help='10x the simulated runs (about 10 minutes)'),
             P('--out', default='report', help='output directory (default ./report)'),
-            THOROUGH,
-            PAPER,
-            CLAIM_SECONDS,
-            RESULTS,
-            RATES,
-            CLAIM_FILES,
+            *LEDGER,
             P('--workers', 'processes', help=
                 'processes the claims and figures run in (default: every core; the results do not depend on it)'),
             P('--seed', 'seed', default=0, help="seed of the figures' simulations (default 0)"),
@@ -488,10 +484,7 @@ COMMANDS = {
                 '(default estimators-quick or estimators-paper; with --show DIR, a stored one); prints n sr_n '
                 "over the limit's constant, its near-tie and rest parts, e_n and the mean end-of-run estimates "
                 '(--quick: 400 runs per point; --paper: 4000, the shipped study)'),
-            SCHEDULER,
-            WAIT,
-            SWEEP_WORKERS,
-            MASTER_SEED,
+            *SWEEP,
             P('--json', 'switch', help='print the exponents, constants and efficiencies as JSON'),
             QUIET,
         ), compiles=True, kept=_RESUMES),
@@ -522,10 +515,7 @@ COMMANDS = {
                 "ML, REML; the shipped rows use the authors' estimates) into --out (default "
                 'reproduction-estimators-quick or -paper), same seed, so each pairs with the baselines; the '
                 "report judges Section 6's claims with each (the section6-estimators figure)"),
-            SCHEDULER,
-            WAIT,
-            SWEEP_WORKERS,
-            MASTER_SEED,
+            *SWEEP,
             JSON_WRITTEN,
             QUIET,
         ), compiles=True, registry=True, kept=_RESUMES),
