@@ -186,10 +186,10 @@ SWEEP_WORKERS = P('--workers', 'processes', help=
     'local processes the tasks run in, each on cores/workers of the cores, the costliest task first (default: '
     'every core; the rows do not depend on it)')
 
-#: what every command that runs the whole ledger with its inputs takes (claims, report): how hard it works,
-#: the paper, what the empirical claims read, your own claims
+# what every command that runs the whole ledger with its inputs takes (claims, report): how hard it works,
+# the paper, what the empirical claims read, your own claims
 LEDGER = (THOROUGH, PAPER, CLAIM_SECONDS, RESULTS, RATES, CLAIM_FILES)
-#: what every sweep takes (reproduce, rates): where it runs, how it waits, its seed
+# what every sweep takes (reproduce, rates): where it runs, how it waits, its seed
 SWEEP = (SCHEDULER, WAIT, SWEEP_WORKERS, MASTER_SEED)
 
 COMMANDS = {
