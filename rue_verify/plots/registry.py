@@ -164,8 +164,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
 
 
 def save(family: Family, table: Table, stem: str | Path) -> tuple[list[str], str]:
-    """Draw `table`, write STEM.png, STEM.svg and STEM.csv (each whole or not at all); returns the
-    paths and the figure's caption line."""
+    """Draw `table`, write STEM.png, STEM.svg and STEM.csv (each whole or not at all; the same table
+    gives the same bytes); returns the paths and the figure's caption line."""
     import io
 
     import matplotlib.pyplot as plt
@@ -175,7 +175,10 @@ def save(family: Family, table: Table, stem: str | Path) -> tuple[list[str], str
     paths = []
     for ext in ("png", "svg"):
         buf = io.BytesIO()
-        fig.savefig(buf, format=ext, dpi=130)
+        # no date, and the SVG's element ids salted by the family's name rather than drawn at random:
+        # the same table gives the same bytes, so a regenerated report differs only where its content does
+        with plt.rc_context({"svg.hashsalt": family.name}):
+            fig.savefig(buf, format=ext, dpi=130, metadata={"Date": None} if ext == "svg" else None)
         paths.append(str(write_bytes(f"{stem}.{ext}", buf.getvalue())))
     plt.close(fig)
     paths.append(str(write_text(f"{stem}.csv", table.to_csv())))
