@@ -25,7 +25,7 @@ from typing import Iterable
 
 from .claims import ClaimResult
 from .findings import DECIDED, SEVERITY, overall, weakest
-from .proofs import PROOF_WORDS, settle_proof
+from .proofs import NOT_CHAINED, PROOF_WORDS, settle_proof
 
 #: a node's statement status (module docstring); the first four break a proof that uses them
 BAD = ("refuted", "undefined", "inconsistent", "conditional")
@@ -195,7 +195,26 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
             if node is not None and node.get("partial") and step["status"] != "refuted":
                 step["partial"] = node["partial"]
             step["detail"] = f"rests on {step['uses']} ({s})"
+            if "instance" in step and step["status"] != "refuted":
+                # a link of a derivation: the node's statement, instantiated, must be the link
+                why = _instance_problem(step, statement_of(step["uses"]))
+                if why:
+                    step["status"], step["detail"] = "argued", f"rests on {step['uses']} ({s}), but {why}"
+                else:
+                    step["detail"] += "; its statement, instantiated, is this link"
         settle_proof(f)
+
+    def statement_of(key: str) -> dict | None:  # the computed statement of a node (its derivation's), if any
+        if key in repairs:
+            fs = repairs[key][1].findings
+        elif key in nodes and nodes[key]["claim"] in res:
+            cid = nodes[key]["claim"]
+            fs = findings_of(res[cid], key, own=node_for_claim(cid, table) == key)
+        elif key in res:
+            fs = res[key].findings
+        else:
+            return None
+        return next((rec for rec in map(_statement_record, fs) if rec), None)
 
     def settle_claim(cid: str) -> None:        # a claim's own proofs, then its verdict and its nodes again
         claim_state[cid] = "visiting"
@@ -259,6 +278,7 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
     for n in table:                           # the paper node's own proof (settled above)
         f = nodes[n.id].pop("own_proof")
         nodes[n.id]["own"] = dict(f.proof) if f is not None else None
+        nodes[n.id]["chain"] = (f.proof or {}).get("chain") if f is not None else None
     for key, (r, rep) in repairs.items():
         status(key)
         uses = [s["uses"] for f in rep.findings if f.proof for s in f.proof["steps"] if s["uses"]]
@@ -271,7 +291,8 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
                       "proof": rep.proof["status"] if rep.proof else None,
                       "broken_at": rep.proof["broken_at"] if rep.proof else [],
                       "weakest": rep.proof["weakest"] if rep.proof else None, "domain": domain, "partial": partial,
-                      "own": None}
+                      "own": None, "chain": next((f.proof.get("chain") for f in rep.findings if f.proof
+                                                  and f.proof.get("chain")), None)}
     for n in nodes.values():                  # a node with a proof of its own uses what its steps rest on
         rested = [s["uses"] for s in (n.get("own") or {}).get("steps", []) if s["uses"] in nodes]
         n.setdefault("cites", [])
@@ -288,6 +309,24 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
         if not _reread_rests(results, repairs, nodes, table):
             break
     return Graph(nodes)
+
+
+def _statement_record(f) -> dict | None:
+    """The computed statement a finding decides: its derivation's (`verify.derive`), or one attached to a
+    certified finding (`derivation.restate`)."""
+    chain = (f.proof or {}).get("chain")
+    if chain and chain.get("statement"):
+        return chain["statement"]
+    return getattr(f, "proof_statement", None)
+
+
+def _instance_problem(step: dict, record: dict | None) -> str | None:
+    """Why a derivation's link resting on a node is not an instance of the node's statement (None: it is)."""
+    if record is None:
+        return ("that node has no computed statement (no derivation states it), so nothing ties the link to what "
+                "the node established")
+    from .derivation import check_instance
+    return check_instance(record, step["instance"])
 
 
 def _has_proof(n: dict) -> bool:
@@ -397,6 +436,10 @@ def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
         # no proof of its own: the step from the nodes it uses is as strong as the check of the node itself
         low, where = mine, (key if mine not in ("definition", "certified") else "")
         part = key if nodes[key].get("partial") else None
+        if mine == "certified" and not part and nodes[key].get("claim"):
+            # certified by a finding, with no derivation from the statement's sides: proved only as far as that
+            low, where = "certified", key
+            part, nodes[key]["not_chained"] = key, True
     else:
         argued |= mine in OPEN
     while queue:
@@ -420,7 +463,8 @@ def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
     if argued:
         return "argued", [], _weak(low, where, nodes)
     if low in ("definition", "certified") and part:
-        return "checked", [], f"certified at {part}, on {nodes[part]['partial']}"
+        left = nodes[part]["partial"] or (NOT_CHAINED if nodes[part].get("not_chained") else "")
+        return "checked", [], f"certified at {part}, on {left}"
     return ("proved" if low in ("definition", "certified") else "checked"), [], _weak(low, where, nodes)
 
 
@@ -452,6 +496,11 @@ def nodes_json(g: Graph) -> list[dict]:
                 d["weakest"] = n["weakest"]
         if n["route"] == "repair":
             d["repairs"], d["steps"], d["weakest"] = n["repairs"], n["proof_steps"], n["weakest"]
+        chain = n.get("chain")
+        # 'derivation': whether the node's proof is a chain from its statement's computed side to the other
+        d["derivation"] = bool(chain and chain.get("closed"))
+        if chain:
+            d["chain"] = chain
         out.append(d)
     return out
 

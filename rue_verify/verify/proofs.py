@@ -53,6 +53,9 @@ class Rests:
     that claim's paper is refused here (a ValueError), so the claim reads `error` with the line."""
 
     node: str
+    #: in a derivation (`verify.derive`): the node's statement's symbols, by name, bound to the link's objects;
+    #: the graph matches the instance against the link once the node's statement is known
+    bind: dict | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.node, str):
@@ -81,6 +84,10 @@ _KNOWN: dict = {}
 #: certified on the whole domain; `checked` ("holds as far as checked") when every step is certified,
 #: exhausted or sampled and some step is not certified or covers part of its domain: it names that
 #: weakest step.
+
+#: what a proof whose steps are all certified leaves out when they are not a chain (`verify.derive`)
+NOT_CHAINED = ("the tie between the steps and the statement: the steps are not a chain from the statement's one "
+               "side to the other (not a verify.derive derivation)")
 
 #: how a proof status reads in text
 PROOF_WORDS = {"proved": "proved", "checked": "holds as far as checked", "argued": "argued", "pending": "pending",
@@ -270,10 +277,17 @@ def settle_proof(f: Finding) -> None:
     resolved the steps that rest on other nodes)."""
     rows, conclusion = f.proof["steps"], f.proof["conclusion"]
     status, at = proof_status(rows)
+    chain = f.proof.get("chain")
+    if status == "proved" and not (chain and chain.get("closed")):
+        # every step certified, but the steps are not a chain from the statement's one side to the other:
+        # nothing ties them to the statement, so the proof holds only as far as its steps were checked
+        status = "checked"
     low = max((s["status"] for s in rows if s["status"] in DECIDED), key=DECIDED.index, default="certified")
     where = next((s for s in rows if s["status"] == low and (low != "certified" or s.get("partial"))), None)
-    weakest = low if where is None else (f"{low} at step {where['step']}" + (f" ({where['uses']})" if where["uses"]
-                                                                            else "")
+    if status == "checked" and low == "certified" and where is None:
+        where = {"step": "", "uses": None, "partial": NOT_CHAINED}
+    weakest = low if where is None else ((f"{low} at step {where['step']}" if where["step"] else low)
+                                         + (f" ({where['uses']})" if where["uses"] else "")
                                          + (f", on {where['partial']}" if where.get("partial") else ""))
     f.proof.update(status=status, broken_at=[f"step {i}" if rows[i - 1]["uses"] is None else rows[i - 1]["uses"]
                                              for i in at] if status == "broken" else [],
@@ -292,18 +306,57 @@ def settle_proof(f: Finding) -> None:
     f.detail = f"{head}: {body}."
     f.certified = status == "proved"
     f.method = "exhausted" if status == "checked" and low == "exhausted" else None
-    f.partial = next((s["partial"] for s in rows if s.get("partial")), None) if status == "checked" else None
+    f.partial = (next((s["partial"] for s in rows if s.get("partial")), None if chain and chain.get("closed")
+                      else NOT_CHAINED) if status == "checked" else None)
     f.witness = next((s.get("witness") for s in rows if s["status"] == "refuted" and s.get("witness")), None)
 
 
-def step_mutants(check, negation_only: bool = False) -> dict:
-    """The mutants of one certified step's check (`statements.mutants`; for a `Cites`, each condition's
-    object swapped for its violator, and every condition negated), each decided by the same method:
-    {"mutants": [{"mutant", "status"}], "negation": rejected?, "rejected": how many of the others,
-    "verdict": 'can fail' | 'negation only' | 'cannot fail', "why"}. A mutant is rejected when the method
-    does not certify it. `negation_only`: the negation alone (verdict 'rejects its negation' or 'cannot
-    fail'), the cheap half of the test."""
+def _mutant_row(name: str, kind: str, d) -> dict:
+    """One mutant's outcome: 'refuted' only when its method refuted it with a witness (replayed on the
+    statement), 'certified' when it is still true, 'undecided' otherwise (argued, or not decided within
+    `MUTANT_SECONDS`: `timed_out`). A mutant that is not decided is never counted as refuted."""
+    status = ("refuted" if d.status == "refuted" and d.witness is not None else
+              "certified" if d.status == "certified" else "undecided")
+    row = {"mutant": name, "kind": kind, "status": status, "detail": shorten(d.detail, 160),
+           "timed_out": status == "undecided" and d.detail.startswith(("not decided within", "the decision's process"))}
+    if status == "refuted":
+        row["witness"] = d.witness
+    return row
+
+
+def _cites_mutant(name: str, kind: str, check: Cites, conditions: tuple, limited) -> dict:
+    """A cited lemma with its conditions replaced (`conditions`), decided as the step was (`_cites_row`): refuted
+    when a condition is refuted (a replayed witness), certified when every one holds, else undecided."""
+    states = [c["state"] for c in _cites_row({}, _replaced(check, conditions), 0, limited)["conditions"]]
+    status = "refuted" if "fails" in states else "certified" if all(s == "holds" for s in states) else "undecided"
+    decided = [limited(c) for _, c, _ in map(_condition, conditions) if isinstance(c, Holds)]
+    timed = any(d.detail.startswith(("not decided within", "the decision's process")) for d in decided)
+    said = "; ".join(d.detail for d in decided if d.status == ("refuted" if status == "refuted" else "argued"))
+    return {"mutant": name, "kind": kind, "status": status, "detail": shorten(said, 160),
+            "timed_out": status == "undecided" and timed}
+
+
+def _replaced(check: Cites, conditions: tuple) -> Cites:
     import dataclasses
+    return dataclasses.replace(check, conditions=tuple(conditions))
+
+
+#: why a statement has no mutant but its negation (`step_mutants`)
+NO_MUTANT = "no operator to flip, no constant, no sum or product, no term, no factor, no premise, no assumption"
+
+
+def step_mutants(check, negation_only: bool = False) -> dict:
+    """The mutants of one certified step's check (`statements.kinded_mutants`; for a `Cites`, every condition
+    that is a statement negated, and each condition's object swapped for its violator), each decided by the
+    same method under `MUTANT_SECONDS` (`_mutant_row`): refuted (with a replayed witness), undecided (argued
+    or timed out) or certified (still true). Returns {"mutants": [{"mutant", "kind", "status", "detail",
+    "timed_out"}], "negation": its status, "refuted", "undecided", "certified", "timed_out": how many of the
+    other mutants, "verdict", "why"}. The verdict: 'can fail' when the negation and at least one other mutant
+    are refuted; 'negation only' when the negation alone is (the why says whether the others are still true,
+    undecided, or none exists); 'undecided' when the negation was not decided; 'cannot fail' when it is
+    certified. `negation_only`: the negation alone is asked (verdict 'negation refuted' in place of the first
+    two), the cheap half of the test."""
+    from .statements import kinded_mutants
 
     out, decided = [], {}
 
@@ -311,41 +364,51 @@ def step_mutants(check, negation_only: bool = False) -> dict:
         if id(st) not in decided:
             decided[id(st)] = (st, decide_within(st, MUTANT_SECONDS))
         return decided[id(st)][1]
+    none_why = NO_MUTANT
     if isinstance(check, Holds):
-        for name, m in mutants(check)[:1] if negation_only else mutants(check):
-            out.append({"mutant": name, "status": decide_within(m, MUTANT_SECONDS).status})
+        listed = kinded_mutants(check)
+        for kind, name, m in listed[:1] if negation_only else listed:
+            out.append(_mutant_row(name, kind, decide_within(m, MUTANT_SECONDS)))
     elif isinstance(check, Cites):
         conds = [_condition(c) for c in check.conditions]
-        negated = []
-        for _, c, _ in conds:
-            negated.append(("negated", dataclasses.replace(c, claim=mutants(c)[0][1].claim) if isinstance(c, Holds)
-                            else False))
-        row = _cites_row({}, dataclasses.replace(check, conditions=tuple(negated)), 0, limited)
-        out.append({"mutant": "negation (every condition negated)", "status": row["status"]})
+        negated = tuple((text, mutants(c)[0][1]) if isinstance(c, Holds) else (text, c) for text, c, _ in conds)
+        if any(isinstance(c, Holds) for _, c, _ in conds):
+            out.append(_cites_mutant("negation (every condition that is a statement negated)", "negation", check,
+                                     negated, limited))
+        else:
+            out.append({"mutant": "negation", "kind": "negation", "status": "undecided", "timed_out": False,
+                        "detail": "no condition is a statement the engine decides, so none can be negated"})
         for j, (text, _, cond) in enumerate([] if negation_only else conds):
             if cond is None or cond.violator is None:
                 continue
             swapped = list(check.conditions)
             swapped[j] = (text, cond.violator)
-            row = _cites_row({}, dataclasses.replace(check, conditions=tuple(swapped)), 0, limited)
-            out.append({"mutant": f"condition '{shorten(text, 50)}' on its violator", "status": row["status"]})
+            out.append(_cites_mutant(f"condition '{shorten(text, 50)}' on its violator", "violator", check,
+                                     tuple(swapped), limited))
+        none_why = "no condition names an object that violates it"
     else:
         return {"mutants": [], "verdict": "no statement", "why": "the step carries no statement to mutate"}
-    neg = out[0]["status"] != "certified"
-    others = out[1:]
-    rejected = sum(m["status"] != "certified" for m in others)
-    if not neg:
+    neg, others = out[0]["status"], out[1:]
+    counts = {s: sum(m["status"] == s for m in others) for s in ("refuted", "undecided", "certified")}
+    timed = sum(m["timed_out"] for m in others)
+    n = len(others)
+    said = (f"of its {n} other mutants {counts['refuted']} refuted, {counts['undecided']} undecided"
+            + (f" ({timed} not decided in time)" if timed else "") + f", {counts['certified']} still true")
+    if neg == "certified":
         verdict, why = "cannot fail", "its negation is certified too: the check does not depend on the step"
+    elif neg == "undecided":
+        verdict, why = "undecided", (f"its negation was not decided ({out[0]['detail']}), so the step is not shown "
+                                     "able to fail" + (f"; {said}" if others else ""))
     elif negation_only:
-        verdict, why = "rejects its negation", "its negation alone was decided (the other mutants were not asked)"
-    elif rejected:
-        verdict, why = "can fail", f"rejects its negation and {rejected} of {len(others)} other mutants"
+        verdict, why = "negation refuted", "its negation is refuted; it alone was asked (the other mutants were not)"
+    elif counts["refuted"]:
+        verdict, why = "can fail", f"its negation is refuted and {said}"
     elif others:
-        verdict, why = "negation only", (f"rejects its negation; every other mutant ({len(others)}) is still true, "
-                                         "certified by the same method")
+        verdict, why = "negation only", (f"only its negation is refuted: {said} (no mutant bites: each is true by "
+                                         "the same method, or not decided)")
     else:
-        verdict, why = "negation only", "rejects its negation; it has no other mutant (no constant, no premise)"
-    return {"mutants": out, "negation": neg, "rejected": rejected, "verdict": verdict, "why": why}
+        verdict, why = "negation only", f"only its negation is refuted: it has no other mutant ({none_why})"
+    return {"mutants": out, "negation": neg, **counts, "timed_out": timed, "verdict": verdict, "why": why}
 
 
 def proof_mutants(results, workers: int | None = None, negation_only: bool = False) -> list[dict]:
@@ -382,13 +445,20 @@ def proof_mutants(results, workers: int | None = None, negation_only: bool = Fal
 
 
 def mutants_summary(rows: list[dict]) -> dict:
-    """The totals of `proof_mutants`: certified steps, those with a statement, how many reject their
-    negation, reject another mutant too, only the negation, cannot fail, and are certified by a finding."""
+    """The totals of `proof_mutants`: certified steps (`steps`), those with a statement (`statements`) and
+    those certified by a finding (`findings`); of the statements, how many negations are refuted, undecided
+    and certified (`negation_refuted`, `negation_undecided`, `negation_certified`), how many of their other
+    mutants are refuted, undecided (of which not decided in time) and certified, still true
+    (`mutants_refuted`, `mutants_undecided`, `mutants_timed_out`, `mutants_certified`), and how many steps
+    read each verdict of `step_mutants` (`can_fail`, `negation_only`, `undecided`, `cannot_fail`, and
+    `negation_asked_only` where the negation alone was asked)."""
     stated = [r for r in rows if r["verdict"] not in ("finding", "no statement")]
-    return {"steps": len(rows), "statements": len(stated),
-            "negation_rejected": sum(bool(r.get("negation")) for r in stated),
-            "can_fail": sum(r["verdict"] == "can fail" for r in stated),
-            "negation_only": sum(r["verdict"] == "negation only" for r in stated),
-            "negation_asked_only": sum(r["verdict"] == "rejects its negation" for r in stated),
-            "cannot_fail": sum(r["verdict"] == "cannot fail" for r in stated),
-            "findings": sum(r["verdict"] == "finding" for r in rows)}
+    out = {"steps": len(rows), "statements": len(stated), "findings": sum(r["verdict"] == "finding" for r in rows)}
+    for s in ("refuted", "undecided", "certified"):
+        out[f"negation_{s}"] = sum(r.get("negation") == s for r in stated)
+    for s in ("refuted", "undecided", "timed_out", "certified"):
+        out[f"mutants_{s}"] = sum(r.get(s, 0) for r in stated)
+    for key, verdict in (("can_fail", "can fail"), ("negation_only", "negation only"), ("undecided", "undecided"),
+                         ("cannot_fail", "cannot fail"), ("negation_asked_only", "negation refuted")):
+        out[key] = sum(r["verdict"] == verdict for r in stated)
+    return out

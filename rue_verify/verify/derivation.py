@@ -1,0 +1,826 @@
+"""Proofs as derivations: a node's statement is a relation between two computed expressions (`Statement`,
+its sides built by calling the formulas of a bounds module with sympy symbols), and its proof a chain
+from one side to the other (`derive`), each link a relation `=`, `<=`, `<` (or `>=`, `>`) justified by
+exactly one of
+
+- `Decide`: the engine decides the link's relation (`statements.decide`: sympy, z3, arb) under the
+  statement's domain;
+- `Cite`: a classical result whose conclusion is a relation *schema* with named parameters (`Schema`),
+  instantiated with the link's objects: the engine checks that the instance is the link (its sides the
+  link's two expressions, its relation at least as strong) and decides every condition of the schema on
+  those same objects, and each condition's negation (an empty domain decides nothing);
+- `Rests`: another node of the proof graph, its statement instantiated with `bind` and matched to the
+  link once the graph resolves (`verify.graph`), read at that node's proof status;
+- `Fact`: a relation established earlier in the same proof (a sub-derivation, `derive(..., facts=)`),
+  instantiated and matched the same way;
+- a rule of the engine on sums and probabilities: `UnionBound` (Pr of a union over an index set at most
+  the sum over exactly that set), `Termwise` (a sum against a sum over the same range, from the terms),
+  `CountTimesMax` (a sum at most its count times a bound on its terms), `Telescope`.
+
+The engine composes the links (transitivity; strict if one link is) and checks that the chain starts at
+the statement's left side and ends at its right side. A link justified otherwise, or a chain whose ends
+are not the statement's sides, leaves the proof `argued`, naming the link. A proof made this way carries
+`proof["chain"]` (`closed`: the ends are the statement's sides; the statement's sides as text, LaTeX and
+sympy `srepr`), which the graph reads to match the `Rests` that instantiate it.
+
+Probabilities are objects: `Pr(event)`, an event a relation about random variables (`Normal(m, v, tag)`,
+a variable of law N(m, v)) or a union `Cup(event, (k, lo, hi), ...)` over an index set.
+
+Nothing here knows a paper."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import sympy
+
+from .findings import Finding, shorten
+from .proofs import Rests, _holds_row, settle_proof
+from .statements import Z3_SECONDS, Holds, rel
+
+#: the relations a link or a statement may state, and the direction each goes
+_UP = {"<=": "<=", "<": "<", "==": "=", "=": "="}
+_DOWN = {">=": ">=", ">": ">", "==": "=", "=": "="}
+
+
+# ------------------------------------------------------------------------------------- probability objects
+class Pr(sympy.Function):
+    """The probability of an event (a relation about random variables, or a `Cup`): a number in [0, 1]."""
+
+    nargs = 1
+    is_real = True
+    is_nonnegative = True
+
+    def _latex(self, printer):
+        return r"\Pr\left(" + printer._print(self.args[0]) + r"\right)"
+
+
+class Cup(sympy.Function):
+    """The union of a family of events over an index set: Cup(event, (k, lo, hi), ...), every integer k
+    in [lo, hi] (several ranges: their product). The union bound's sum must run over exactly these."""
+
+    def _latex(self, printer):
+        ranges = ", ".join(rf"{printer._print(r[0])} = {printer._print(r[1])}..{printer._print(r[2])}"
+                           for r in self.args[1:])
+        return r"\bigcup_{" + ranges + "}" + printer._print(self.args[0])
+
+
+class Normal(sympy.Function):
+    """A random variable of law N(mean, variance), named by `tag` (a symbol): Normal(m, v, tag)."""
+
+    nargs = 3
+    is_real = True
+
+    def _latex(self, printer):
+        m, v, tag = self.args
+        return rf"{printer._print(tag)}_{{\mathcal{{N}}({printer._print(m)}, {printer._print(v)})}}"
+
+
+class Ex(sympy.Function):
+    """The expectation of a random quantity (an expression in random variables: `Normal`, `Mean`, or a
+    symbol standing for one)."""
+
+    nargs = 1
+    is_real = True
+
+    def _latex(self, printer):
+        return r"\mathbb{E}\left[" + printer._print(self.args[0]) + r"\right]"
+
+
+class Mean(sympy.Function):
+    """The mean of the first `count` draws of iid N(mean, variance) rewards (a reward table's column),
+    for a count fixed in advance: Mean(mean, variance, count, tag)."""
+
+    nargs = 4
+    is_real = True
+
+    def _latex(self, printer):
+        m, v, T, tag = self.args
+        return rf"\bar{{{printer._print(tag)}}}_{{{printer._print(T)}}}"
+
+
+def event(name: str):
+    """A named event family: event('A')(k, T) is the event A indexed by k and T (an undefined function)."""
+    return sympy.Function(name)
+
+
+def cup(ev, *ranges) -> Cup:
+    """The union of `ev` over the index ranges (symbol, low, high), each checked to be a range."""
+    if not ranges:
+        raise ValueError("cup: give at least one index range (symbol, low, high)")
+    out = []
+    for r in ranges:
+        if not (isinstance(r, (tuple, list, sympy.Tuple)) and len(r) == 3 and isinstance(r[0], sympy.Symbol)):
+            raise ValueError(f"cup: an index range is (symbol, low, high), got {r!r}")
+        out.append(sympy.Tuple(*r))
+    return Cup(ev, *out)
+
+
+# ----------------------------------------------------------------------------------------------- statements
+@dataclass(frozen=True)
+class Statement:
+    """A node's statement: `lhs op rhs` for every value of its free symbols allowed by their assumptions
+    and by `given` (the relations of its domain). Build the sides by calling the toolkit's formulas with
+    sympy symbols, so that the statement is the code's formula, not a copy of it."""
+
+    lhs: object
+    op: str
+    rhs: object
+    given: tuple = ()
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.op not in ("<=", "<", "==", ">=", ">"):
+            raise ValueError(f"Statement.op is one of <=, <, ==, >=, >, got {self.op!r}")
+        object.__setattr__(self, "lhs", sympy.sympify(self.lhs))
+        object.__setattr__(self, "rhs", sympy.sympify(self.rhs))
+        object.__setattr__(self, "given", tuple(self.given))
+
+    def relation(self):
+        return rel(self.lhs, self.op, self.rhs)
+
+    def text(self) -> str:
+        return Holds(self.relation(), self.given).text()
+
+    def latex(self) -> str:
+        return Holds(self.relation(), self.given).latex()
+
+    def instance(self, bind: dict) -> "Statement":
+        """The statement with its symbols replaced (`bind`: symbol -> expression)."""
+        b = _bind(bind, _free(self.lhs, self.rhs, *self.given))
+        return Statement(self.lhs.xreplace(b), self.op, self.rhs.xreplace(b),
+                         tuple(sympy.sympify(g).xreplace(b) for g in self.given), self.name)
+
+    def record(self) -> dict:
+        """The statement as data: sides as text, LaTeX and srepr (what a `Rests` is matched against)."""
+        return {"lhs": str(self.lhs), "op": self.op, "rhs": str(self.rhs), "text": self.text(),
+                "latex": self.latex(), "srepr": {"lhs": sympy.srepr(self.lhs), "rhs": sympy.srepr(self.rhs),
+                                                 "given": [sympy.srepr(g) for g in self.given]}}
+
+
+def _bind(bind, free=None) -> dict:
+    """A substitution from `bind` (symbol or symbol name -> expression): a name binds every symbol of that
+    name among `free` (a statement's symbols keep their assumptions, which a bare name does not carry)."""
+    out = {}
+    for k, v in dict(bind or {}).items():
+        v = sympy.sympify(v)
+        if isinstance(k, str):
+            hits = [s for s in (free or ()) if s.name == k]
+            out.update({s: v for s in hits} or {sympy.Symbol(k): v})
+        else:
+            out[sympy.sympify(k)] = v
+    return out
+
+
+def _is_function(p) -> bool:
+    return isinstance(p, sympy.core.function.UndefinedFunction)
+
+
+def _mentions(e) -> set:
+    """The symbols and undefined functions an expression mentions."""
+    e = sympy.sympify(e)
+    return set(e.free_symbols) | {a.func for a in e.atoms(sympy.core.function.AppliedUndef)}
+
+
+def _free(*exprs) -> set:
+    out = set()
+    for e in exprs:
+        out |= sympy.sympify(e).free_symbols
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- schemas
+@dataclass(frozen=True)
+class Schema:
+    """A cited result as a relation schema: `conclusion` a relation in the symbols `params`, true
+    whenever every relation of `conditions` ((text, relation) pairs in the same symbols) is. Every
+    condition must mention a parameter that the conclusion mentions: a condition about nothing the
+    conclusion speaks of could not decide whether the result applies. `source`: where it is stated."""
+
+    name: str
+    params: tuple
+    conclusion: object
+    conditions: tuple = ()
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        params = tuple(p if _is_function(p) else sympy.sympify(p) for p in self.params)
+        object.__setattr__(self, "params", params)
+        if not all(isinstance(p, sympy.Symbol) or _is_function(p) for p in params):
+            raise ValueError(f"Schema {self.name!r}: params are sympy symbols or undefined functions "
+                             f"(sympy.Function('phi')), got {self.params!r}")
+        if not isinstance(self.conclusion, sympy.Rel) or isinstance(self.conclusion, sympy.Ne):
+            raise ValueError(f"Schema {self.name!r}: the conclusion is a relation (=, <=, <, >=, >), got "
+                             f"{self.conclusion!r}")
+        spoken = _mentions(self.conclusion) & set(params)
+        if not spoken:
+            raise ValueError(f"Schema {self.name!r}: the conclusion mentions none of its parameters")
+        conds = []
+        for c in self.conditions:
+            if not (isinstance(c, tuple) and len(c) == 2 and isinstance(c[1], sympy.Basic)
+                    and not isinstance(c[1], sympy.logic.boolalg.BooleanAtom)):
+                raise ValueError(f"Schema {self.name!r}: a condition is (text, sympy relation), got {c!r}")
+            if not (_mentions(c[1]) & spoken):
+                raise ValueError(f"Schema {self.name!r}: the condition {c[0]!r} mentions no parameter of the "
+                                 "conclusion, so it says nothing of where the result applies")
+            conds.append((c[0], c[1]))
+        object.__setattr__(self, "conditions", tuple(conds))
+
+    def instance(self, bind: dict):
+        """(the conclusion, [(text, condition)]) with the parameters bound; every parameter of the conclusion
+        must be bound."""
+        funcs = {p for p in self.params if _is_function(p)}
+        fb = {p: v for p in funcs for k, v in dict(bind or {}).items() if k == p or k == p.__name__}
+        b = _bind({k: v for k, v in dict(bind or {}).items()
+                   if not any(k == p or k == p.__name__ for p in funcs)}, [p for p in self.params if p not in funcs])
+        unknown = set(b) - set(self.params)
+        if unknown:
+            raise ValueError(f"Schema {self.name!r} has no parameter {sorted(map(str, unknown))}")
+        missing = [p for p in self.params if p in _mentions(self.conclusion) and p not in b and p not in fb]
+        if missing:
+            raise ValueError(f"Schema {self.name!r}: bind every parameter of its conclusion; missing {missing}")
+        for p, v in fb.items():
+            if not isinstance(v, sympy.Lambda):
+                raise ValueError(f"Schema {self.name!r}: the function parameter {p} is bound to a sympy.Lambda, "
+                                 f"got {v!r}")
+
+        def inst(e):
+            e = e.xreplace(b)
+            for p, v in fb.items():
+                e = e.replace(p, v)
+            return e
+        return inst(self.conclusion), [(t, inst(c)) for t, c in self.conditions]
+
+    def text(self) -> str:
+        conds = "; ".join(f"{c}" for _, c in self.conditions)
+        return f"{self.conclusion}" + (f" when {conds}" if conds else "")
+
+
+# ------------------------------------------------------------------------------------------- justifications
+@dataclass(frozen=True)
+class Decide:
+    """The link's relation decided by the engine (`statements.decide`) on the statement's domain and
+    `given` (relations the link adds, each itself part of the statement's domain or a fact's consequence;
+    they are listed with the link)."""
+
+    method: str = "auto"
+    given: tuple = ()
+    box: dict | None = None
+    seconds: float = Z3_SECONDS
+
+
+@dataclass(frozen=True)
+class Cite:
+    """A cited result (`Schema`) instantiated with the link's objects (`bind`: parameter -> expression)."""
+
+    schema: Schema
+    bind: dict = field(default_factory=dict)
+    given: tuple = ()
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A relation established earlier in the same proof: the sub-derivation named `name` in `derive`'s
+    `facts`, its statement instantiated with `bind`."""
+
+    name: str
+    bind: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Found:
+    """The link's relation decided by a method that is not a single relation's decision: an induction over
+    states, an exhaustive search, an interval certificate (`finding`, certified, exhausted or sampled). The
+    link reads as the finding was decided; the finding must have been computed for this link's relation
+    (`states`: the relation it decided, in words, shown beside the link)."""
+
+    finding: Finding
+    states: str = ""
+
+
+@dataclass(frozen=True)
+class UnionBound:
+    """Pr(Cup(A, ranges)) <= Sum(Pr(A), ranges), the sum over exactly the union's index set."""
+
+
+@dataclass(frozen=True)
+class Termwise:
+    """Sum(a, R) op Sum(b, R) from a op b for every index of the range R (the same range on both sides),
+    the terms' relation decided with the index in its range."""
+
+    method: str = "auto"
+    given: tuple = ()
+
+
+@dataclass(frozen=True)
+class CountTimesMax:
+    """Sum(a, (k, lo, hi)) <= (hi - lo + 1) * bound, from a <= bound for every k in [lo, hi]."""
+
+    bound: object
+    method: str = "auto"
+    given: tuple = ()
+
+
+@dataclass(frozen=True)
+class Telescope:
+    """Sum(f(k + 1) - f(k), (k, lo, hi)) = f(hi + 1) - f(lo), for the expression `f` in the index `k`."""
+
+    f: object
+    k: object
+
+
+@dataclass(frozen=True)
+class Link:
+    """One link of a chain: the relation `op` from the previous expression to `to`, justified by `by`."""
+
+    op: str
+    to: object
+    by: object
+    text: str = ""
+
+
+def link(op: str, to, by, text: str = "") -> Link:
+    """A link of a derivation (`derive`): `op` one of =, <=, <, >=, >."""
+    if op not in ("=", "==", "<=", "<", ">=", ">"):
+        raise ValueError(f"a link's relation is one of =, <=, <, >=, >, got {op!r}")
+    return Link("==" if op == "=" else op, sympy.sympify(to), by, text)
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """A statement and the chain of links from its left side to its right side (`derive`)."""
+
+    statement: Statement
+    links: tuple
+    facts: dict = field(default_factory=dict)
+
+
+def derive(statement: Statement, links, facts: dict | None = None) -> Derivation:
+    """A derivation of `statement`: `links` (`link(op, expression, justification, text)`) from its left
+    side to its right side; `facts`: sub-derivations by name, usable in the chain by `Fact(name)`."""
+    if not isinstance(statement, Statement):
+        raise TypeError(f"derive: the statement is a verify.Statement, got {type(statement).__name__}")
+    links = tuple(links)
+    if not links:
+        raise ValueError("derive: a derivation has at least one link")
+    for i, lk in enumerate(links, 1):
+        if not isinstance(lk, Link):
+            raise TypeError(f"derive: link {i} is made by verify.link(op, expression, justification), got {lk!r}")
+    for name, d in (facts or {}).items():
+        if not isinstance(d, Derivation):
+            raise TypeError(f"derive: fact {name!r} is a Derivation, got {type(d).__name__}")
+    return Derivation(statement, links, dict(facts or {}))
+
+
+# ---------------------------------------------------------------------------------------------- the engine
+def same(a, b) -> bool:
+    """Whether two expressions are equal: identical, or their difference simplifies to 0."""
+    a, b = sympy.sympify(a), sympy.sympify(b)
+    if a == b:
+        return True
+    if isinstance(a, sympy.logic.boolalg.Boolean) or isinstance(b, sympy.logic.boolalg.Boolean):
+        return False
+    try:
+        d = sympy.simplify(a - b)
+        return d == 0
+    except Exception:
+        return False
+
+
+def implies(have: str, want: str) -> bool:
+    """Whether a relation `have` between the same two sides gives the relation `want`."""
+    have, want = ("==" if have == "=" else have), ("==" if want == "=" else want)
+    if have == want or have == "==" and want in ("<=", ">="):
+        return True
+    return (have, want) in (("<", "<="), (">", ">="))
+
+
+def _flip(op: str) -> str:
+    return {"<=": ">=", "<": ">", ">=": "<=", ">": "<", "==": "=="}[op]
+
+
+def matches(rel_lhs, rel_op, rel_rhs, prev, op, to) -> str | None:
+    """None when the relation (rel_lhs rel_op rel_rhs) gives the link (prev op to), read either way
+    round; otherwise why not."""
+    if same(rel_lhs, prev) and same(rel_rhs, to):
+        return None if implies(rel_op, op) else f"it states {rel_op}, the link needs {op}"
+    if same(rel_lhs, to) and same(rel_rhs, prev):
+        return None if implies(_flip(rel_op), op) else f"it states {rel_op} the other way round, the link needs {op}"
+    return f"its sides are {shorten(str(rel_lhs), 80)} and {shorten(str(rel_rhs), 80)}, not the link's"
+
+
+def compose(ops) -> str | None:
+    """The relation a chain of links gives from its first expression to its last: None when the links go
+    both ways (no relation follows)."""
+    ops = ["==" if o == "=" else o for o in ops]
+    up = all(o in _UP for o in ops)
+    down = all(o in _DOWN for o in ops)
+    if not (up or down):
+        return None
+    if all(o == "==" for o in ops):
+        return "=="
+    strict = any(o in ("<", ">") for o in ops)
+    return ("<" if strict else "<=") if up else (">" if strict else ">=")
+
+
+def _row(i: int, text: str, prev, op: str, to) -> dict:
+    r = rel(prev, op, to) if op != "==" or prev != to else None
+    return {"step": i, "text": text or f"{shorten(str(prev), 60)} {op} {shorten(str(to), 60)}", "status": None,
+            "detail": "", "uses": None, "link": {"from": str(prev), "op": op, "to": str(to),
+                                                 "latex": sympy.latex(r) if r is not None else ""}}
+
+
+def _argue(row: dict, why: str) -> dict:
+    row.update(status="argued", detail=why)
+    return row
+
+
+def _decide_link(row: dict, st: Statement, prev, op, to, by: Decide, extra: tuple = ()):
+    if prev == to and op in ("==", "<=", ">="):          # one expression as sympy writes both: a restatement
+        row.update(status="certified", justification="identity", detail="the two expressions are one as sympy "
+                   "writes them (a restatement: nothing to decide, nothing to mutate)")
+        return None
+    h = Holds(rel(prev, op, to), st.given + extra, by.method, by.box, seconds=by.seconds)
+    _holds_row(row, h)
+    row["justification"] = f"decided ({row.get('method', by.method)})"
+    return h
+
+
+def _condition_rows(conds, given) -> tuple[list[dict], list]:
+    """Each instantiated condition decided (certified only when its negation is not: an empty domain
+    decides nothing); (their rows, their Holds)."""
+    rows, checks = [], []
+    for text, c in conds:
+        if isinstance(c, sympy.logic.boolalg.BooleanAtom):
+            rows.append({"text": text, "state": "holds" if c else "fails", "statement": str(c),
+                         "detail": "true as instantiated" if c else "false as instantiated"})
+            checks.append(None)
+            continue
+        h = Holds(c, tuple(given))
+        sub = _holds_row({}, h)
+        state = {"certified": "holds", "refuted": "fails"}.get(sub["status"], "unchecked")
+        rows.append({"text": text, "state": state, "statement": h.text(), "latex": h.latex(),
+                     "detail": sub.get("detail", "")})
+        checks.append(h)
+    return rows, checks
+
+
+def _cite_link(row: dict, st: Statement, prev, op, to, by: Cite, extra: tuple = ()):
+    try:
+        concl, conds = by.schema.instance(by.bind)
+    except ValueError as err:
+        return _argue(row, str(err)), None
+    row.update(cites=by.schema.name, justification=f"cites {by.schema.name}",
+               statement=f"{by.schema.name}: {concl}", latex=sympy.latex(concl))
+    why = matches(concl.lhs, _OPS_OF[type(concl).__name__], concl.rhs, prev, op, to)
+    if why:
+        return _argue(row, f"cites {by.schema.name}, whose instance {shorten(str(concl), 120)} is not this link: "
+                           f"{why}"), None
+    rows, checks = _condition_rows(conds, st.given + extra)
+    row["conditions"] = rows
+    said = "; ".join(f"{r['text']}: {r['state']}" + ("" if r["state"] == "holds" else f" ({shorten(r['detail'], 80)})")
+                     for r in rows)
+    if all(r["state"] == "holds" for r in rows):
+        row.update(status="certified", detail=f"proved (cites {by.schema.name}, its conclusion instantiated to this "
+                                              f"link" + (f"; every condition decided on its objects: {said}"
+                                                         if rows else "; it has no condition") + ")")
+    else:
+        row.update(status="argued", detail=f"cites {by.schema.name}, but a condition is not established on the "
+                                           f"link's objects, so it may not apply: {said}")
+    return row, CitedLink(by.schema.name, concl, tuple(zip([t for t, _ in conds], checks)))
+
+
+@dataclass(frozen=True)
+class CitedLink:
+    """What a certified cited link rests on (`proof_mutants` mutates its conditions)."""
+
+    schema: str
+    conclusion: object
+    conditions: tuple
+
+
+_OPS_OF = {"Equality": "==", "LessThan": "<=", "StrictLessThan": "<", "GreaterThan": ">=", "StrictGreaterThan": ">"}
+
+
+def _ranges(e) -> tuple:
+    return tuple(tuple(r) for r in e.limits) if isinstance(e, sympy.Sum) else tuple(tuple(r) for r in e.args[1:])
+
+
+def _same_ranges(a, b) -> str | None:
+    if len(a) != len(b):
+        return f"{len(a)} index ranges against {len(b)}"
+    for (ka, la, ha), (kb, lb, hb) in zip(a, b):
+        if ka != kb:
+            return f"the index {ka} against {kb}"
+        if not same(la, lb) or not same(ha, hb):
+            return f"{ka} runs over [{la}, {ha}] on one side and [{lb}, {hb}] on the other"
+    return None
+
+
+def _in_range(ranges) -> tuple:
+    out = []
+    for k, lo, hi in ranges:
+        out += [rel(k, ">=", lo), rel(k, "<=", hi)]
+    return tuple(out)
+
+
+def _rule_link(row: dict, st: Statement, prev, op, to, by, extra: tuple = ()):
+    name = type(by).__name__
+    row["justification"] = f"rule: {name}"
+    if isinstance(by, UnionBound):
+        if not (isinstance(prev, Pr) and isinstance(prev.args[0], Cup)):
+            return _argue(row, "the union bound starts from Pr(a union over an index set), not "
+                               f"{shorten(str(prev), 80)}")
+        if not isinstance(to, sympy.Sum):
+            return _argue(row, "the union bound ends at a sum of the events' probabilities, not "
+                               f"{shorten(str(to), 80)}")
+        u = prev.args[0]
+        if not same(to.function, Pr(u.args[0])):
+            return _argue(row, f"the sum's terms are {to.function}, not Pr({u.args[0]})")
+        why = _same_ranges(_ranges(u), _ranges(to))
+        if why:
+            return _argue(row, f"the sum does not run over the union's index set: {why}")
+        if not implies("<=", op):
+            return _argue(row, f"the union bound gives <=, the link states {op}")
+        count = sympy.simplify(sympy.Mul(*[hi - lo + 1 for _, lo, hi in _ranges(u)]))
+        row.update(status="certified", statement=f"Pr({u}) <= {to}",
+                   detail=f"the union bound, the sum over exactly the union's index set ({count} events where every "
+                          "range is nonempty)")
+        return row
+    if isinstance(by, (Termwise, CountTimesMax)):
+        if not isinstance(prev, sympy.Sum):
+            return _argue(row, f"{name} starts from a sum, not {shorten(str(prev), 80)}")
+        R = _ranges(prev)
+        if isinstance(by, Termwise):
+            if not isinstance(to, sympy.Sum):
+                return _argue(row, f"Termwise compares a sum with a sum, not {shorten(str(to), 80)}")
+            why = _same_ranges(R, _ranges(to))
+            if why:
+                return _argue(row, f"the two sums do not run over the same range: {why}")
+            a, b, terms_op = prev.function, to.function, op
+        else:
+            if op not in ("<=", "<"):
+                return _argue(row, f"CountTimesMax gives <=, the link states {op}")
+            count = sympy.Mul(*[hi - lo + 1 for _, lo, hi in R])
+            bound = sympy.sympify(by.bound)
+            if not same(to, count * bound):
+                return _argue(row, f"the count times the bound is {count * bound}, not {shorten(str(to), 80)}")
+            a, b, terms_op = prev.function, bound, "<="
+        h = Holds(rel(a, terms_op, b), st.given + extra + _in_range(R), by.method)
+        sub = _holds_row({}, h)
+        row.update(status=sub["status"], statement=f"for every index in range: {h.text()}", latex=h.latex(),
+                   detail=f"{name}: the terms' relation on the range: {sub['detail']}", witness=sub.get("witness"))
+        if isinstance(by, CountTimesMax) and row["status"] == "certified":
+            nonneg = Holds(rel(count, ">=", 0), st.given + extra)
+            if _holds_row({}, nonneg)["status"] != "certified":
+                row.update(status="argued", detail=f"the count {count} is not shown nonnegative on the domain")
+        return row, h
+    if isinstance(by, Telescope):
+        if not isinstance(prev, sympy.Sum) or len(prev.limits) != 1:
+            return _argue(row, "Telescope starts from a sum over one range")
+        k, lo, hi = prev.limits[0]
+        if k != by.k:
+            return _argue(row, f"the sum's index is {k}, the rule's {by.k}")
+        f = sympy.sympify(by.f)
+        if not same(prev.function, f.subs(k, k + 1) - f):
+            return _argue(row, f"the summand is not f(k+1) - f(k) for f = {f}")
+        if not implies("==", op) or not same(to, f.subs(k, hi + 1) - f.subs(k, lo)):
+            return _argue(row, f"the telescoped sum is {f.subs(k, hi + 1) - f.subs(k, lo)}, not {shorten(str(to), 80)}")
+        row.update(status="certified", detail=f"telescoping: the summand is f({k}+1) - f({k}) with f = {f}")
+        return row
+    raise TypeError(f"not a rule: {by!r}")
+
+
+def _rests_link(row: dict, st: Statement, prev, op, to, by: Rests):
+    bind = by.bind or {}
+    row.update(status="rests", uses=by.node, detail=f"rests on {by.node}", justification=f"rests on {by.node}",
+               instance={"node": by.node, "bind": {str(k): sympy.srepr(sympy.sympify(v)) for k, v in bind.items()},
+                         "from": sympy.srepr(prev), "op": op, "to": sympy.srepr(to),
+                         "given": [sympy.srepr(g) for g in st.given]})
+    return row
+
+
+def _found_link(row: dict, by: Found) -> dict:
+    f = by.finding
+    row["justification"] = "found by " + (f.decided_by if f.verdict == "holds" else "a check that did not pass")
+    if not isinstance(f, Finding):
+        return _argue(row, f"Found takes a Finding, got {type(f).__name__}")
+    if f.verdict == "holds":
+        row.update(status=f.decided_by, detail=shorten(f.detail, 240), witness=f.witness)
+        if f.partial:
+            row["partial"] = f.partial
+        if by.states or f.statement:
+            row.update(statement=by.states or f.statement, latex=f.latex)
+    elif f.verdict == "refuted":
+        row.update(status="refuted", detail=shorten(f.detail, 240), witness=f.witness)
+    else:
+        _argue(row, f"the check did not establish it ({f.verdict}): {shorten(f.detail, 200)}")
+    return row
+
+
+def _fact_link(row: dict, prev, op, to, by: Fact, facts: dict, proved: dict):
+    d = facts.get(by.name)
+    row["justification"] = f"fact {by.name}"
+    if d is None:
+        return _argue(row, f"no fact {by.name!r} was established earlier in this proof")
+    inst = d.statement.instance(by.bind)
+    why = matches(inst.lhs, inst.op, inst.rhs, prev, op, to)
+    if why:
+        return _argue(row, f"the fact {by.name} ({shorten(inst.text(), 100)}) is not this link: {why}")
+    ok = proved.get(by.name)
+    row.update(status="certified" if ok else "argued", statement=inst.text(), latex=inst.latex(),
+               detail=f"the fact {by.name}, established above" + ("" if ok else " (but its own chain is not closed "
+                                                                              "or not every link is established)"))
+    return row
+
+
+def _premise_rows(given, st: Statement, i: int, prefix: str, facts: dict, proved: dict) -> tuple[list, tuple]:
+    """The premises a link adds to the statement's domain (`given` of Decide, Cite and the sum rules): a
+    relation that follows from the statement's domain (decided), or a pair (relation, its justification:
+    `Rests`, `Fact` or `Found`), each then a row of the proof. A relation that is neither leaves a row argued:
+    a link may assume nothing its proof does not establish. Returns (rows, the relations)."""
+    rows, rels = [], []
+    for g in given:
+        just = None
+        if isinstance(g, tuple) and len(g) == 2 and not isinstance(g, sympy.Basic):
+            g, just = g
+        g = sympy.sympify(g)
+        if not isinstance(g, sympy.Rel) or isinstance(g, sympy.Ne):
+            raise TypeError("a link's premise is a relation (=, <=, <, >=, >), or (relation, justification); "
+                            f"got {g!r}")
+        op = _OPS_OF[type(g).__name__]
+        text = prefix + f"premise of the next link: {shorten(str(g), 100)}"
+        if just is None:
+            if g in st.given:
+                rels.append(g)
+                continue
+            sub = _holds_row({}, Holds(g, st.given))
+            rels.append(g)
+            if sub["status"] == "certified":
+                continue
+            row = _row(i + len(rows), text, g.lhs, op, g.rhs)
+            rows.append(_argue(row, f"the link assumes {g}, which neither follows from the statement's domain "
+                                    f"({sub['status']}: {shorten(sub.get('detail', ''), 100)}) nor is justified (give "
+                                    "it as (relation, Rests(...) | Fact(...) | Found(...)))"))
+            continue
+        row = _row(i + len(rows), text, g.lhs, op, g.rhs)
+        if isinstance(just, Rests):
+            _rests_link(row, st, g.lhs, op, g.rhs, just)
+        elif isinstance(just, Fact):
+            _fact_link(row, g.lhs, op, g.rhs, just, facts, proved)
+        elif isinstance(just, Found):
+            _found_link(row, just)
+        else:
+            _argue(row, f"a premise is justified by Rests, Fact or Found, not {type(just).__name__}")
+        row["premise"] = True
+        rows.append(row)
+        rels.append(g)
+    return rows, tuple(rels)
+
+
+def _chain_rows(d: Derivation, start: int, prefix: str, facts: dict, proved: dict):
+    """The rows of one chain (its links, then its closure), and {step: check} for the mutants."""
+    st, rows, checks = d.statement, [], {}
+    prev = st.lhs
+    i = start
+    for lk in d.links:
+        by = lk.by
+        prem, extra = _premise_rows(getattr(by, "given", ()), st, i, prefix, facts, proved)
+        rows += prem
+        i += len(prem)
+        row = _row(i, prefix + (lk.text or ""), prev, lk.op, lk.to)
+        check = None
+        if isinstance(by, Decide):
+            check = _decide_link(row, st, prev, lk.op, lk.to, by, extra)
+            if row["status"] != "certified":
+                check = None
+        elif isinstance(by, Cite):
+            row, check = _cite_link(row, st, prev, lk.op, lk.to, by, extra)
+        elif isinstance(by, Rests):
+            _rests_link(row, st, prev, lk.op, lk.to, by)
+        elif isinstance(by, Fact):
+            _fact_link(row, prev, lk.op, lk.to, by, facts, proved)
+        elif isinstance(by, Found):
+            _found_link(row, by)
+        elif isinstance(by, (UnionBound, Termwise, CountTimesMax, Telescope)):
+            got = _rule_link(row, st, prev, lk.op, lk.to, by, extra)
+            if isinstance(got, tuple):
+                row, check = got
+                check = check if row["status"] == "certified" else None
+        else:
+            _argue(row, f"a link is justified by Decide, Cite, Rests, Fact or a rule of the engine, not "
+                        f"{type(by).__name__}: it establishes nothing")
+        if not row["text"].strip() or row["text"] == prefix:
+            row["text"] = prefix + f"{shorten(str(prev), 60)} {lk.op} {shorten(str(lk.to), 60)}"
+        rows.append(row)
+        if check is not None:
+            checks[i] = check
+        prev = lk.to
+        i += 1
+    composed = compose([lk.op for lk in d.links])
+    closure = {"step": i, "text": prefix + "the chain's ends are the statement's sides", "status": None,
+               "detail": "", "uses": None, "closure": True}
+    problems = []
+    if not same(d.links[-1].to, st.rhs):
+        problems.append(f"it ends at {shorten(str(d.links[-1].to), 100)}, not the statement's right side "
+                        f"{shorten(str(st.rhs), 100)}")
+    if composed is None:
+        problems.append("its links go both ways, so no relation follows")
+    elif not implies(composed, st.op):
+        problems.append(f"its links compose to {composed}, the statement states {st.op}")
+    closed = not problems
+    closure.update(status="certified" if closed else "argued",
+                   detail=("the chain starts at the statement's left side and ends at its right side; its links "
+                           f"compose to {composed}") if closed else "the chain does not prove the statement: "
+                                                                    + "; ".join(problems))
+    rows.append(closure)
+    return rows, checks, closed
+
+
+def from_derivation(d: Derivation, domain: str, conclusion: str | None = None) -> Finding:
+    """A finding from a derivation (module docstring): one proof row per link (and per link of each fact,
+    first), each with its justification, and a closing row that is certified only when the chain runs
+    from the statement's left side to its right side with a relation that gives the statement's.
+    `proof["chain"]` carries the statement and `closed`."""
+    if not isinstance(d, Derivation):
+        raise TypeError(f"from_derivation takes a verify.derive(...) result, got {type(d).__name__}")
+    rows, checks, proved, i = [], {}, {}, 1
+    for name, fd in d.facts.items():
+        frows, fchecks, closed = _chain_rows(fd, i, f"[fact {name}] ", d.facts, proved)
+        proved[name] = closed and all(r["status"] == "certified" for r in frows)
+        rows += frows
+        checks.update(fchecks)
+        i += len(frows)
+    mrows, mchecks, closed = _chain_rows(d, i, "", d.facts, proved)
+    rows += mrows
+    checks.update(mchecks)
+    statement = d.statement.record()
+    conclusion = conclusion or d.statement.text()
+    f = Finding("inconclusive", domain, "", None, False, "computed",
+                proof={"conclusion": conclusion, "steps": rows,
+                       "chain": {"closed": closed, "statement": statement,
+                                 "facts": {n: fd.statement.record() for n, fd in d.facts.items()}}})
+    f.checks = checks
+    f.statement, f.latex = statement["text"], statement["latex"]
+    settle_proof(f)
+    return f
+
+
+def instance_of(record: dict, bind: dict):
+    """A statement record (`Statement.record`) as sympy objects with `bind` applied: (lhs, op, rhs, given)."""
+    ns = _namespace()
+    s = record["srepr"]
+    lhs, rhs = eval(s["lhs"], ns), eval(s["rhs"], ns)                         # our own srepr
+    given = [eval(g, ns) for g in s.get("given", [])]
+    b = _bind({k: eval(v, ns) for k, v in (bind or {}).items()}, _free(lhs, rhs, *given))
+    return lhs.xreplace(b), record["op"], rhs.xreplace(b), [g.xreplace(b) for g in given]
+
+
+def _namespace() -> dict:
+    ns = dict(vars(sympy))
+    ns.update(Pr=Pr, Cup=Cup, Normal=Normal, Ex=Ex, Mean=Mean)
+    return ns
+
+
+def check_instance(record: dict, inst: dict) -> str | None:
+    """None when the statement `record` (a node's, `Statement.record`), instantiated with the link's
+    `bind`, gives the link (its sides the link's, its relation at least as strong) and its domain's
+    relations hold on the link's own domain (decided); otherwise why not."""
+    ns = _namespace()
+    try:
+        lhs, op, rhs, given = instance_of(record, inst.get("bind"))
+        prev, to = eval(inst["from"], ns), eval(inst["to"], ns)
+        here = tuple(eval(g, ns) for g in inst.get("given", []))
+    except Exception as err:  # pragma: no cover - our own srepr
+        return f"the statement could not be read back ({type(err).__name__}: {err})"
+    why = matches(lhs, op, rhs, prev, inst["op"], to)
+    if why:
+        return f"the node's statement, instantiated, is {shorten(str(lhs), 80)} {op} {shorten(str(rhs), 80)}: {why}"
+    for g in given:
+        if g in here or g is sympy.true:
+            continue
+        d = _holds_row({}, Holds(g, here))
+        if d["status"] != "certified":
+            return (f"the node's hypothesis {shorten(str(g), 80)} is not established on the link's domain "
+                    f"({d['status']})")
+    return None
+
+
+def restate(f: Finding, statement: Statement) -> Finding:
+    """A certified finding (an induction, an exhaustive search, an interval certificate) that decides
+    `statement`: the statement is attached so that a `Rests` can instantiate it; the finding's method
+    decides it, as before."""
+    f.proof_statement = statement.record()
+    return f
+
+
+def rests(node: str, **bind) -> Rests:
+    """`Rests(node)` in a derivation: the node's statement with its symbols bound, by name, to the link's
+    objects (`rests("repair:LEM-TAU-LOWER", T_k=T)`)."""
+    return Rests(node, bind=dict(bind))
+
+
+def replaced(d: Derivation, **changes) -> Derivation:
+    """`d` with fields replaced (a planted wrong link in a test)."""
+    return dataclasses.replace(d, **changes)

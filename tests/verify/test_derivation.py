@@ -1,0 +1,246 @@
+"""Proofs as derivations (`verify.derivation`): a chain from the statement's computed left side to its
+right side, each link justified; and the planted errors around the relations that a list of separately
+checked steps let through (a flipped citation, a union bound that misses a term, an empty or content-free
+condition, a Gaussian tail at a negative threshold, a link that assumes what nothing established)."""
+
+import pytest
+import sympy
+
+from bounds import estimation as es
+from bounds import theorems as th
+from rue_verify.verify import Finding, Repair, from_proof
+from rue_verify.verify.claims import ClaimResult
+from rue_verify.verify.derivation import (
+    Cite,
+    CountTimesMax,
+    Decide,
+    Ex,
+    Fact,
+    Found,
+    Normal,
+    Pr,
+    Schema,
+    Statement,
+    Telescope,
+    Termwise,
+    UnionBound,
+    compose,
+    cup,
+    derive,
+    event,
+    from_derivation,
+    link,
+    rests,
+)
+from rue_verify.verify.graph import Node, resolve
+from rue_verify.verify.schemas import GAUSSIAN_TAIL, JENSEN
+from rue_verify.verify.statements import rel
+
+T, s0, s, n, tau = sympy.symbols("T_k sigma0_sq sigma_sq n tau_sq", positive=True)
+K = sympy.Symbol("K", integer=True, positive=True)
+DOMAIN = (rel(n, ">", 1), rel(K, ">=", 2), rel(T, ">=", 1))
+
+
+def _statuses(f) -> list[str]:
+    return [r["status"] for r in f.proof["steps"]]
+
+
+def _to_tilde(beta=th.beta, upper=es.tau_sq_upper, premise=True):
+    """eq. toTilde as a derivation built from the formulas: c(tau) <= sqrt(beta) ctilde, from tau <= the
+    upper side of Lemma sec:tau (a premise resting on that node)."""
+    st = Statement(es.c_width(tau, n), "<=", sympy.sqrt(beta(K, s0, s)) * es.c_tilde(T, n, s0, s), DOMAIN)
+    up = upper(T, K, s0, s)
+    given = ((rel(tau, "<=", up), rests("UP", T_k=T)),) if premise else (rel(tau, "<=", up),)
+    return derive(st, [link("<=", es.c_width(up, n), Decide(given=given), "the square root increases"),
+                       link("=", sympy.sqrt(beta(K, s0, s)) * es.c_tilde(T, n, s0, s), Decide(),
+                            "the upper side is beta ttau^2")])
+
+
+def test_a_derivation_from_the_formulas_closes_and_reads_its_statement():
+    f = from_derivation(_to_tilde(premise=False).__class__(
+        Statement(es.c_width(tau, n), "<=", sympy.sqrt(th.beta(K, s0, s)) * es.c_tilde(T, n, s0, s),
+                  DOMAIN + (rel(tau, "<=", es.tau_sq_upper(T, K, s0, s)),)),
+        _to_tilde(premise=False).links), "d")
+    assert f.proof["chain"]["closed"] is True
+    assert f.proof["status"] == "proved", f.detail
+    assert f.proof["chain"]["statement"]["op"] == "<="
+
+
+def test_a_wrong_formula_leaves_the_chain_open():
+    """beta moved by 1% in the statement's right side: the links are the same, the chain no longer ends at it."""
+    d = _to_tilde(premise=False)
+    wrong = Statement(d.statement.lhs, "<=", sympy.sqrt(th.beta(K, s0, s) * sympy.Rational(99, 100))
+                      * es.c_tilde(T, n, s0, s), d.statement.given + (rel(tau, "<=", es.tau_sq_upper(T, K, s0, s)),))
+    f = from_derivation(derive(wrong, d.links), "d")
+    assert f.proof["chain"]["closed"] is False and f.proof["status"] == "argued"
+    assert "not the statement's right side" in f.proof["steps"][-1]["detail"]
+
+
+def test_a_link_may_not_assume_what_nothing_established():
+    f = from_derivation(_to_tilde(premise=False), "d")
+    assert f.proof["status"] == "argued"
+    assert "neither follows from the statement's domain" in f.proof["steps"][0]["detail"]
+
+
+def test_a_premise_resting_on_a_node_is_matched_against_that_nodes_statement():
+    """The premise tau <= upper rests on node UP; UP's own derivation states tau <= tau_sq_upper(T_k, ...).
+    Bound right, the repair is proved; UP's formula planted wrong (a constant moved), the premise is no
+    instance of it and the proof is argued."""
+    def graph(upper):
+        st = Statement(tau, "<=", upper(T, K, s0, s), DOMAIN)
+        certificate = Finding("holds", "all", "a certificate", certified=True)
+        up = from_derivation(derive(st, [link("<=", upper(T, K, s0, s), Found(certificate))]), "d")
+        table = (Node("up", "lemma", "L", "tau <= upper", (), "UP"), Node("top", "equation", "E", "toTilde", (), "TOP"))
+        res = [ClaimResult("UP", "UP", "UP", "holds", "", [up], 0.0),
+               ClaimResult("TOP", "TOP", "TOP", "refuted", "", [Finding("refuted", "x", "broken")], 0.0,
+                           repairs=[Repair("toTilde", None, [from_derivation(_to_tilde(), "d")])])]
+        return resolve(res, table, known={"UP", "TOP"})
+    good = graph(es.tau_sq_upper)
+    assert good.nodes["repair:TOP"]["proof"] == "proved", good.nodes["repair:TOP"]
+    wrong = graph(lambda *a: es.tau_sq_upper(*a) * sympy.Rational(101, 100))
+    rep = wrong.nodes["repair:TOP"]
+    assert rep["proof"] != "proved"
+    premise = rep["proof_steps"][0]
+    assert premise["status"] == "argued" and "instantiated" in premise["detail"], premise
+
+
+def test_a_list_of_certified_steps_is_not_a_proof_of_the_statement():
+    x = sympy.Symbol("x", positive=True)
+    f = from_proof([("x <= x + 1", __import__("rue_verify").verify.Holds(rel(x, "<=", x + 1)))], "d", "c")
+    assert _statuses(f)[0] == "certified"
+    assert f.proof["status"] == "checked" and not f.certified
+    assert "not a chain" in f.proof["weakest"]
+
+
+def test_a_flipped_citation_conclusion_does_not_certify():
+    Y, y = sympy.Symbol("Y", real=True), sympy.Symbol("y", real=True)
+    phi = sympy.Function("phi")
+    flipped = Schema("Jensen, flipped", JENSEN.params, rel(phi(Ex(Y)), ">=", Ex(phi(Y))), JENSEN.conditions)
+    L = sympy.Lambda(y, sympy.exp(y / 4))
+    st = Statement(sympy.exp(Ex(Y) / 4), "<=", Ex(sympy.exp(Y / 4)))
+    good = from_derivation(derive(st, [link("<=", Ex(sympy.exp(Y / 4)), Cite(JENSEN, {"phi": L, "Y": Y}))]), "d")
+    assert good.proof["status"] == "proved", good.detail
+    bad = from_derivation(derive(st, [link("<=", Ex(sympy.exp(Y / 4)), Cite(flipped, {"phi": L, "Y": Y}))]), "d")
+    assert bad.proof["steps"][0]["status"] == "argued" and "it states >=" in bad.proof["steps"][0]["detail"]
+    concave = sympy.Lambda(y, -sympy.exp(y / 4))
+    st2 = Statement(-sympy.exp(Ex(Y) / 4), "<=", Ex(-sympy.exp(Y / 4)))
+    bad2 = from_derivation(derive(st2, [link("<=", Ex(-sympy.exp(Y / 4)), Cite(JENSEN, {"phi": concave, "Y": Y}))]),
+                           "d")
+    assert bad2.proof["steps"][0]["status"] == "argued" and "fails" in bad2.proof["steps"][0]["detail"]
+
+
+def test_a_union_bound_whose_sum_misses_a_term_does_not_certify():
+    k = sympy.Symbol("k", integer=True)
+    m = sympy.Symbol("n", integer=True, positive=True)
+    A = event("A")
+    U = Pr(cup(A(k), (k, 2, m)))
+    ok = derive(Statement(U, "<=", sympy.Sum(Pr(A(k)), (k, 2, m))),
+                [link("<=", sympy.Sum(Pr(A(k)), (k, 2, m)), UnionBound())])
+    assert from_derivation(ok, "d").proof["status"] == "proved"
+    short = derive(Statement(U, "<=", sympy.Sum(Pr(A(k)), (k, 3, m))),
+                   [link("<=", sympy.Sum(Pr(A(k)), (k, 3, m)), UnionBound())])
+    f = from_derivation(short, "d")
+    assert f.proof["steps"][0]["status"] == "argued" and "[2, n]" in f.proof["steps"][0]["detail"]
+
+
+def test_a_condition_on_an_empty_domain_decides_nothing():
+    x = sympy.Symbol("x", real=True)
+    mu, v = sympy.symbols("mu v", positive=True)
+    tag = sympy.Symbol("X")
+    lhs = Pr(sympy.Ge(sympy.Abs(Normal(mu, v, tag) - mu), x, evaluate=False))
+    st = Statement(lhs, "<=", 2 * sympy.exp(-x ** 2 / (2 * v)), (rel(x, "<", 0),))
+    # the link claims x >= 0 on a domain where x < 0: the premise is no consequence of the domain
+    f = from_derivation(derive(st, [link("<=", st.rhs, Cite(GAUSSIAN_TAIL, {"m": mu, "v": v, "x": x, "tag": tag},
+                                                              given=(rel(x, ">=", 0),)))]), "d")
+    assert f.proof["status"] == "argued"
+    assert all(r["status"] != "certified" for r in f.proof["steps"][:-1])
+
+
+def test_a_gaussian_tail_at_a_negative_threshold_does_not_certify():
+    mu, v = sympy.symbols("mu v", positive=True)
+    tag = sympy.Symbol("X")
+    x = -sympy.Rational(1, 2)
+    lhs = Pr(sympy.Ge(sympy.Abs(Normal(mu, v, tag) - mu), x, evaluate=False))
+    st = Statement(lhs, "<=", 2 * sympy.exp(-x ** 2 / (2 * v)))
+    f = from_derivation(derive(st, [link("<=", st.rhs, Cite(GAUSSIAN_TAIL, {"m": mu, "v": v, "x": x, "tag": tag}))]),
+                        "d")
+    row = f.proof["steps"][0]
+    assert row["status"] == "argued" and "the threshold is nonnegative: fails" in row["detail"], row["detail"]
+    good = Statement(lhs.xreplace({x: sympy.Rational(1, 2)}), "<=", 2 * sympy.exp(-sympy.Rational(1, 4) / (2 * v)))
+    ok = from_derivation(derive(good, [link("<=", good.rhs, Cite(GAUSSIAN_TAIL, {"m": mu, "v": v, "x": sympy.Rational(
+        1, 2), "tag": tag}))]), "d")
+    assert ok.proof["status"] == "proved", ok.detail
+
+
+def test_a_content_free_condition_is_refused():
+    x = sympy.Symbol("x", real=True)
+    X2 = sympy.Symbol("X", real=True)
+    with pytest.raises(ValueError, match="mentions no parameter"):
+        Schema("s", (x,), rel(x, "<=", x + 1), (("nothing", rel(0, "<", 1)),))
+    with pytest.raises(ValueError, match="mentions no parameter"):
+        Schema("s", (x,), rel(x, "<=", x + 1), (("about another thing", rel(X2 ** 2, ">=", 0)),))
+    with pytest.raises(ValueError, match="is \\(text, sympy relation\\)"):
+        Schema("s", (x,), rel(x, "<=", x + 1), (("a finding", Finding("holds", "d", "x", certified=True)),))
+
+
+def test_sums_termwise_count_times_max_and_telescoping():
+    k = sympy.Symbol("k", integer=True)
+    m = sympy.Symbol("n", integer=True, positive=True)
+    a = 1 / (k + 1) ** 2
+    st = Statement(sympy.Sum(a, (k, 1, m)), "<=", sympy.Sum(1 / (k * (k + 1)), (k, 1, m)))
+    assert from_derivation(derive(st, [link("<=", st.rhs, Termwise())]), "d").proof["status"] == "proved"
+    wrong = Statement(sympy.Sum(1 / k ** 2, (k, 1, m)), "<=", sympy.Sum(1 / (k * (k + 1)), (k, 1, m)))
+    f = from_derivation(derive(wrong, [link("<=", wrong.rhs, Termwise())]), "d")
+    assert f.proof["steps"][0]["status"] != "certified"
+    shifted = Statement(sympy.Sum(a, (k, 1, m)), "<=", sympy.Sum(1 / (k * (k + 1)), (k, 2, m)))
+    g = from_derivation(derive(shifted, [link("<=", shifted.rhs, Termwise())]), "d")
+    assert g.proof["steps"][0]["status"] == "argued" and "same range" in g.proof["steps"][0]["detail"]
+    cm = Statement(sympy.Sum(a, (k, 1, m)), "<=", m / 4)
+    assert from_derivation(derive(cm, [link("<=", m / 4, CountTimesMax(sympy.Rational(1, 4)))]), "d"
+                           ).proof["status"] == "proved"
+    cm_bad = Statement(sympy.Sum(a, (k, 1, m)), "<=", (m - 1) / 4)
+    assert from_derivation(derive(cm_bad, [link("<=", (m - 1) / 4, CountTimesMax(sympy.Rational(1, 4)))]), "d"
+                           ).proof["steps"][0]["status"] == "argued"
+    tel = Statement(sympy.Sum(1 / k - 1 / (k + 1), (k, 1, m)), "==", 1 - 1 / (m + 1))
+    assert from_derivation(derive(tel, [link("=", 1 - 1 / (m + 1), Telescope(-1 / k, k))]), "d"
+                           ).proof["status"] == "proved"
+    tel_bad = Statement(sympy.Sum(1 / k - 1 / (k + 1), (k, 1, m)), "==", 1 - 1 / m)
+    assert from_derivation(derive(tel_bad, [link("=", 1 - 1 / m, Telescope(-1 / k, k))]), "d"
+                           ).proof["status"] == "argued"
+
+
+def test_a_fact_established_earlier_is_used_only_as_it_was_stated():
+    x = sympy.Symbol("x", positive=True)
+    fact = derive(Statement(sympy.log(1 + x), "<=", x), [link("<=", x, Decide())])
+    st = Statement(2 * sympy.log(1 + x), "<=", 2 * x)
+    ok = derive(st, [link("<=", 2 * x, Decide(given=((rel(sympy.log(1 + x), "<=", x), Fact("log")),)))],
+                facts={"log": fact})
+    f = from_derivation(ok, "d")
+    assert f.proof["status"] == "proved", f.detail
+    other = derive(st, [link("<=", 2 * x, Decide(given=((rel(sympy.log(1 + x), "<=", x / 2), Fact("log")),)))],
+                   facts={"log": fact})
+    g = from_derivation(other, "d")
+    assert g.proof["status"] == "argued"
+
+
+def test_a_found_link_reads_as_its_finding_was_decided():
+    x = sympy.Symbol("x", positive=True)
+    st = Statement(x, "<=", x + 1)
+    sampled = Finding("holds", "1000 points", "no counterexample")
+    f = from_derivation(derive(st, [link("<=", x + 1, Found(sampled))]), "d")
+    assert f.proof["status"] == "checked"
+    refuted = Finding("refuted", "x", "a counterexample", witness={"params": {"x": 1}})
+    assert from_derivation(derive(st, [link("<=", x + 1, Found(refuted))]), "d").proof["status"] == "broken"
+
+
+def test_links_compose_only_one_way():
+    assert compose(["<=", "==", "<"]) == "<"
+    assert compose(["==", "=="]) == "=="
+    assert compose([">=", ">"]) == ">"
+    assert compose(["<=", ">="]) is None
+    x = sympy.Symbol("x", positive=True)
+    st = Statement(x, "<", x + 2)
+    f = from_derivation(derive(st, [link("<=", x + 1, Decide()), link("<=", x + 2, Decide())]), "d")
+    assert f.proof["status"] == "argued" and "compose to <=" in f.proof["steps"][-1]["detail"]
+    g = from_derivation(derive(st, [link("<", x + 1, Decide()), link("<=", x + 2, Decide())]), "d")
+    assert g.proof["status"] == "proved"
