@@ -114,12 +114,19 @@ def proofs(paper: str = "zhu-qiu", node: str | None = None, at: dict | str | Non
     that point."""
     from ..verify import graph
     the_paper = _paper(paper, claim_files)
-    if node or at:
+    if at is not None:
         return _at(the_paper, node, at, claim_seconds)
     checked = _run(_mode(paper, the_paper, claim_files=claim_files, claim_seconds=claim_seconds), _select(None),
                    workers, progress)
     notes, status = _errored(checked)
     g = checked.graph
+    if node:
+        try:
+            n = g.node(node)
+        except KeyError as err:
+            raise ParameterError("node", str(err).strip(chr(34))) from None
+        data = graph.derivation_json(n)
+        return Output(data, lines.derivation(data), notes, status)
     if mutants:
         from ..verify.proofs import mutants_summary, proof_mutants
         rows = proof_mutants(checked)

@@ -269,7 +269,10 @@ COMMANDS = {
         "Print each theorem's proof as a tree of the steps it uses, each with the status the ledger computed "
         'and the method behind it (certified, exhausted, sampled; refuted, undefined, inconsistent, '
         'conditional; vacuous, untested, read, argued, error, inconclusive; definition), where the proof '
-        f"breaks, and the repaired route (runs the quick ledger, {WAITS['proofs']} on {HOST_CLASS}). With --node "
+        f"breaks, and the repaired route (runs the quick ledger, {WAITS['proofs']} on {HOST_CLASS}). A proof is "
+        "proved only when it is a derivation: a chain from its statement's computed left side to its right side, "
+        "every link justified (decided, a cited result instantiated, a node it rests on, a fact); --node ID "
+        "prints that chain link by link. With --node "
         'ID --at JSON, evaluate one node\'s relation at a point instead, e.g. --node THM-GAP --at \'{"K": 36, '
         '"alpha": 0.12, "sigma0_sq": 1}\' (a witness\'s params, or the whole witness; a step about a reward '
         'history, such as Tk_lowv2, takes a history witness as claims -v prints it, and repair:ID evaluates the '
@@ -279,10 +282,13 @@ COMMANDS = {
                 'print the nodes as JSON: id, label, location, statement, status, uses (what its checks used), '
                 "cites (what the text's proof cites), witness, and proof and broken_at"),
             P('--mutants', 'switch', help=
-                'for every certified step, decide its mutants with the same method (its negation, each constant '
-                'moved by 1%%, each premise dropped, each cited condition on its violator) and print how many '
-                'it rejected: a check that rejects none cannot fail'),
-            P('--node', metavar='ID', help="a node's id or LaTeX label (or a claim ID)"),
+                'for every certified step, decide its mutants with the same method (its negation, a relation '
+                'flipped, each constant times 2, over 2 and moved by 1%%, a sum\'s range shifted, a term\'s sign '
+                'flipped, a factor or a premise dropped, each cited condition on its violator; at most 16 a step) '
+                'and print how many were refuted, undecided (timed out included) and still true: a step can fail '
+                'when its negation and another mutant are refuted'),
+            P('--node', metavar='ID', help="a node's id or LaTeX label (or a claim ID): print its proof as a "
+              "derivation, link by link with each link's justification (with --at: its relation at a point)"),
             P('--at', metavar='JSON', help='the point: K, n, sigma0_sq, sigma_sq, delta or nu_sq, T, means, k'),
             PAPER,
             CLAIM_SECONDS,

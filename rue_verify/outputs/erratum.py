@@ -89,13 +89,24 @@ def _proof_tex(p: dict) -> list[str]:
         head += rf"; the weakest step is {text(p['weakest'])}"
     if p.get("broken_at"):
         head += rf"; broken at step(s) {text(', '.join(map(str, p['broken_at'])))}"
-    out = [head + "."]
+    chain = p.get("chain")
+    if chain:
+        out = [head + (". It is a derivation: a chain of links from the statement's left side, computed from the "
+                       "formulas, to its right side" if chain.get("closed") else ". Its chain does not close: the "
+                       "links do not run from the statement's one side to the other") + ":"]
+        out.append(rf"\begin{{center}}\fitmath{{{chain['statement']['latex']}}}\end{{center}}")
+    else:
+        out = [head + "."]
     if p.get("steps"):
         out.append(r"\begin{enumerate}\itemsep0pt")
         for s in p["steps"]:
             uses = rf" (rests on \texttt{{{text(s['uses'])}}})" if s.get("uses") else ""
-            out.append(rf"\item {text(s['text'])}{uses}: \textbf{{{text(s['status'])}}}")
-            if s.get("latex"):                 # the statement the engine decided, typeset from it
+            how = rf" [{text(s['justification'])}]" if s.get("justification") else ""
+            out.append(rf"\item {text(s['text'])}{uses}{how}: \textbf{{{text(s['status'])}}}")
+            link = s.get("link") or {}
+            if link.get("latex"):               # the link itself, typeset from the expressions it relates
+                out.append(rf"\\ \fitmath{{{link['latex']}}}")
+            elif s.get("latex"):               # the statement the engine decided, typeset from it
                 out.append(rf"\\ \fitmath{{{s['latex']}}}")
         out.append(r"\end{enumerate}")
     return out
@@ -216,6 +227,10 @@ def _claim_tex(r, typeset=statement_tex) -> list[str]:
     for x in r.repairs:
         out += [rf"\emph{{Repaired statement}} ({text(x.verdict)} when checked):",
                 rf"\begin{{quote}}{text(x.statement)}\end{{quote}}"]
+        chain = next((f.proof["chain"] for f in x.findings if f.proof and f.proof.get("chain")), None)
+        if chain:                              # typeset from the expressions the proof is about
+            out += ["As the ledger states it, built from the formulas:",
+                    rf"\begin{{center}}\fitmath{{{chain['statement']['latex']}}}\end{{center}}"]
         terms = formula(x.formula)
         if terms:
             out.append(rf"Its formula, \texttt{{{text(x.formula)}}}, as the ledger evaluated it"

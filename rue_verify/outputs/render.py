@@ -257,10 +257,20 @@ def _html_steps(f: Finding) -> str:
     if not f.proof:
         return ""
     e = html.escape
-    rows = [f'<li class="step">{e(s["text"])}: <b>{e(s["status"])}</b>'
-            + (f'<div class="math">\\[{e(s["latex"])}\\]</div>' if s.get("latex") else "") + "</li>"
-            for s in f.proof["steps"]]
-    return '<ol class="steps">' + "".join(rows) + "</ol>"
+
+    def tex(s):                          # a derivation's link typeset from the expressions it relates
+        t = (s.get("link") or {}).get("latex") or s.get("latex")
+        return f'<div class="math">\\[{e(t)}\\]</div>' if t else ""
+    rows = [f'<li class="step">{e(s["text"])}'
+            + (f' <i>[{e(s["justification"])}]</i>' if s.get("justification") else "")
+            + f': <b>{e(s["status"])}</b>{tex(s)}</li>' for s in f.proof["steps"]]
+    chain = f.proof.get("chain")
+    head = ""
+    if chain:
+        head = (f'<p class="derivation">{"A derivation" if chain.get("closed") else "A chain that does not close"}'
+                f' of <span class="math">\\({e(chain["statement"]["latex"])}\\)</span>, built from the formulas:'
+                '</p>')
+    return head + '<ol class="steps">' + "".join(rows) + "</ol>"
 
 
 def _html_formula(name: str | None) -> str:

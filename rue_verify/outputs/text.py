@@ -164,17 +164,51 @@ def report(res: dict) -> str:
 
 
 def mutants(rows: list[dict], summary: dict) -> list[str]:
-    """`proofs --mutants`: one line per certified step (its node, its verdict, how many mutants it
-    rejected), then the totals."""
-    out = []
-    for r in rows:
-        n = len(r["mutants"])
-        said = f"{n - sum(m['status'] == 'certified' for m in r['mutants'])} of {n} mutants rejected" if n else ""
-        out.append(f"{r['node']} step {r['step']}: {r['verdict']}" + (f" ({said})" if said else "")
-                   + f": {r['why']}. {r['text']}")
-    out.append(f"{summary['steps']} certified steps: {summary['statements']} with a statement, of which "
-               f"{summary['negation_rejected']} reject their negation ({summary['can_fail']} reject another mutant "
-               f"too, {summary['negation_only']} only the negation), {summary['cannot_fail']} cannot fail; "
-               f"{summary['findings']} certified by a finding (a certificate, an induction over states or an "
-               "exhaustive search)")
+    """`proofs --mutants`: one line per certified step (its node, its verdict and why: how many of its
+    mutants were refuted, undecided, still true), then the totals in words (`proofs.mutants_summary`)."""
+    out = [f"{r['node']} step {r['step']}: {r['verdict']}: {r['why']}. {r['text']}" for r in rows]
+    s = summary
+    asked = (f", {s['negation_asked_only']} refute their negation (the other mutants not asked)"
+             if s.get("negation_asked_only") else "")
+    out.append(f"{s['steps']} certified steps: {s['statements']} with a statement, {s['findings']} certified by a "
+               "finding (a certificate, an induction over states or an exhaustive search). Of the statements, "
+               f"{s['can_fail']} can fail (the negation and another mutant refuted), {s['negation_only']} refute "
+               f"their negation only, {s['undecided']} are undecided (the negation not decided), "
+               f"{s['cannot_fail']} cannot fail (the negation certified too){asked}")
+    out.append(f"negations: {s['negation_refuted']} refuted, {s['negation_undecided']} undecided, "
+               f"{s['negation_certified']} certified; other mutants: {s['mutants_refuted']} refuted (a replayed "
+               f"witness), {s['mutants_undecided']} undecided ({s['mutants_timed_out']} not decided in time), "
+               f"{s['mutants_certified']} still true (certified)")
+    return out
+
+
+def derivation(d: dict) -> list[str]:
+    """One node's proof as a derivation (`verify.graph.derivation_json`), link by link: the expression each
+    link reaches, its relation, its justification and its status."""
+    out = [f"{d['id']} ({d['location']}): statement {d['status']}, proof {d['proof'] or 'none'}"
+           + (f" (weakest: {d['weakest']})" if d.get("weakest") and d["proof"] != "proved" else "")]
+    if d["computed"]:
+        out.append(f"  statement, computed from the formulas: {d['computed']['text']}")
+    else:
+        out.append(f"  statement (as the paper words it): {d['statement']}")
+    if not d["links"]:
+        out.append("  no proof of its own" + (f"; it uses {', '.join(d['uses'])}" if d["uses"] else ""))
+        return out
+    out.append("  a derivation whose chain runs from the statement's left side to its right side" if d["derivation"]
+               else "  not a derivation whose chain closes: its steps are not tied to the statement")
+    start = next((lk["link"]["from"] for lk in d["links"] if lk.get("link") and not lk.get("premise")), None)
+    if start is not None and d["derivation"]:
+        out.append(f"      {start}")
+    for lk in d["links"]:
+        how = lk.get("justification") or ("closure" if lk.get("closure") else "step")
+        head = f"  ({lk['step']}) [{lk['status']}; {how}]"
+        if lk.get("closure"):
+            out.append(f"{head} {lk['detail']}")
+        elif lk.get("link") and not lk.get("premise"):
+            out.append(f"{head} {lk['link']['op']} {lk['link']['to']}")
+            out.append(f"        {lk['text']}: {lk['detail']}")
+        else:
+            out.append(f"{head} {lk['text']}: {lk['detail']}")
+        for c in lk.get("conditions") or []:
+            out.append(f"        condition: {c['text']}: {c['state']} ({c.get('statement', '')})")
     return out

@@ -505,6 +505,22 @@ def nodes_json(g: Graph) -> list[dict]:
     return out
 
 
+def derivation_json(n: dict) -> dict:
+    """One node's proof as `proofs --node` prints it: its statement (computed, where a derivation states it),
+    its proof status, whether the proof is a derivation whose chain closes, and each link with its
+    justification and status (a node without a proof of its own: its status and what it uses)."""
+    own = n.get("own") or {}
+    steps = own.get("steps") or n.get("proof_steps") or []
+    chain = n.get("chain") or own.get("chain")
+    out = {"id": n["id"], "location": n["location"], "statement": n["statement"], "status": n["status"],
+           "proof": n.get("proof"), "weakest": n.get("weakest"), "derivation": bool(chain and chain.get("closed")),
+           "computed": chain["statement"] if chain else None, "uses": n.get("uses", []),
+           "links": [{k: s.get(k) for k in ("step", "text", "status", "detail", "justification", "link", "uses",
+                                              "conditions", "premise", "closure", "statement", "latex")
+                      if s.get(k) is not None} for s in steps]}
+    return out
+
+
 def trees(g: Graph, roots) -> list[str]:
     """One paragraph per root (a theorem): its statement's status, its proof's, where it breaks, and
     its repair, then the tree of the nodes its proof uses."""

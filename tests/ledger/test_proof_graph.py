@@ -108,6 +108,19 @@ def test_every_nodes_uses_are_what_its_methods_used(graph):
     assert graph.nodes["prob-dk"]["uses"] == [] and graph.nodes["prob-dk"]["cites"] == ["toTilde"]
 
 
+def test_every_uses_entry_is_a_node_of_the_graph(graph):
+    """What a node uses (a repair's steps' rests, a checked node's own proof's, a node's parts) is a node of the
+    graph, never a bare claim ID: a step that rests on a claim rests on the node that claim checks. SEC2-LOWER-
+    CHAIN's repair rests on SEC2-H-DEF's node (H >= 2 Delta_min^-2), which is certified, not sampled."""
+    stray = {key: [u for u in n["uses"] if u not in graph.nodes] for key, n in graph.nodes.items()}
+    assert not {k: v for k, v in stray.items() if v}, stray
+    lower = graph.nodes["repair:SEC2-LOWER-CHAIN"]
+    assert "H-def" in lower["uses"] and "SEC2-H-DEF" not in lower["uses"], lower["uses"]
+    assert graph.nodes["H-def"]["claim"] == "SEC2-H-DEF" and graph.nodes["H-def"]["status"] == "certified"
+    step = next(s for s in lower["proof_steps"] if s["uses"] == "H-def")
+    assert step["status"] == "certified", step
+
+
 def test_no_repair_holds_on_a_proof_that_is_not_proved(quick_ledger):
     for r in quick_ledger:
         for rep in r.repairs:
@@ -171,7 +184,7 @@ def test_every_refuted_witness_recomputes_through_its_node(quick_ledger, capsys)
 
 
 def test_proofs_cli_refuses_half_a_query(capsys):
-    assert main(["proofs", "--node", "Tk_lowv2"]) == 2
+    assert main(["proofs", "--at", '{"K": 3}']) == 2
     assert "--node and --at go together" in capsys.readouterr().err
     assert main(["proofs", "--node", "no-such", "--at", "{}"]) == 2
 
