@@ -1,6 +1,7 @@
 """The paper's proofs as a graph: every theorem, lemma, proposition, labelled equation and unlabelled
-step that the appendix proofs and the main-text proof outline use, each a node with the nodes its proof
-in the text cites (read off the proofs: the paper's argument; the engine derives what our checks used
+step that the appendix proofs and the main-text proof outline use (and the Section 2 definition a
+repair's proof rests on), each a node with the nodes its proof in the text cites (read off the proofs:
+the paper's argument; the engine derives what our checks used
 from their methods) and its claim (the ledger's check of that step). The engine resolves it
 (`rue_verify.verify.graph`: statuses named by the method that decided them, proof statuses, the
 repairs joined through the nodes their steps rest on); this module holds the table (`PAPER`), the
@@ -19,7 +20,8 @@ def _n(id: str, kind: str, location: str, statement: str, cites=(), claim=None, 
     return Node(id, kind, location, statement, tuple(cites), claim, label=id if label == "" else label, **kw)
 
 
-#: the paper's proofs (Appendix A.1-A.5 and the proof outline of Section 5), read off the text
+#: the paper's proofs (Appendix A.1-A.5 and the proof outline of Section 5), read off the text, and the
+#: Section 2 definition SEC2-LOWER-CHAIN's repair rests on
 PAPER: tuple[Node, ...] = (
     _n("lemma-true", "theorem", "Theorem 3.1", "e_*(alpha) <= c_K alpha/sigma0 for mu_k iid N(mu0, sigma0^2)",
        ("lem:bound-D2", "A1:every-K"), "THM-GAP", aliases=("sec:lemProof",)),
@@ -101,6 +103,10 @@ PAPER: tuple[Node, ...] = (
        "sqrt(2 log K) e_n", ("fact:range",), "PF-REGRET-STEP"),
     _n("them-R-Bayes", "theorem", "Theorem 5.2", "the bound on RUE's simple Bayes regret sr_n",
        ("Rn-en", "them-R"), "THM-REGRET", aliases=("sec:proofthem2",)),
+    # Section 2, outside the proofs above: a repair's proof rests on it (SEC2-LOWER-CHAIN's), and a step that
+    # rests on a claim names a node of the graph
+    _n("H-def", "definition", "Section 2 (the complexity H)", "H = sum_k Delta_k^-2 with Delta_{i*} = Delta_min; "
+       "hence H >= 2 Delta_min^-2", (), "SEC2-H-DEF", label=None),
 )
 
 #: edges a proof uses without labelling or citing the node (the test that reads the edges from the

@@ -52,8 +52,21 @@ def _random_means(rng: np.random.Generator, K: int, dmin: float | None = None) -
     return np.r_[1.0, 1.0 - g]
 
 
+def _h_def_steps() -> list:
+    """H >= 2 Delta_min^-2 from the definition, as statements the engine decides (z3): every term Delta_k^-2 of
+    H is positive; the best arm's term is Delta_min^-2 by definition and a closest competitor's is too (K >= 2),
+    so H is their sum plus the other terms' R >= 0 (in y_k = Delta_k^-2, as `certify.prove_h2_le_h` writes H)."""
+    x = sympy.Symbol("Delta_k", positive=True)
+    yi, yj, m, R = sympy.symbols("y_{i*} y_j m R", real=True)
+    return [("every term y_k = Delta_k^-2 of H is positive (Delta_k > 0)", Holds(rel(1 / x ** 2, ">", 0), (), "z3")),
+            ("H = y_{i*} + y_j + R with m = Delta_min^-2: y_{i*} = m (Delta_{i*} = Delta_min by definition), y_j = m "
+             "(j a closest competitor, K >= 2) and R >= 0 (the other K - 2 terms, by (1)); so H >= 2 Delta_min^-2",
+             Holds(rel(yi + yj + R, ">=", 2 * m), (rel(yi, "==", m), rel(yj, "==", m), rel(R, ">=", 0)), "z3"))]
+
+
 @claim("SEC2-H-DEF", "Section 2", "H = sum_k Delta_k^-2 with Delta_{i*} = Delta_min; hence H >= 2 Delta_min^-2.")
 def check_h_def(mode: Mode):
+    proof = from_proof(_h_def_steps(), "every instance: K >= 2 arms, positive gaps", "H >= 2 Delta_min^-2")
     rng = mode.rng(1)
     worst = math.inf
     for _ in range(mode.random_samples):
@@ -64,7 +77,7 @@ def check_h_def(mode: Mode):
                    f"min of H / (2 Delta_min^-2) - 1 = {fmt(worst)}; H counts Delta_min^-2 twice "
                    "(the best arm and the closest competitor), so the inequality is exact algebra.",
                    at_least=0.0, tol=1e-12)
-    return Expect(f"H >= 2 Delta_min^-2 (tightest ratio - 1 = {fmt(worst)})", "holds"), [f]
+    return Expect(f"H >= 2 Delta_min^-2 (tightest ratio - 1 = {fmt(worst)})", "holds"), [proof, corroborating(f)]
 
 
 def _ucbe_sides(p: dict) -> tuple[float, float]:
