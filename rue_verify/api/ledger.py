@@ -131,8 +131,23 @@ def proofs(paper: str = "zhu-qiu", node: str | None = None, at: dict | str | Non
         from ..verify.proofs import mutants_summary, proof_mutants
         rows = proof_mutants(checked)
         summary = mutants_summary(rows)
-        return Output({"summary": summary, "steps": rows}, lines.mutants(rows, summary), notes, status)
+        text = lines.mutants(rows, summary)
+        data = {"summary": summary, "steps": rows}
+        if the_paper.formulas:             # the code: each formula a proved statement is built from, mutated
+            from ..verify import code_mutants
+            code = code_mutants.code_mutants(checked, g, the_paper.formulas,
+                                             _mode(paper, the_paper, claim_files=claim_files,
+                                                   claim_seconds=claim_seconds), _resolver(the_paper), workers)
+            data.update(code=code, code_summary=code_mutants.summary(code))
+            text += lines.code_mutants(code, data["code_summary"])
+        return Output(data, text, notes, status)
     return Output(graph.nodes_json(g), graph.trees(g, the_paper.theorems or graph.roots(g)), notes, status)
+
+
+def _resolver(the_paper):
+    """The paper's graph of a list of results (the engine's `paper_graph` on its plug-in)."""
+    from ..verify.graph import paper_graph
+    return lambda results: paper_graph(the_paper, results)
 
 
 def _at(the_paper, node: str | None, at, claim_seconds: float | None) -> Output:

@@ -112,7 +112,9 @@ PAPER = register(Paper(
     modules=tuple(f"{__name__}.{m}" for m in MODULES), nodes=proof_graph.PAPER,
     replaces={k: node for k, (node, _) in proof_graph.REPAIRS.items()}, theorems=proof_graph.THEOREMS,
     settings=SETTINGS, coverage=_coverage, check_inputs=check_inputs, evaluate=_evaluate, inputs_text=inputs_text,
-    statement_tex=_statement_tex, figures=True, formula=_formula, formula_command="rue-verify bound {name}"))
+    statement_tex=_statement_tex, figures=True, formula=_formula, formula_command="rue-verify bound {name}",
+    formulas=("bounds.theorems", "bounds.repaired", "bounds.estimation", "bounds.gap", "bounds.section2",
+              "bounds.lower", "bounds.limit")))
 
 
 def collect(ids: list[str], parts: Iterable[list[ClaimResult]]) -> Checked:

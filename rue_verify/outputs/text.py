@@ -212,3 +212,16 @@ def derivation(d: dict) -> list[str]:
         for c in lk.get("conditions") or []:
             out.append(f"        condition: {c['text']}: {c['state']} ({c.get('statement', '')})")
     return out
+
+
+def code_mutants(rows: list[dict], summary: dict) -> list[str]:
+    """The code mutants of `proofs --mutants` (`verify.code_mutants`): per formula and mutant, whether every
+    proof built on the formula stopped reading proved."""
+    if not rows:
+        return ["", "Code mutants: no proved node's statement is built from a formula of the paper's modules."]
+    out = ["", f"Code mutants: {summary['code_mutants']} mutants of the formulas that proved statements are built "
+               f"from; {summary['broke']} left every proof built on them unproved."]
+    for r in rows:
+        nodes = ", ".join(f"{k}: {v}" for k, v in r["nodes"].items())
+        out.append(f"  {'broke' if r['broke'] else 'SURVIVED'}  {r['formula']} ({r['mutant']}): {nodes}")
+    return out

@@ -55,6 +55,8 @@ class Paper:
             no closed form; None: the paper has no registry of formulas (the outputs show none).
         formula_command: how a reader evaluates a formula by name ("rue-verify bound {name}"), shown
             beside it; empty: nothing is shown.
+        formulas: the modules whose functions are its formulas (`proofs --mutants` mutates each one a
+            proved statement is built from and checks that the proof no longer reads proved).
     """
 
     name: str
@@ -75,6 +77,7 @@ class Paper:
     figures: bool = False
     formula: Callable[[str], list | None] | None = None
     formula_command: str = ""
+    formulas: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         """Each field of the type it is read as: a wrong one is a TypeError naming the field (a str for a
@@ -88,7 +91,7 @@ class Paper:
                 raise TypeError(f"Paper.{f} must be a str, got {type(getattr(self, f)).__name__}")
         if not self.title.strip():
             raise TypeError("Paper.title must say what the paper is (an empty title was given)")
-        for f in ("modules", "theorems", "sections"):
+        for f in ("modules", "theorems", "sections", "formulas"):
             v = getattr(self, f)
             if not isinstance(v, (tuple, list)) or not all(isinstance(x, str) for x in v):
                 raise TypeError(f"Paper.{f} must be a tuple of str (e.g. ({v!r},)), got {v!r}")

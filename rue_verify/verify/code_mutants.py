@@ -1,0 +1,188 @@
+"""Mutation testing of the proofs against the code: for each formula (a function of the paper's formula
+modules, `Paper.formulas`) that a proved node's statement is built from, a mutant of that formula (its
+value moved by 1%, a term of its sum dropped) installed while the node's claim runs again, and the graph
+resolved with that claim's new results: a proof that still reads `proved` under the mutant does not depend
+on the formula it claims to be about.
+
+Which formulas a claim builds its statements from is traced, not declared: its check runs once with every
+function of the formula modules wrapped, and a call with a sympy argument is a symbolic use. A mutant
+replaces the function everywhere it is bound (every loaded module that imported it), in the process that
+runs the claim, and is removed afterwards.
+
+Nothing here knows a paper: the modules come from the paper's plug-in."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import inspect
+import sys
+from contextlib import contextmanager
+
+#: the mutants of a formula: its value times 101/100 ('moved'), and its sum less its last term ('term dropped',
+#: where its value is a sum or a dict of terms)
+KINDS = ("moved", "term dropped")
+
+
+def functions(modules) -> dict[str, object]:
+    """'module.name' -> function, for every public function defined in `modules` (names or modules)."""
+    out = {}
+    for m in modules:
+        mod = importlib.import_module(m) if isinstance(m, str) else m
+        for name, fn in vars(mod).items():
+            if inspect.isfunction(fn) and not name.startswith("_") and fn.__module__ == mod.__name__:
+                out[f"{mod.__name__}.{name}"] = fn
+    return out
+
+
+@contextmanager
+def _installed(replace: dict):
+    """Every binding of each function in `replace` (original -> replacement) in every loaded module set to
+    its replacement, and restored on exit."""
+    undo = []
+    for mod in list(sys.modules.values()):
+        d = getattr(mod, "__dict__", None)
+        if not isinstance(d, dict):
+            continue
+        for k, v in list(d.items()):
+            try:
+                hit = v in replace if callable(v) else False
+            except TypeError:
+                hit = False
+            if hit:
+                undo.append((d, k, v))
+                d[k] = replace[v]
+    try:
+        yield
+    finally:
+        for d, k, v in reversed(undo):
+            d[k] = v
+
+
+def _symbolic(args, kwargs) -> bool:
+    import sympy
+    return any(isinstance(a, sympy.Basic) for a in (*args, *kwargs.values()))
+
+
+def traced(cids: tuple[str, ...], mode, modules) -> dict[str, list[str]]:
+    """Claim id -> the formulas (of `modules`) its check and repairs called with a sympy argument (a worker
+    task: it runs the claims in this process)."""
+    from .runner import check
+    fns = functions(modules)
+    out = {}
+    for cid in cids:
+        seen: set[str] = set()
+
+        def recorder(name, fn):
+            def wrapped(*a, **k):
+                if _symbolic(a, k):
+                    seen.add(name)
+                return fn(*a, **k)
+            wrapped.__wrapped__ = fn
+            return wrapped
+        with _installed({fn: recorder(name, fn) for name, fn in fns.items()}):
+            check((cid,), mode)
+        out[cid] = sorted(seen)
+    return out
+
+
+def mutant(fn, kind: str):
+    """`fn` with its value mutated (`KINDS`); numbers, arrays, sympy expressions and dicts of them."""
+    import sympy
+
+    def moved(v):
+        if isinstance(v, dict):
+            return {k: moved(x) for k, x in v.items()}
+        if isinstance(v, sympy.Basic):
+            return v * sympy.Rational(101, 100)
+        try:
+            return v * 1.01
+        except TypeError:
+            return v
+
+    def dropped(v):
+        if isinstance(v, dict) and v:
+            last = list(v)[-1]
+            return {**v, last: 0 * v[last]}
+        if isinstance(v, sympy.Add) and len(v.args) > 1:
+            return sympy.Add(*v.args[:-1])
+        return v
+
+    change = {"moved": moved, "term dropped": dropped}[kind]
+
+    def wrapped(*a, **k):
+        return change(fn(*a, **k))
+    wrapped.__wrapped__ = fn
+    return wrapped
+
+
+def applies(fn, kind: str, sample) -> bool:
+    """Whether mutant `kind` changes anything of a value like `sample` (a sum to drop a term from)."""
+    import sympy
+    if kind == "moved":
+        return True
+    return (isinstance(sample, dict) and len(sample) > 1) or (isinstance(sample, sympy.Add) and len(sample.args) > 1)
+
+
+def run_mutated(cids: tuple[str, ...], mode, modules, name: str, kind: str):
+    """The claims `cids` run with formula `name` replaced by its mutant `kind` (a worker task)."""
+    from .runner import check
+    fn = functions(modules)[name]
+    with _installed({fn: mutant(fn, kind)}):
+        return check(cids, mode)
+
+
+def _sample(modules, name: str):
+    """The formula's value at symbols (named as its parameters), to see whether it is a sum."""
+    import sympy
+    fn = functions(modules)[name]
+    try:
+        params = [p for p in inspect.signature(fn).parameters.values()
+                  if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        return fn(*[sympy.Symbol(p.name, positive=True) for p in params])
+    except Exception:
+        return None
+
+
+def code_mutants(results, graph, modules, mode, resolve, workers: int | None = None) -> list[dict]:
+    """For each formula of `modules` that the claim of a proved node (a derivation whose chain closes)
+    builds its statements from, and each of its mutants: the claims that use it run again with the mutant,
+    the graph resolved again (`resolve`, on a copy of `results` with those claims' new results), and each
+    proved node of those claims read. One row per (formula, mutant): {"formula", "mutant", "claims",
+    "nodes": {node: its proof under the mutant}, "broke": every such node is no longer proved}."""
+    from .parallel import run
+    proved = {k: n for k, n in graph.nodes.items() if n.get("proof") == "proved"}
+    claims = sorted({n["claim"] for n in proved.values() if n.get("claim")})
+    if not claims:
+        return []
+    uses: dict[str, list[str]] = {}
+    for part in run([((cid,), traced, ((cid,), mode, modules)) for cid in claims], workers).values():
+        uses.update(part)
+    by_formula: dict[str, list[str]] = {}
+    for cid, names in uses.items():
+        for name in names:
+            by_formula.setdefault(name, []).append(cid)
+    tasks, keys = [], []
+    for name, cids in sorted(by_formula.items()):
+        sample = _sample(modules, name)
+        for kind in KINDS:
+            if applies(None, kind, sample):
+                keys.append((name, kind, tuple(cids)))
+                tasks.append(((name, kind), run_mutated, (tuple(cids), mode, modules, name, kind)))
+    got = run(tasks, workers)
+    rows = []
+    for name, kind, cids in keys:
+        fresh = {r.id: r for r in got[(name, kind)]}
+        again = [fresh.get(r.id) or copy.deepcopy(r) for r in results]
+        g2 = resolve(again)
+        watched = {k: n for k, n in proved.items() if n.get("claim") in cids}
+        after = {k: g2.nodes[k].get("proof") if k in g2.nodes else "absent" for k in watched}
+        rows.append({"formula": name, "mutant": kind, "claims": list(cids), "nodes": after,
+                     "broke": bool(after) and all(v != "proved" for v in after.values())})
+    return rows
+
+
+def summary(rows: list[dict]) -> dict:
+    """How many code mutants were tried, how many broke every proof built on their formula, and which did not."""
+    return {"code_mutants": len(rows), "broke": sum(r["broke"] for r in rows),
+            "survived": [f"{r['formula']} ({r['mutant']})" for r in rows if not r["broke"]]}
