@@ -670,7 +670,12 @@ def _premise_rows(given, st: Statement, i: int, prefix: str, facts: dict, proved
         elif isinstance(just, Fact):
             _fact_link(row, g.lhs, op, g.rhs, just, facts, proved)
         elif isinstance(just, Found):
-            _found_link(row, just)
+            if id(just.finding) in proved.setdefault("_found", {}):
+                _argue(row, f"the same finding already justifies step {proved['_found'][id(just.finding)]}: one "
+                            "finding decides one relation")
+            else:
+                proved["_found"][id(just.finding)] = i + len(rows)
+                _found_link(row, just)
         else:
             _argue(row, f"a premise is justified by Rests, Fact or Found, not {type(just).__name__}")
         row["premise"] = True
@@ -702,7 +707,12 @@ def _chain_rows(d: Derivation, start: int, prefix: str, facts: dict, proved: dic
         elif isinstance(by, Fact):
             _fact_link(row, prev, lk.op, lk.to, by, facts, proved)
         elif isinstance(by, Found):
-            _found_link(row, by)
+            if id(by.finding) in proved.setdefault("_found", {}):
+                _argue(row, f"the same finding already justifies step {proved['_found'][id(by.finding)]}: one "
+                            "finding decides one link's relation")
+            else:
+                proved["_found"][id(by.finding)] = i
+                _found_link(row, by)
         elif isinstance(by, (UnionBound, Termwise, CountTimesMax, Telescope)):
             got = _rule_link(row, st, prev, lk.op, lk.to, by, extra)
             if isinstance(got, tuple):

@@ -244,3 +244,17 @@ def test_links_compose_only_one_way():
     assert f.proof["status"] == "argued" and "compose to <=" in f.proof["steps"][-1]["detail"]
     g = from_derivation(derive(st, [link("<", x + 1, Decide()), link("<=", x + 2, Decide())]), "d")
     assert g.proof["status"] == "proved"
+
+
+def test_one_finding_justifies_one_link():
+    """A certified finding (an induction, a search) decides one relation: the same object offered for two
+    links certifies the first only."""
+    x = sympy.Symbol("x", positive=True)
+    cert = Finding("holds", "all", "a certificate", certified=True)
+    st = Statement(x, "<=", x + 2)
+    f = from_derivation(derive(st, [link("<=", x + 1, Found(cert)), link("<=", x + 2, Found(cert))]), "d")
+    assert [r["status"] for r in f.proof["steps"]][:2] == ["certified", "argued"]
+    assert "already justifies step 1" in f.proof["steps"][1]["detail"]
+    other = Finding("holds", "all", "another certificate", certified=True)
+    g = from_derivation(derive(st, [link("<=", x + 1, Found(cert)), link("<=", x + 2, Found(other))]), "d")
+    assert g.proof["status"] == "proved"
