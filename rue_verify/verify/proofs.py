@@ -117,12 +117,16 @@ def _condition_state(check, decider=decide) -> tuple[str, str]:
     """(holds | fails | unchecked, why) of one side condition (a statement decided by `decider`)."""
     if isinstance(check, Holds):
         d = decider(check)
+        if d.status == "certified" and decider(mutants(check)[0][1]).status == "certified":
+            return "unchecked", "its negation is certified too: its domain is empty, so it decides nothing"
         return {"certified": "holds", "refuted": "fails"}.get(d.status, "unchecked"), d.detail
     if isinstance(check, Argued):
         return "unchecked", check.reason
     if isinstance(check, Finding):
-        return ("holds" if check.verdict == "holds" and check.certified else "fails" if
-                check.verdict in ("refuted", "undefined", "inconsistent") else "unchecked"), shorten(check.detail, 80)
+        # a finding says what its check found, not which condition of this step it is about
+        return ("fails" if check.verdict in ("refuted", "undefined", "inconsistent") else "unchecked",
+                "a finding is not a condition: state the condition as a verify.Holds about the step's objects "
+                f"({shorten(check.detail, 60)})")
     if check is False or (_literal(check) and not check):
         return "fails", "a literal false"
     if _literal(check):

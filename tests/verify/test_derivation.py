@@ -258,3 +258,18 @@ def test_one_finding_justifies_one_link():
     other = Finding("holds", "all", "another certificate", certified=True)
     g = from_derivation(derive(st, [link("<=", x + 1, Found(cert)), link("<=", x + 2, Found(other))]), "d")
     assert g.proof["status"] == "proved"
+
+
+def test_a_statement_whose_domain_is_empty_proves_nothing():
+    """Every link and every condition is 'true' on an empty domain; the engine decides the negation too, and
+    a negation that is also certified leaves the link argued."""
+    x = sympy.Symbol("x", real=True)
+    mu, v = sympy.symbols("mu v", positive=True)
+    tag = sympy.Symbol("X")
+    lhs = Pr(sympy.Ge(sympy.Abs(Normal(mu, v, tag) - mu), x, evaluate=False))
+    st = Statement(lhs, "<=", 2 * sympy.exp(-x ** 2 / (2 * v)), (rel(x, "<", 0), rel(x, ">", 1)))
+    f = from_derivation(derive(st, [link("<=", st.rhs, Cite(GAUSSIAN_TAIL, {"m": mu, "v": v, "x": x, "tag": tag}))]),
+                        "d")
+    assert f.proof["steps"][0]["status"] == "argued" and "its negation is certified too" in f.proof["steps"][0]["detail"]
+    g = from_derivation(derive(Statement(x, "<=", x - 1, st.given), [link("<=", x - 1, Decide())]), "d")
+    assert g.proof["status"] == "argued"
