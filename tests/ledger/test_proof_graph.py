@@ -400,3 +400,26 @@ def test_a_sampled_step_carries_its_reason_and_a_proved_one_does_not():
     first, second = f.proof["steps"]
     assert first["status"] == "sampled" and first["because"] == "no closed form" and "no closed form" in first["detail"]
     assert second["status"] == "certified" and "because" not in second
+
+
+def test_every_proved_node_is_a_derivation_of_its_computed_statement(graph):
+    """Issue 77: a node reads proved only when its proof is a chain from its statement's computed left side to
+    its right side (`derivation` in proofs --json), and every node its proof rests on is proved too; a list of
+    certified steps, or a certified finding with no chain, reads checked at most."""
+    from rue_verify.verify.graph import nodes_json
+    rows = {d["id"]: d for d in nodes_json(graph)}
+    proved = [k for k, d in rows.items() if d.get("proof") == "proved"]
+    assert proved, "no node of the quick graph is proved"
+    for k in proved:
+        n = graph.nodes[k]
+        own = n.get("own") or {}
+        if own or n["route"] == "repair":                  # a proof of its own: a closed chain
+            assert rows[k]["derivation"], (k, rows[k].get("weakest"))
+            assert rows[k]["chain"]["statement"]["srepr"]["lhs"], k
+        for u in n["uses"]:
+            assert graph.nodes[u].get("proof") in ("proved", None) and graph.nodes[u]["status"] in (
+                "certified", "definition"), (k, u, graph.nodes[u].get("proof"))
+    for k, d in rows.items():                             # no certified step outside a chain on a proved route
+        steps = d.get("steps") or (graph.nodes[k].get("own") or {}).get("steps") or []
+        if d.get("proof") == "proved":
+            assert any(s.get("closure") and s["status"] == "certified" for s in steps) or not steps, k
