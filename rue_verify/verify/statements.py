@@ -30,12 +30,15 @@ false (both sides to 50 digits, beyond rounding), it is refuted there instead. A
 as written, or whose two sides are one expression, cannot fail and is argued. Nothing here raises on a
 user's expression; `decide_within` adds a wall-clock limit (sympy has none of its own).
 
-Every certified step is also shown able to fail: `mutants` lists its negation, its numeric constants
-each moved up and down by 1% (one occurrence at a time, taken in turn from each part of a conjunction),
-each premise dropped (a `given` relation, a symbol's sign assumption), and `verify.proofs` adds, for a
-cited lemma, each condition's object swapped for one the lemma says violates it; they are decided by the
-same method. A step whose negation is certified too is vacuous (its domain is empty, or the method
-decides nothing) and is argued.
+Every certified step is also shown able to fail: `mutants` lists its negation and at most `MAX_MUTANTS`
+in all, a spread of kinds: a relation's operator flipped, a numeric constant times 2, over 2 and moved
+up and down by 1% (one occurrence at a time, taken in turn from each part of a conjunction), a `Sum`'s
+or `Product`'s index range shifted by one, a term's sign flipped, a factor dropped, a premise dropped (a
+`given` relation, a symbol's sign assumption); `verify.proofs` adds, for a cited lemma, each condition's
+object swapped for one the lemma says violates it. They are decided by the same method, and a mutant
+counts as refuted only when the method refutes it (a replayed witness), never when it is not decided. A
+step whose negation is certified too is vacuous (its domain is empty, or the method decides nothing)
+and is argued.
 
 Nothing here knows a paper."""
 
@@ -49,6 +52,11 @@ from dataclasses import dataclass
 Z3_SECONDS = 10.0
 #: how many constant occurrences a statement's mutants move at most (each up and down; `mutants`)
 MAX_CONSTANT_MUTANTS = 4
+#: how many mutants a statement has at most, its negation included (`kinded_mutants`: a spread of kinds);
+#: each is decided under `proofs.MUTANT_SECONDS`, so this bounds the time of `proofs --mutants` per step
+MAX_MUTANTS = 16
+#: how many terms of sums (signs flipped) and factors of products (dropped) are candidates at most
+MAX_SITES = 6
 
 
 @dataclass(frozen=True)
@@ -692,32 +700,156 @@ def on_box(box: dict) -> tuple:
 
 # ---------------------------------------------------------------------------------------------- mutants
 def mutants(st: Holds) -> list[tuple[str, Holds]]:
-    """The mutants of a statement (module docstring): its negation, its numeric constants (not an integer
-    exponent, not the sign -1 of a difference) each moved up and down by 1%, one occurrence at a time and
-    taken in turn from each part of a conjunction (at most `MAX_CONSTANT_MUTANTS` occurrences), each given
-    relation dropped, each symbol's sign assumption dropped. Each is a `Holds` decided by the same method."""
+    """The mutants of a statement, each a `Holds` decided by the same method and named by what it changes
+    (`kinded_mutants`, which also says each one's kind): its negation first, then at most `MAX_MUTANTS` in
+    all, a spread of kinds."""
+    return [(name, m) for _, name, m in kinded_mutants(st)]
+
+
+#: the kinds of mutant after the negation (`kinded_mutants`), in the order they take their turns
+MUTANT_KINDS = ("operator", "constant x2", "range", "term", "factor", "premise", "assumption", "constant 1%")
+#: the operator a relation's is flipped to (`kinded_mutants`)
+_FLIPS = {"<=": ">=", "<": ">", ">=": "<=", ">": "<", "==": "!=", "!=": "=="}
+
+
+def kinded_mutants(st: Holds) -> list[tuple[str, str, Holds]]:
+    """(kind, name, mutant) of a statement: its negation ('negation'), then the candidates of each kind of
+    `mutant_candidates` taken in turn, one of each kind per round (the order of `MUTANT_KINDS`), until
+    `MAX_MUTANTS` in all; a candidate equal to the statement or to one taken already is skipped."""
     import sympy
-    out = [("negation", dataclasses.replace(st, claim=sympy.Not(st.claim, evaluate=False)
-                                            if not isinstance(st.claim, sympy.Rel) else st.claim.negated))]
-    consts = _constants(st.claim)
+    negation = dataclasses.replace(st, claim=sympy.Not(st.claim, evaluate=False)
+                                   if not isinstance(st.claim, sympy.Rel) else st.claim.negated)
+    out = [("negation", "negation", negation)]
+    seen = {_mutant_key(st), _mutant_key(negation)}
+    queues = [(kind, list(found)) for kind, found in mutant_candidates(st).items() if found]
+    while queues and len(out) < MAX_MUTANTS:
+        for kind, q in queues:
+            while q and len(out) < MAX_MUTANTS:
+                name, m = q.pop(0)
+                key = _mutant_key(m)
+                if key not in seen:
+                    seen.add(key)
+                    out.append((kind, name, m))
+                    break
+        queues = [(kind, q) for kind, q in queues if q]
+    return out
+
+
+def _mutant_key(m: Holds):
+    return (m.claim, m.given, tuple(sorted((str(k), v) for k, v in m.box.items())) if m.box else None)
+
+
+def mutant_candidates(st: Holds) -> dict[str, list[tuple[str, Holds]]]:
+    """Every candidate mutant of a statement by kind (`MUTANT_KINDS`), each (name, Holds):
+
+    - operator: each relation's operator flipped (`<=` to `>=`, `<` to `>`, `==` to `!=`, and back);
+    - constant x2: each movable constant (`_constants`) times 2 and over 2;
+    - range: each index range of a `Sum` or `Product` shifted by one (lower bound +1, upper bound -1, +1);
+    - term: one term of a sum with its sign flipped;
+    - factor: one (non-numeric) factor dropped from a product;
+    - premise: a `given` relation dropped;
+    - assumption: a symbol's sign assumption dropped;
+    - constant 1%: each movable constant moved up and down by 1%.
+
+    Constants are taken in turn from each part of a conjunction (at most `MAX_CONSTANT_MUTANTS`
+    occurrences), terms and factors in turn from each sum and product (at most `MAX_SITES` of each kind)."""
+    import sympy
+    claim = st.claim
+    found: dict[str, list] = {kind: [] for kind in MUTANT_KINDS}
+
+    def put(kind, name, new_claim=None, **change):
+        found[kind].append((name, dataclasses.replace(st, claim=claim if new_claim is None else new_claim, **change)))
+    if not isinstance(claim, sympy.Basic) or claim in (sympy.true, sympy.false):
+        return found
+    for path, part in _sites(claim, lambda x: isinstance(x, sympy.Rel), logical=True):
+        op = _OPS[type(part).__name__]
+        put("operator", f"the relation {_short(part, 60)} with {op} flipped to {_FLIPS[op]}",
+            _replace_at(claim, path, rel(part.lhs, _FLIPS[op], part.rhs)))
+    consts = _constants(claim)
     for k in _spread(consts, MAX_CONSTANT_MUTANTS):
         c = consts[k][0]
-        for factor in (sympy.Rational(101, 100), sympy.Rational(99, 100)):
+        for factor, kind, said in ((2, "constant x2", "times 2"), (sympy.Rational(1, 2), "constant x2", "over 2"),
+                                   (sympy.Rational(101, 100), "constant 1%", "moved by +1%"),
+                                   (sympy.Rational(99, 100), "constant 1%", "moved by -1%")):
             moved = c * factor
-            out.append((f"the constant {c} (occurrence {k + 1}) moved by {'+' if factor > 1 else '-'}1% (to {moved})",
-                        dataclasses.replace(st, claim=_moved(st.claim, k, moved))))
+            put(kind, f"the constant {c} (occurrence {k + 1}) {said} (to {moved})", _moved(claim, k, moved))
+    for path, s in _sites(claim, lambda x: isinstance(x, (sympy.Sum, sympy.Product))):
+        for j, (i, lo, hi) in enumerate(s.limits):
+            for which, new in (("lower", (i, lo + 1, hi)), ("upper", (i, lo, hi - 1)), ("upper", (i, lo, hi + 1))):
+                limits = list(s.limits)
+                limits[j] = new
+                shifted = s.func(s.function, *limits)
+                bound = new[1] if which == "lower" else new[2]
+                put("range", f"the range of {_short(s, 60)} shifted ({which} bound to {bound})",
+                    _replace_at(claim, path, shifted))
+    terms = [((path, t), g) for g, (path, add) in enumerate(_sites(claim, lambda x: isinstance(x, sympy.Add)))
+             for t in range(len(add.args))]
+    for k in _spread(terms, MAX_SITES):
+        (path, t), _ = terms[k]
+        add = _at(claim, path)
+        flipped = sympy.Add(*[-a if j == t else a for j, a in enumerate(add.args)], evaluate=False)
+        put("term", f"the sign of the term {_short(add.args[t], 40)} of {_short(add, 60)} flipped",
+            _replace_at(claim, path, flipped))
+    factors = [((path, f), g) for g, (path, mul) in enumerate(_sites(claim, lambda x: isinstance(x, sympy.Mul)))
+               for f in range(len(mul.args)) if not mul.args[f].is_Number
+               and not (len(mul.args) == 2 and mul.args[1 - f] == -1)]          # -y: a sign, not a factor
+    for k in _spread(factors, MAX_SITES):
+        (path, f), _ = factors[k]
+        mul = _at(claim, path)
+        rest = [a for j, a in enumerate(mul.args) if j != f]
+        put("factor", f"the factor {_short(mul.args[f], 40)} dropped from {_short(mul, 60)}",
+            _replace_at(claim, path, rest[0] if len(rest) == 1 else sympy.Mul(*rest, evaluate=False)))
     for i, g in enumerate(st.given):
-        out.append((f"the premise {g} dropped", dataclasses.replace(st, given=st.given[:i] + st.given[i + 1:])))
+        put("premise", f"the premise {g} dropped", given=st.given[:i] + st.given[i + 1:])
     for s in _symbols(st):
         said = [a for a in _SIGNS if s.assumptions0.get(a)]
         if said and not s.is_integer:
             plain = sympy.Symbol(s.name, real=True)
-            out.append((f"the assumption {s} {' '.join(said)} dropped",
-                        dataclasses.replace(st, claim=st.claim.xreplace({s: plain}),
-                                            given=tuple(sympy.sympify(g).xreplace({s: plain}) for g in st.given),
-                                            box={plain if k == s else k: v for k, v in st.box.items()}
-                                            if st.box else st.box)))
+            put("assumption", f"the assumption {s} {' '.join(said)} dropped", claim.xreplace({s: plain}),
+                given=tuple(sympy.sympify(g).xreplace({s: plain}) for g in st.given),
+                box={plain if k == s else k: v for k, v in st.box.items()} if st.box else st.box)
+    return found
+
+
+def _sites(e, pick, logical: bool = False) -> list[tuple[tuple, object]]:
+    """(path, node) of every node of `e` that `pick` accepts, in pre-order (a path: the argument indices
+    from `e` down). `logical`: the relations' layer only (And, Or, Not, Implies), not their sides. A sum's,
+    product's or derivative's range is structure, not searched."""
+    import sympy
+    out = []
+
+    def visit(x, path):
+        if pick(x):
+            out.append((path, x))
+        if logical and not isinstance(x, (sympy.And, sympy.Or, sympy.Not, sympy.Implies)):
+            return
+        if isinstance(x, (sympy.Symbol, sympy.Number)) or not getattr(x, "args", ()):
+            return
+        args = x.args[:1] if isinstance(x, (sympy.Sum, sympy.Product, sympy.Derivative)) else x.args
+        for i, a in enumerate(args):
+            visit(a, path + (i,))
+    visit(e, ())
     return out
+
+
+def _at(e, path: tuple):
+    for i in path:
+        e = e.args[i]
+    return e
+
+
+def _replace_at(e, path: tuple, new):
+    """`e` with the node at `path` (`_sites`) replaced by `new`, the rest rebuilt as written (unevaluated)."""
+    if not path:
+        return new
+    args = list(e.args)
+    args[path[0]] = _replace_at(args[path[0]], path[1:], new)
+    if type(e).__name__ in _OPS:
+        return rel(args[0], _OPS[type(e).__name__], args[1])
+    try:
+        return e.func(*args, evaluate=False)
+    except TypeError:
+        return e.func(*args)
 
 
 def _spread(consts: list, most: int) -> list[int]:
@@ -748,7 +880,7 @@ def _walk(e, visit):
             return sympy.Pow(walk(x.args[0]), walk(x.args[1], exponent=True), evaluate=False)
         if not getattr(x, "args", ()) or isinstance(x, sympy.Symbol):
             return x
-        if isinstance(x, (sympy.Derivative, sympy.Sum)):     # a derivative's order, a sum's integer range: structure
+        if isinstance(x, (sympy.Derivative, sympy.Sum, sympy.Product)):   # an order, an integer range: structure
             return x.func(walk(x.args[0]), *x.args[1:])
         args = [walk(a, in_mul=isinstance(x, sympy.Mul)) for a in x.args]
         try:

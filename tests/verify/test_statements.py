@@ -1,6 +1,7 @@
 """A step's statement (`verify.Holds`) decided by the engine: each method certifies what is true,
 refutes (with a counterexample replayed on the statement) or leaves argued what is not, never passes a
-false step, and never raises; every certificate can fail (`step_mutants`); a bare True certifies nothing."""
+false step, and never raises; every certificate can fail (`step_mutants`: its negation and another mutant
+refuted); a bare True certifies nothing."""
 
 import sympy
 
@@ -61,13 +62,13 @@ def test_a_bare_true_certifies_nothing():
     assert p.proof["status"] == "argued" and "bare True" in p.detail
 
 
-def test_every_certificate_of_these_kinds_rejects_its_negation_and_a_mutant():
+def test_every_certificate_of_these_kinds_refutes_its_negation_and_a_mutant():
     for st in (Holds(rel(sympy.Derivative(x ** 3, x), "==", 3 * x ** 2), method="sympy"),
                Holds(rel(x * y, "<=", (x ** 2 + y ** 2) / 2), method="z3"),
                Holds(rel(a, "<=", M), (rel(a, "<", M / 2),), "z3")):
         assert decide(st).status == "certified"
         r = step_mutants(st)
-        assert r["negation"] and r["verdict"] == "can fail", (st, r)
+        assert r["negation"] == "refuted" and r["refuted"] >= 1 and r["verdict"] == "can fail", (st, r)
     assert [name for name, _ in mutants(Holds(rel(a, "<=", M), (rel(a, "<", M / 2),)))][0] == "negation"
 
 
@@ -104,8 +105,9 @@ def test_proof_mutants_lists_every_certified_step_and_the_summary_counts_them():
     assert [(row["node"], row["step"], row["verdict"]) for row in rows] == [("repair:C", 1, "can fail"),
                                                                              ("repair:C", 2, "finding")]
     summary = mutants_summary(rows)
-    assert summary["steps"] == 2 and summary["negation_rejected"] == summary["can_fail"] == 1
-    assert lines(rows, summary)[-1].startswith("2 certified steps: 1 with a statement")
+    assert summary["steps"] == 2 and summary["negation_refuted"] == summary["can_fail"] == 1
+    assert summary["mutants_refuted"] == rows[0]["refuted"] >= 1 and summary["undecided"] == 0, summary
+    assert lines(rows, summary)[-2].startswith("2 certified steps: 1 with a statement, 1 certified by a finding")
 
 
 def test_a_search_counts_a_point_it_cannot_compute_as_undefined_never_as_a_pass():
@@ -135,10 +137,13 @@ def test_a_constant_term_moves_but_the_sign_of_a_difference_does_not():
 
 
 def test_a_conjunction_has_its_constants_moved_in_every_part():
-    st = Holds(sympy.And(rel(sympy.Limit(sympy.exp(-x ** 2 / 2), x, sympy.oo), "==", 0),
+    t = sympy.Symbol("t", real=True)    # the limit's own variable: sampling substitutes x into a Limit over x
+    st = Holds(sympy.And(rel(sympy.Limit(sympy.exp(-t ** 2 / 2), t, sympy.oo), "==", 0),
                          rel(sympy.Derivative(3 * x ** 2, x), "==", 6 * x)), method="sympy")
     r = step_mutants(st)
     assert r["verdict"] == "can fail", r          # a moved 3 or 6 breaks the derivative, whatever the limit does
+    assert any(m["status"] == "refuted" and m["kind"].startswith("constant") and ("3" in m["mutant"] or "6" in
+                                                                                   m["mutant"]) for m in r["mutants"])
 
 
 def test_an_arb_certificate_covers_its_box_and_is_partial_unless_the_box_is_the_whole_domain():

@@ -1,0 +1,114 @@
+"""`proofs --mutants` counts honestly: a mutant is refuted only when its method refutes it (a replayed
+witness); one that is argued or not decided in time is undecided, never refuted; the mutants bite where a
+1% move cannot (an operator flipped, a constant times 2 or over 2, a sum's range shifted, a factor dropped)."""
+
+import time
+
+import sympy
+
+from rue_verify.verify import Cites, Finding, Holds, proofs, rel, statements
+from rue_verify.verify.proofs import mutants_summary, step_mutants
+from rue_verify.verify.statements import MAX_MUTANTS, Decision, decide, kinded_mutants, mutants
+
+x, y = sympy.symbols("x y", real=True)
+k, n = sympy.symbols("k n", integer=True, positive=True)
+HALF_LOG2 = Holds(rel(sympy.Rational(1, 2), "<=", sympy.log(2)), method="sympy")     # 39% of slack
+
+
+def _hang(st):                           # a decision that never ends (the forked child sleeps)
+    time.sleep(60)
+
+
+def test_a_mutant_not_decided_in_time_is_undecided_never_refuted(monkeypatch):
+    monkeypatch.setattr(proofs, "MUTANT_SECONDS", 0.05)
+    monkeypatch.setattr(statements, "_sample_refutation", lambda st, tries=8: None)
+    monkeypatch.setattr(statements, "decide", _hang)
+    r = step_mutants(HALF_LOG2)
+    assert r["mutants"] and all(m["status"] == "undecided" and m["timed_out"] for m in r["mutants"]), r
+    assert r["negation"] == "undecided" and r["refuted"] == 0 and r["verdict"] == "undecided", r
+    assert "not decided" in r["why"]
+
+
+def test_a_tiny_time_limit_leaves_every_mutant_undecided(monkeypatch):
+    monkeypatch.setattr(proofs, "MUTANT_SECONDS", 1e-9)
+    r = step_mutants(HALF_LOG2)
+    assert r["verdict"] == "undecided" and r["refuted"] == 0 and r["undecided"] == len(r["mutants"]) - 1, r
+
+
+def test_an_argued_decision_or_a_refutation_without_witness_is_undecided():
+    assert proofs._mutant_row("m", "k", Decision("argued", "z3", "unknown"))["status"] == "undecided"
+    assert proofs._mutant_row("m", "k", Decision("refuted", "z3", "no witness"))["status"] == "undecided"
+    assert proofs._mutant_row("m", "k", Decision("refuted", "z3", "w", {"params": {}}))["status"] == "refuted"
+
+
+def test_a_step_with_slack_is_bitten_by_a_doubled_constant_or_a_flipped_operator():
+    r = step_mutants(HALF_LOG2)
+    assert r["negation"] == "refuted" and r["verdict"] == "can fail", r
+    bit = {m["kind"] for m in r["mutants"][1:] if m["status"] == "refuted"}
+    assert bit & {"constant x2", "operator"}, r
+    one = [m for m in r["mutants"] if m["kind"] == "constant 1%"]
+    assert one and all(m["status"] == "certified" for m in one)       # 1% cannot bite 39% of slack
+    assert r["refuted"] + r["undecided"] + r["certified"] == len(r["mutants"]) - 1
+
+
+def test_a_sums_range_shifted_by_one_is_a_mutant_and_refuted():
+    st = Holds(rel(sympy.Sum(1, (k, 1, n)), "==", n), method="sympy")
+    assert decide(st).status == "certified"
+    ranges = {name: m for kind, name, m in kinded_mutants(st) if kind == "range"}
+    assert set(ranges) == {f"the range of Sum(1, (k, 1, n)) shifted ({w} bound to {b})"
+                           for w, b in (("lower", 2), ("upper", n - 1), ("upper", n + 1))}, ranges
+    assert rel(sympy.Sum(1, (k, 2, n)), "==", n) in [m.claim for m in ranges.values()]
+    assert all(decide(m).status == "refuted" for m in ranges.values()), ranges
+
+
+def test_a_products_factor_dropped_is_a_mutant_and_a_sign_is_no_factor():
+    st = Holds(rel(x * y, "<=", (x ** 2 + y ** 2) / 2), method="z3")
+    dropped = {name: m.claim for kind, name, m in kinded_mutants(st) if kind == "factor"}
+    assert dropped.get("the factor x dropped from x*y") == rel(y, "<=", (x ** 2 + y ** 2) / 2), dropped
+    assert decide(Holds(dropped["the factor x dropped from x*y"], method="z3")).status == "refuted"
+    assert not [name for kind, name, _ in kinded_mutants(Holds(rel(x - y, "<=", x + sympy.Abs(y))))
+                if kind == "factor"]                                                 # -y: a sign
+
+
+def test_operator_flips_and_the_bound_on_mutants():
+    flips = [m.claim for kind, _, m in kinded_mutants(HALF_LOG2) if kind == "operator"]
+    assert flips == [rel(sympy.Rational(1, 2), ">=", sympy.log(2))]
+    big = Holds(sympy.And(*[rel(x ** 2 + j * y ** 2 + j, ">=", j * x * y / 7) for j in range(1, 5)]),
+                (rel(x, ">", 0), rel(y, ">", 0)))
+    got = kinded_mutants(big)
+    assert len(got) == MAX_MUTANTS and got[0][0] == "negation"
+    assert len({kind for kind, _, _ in got}) >= 6                       # a spread of kinds, not one kind
+    assert len({name for _, name, _ in got}) == len(got)
+    assert [name for name, _ in mutants(big)] == [name for _, name, _ in got]
+
+
+def test_a_step_without_any_mutant_but_its_negation_says_why():
+    st = Holds(rel(sympy.Derivative(sympy.sin(x), x), "==", sympy.cos(x)), method="sympy")
+    r = step_mutants(st)
+    assert r["verdict"] == "negation only" and len(r["mutants"]) == 1, r
+    assert "no other mutant" in r["why"] and "no operator to flip" in r["why"] and "no constant" in r["why"]
+
+
+def test_a_cited_lemma_whose_conditions_cannot_be_negated_does_not_read_as_refuting_its_negation():
+    check = Cites("a lemma", "it applies", (("a searched condition", Finding("holds", "all", "x", certified=True)),))
+    r = step_mutants(check)
+    assert r["negation"] == "undecided" and r["verdict"] == "undecided", r
+
+
+def test_the_summary_counts_refuted_and_undecided_apart(monkeypatch):
+    from rue_verify.outputs.text import mutants as lines
+    rows = [{"node": "A", "step": 1, "text": "t", **step_mutants(HALF_LOG2)}]
+    monkeypatch.setattr(proofs, "MUTANT_SECONDS", 1e-9)
+    rows.append({"node": "B", "step": 1, "text": "t", **step_mutants(HALF_LOG2)})
+    rows.append({"node": "C", "step": 2, "text": "t", "mutants": [], "verdict": "finding", "why": "w"})
+    s = mutants_summary(rows)
+    assert s["steps"] == 3 and s["statements"] == 2 and s["findings"] == 1, s
+    assert s["can_fail"] == 1 and s["undecided"] == 1 and s["negation_only"] == s["cannot_fail"] == 0, s
+    assert s["negation_refuted"] == 1 and s["negation_undecided"] == 1 and s["negation_certified"] == 0, s
+    assert s["mutants_refuted"] == rows[0]["refuted"] > 0 and s["mutants_timed_out"] == rows[1]["undecided"] > 0, s
+    assert s["mutants_undecided"] == rows[0]["undecided"] + rows[1]["undecided"], s
+    assert s["mutants_certified"] == rows[0]["certified"] + rows[1]["certified"], s
+    text = lines(rows, s)
+    assert text[1].startswith("B step 1: undecided: its negation was not decided")
+    assert "1 can fail" in text[-2] and "1 are undecided" in text[-2]
+    assert f"other mutants: {s['mutants_refuted']} refuted" in text[-1] and "undecided" in text[-1]
