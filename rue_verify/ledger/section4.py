@@ -9,8 +9,9 @@ import numpy as np
 import sympy
 from scipy import optimize, special
 
-from bounds import certify, theorems
+from bounds import estimation as es
 from bounds import repaired as rp
+from bounds import theorems
 from bounds.estimation import (
     exact_gaussian_posterior,
     posterior,
@@ -24,23 +25,21 @@ from bounds.estimation import (
 
 from ..verify import (
     Expect,
-    Holds,
     Mode,
     NoRepair,
     Repair,
-    Rests,
     claims_in,
     corroborating,
     fmt,
     from_margin,
-    from_proof,
     from_tightness,
     from_value,
-    held,
     rel,
     repair,
     witness,
 )
+from ..verify.derivation import Decide, Fact, Statement, derive, from_derivation, link, rests
+from .model_points import K_, n_, s0_, s_
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 4: the posterior and RUE"
@@ -271,15 +270,101 @@ def _tau_upper_sides(p: dict) -> tuple[float, float]:
     return float(tau), float(tau_sq_upper(T, len(T), p["sigma0_sq"], p["sigma_sq"])[p["k"]])
 
 
+# ---------------------------------------------------------------- Lemma sec:tau as derivations
+#: the posterior variance tau_k^2 of arm k (eq. MSE), the left side of both sides of Lemma sec:tau
+TAU_SQ = sympy.Symbol("tau_sq", positive=True)
+#: arm k's pull count T_k
+T_K = sympy.Symbol("T_k", positive=True)
+#: eq. MSE's pooled denominator D = sum_j T_j (1 - w_j) = sum_j T_j sigma^2/(T_j sigma0^2 + sigma^2)
+D_POOL = sympy.Symbol("D", positive=True)
+#: one arm's pull count T_j, in the statements about one term of D
+T_J = sympy.Symbol("T_j", positive=True)
+
+
+def tau_sq_mse(T_k, D, sigma0_sq, sigma_sq):
+    """tau_k^2 of eq. MSE with its pooled denominator D = sum_j T_j (1 - w_j) as one quantity: w_k sigma^2/T_k
+    + (1 - w_k)^2 sigma^2/D, from bounds.estimation's pieces (`tau_sq_tilde` is w_k sigma^2/T_k, `shrinkage`
+    is 1 - w_k) combined as `posterior_variance_formula` combines them (the fact `mse` of the derivations
+    below holds the two equal at K = 3)."""
+    return es.tau_sq_tilde(T_k, sigma0_sq, sigma_sq) + es.shrinkage(T_k, sigma0_sq, sigma_sq) ** 2 * sigma_sq / D
+
+
+def _term(T_j):
+    """One term of D: T_j (1 - w_j) (`bounds.estimation.shrinkage`)."""
+    return T_j * es.shrinkage(T_j, s0_, s_)
+
+
+def tau_domain() -> tuple:
+    """What both sides of Lemma sec:tau assume of every symbol: K >= 2 arms and tau_sq the posterior
+    variance of eq. MSE (`tau_sq_mse`) at T_k and the pooled sum D."""
+    return (rel(K_, ">=", 2), rel(TAU_SQ, "==", tau_sq_mse(T_K, D_POOL, s0_, s_)))
+
+
+def tau_upper_statement() -> Statement:
+    """Lemma sec:tau's right side: tau_k^2 <= `bounds.estimation.tau_sq_upper`(T_k, K, sigma0^2, sigma^2)
+    whenever every arm has been pulled (T_j >= 1 for all j, as RUE's initialisation guarantees): T_k >= 1,
+    and D, a sum of K terms T_j (1 - w_j) each at least 1 (1 - w(1)) (the fact `term` of its proof), is at
+    least K (1 - w(1)). Symbols (bind by name): tau_sq, T_k, D, K, sigma0_sq, sigma_sq."""
+    return Statement(TAU_SQ, "<=", es.tau_sq_upper(T_K, K_, s0_, s_),
+                     tau_domain() + (rel(T_K, ">=", 1), rel(D_POOL, ">=", K_ * _term(1))),
+                     "Lemma sec:tau, right side")
+
+
+def tau_lower_repaired_statement() -> Statement:
+    """Lemma sec:tau's left side repaired: tau_k^2 >= `bounds.repaired.tau_sq_lower_repaired`(T_k, K,
+    sigma0^2, sigma^2) for every pull vector: D, a sum of K terms T_j (1 - w_j) each below sigma^2/sigma0^2
+    (the fact `term` of its proof), is below K sigma^2/sigma0^2. Symbols (bind by name): tau_sq, T_k, D, K,
+    sigma0_sq, sigma_sq."""
+    return Statement(TAU_SQ, ">=", rp.tau_sq_lower_repaired(T_K, K_, s0_, s_),
+                     tau_domain() + (rel(D_POOL, "<", K_ * s_ / s0_),), "Lemma sec:tau, left side repaired")
+
+
+def _mse_fact():
+    """eq. MSE as `tau_sq_mse` writes it is `bounds.estimation.posterior_variance_formula` (K = 3, symbolic
+    pull counts), D being `shrinkage_terms`' pooled sum."""
+    Ts = sympy.symbols("T_1:4", positive=True)
+    pooled = es.shrinkage_terms(list(Ts), s0_, s_)[2]
+    st = Statement(es.posterior_variance_formula(list(Ts), s0_, s_)[0], "==", tau_sq_mse(Ts[0], pooled, s0_, s_))
+    return derive(st, [link("=", st.rhs, Decide(method="sympy"),
+                            "posterior_variance_formula's tau_1^2 is w_1 sigma^2/T_1 + (1 - w_1)^2 sigma^2/D")])
+
+
+def tau_upper_derivation(statement: Statement | None = None):
+    """Lemma sec:tau's right side as a derivation (`tau_upper_statement`): z3 decides tau_k^2 <= the right side
+    from eq. MSE, T_k >= 1 and D >= K (1 - w(1)) (the fact `term`: each term of D is at least its value at
+    T_j = 1); the identity of `bounds.certify.prove_tau_upper` (right side - tau_k^2 = sigma^4 (A D - K sigma^2)
+    /(K A^2 D), A = T_k sigma0^2 + sigma^2) is what the decision rests on, A D >= K sigma^2 once T_k >= 1."""
+    st = statement or tau_upper_statement()
+    term = derive(Statement(_term(T_J), ">=", _term(1), (rel(T_J, ">=", 1),)),
+                  [link(">=", _term(1), Decide(), "t sigma^2/(t sigma0^2 + sigma^2) increases in t")])
+    return derive(st, [link("<=", st.rhs, Decide(method="z3"),
+                            "eq. MSE decreases in D, D >= K (1 - w(1)) and T_k >= 1 (decided by z3)")],
+                  facts={"mse": _mse_fact(), "term": term})
+
+
+def tau_lower_repaired_derivation(statement: Statement | None = None):
+    """The repaired left side as a derivation (`tau_lower_repaired_statement`): eq. MSE decreases in D and D <
+    K sigma^2/sigma0^2 (the fact `term`), so tau_k^2 > its value at D = K sigma^2/sigma0^2, which is the repaired
+    bound (sympy)."""
+    st = statement or tau_lower_repaired_statement()
+    term = derive(Statement(_term(T_J), "<", s_ / s0_),
+                  [link("<", s_ / s0_, Decide(), "t sigma^2/(t sigma0^2 + sigma^2) < sigma^2/sigma0^2")])
+    at_top = tau_sq_mse(T_K, K_ * s_ / s0_, s0_, s_)
+    top = derive(Statement(at_top, "==", st.rhs), [link("=", st.rhs, Decide(method="sympy"),
+                                                        "eq. MSE at D = K sigma^2/sigma0^2 is the repaired bound")])
+    return derive(st, [link(">", at_top, Decide(method="z3"),
+                            "eq. MSE decreases in D and D < K sigma^2/sigma0^2 (decided by z3)"),
+                       link("=", st.rhs, Fact("top"), "at D = K sigma^2/sigma0^2, eq. MSE is the repaired bound")],
+                  facts={"mse": _mse_fact(), "term": term, "top": top})
+
+
 @claim("LEM-TAU-UPPER", "Lemma sec:tau (right side)",
        "tau_k^2 <= sigma0^2 sigma^2/(T_k sigma0^2 + sigma^2) (1 + sigma^2/(K sigma0^2)).", bound=True,
        recompute=_tau_upper_sides)
 def check_tau_upper(mode: Mode):
     (m1, w1), n1, b1 = _search_tau(mode, "upper", 1, "tau-upper")
-    proof = from_proof(held(certify.prove_tau_upper()),
-                       "every arm pulled at least once (T_j >= 1, as RUE guarantees), all K >= 2, sigma0^2, "
-                       "sigma^2 > 0",
-                       "tau_k^2 <= the right side")
+    proof = from_derivation(tau_upper_derivation(), "every arm pulled at least once (T_j >= 1, as RUE guarantees), "
+                            "all K >= 2, sigma0^2, sigma^2 > 0", "tau_k^2 <= the right side")
     (m0, w0), n0, b0 = _search_tau(mode, "upper", 0, "tau-upper-unpulled")
     outside = (f" Outside the lemma's setting (some T_j = 0, which RUE's initialisation rules out) it fails in "
                f"{b0} of {n0} sampled vectors (worst relative margin {fmt(m0)})." if m0 < 0 else "")
@@ -332,20 +417,8 @@ def _tau_lower_repaired_sides(p: dict) -> tuple[float, float]:
 
 @repair("LEM-TAU-LOWER", recompute=_tau_lower_repaired_sides)
 def repair_tau_lower(mode: Mode) -> Repair:
-    s0, s, T, K, D = sympy.symbols("sigma0_sq sigma_sq T_k K D", positive=True)
-    A = T * s0 + s
-    tau = s0 * s / A + (s / A) ** 2 * s / D
-    ident = Holds(rel(tau - rp.tau_sq_lower_repaired(T, K, s0, s), "==", s ** 2 / A ** 2 * (s / D - s0 / K)),
-                  method="sympy")
-    t = sympy.symbols("t", positive=True)
-    term = Holds(sympy.And(rel(t * s / (t * s0 + s), "==", s / s0 - s ** 2 / (s0 * (t * s0 + s))),
-                           rel(t * s / (t * s0 + s), "<=", s / s0)), method="auto")
-    proof = from_proof([("tau_k^2 - right side = sigma^4/A^2 (sigma^2/D - sigma0^2/K), A = T_k sigma0^2 + sigma^2, "
-                         "D = sum_j T_j sigma^2/(T_j sigma0^2 + sigma^2)", ident),
-                        ("each term of D is sigma^2/sigma0^2 - sigma^4/(sigma0^2 (T_j sigma0^2 + sigma^2)) <= "
-                         "sigma^2/sigma0^2, so D <= K sigma^2/sigma0^2 and the bracket is >= 0", term)],
-                       "every pull vector with some T_j >= 1, all K, sigma0^2, sigma^2 > 0",
-                       "tau_k^2 >= ttau_k^2 (1 + sigma^2/(K (T_k sigma0^2 + sigma^2)))")
+    proof = from_derivation(tau_lower_repaired_derivation(), "every pull vector with some T_j >= 1, all K >= 2, "
+                            "sigma0^2, sigma^2 > 0", "tau_k^2 >= ttau_k^2 (1 + sigma^2/(K (T_k sigma0^2 + sigma^2)))")
     rng = mode.rng("repair", "tau-lower")
     worst, tight = math.inf, math.inf
     for _ in range(mode.random_samples):
@@ -365,6 +438,29 @@ def repair_tau_lower(mode: Mode) -> Repair:
                   "tau_sq_lower_repaired", [proof, search])
 
 
+def totilde_statement() -> Statement:
+    """eq. toTilde: c_{k,n} = `c_width`(tau_k^2, n) <= sqrt(`theorems.beta`) `c_tilde`(T_k, n), on Lemma sec:tau's
+    right side's domain (`tau_upper_statement`) with n > 1."""
+    up = tau_upper_statement()
+    rhs = sympy.sqrt(theorems.beta(K_, s0_, s_)) * es.c_tilde(T_K, n_, s0_, s_)
+    return Statement(es.c_width(TAU_SQ, n_), "<=", rhs, up.given + (rel(n_, ">", 1),), "eq. toTilde")
+
+
+def totilde_derivation():
+    """eq. toTilde as a derivation: the square root increases, from tau_k^2 <= Lemma sec:tau's right side (a
+    premise resting on sec:tau/upper, matched against that node's statement), and that side is beta ttau_k^2,
+    so its width is sqrt(beta) ctilde."""
+    st = totilde_statement()
+    up = es.tau_sq_upper(T_K, K_, s0_, s_)
+    premise = (rel(TAU_SQ, "<=", up), rests("sec:tau/upper", T_k=T_K, K=K_, sigma0_sq=s0_, sigma_sq=s_, tau_sq=TAU_SQ,
+                                            D=D_POOL))
+    return derive(st, [link("<=", es.c_width(up, n_), Decide(given=(premise,)),
+                            "c = sqrt(2 tau_k^2 log n) <= sqrt(2 (right side) log n): the square root increases, "
+                            "log n > 0"),
+                       link("=", st.rhs, Decide(method="sympy"), "the right side of Lemma sec:tau is beta ttau_k^2, "
+                                                                 "so its width is sqrt(beta) ctilde_{k,n}")])
+
+
 @claim("PF-TOTILDE", "Proof of Theorem 5.1 (eq. toTilde)", "c_{k,n} <= sqrt(beta) ctilde_{k,n}.")
 def check_totilde(mode: Mode):
     rng = mode.rng(33)
@@ -377,15 +473,8 @@ def check_totilde(mode: Mode):
         c = np.sqrt(2 * _tau_sq(T, s0, s) * math.log(n))
         ct = np.sqrt(float(theorems.beta(K, s0, s)) * 2 * tau_sq_tilde(T, s0, s) * math.log(n))
         worst = min(worst, float(np.min((ct - c) / ct)))
-    tau, up, beta, L = sympy.symbols("tau_sq upper beta L", positive=True)
-    proof = from_proof([("tau_k^2 <= the right side of Lemma sec:tau, which is beta ttau_k^2 (LEM-TAU-UPPER)",
-                         Rests("LEM-TAU-UPPER")),
-                        ("c = sqrt(2 tau^2 log n) <= sqrt(2 beta ttau^2 log n) = sqrt(beta) ctilde: the square root "
-                         "increases, log n > 0",
-                         Holds(rel(sympy.sqrt(2 * tau * L), "<=", sympy.sqrt(beta) * sympy.sqrt(2 * (up / beta) * L)),
-                               (rel(tau, "<=", up),), "z3"))],
-                       "every allocation with T_j >= 1, every K >= 2, n > 1, sigma0^2, sigma^2 > 0",
-                       "c_{k,n} <= sqrt(beta) ctilde_{k,n}")
+    proof = from_derivation(totilde_derivation(), "every allocation with T_j >= 1, every K >= 2, n > 1, sigma0^2, "
+                            "sigma^2 > 0", "c_{k,n} <= sqrt(beta) ctilde_{k,n}")
     f = corroborating(from_value(worst, "T_j >= 2, K in [2, 30], n up to 1e8",
                                  f"c^2 = 2 tau^2 log n and beta ctilde^2 = 2 (upper side of Lemma sec:tau) log n: "
                                  f"random search min relative margin {fmt(worst)}.", at_least=-1e-12))
