@@ -290,7 +290,7 @@ def settle_proof(f: Finding) -> None:
     where = next((s for s in rows if s["status"] == low and (low != "certified" or s.get("partial"))), None)
     if status == "checked" and low == "certified" and where is None:
         where = {"step": "", "uses": None, "partial": NOT_CHAINED}
-    weakest = low if where is None else ((f"{low} at step {where['step']}" if where["step"] else low)
+    weakest = low if where is None else ((f"{low} at step {where['step']}" if where["step"] else f"{low} steps")
                                          + (f" ({where['uses']})" if where["uses"] else "")
                                          + (f", on {where['partial']}" if where.get("partial") else ""))
     f.proof.update(status=status, broken_at=[f"step {i}" if rows[i - 1]["uses"] is None else rows[i - 1]["uses"]
