@@ -210,3 +210,47 @@ def prove_h_le_harmonic_h2() -> list[tuple[str, object, tuple]]:
          _rel(S + y, "<=", M * (L + 1 / (t + 1))),
          (_rel(t, ">=", 2), _rel(S, "<=", M * L), _rel(y, "<=", M / (t + 1)))),
     ]
+
+
+# ---------------------------------------------------------------- Section 2: H and H_2 by induction over partial sums
+def h2_le_h_induction() -> dict:
+    """The induction behind H_2 <= H (the steps of `prove_h2_le_h` as a system of states, which an induction
+    engine decides case by case), in sympy. Fix an index i and m = Delta_(i)^-2 (gaps sorted increasingly);
+    the state after t terms is (t, S_t, R_t): S_t = Delta_(1)^-2 + ... + Delta_(t)^-2 and R_t = H - S_t, the
+    terms after t (positive), for t = 1..i. Base: S_1 = Delta_(1)^-2 with 0 < Delta_(1) <= Delta_(i). A round
+    adds the next term Delta_(t+1)^-2 with 0 < Delta_(t+1) <= Delta_(i) (t + 1 <= i). Invariant: t m <= S_t
+    <= H; at t = i, i Delta_(i)^-2 <= H.
+
+    Keys: `params` and `given` (fixed over the induction, their domain), `state` and `state_given` (one
+    state's symbols, their domain), `base` (the first state), `next` (the next state's symbols, in the order
+    of `state`) and `round` (one round from a state to the next; other symbols are fresh at each round),
+    `invariant`."""
+    H, Di, m, i = sympy.symbols("H Delta_(i) m i", real=True)
+    t, S, R, D1 = sympy.symbols("t S_t R_t Delta_(1)", real=True)
+    t1, S1, R1, Dn = sympy.symbols("t' S_t' R_t' Delta_(t+1)", real=True)
+    return {"params": (H, Di, m, i),
+            "given": (_rel(Di, ">", 0), _rel(m * Di ** 2, "==", 1), _rel(i, ">=", 1)),
+            "state": (t, S, R), "state_given": (_rel(t, ">=", 1), _rel(t, "<=", i), _rel(R, ">=", 0),
+                                                _rel(S + R, "==", H)),
+            "base": (_rel(t, "==", 1), _rel(D1, ">", 0), _rel(D1, "<=", Di), _rel(S, "==", D1 ** -2)),
+            "next": (t1, S1, R1),
+            "round": (_rel(t1, "==", t + 1), _rel(Dn, ">", 0), _rel(Dn, "<=", Di), _rel(S1, "==", S + Dn ** -2)),
+            "invariant": sympy.And(_rel(t * m, "<=", S), _rel(S, "<=", H))}
+
+
+def h_le_harmonic_h2_induction() -> dict:
+    """The induction behind H <= (1/2 + sum_{i=2}^K 1/i) H_2 (the steps of `prove_h_le_harmonic_h2` as a system
+    of states; keys as in `h2_le_h_induction`), in sympy. The state after t terms is (t, S_t, L_t) for t >= 2:
+    S_t = Delta_(1)^-2 + ... + Delta_(t)^-2 and L_t = 1/2 + sum_{i=2}^t 1/i. Base: t = 2, S_2 = y_1 + y_2 with
+    y_1 = y_2 (Delta_(1) = Delta_(2) = Delta_min) and 2 y_2 <= H_2, L_2 = 1. A round adds y_(t+1) with
+    (t+1) y_(t+1) <= H_2 (H_2 is the largest i Delta_(i)^-2) and L_(t+1) = L_t + 1/(t+1). Invariant:
+    S_t <= L_t H_2; at t = K, H <= (1/2 + sum_{i=2}^K 1/i) H_2."""
+    M, t, S, L, y1, y2 = sympy.symbols("H_2 t S_t L_t y_1 y_2", real=True)
+    t1, S1, L1, y = sympy.symbols("t' S_t' L_t' y_(t+1)", real=True)
+    return {"params": (M,), "given": (_rel(M, ">", 0),),
+            "state": (t, S, L), "state_given": (_rel(t, ">=", 2),),
+            "base": (_rel(t, "==", 2), _rel(y1, "==", y2), _rel(2 * y2, "<=", M), _rel(S, "==", y1 + y2),
+                     _rel(L, "==", 1)),
+            "next": (t1, S1, L1),
+            "round": (_rel(t1, "==", t + 1), _rel(t1 * y, "<=", M), _rel(S1, "==", S + y), _rel(L1, "==", L + 1 / t1)),
+            "invariant": _rel(S, "<=", M * L)}

@@ -13,7 +13,6 @@ from bounds import theorems as th
 
 from ..verify import (
     Expect,
-    Holds,
     Mode,
     NoRepair,
     Repair,
@@ -21,12 +20,12 @@ from ..verify import (
     fmt,
     from_exact,
     from_margin,
-    from_proof,
     from_value,
     rel,
     repair,
     witness,
 )
+from ..verify.derivation import Decide, Statement, derive, from_derivation, link
 from ..verify.search import Dim, minimize_margin
 from .model_points import K_, d_, n_, s0_, s_
 
@@ -108,24 +107,41 @@ def check_disc_rho(mode: Mode):
                   "fixed variances", "refuted"), [literal, charitable]
 
 
+def rho_derivation():
+    """DISC-RHO repaired, as a derivation (`verify.derivation`): |sigma^2/sigma0^2 - sigma0^2|/(K(sigma0^2 +
+    sigma^2)) >= |rho - 1|, rho from `bounds.theorems.rho`: the bound is at least |sigma^2/sigma0^2 -
+    sigma0^2|/(K(sigma0^2 + sigma^2) + sigma0^2), which is |rho^2 - 1| = |rho - 1| (rho + 1) >= |rho - 1|
+    (rho > 0). Facts: m 25 sigma^2/sigma0^2 = 25 beta_1/(1 + 4 rho)^2 is within 25(beta_1 - 1) + 24|rho - 1| of
+    1, and beta_1 - 1 < 1/K: so m -> sigma0^2 sigma^-2/25 as rho -> 1 and K grows."""
+    rho, b1, m = th.rho(K_, s0_, s_), th.beta_1(K_, s0_, s_), th.m_exponent(K_, s0_, s_)
+    gap = sympy.Abs(s_ / s0_ - s0_)
+    beta_1 = derive(Statement(b1 - 1, "<", 1 / K_, (), "beta_1 - 1 < 1/K"), [
+        link("<", 1 / K_, Decide(), "beta_1 - 1 = sigma0^2/(K(sigma0^2 + sigma^2)) < 1/K")])
+    at_m = derive(Statement(sympy.Abs(25 * s_ * m / s0_ - 1), "<=", 25 * (b1 - 1) + 24 * sympy.Abs(rho - 1), (),
+                            "m 25 sigma^2/sigma0^2 is near 1"), [
+        link("=", sympy.Abs(25 * (b1 - 1) / (1 + 4 * rho) ** 2 + 4 * (1 - rho) * (6 + 4 * rho) / (1 + 4 * rho) ** 2),
+             Decide(), "m 25 sigma^2/sigma0^2 - 1 = 25 beta_1/(1 + 4 rho)^2 - 1 = 25(beta_1 - 1)/(1 + 4 rho)^2 + "
+                       "(5 - (1 + 4 rho))(5 + 1 + 4 rho)/(1 + 4 rho)^2"),
+        link("<=", 25 * (b1 - 1) / (1 + 4 * rho) ** 2 + 4 * sympy.Abs(1 - rho) * (6 + 4 * rho) / (1 + 4 * rho) ** 2,
+             Decide(), "the triangle inequality (beta_1 >= 1)"),
+        link("<=", 25 * (b1 - 1) + 24 * sympy.Abs(rho - 1), Decide(),
+             "(1 + 4 rho)^2 >= 1 and (6 + 4 rho)/(1 + 4 rho)^2 <= 6 for rho > 0")])
+    st = Statement(gap / (K_ * (s0_ + s_)), ">=", sympy.Abs(rho - 1), (), "|rho - 1| <= |sigma^2/sigma0^2 - "
+                   "sigma0^2|/(K(sigma0^2 + sigma^2))")
+    return derive(st, [
+        link(">=", gap / (K_ * (s0_ + s_) + s0_), Decide(), "a larger denominator (sigma0^2 > 0)"),
+        link("=", sympy.Abs(rho ** 2 - 1), Decide(), "rho^2 - 1 = (sigma^2/sigma0^2 - sigma0^2)/(K(sigma0^2 + "
+                                                      "sigma^2) + sigma0^2) (rho of Theorem 5.1)"),
+        link(">=", sympy.Abs(rho - 1), Decide(), "|rho^2 - 1| = |rho - 1| (rho + 1) >= |rho - 1|, as rho + 1 >= 1")],
+                  facts={"beta_1": beta_1, "m": at_m})
+
+
 @repair("DISC-RHO")
 def repair_disc_rho(mode: Mode) -> Repair:
-    rho, b1, m = th.rho(K_, s0_, s_), th.beta_1(K_, s0_, s_), th.m_exponent(K_, s0_, s_)
-    r, b = sympy.symbols("r b_1", positive=True)
-    steps = [("rho^2 - 1 = (sigma^2/sigma0^2 - sigma0^2)/(K (sigma0^2 + sigma^2) + sigma0^2)",
-              Holds(rel(rho ** 2 - 1, "==", (s_ / s0_ - s0_) / (K_ * (s0_ + s_) + s0_)), method="sympy")),
-             ("m (25 sigma^2/sigma0^2) = 25 beta_1/(1 + 4 rho)^2 (the theorem's m)",
-              Holds(rel(m * 25 * s_ / s0_, "==", 25 * b1 / (1 + 4 * rho) ** 2), method="sympy")),
-             ("which is 1 at rho = 1, beta_1 = 1",
-              Holds(rel(sympy.Subs(25 * b / (1 + 4 * r) ** 2, (r, b), (1, 1)), "==", 1), method="sympy")),
-             ("beta_1 - 1 = sigma0^2/(K(sigma0^2 + sigma^2)) = 1/K - sigma^2/(K(sigma0^2 + sigma^2)) < 1/K, so "
-              "beta_1 -> 1 as K grows",
-              Holds(sympy.And(rel(b1 - 1, "==", 1 / K_ - s_ / (K_ * (s0_ + s_))), rel(b1 - 1, "<", 1 / K_)),
-                    method="auto"))]
     return Repair("rho ~ 1 (and m ~ sigma0^2 sigma^-2/25) when K(sigma0^2 + sigma^2) >> |sigma^2/sigma0^2 - sigma0^2|",
-                  "rho", [from_proof(steps, "all K, sigma0^2, sigma^2 > 0", "|rho^2 - 1| <= |sigma^2/sigma0^2 - "
-                                     "sigma0^2|/(K(sigma0^2 + sigma^2)), and m (25 sigma^2/sigma0^2) -> 1 with rho and "
-                                     "beta_1")])
+                  "rho", [from_derivation(rho_derivation(), "all K, sigma0^2, sigma^2 > 0", "|rho - 1| <= "
+                                          "|sigma^2/sigma0^2 - sigma0^2|/(K(sigma0^2 + sigma^2)), and |m 25 sigma^2/"
+                                          "sigma0^2 - 1| <= 25(beta_1 - 1) + 24|rho - 1| with beta_1 - 1 < 1/K")])
 
 
 @claim("DISC-SIGMA0-1/K", "Section 5.1",
@@ -181,17 +197,30 @@ def check_disc_hb(mode: Mode):
                   "refuted"), [literal, charitable]
 
 
+#: the constant c of DISC-HB's repair (sigma0^2 >= c/K)
+C_ = sympy.Symbol("c", positive=True)
+
+
+def hb_derivation():
+    """DISC-HB repaired, as a derivation (`verify.derivation`): K sigma^2 (1 + sigma^2/c) >= H_b (from
+    `bounds.theorems.H_b`) when sigma0^2 >= c/K, since sigma^2/sigma0^2 <= sigma^2 K/c; a fact: equality at
+    sigma0^2 = c/K."""
+    bound = K_ * s_ * (1 + s_ / C_)
+    tight = derive(Statement(th.H_b(K_, C_ / K_, s_), "==", bound, (), "H_b at sigma0^2 = c/K"), [
+        link("=", bound, Decide(), "at sigma0^2 = c/K, sigma^2/sigma0^2 = sigma^2 K/c")])
+    st = Statement(bound, ">=", th.H_b(K_, s0_, s_), (rel(s0_, ">=", C_ / K_),), "H_b <= K sigma^2 (1 + sigma^2/c)")
+    return derive(st, [
+        link(">=", th.H_b(K_, s0_, s_), Decide(), "K sigma^2 (1 + sigma^2/c) = (K + sigma^2 K/c) sigma^2, and sigma0^2 "
+                                                  ">= c/K gives sigma^2/sigma0^2 <= sigma^2 K/c, so it is >= (K + "
+                                                  "sigma^2/sigma0^2) sigma^2 = H_b")],
+                  facts={"equality at sigma0^2 = c/K": tight})
+
+
 @repair("DISC-HB")
 def repair_disc_hb(mode: Mode) -> Repair:
-    c = sympy.symbols("c", positive=True)
-    bound = K_ * s_ * (1 + s_ / c)
     return Repair("H_b = O(K) when sigma0^2 >= c/K for a constant c > 0 and sigma^2 = O(1)", "H_b",
-                  [from_proof([("with sigma0^2 >= c/K: H_b = (K + sigma^2/sigma0^2) sigma^2 <= K sigma^2 (1 + "
-                                "sigma^2/c)", Holds(rel(th.H_b(K_, s0_, s_), "<=", bound), (rel(s0_, ">=", c / K_),),
-                                                    "z3")),
-                               ("with equality at sigma0^2 = c/K",
-                                Holds(rel(sympy.Subs(th.H_b(K_, s0_, s_), s0_, c / K_), "==", bound), method="sympy"))],
-                              "sigma0^2 >= c/K, any sigma^2", "H_b <= K sigma^2 (1 + sigma^2/c)")])
+                  [from_derivation(hb_derivation(), "sigma0^2 >= c/K, any sigma^2",
+                                   "H_b <= K sigma^2 (1 + sigma^2/c), with equality at sigma0^2 = c/K")])
 
 
 def _order_sides(p: dict) -> tuple[float, float]:

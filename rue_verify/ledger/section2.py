@@ -16,7 +16,6 @@ from simulate.runner import ucbe_with_exploration
 from simulate.stats import STRICT_LEVEL, binomial_interval
 
 from ..verify import (
-    Cites,
     Expect,
     Holds,
     Mode,
@@ -31,10 +30,21 @@ from ..verify import (
     from_proof,
     from_tightness,
     from_value,
-    held,
     rel,
     repair,
     witness,
+)
+from ..verify.derivation import (
+    Cite,
+    Decide,
+    Found,
+    Schema,
+    Statement,
+    Telescope,
+    Termwise,
+    derive,
+    from_derivation,
+    link,
 )
 from ..verify.search import Dim, minimize_margin
 
@@ -312,6 +322,100 @@ def _instances(mode: Mode, key: str, n_range=(10, 1e7), K_range=(2, 40), thresho
         yield n, K, np.r_[1.0, 1.0 - g]
 
 
+def _induction(spec: dict, name: str, statement: str, domain: str):
+    """A certified finding when the induction over the states of `spec` (a system that `bounds.certify` states
+    in sympy: `h2_le_h_induction`, `h_le_harmonic_h2_induction`) is proved, every case (the base state, the
+    round from it, the round from any later state) decided unsat by z3 (`verify.induction`); otherwise an
+    inconclusive finding naming the case that was not."""
+    from ..verify import Finding
+    from ..verify import induction as ind
+    Z = ind.z3()
+    ops = {"Equality": lambda a, b: a == b, "LessThan": lambda a, b: a <= b, "StrictLessThan": lambda a, b: a < b,
+           "GreaterThan": lambda a, b: a >= b, "StrictGreaterThan": lambda a, b: a > b}
+    fixed = set(spec["params"]) | set(spec["state"]) | set(spec["next"])
+
+    def tr(relation, env: dict, tag: str) -> list:
+        parts = relation.args if isinstance(relation, sympy.And) else (relation,)
+        out = []
+        for r in parts:
+            env.update({x: Z.Real(f"{x}@{tag}") for x in r.free_symbols - fixed if x not in env})
+            (a, sa), (b, sb) = ind.from_sympy(r.lhs, env), ind.from_sympy(r.rhs, env)
+            out += [ops[type(r).__name__](a, b), *sa, *sb]
+        return out
+
+    def params():
+        p = {x: Z.Real(str(x)) for x in spec["params"]}
+        return p, [c for g in spec["given"] for c in tr(g, dict(p), "p")], {}
+
+    def state(p, tag):
+        env = {**p, **{x: Z.Real(f"{x}@{tag}") for x in spec["state"]}}
+        return {"env": env, "tag": tag}, [c for g in spec["state_given"] for c in tr(g, env, tag)]
+
+    def base(p, s):
+        return [c for g in spec["base"] for c in tr(g, dict(s["env"]), s["tag"])]
+
+    def rounds(p, s, s2):
+        env = {**s["env"], **{n: s2["env"][x] for n, x in zip(spec["next"], spec["state"])}}
+        return [("the next term", Z.And(*[c for g in spec["round"] for c in tr(g, env, s2["tag"])]))]
+
+    system = ind.System(params, state, base, rounds, lambda p, s: Z.BoolVal(True), 0, domain)
+    d = ind.decide(system, ind.Invariant(name, statement, lambda p, s: Z.And(*tr(spec["invariant"], dict(s["env"]),
+                                                                                 s["tag"]))))
+    cases = "; ".join(f"{c.label}: {c.answer}" for c in d.cases)
+    if d.proved:
+        return Finding("holds", domain, f"{statement}: proved by induction over t, every case unsat (z3: {cases}).",
+                       certified=True, statement=f"at every t: {spec['invariant']}")
+    return Finding("inconclusive", domain, f"{statement}: not proved ({d.status}: {cases}).")
+
+
+#: H, H_2 (Section 2) and K as a statement's symbols: H = sum_k Delta_k^-2, H_2 = max_i i Delta_(i)^-2
+H_, H2_ = sympy.symbols("H H_2", positive=True)
+K_ARMS = sympy.Symbol("K", integer=True, positive=True)
+
+
+def lower_h2_derivation(harmonic=None):
+    """H <= log(2K) H_2 (the repaired right inequality of SEC2-LOWER-H2), with H_2 <= H as a fact, as a
+    derivation (`verify.derivation`): H <= (1/2 + sum_{i=2}^K 1/i) H_2 by induction over the partial sums
+    (`certify.h_le_harmonic_h2_induction`, z3); that factor is one sum once its 1/2 is spread over the K - 1
+    terms; term by term 1/i <= -log(1 - 1/i) = log i - log(i - 1) (z3: log a <= a - 1; sympy), a sum that
+    telescopes to (log K + 1/2) H_2 <= log(2K) H_2 (1/2 <= log 2). `harmonic`: the factor's terms as a function
+    of i (1/i; a planted wrong one in the tests)."""
+    harmonic = harmonic or (lambda i: 1 / i)
+    K, H, H2 = K_ARMS, H_, H2_
+    i = sympy.Symbol("i", integer=True, positive=True)
+    half, spread = sympy.Rational(1, 2), 1 / (2 * (K - 1))
+    dom = (rel(K, ">=", 2),)
+    upper = _induction(certify.h_le_harmonic_h2_induction(), "S_t <= L_t H_2",
+                       "S_t <= L_t H_2 for every t >= 2, S_t the sum of the t largest Delta_(i)^-2 and L_t = 1/2 + "
+                       "sum_{i=2}^t 1/i", "every K >= 2 and every gap vector sorted increasingly with Delta_(1) = "
+                       "Delta_(2) (the best arm's gap is Delta_min)")
+    lower = _induction(certify.h2_le_h_induction(), "t Delta_(i)^-2 <= S_t <= H",
+                       "t Delta_(i)^-2 <= S_t <= H for t = 1..i, every index i", "every K >= 2, every index i and "
+                       "every gap vector sorted increasingly")
+    h2_le_h = derive(Statement(H2, "<=", H, dom, "H_2 <= H"), [link(
+        "<=", H, Found(lower, states="for every i, i Delta_(i)^-2 <= S_i <= H (the induction at t = i); H_2 is the "
+                                     "largest of them, so H_2 <= H"),
+        "i Delta_(i)^-2 <= S_i <= H for every i: the sorted Delta^-2 up to i are each >= Delta_(i)^-2 and the rest "
+        "of H is positive (induction on t, z3)")])
+    st = Statement(H, "<=", sympy.log(2 * K) * H2, dom, "H <= log(2K) H_2")
+    links = [
+        link("<=", H2 * (half + sympy.Sum(harmonic(i), (i, 2, K))),
+             Found(upper, states="S_t <= (1/2 + sum_{i=2}^t 1/i) H_2 at every t >= 2, so at t = K: H <= (1/2 + "
+                                 "sum_{i=2}^K 1/i) H_2"),
+             "H <= (1/2 + sum_{i=2}^K 1/i) H_2: by induction on t, Delta_(1)^-2 = Delta_(2)^-2 <= H_2/2 and each "
+             "Delta_(i)^-2 <= H_2/i (H_2 is the largest i Delta_(i)^-2)"),
+        link("=", sympy.Sum(H2 * (1 / i + spread), (i, 2, K)), Decide(method="sympy"),
+             "= sum_{i=2}^K H_2 (1/i + 1/(2(K-1))): the 1/2 spread over the K - 1 terms"),
+        link("<=", sympy.Sum(H2 * (-sympy.log(1 - 1 / i) + spread), (i, 2, K)), Termwise(method="z3"),
+             "<= term by term: 1/i <= -log(1 - 1/i) for i >= 2 (log a <= a - 1 at a = 1 - 1/i)"),
+        link("=", sympy.Sum(H2 * (sympy.log(i) - sympy.log(i - 1) + spread), (i, 2, K)), Termwise(method="sympy"),
+             "= term by term: -log(1 - 1/i) = log i - log(i - 1)"),
+        link("=", H2 * (sympy.log(K) + half), Telescope(H2 * (sympy.log(i - 1) + i / (2 * (K - 1))), i),
+             "the sum telescopes: sum_{i=2}^K (log i - log(i - 1)) = log K, and the spread 1/2 adds up to 1/2"),
+        link("<=", sympy.log(2 * K) * H2, Decide(), "1/2 <= log 2, so log K + 1/2 <= log(2K)")]
+    return derive(st, links, facts={"H_2 <= H": h2_le_h})
+
+
 @repair("SEC2-LOWER-H2")
 def repair_lower_h2(mode: Mode) -> Repair:
     # the two argument steps, each searched on its own over the same random instances
@@ -321,12 +425,8 @@ def repair_lower_h2(mode: Mode) -> Repair:
         left, right = min(left, (H - H2) / H), min(right, (rp.harmonic_log_bound_repaired(K) * H2 - H) / H)
         count += 1
     where = f"{count} random instances, K in [2, 39]"
-    # H_2 <= H and H <= (1/2 + sum_{i=2}^K 1/i) H_2, step by step, each a statement the engine decides (z3; the
-    # best arm's gap is the smallest other gap, so the two smallest gaps are equal, as the second proof's base
-    # needs), then 1/2 + sum_{i=2}^K 1/i <= log(2K) for every K
-    proof = from_proof([*held(certify.prove_h2_le_h() + certify.prove_h_le_harmonic_h2(), "z3"),
-                        *_harmonic_log_steps()],
-                       "every instance, every K", "H_2 <= H <= log(2K) H_2")
+    proof = from_derivation(lower_h2_derivation(), "every K >= 2, every gap vector (sorted, Delta_(1) = Delta_(2))",
+                            "H_2 <= H <= (1/2 + sum_{i=2}^K 1/i) H_2 <= log(2K) H_2")
     search = from_margin(min(left, right), where, holds="both inequalities held",
                          fails="an inequality failed", tol=1e-12, tol_reason="relative rounding")
     Ks = np.arange(2, mode.K_max + 1)
@@ -334,24 +434,16 @@ def repair_lower_h2(mode: Mode) -> Repair:
     sums = corroborating(from_margin(float(np.min(np.log(2 * Ks) - harm)), f"K in 2-{mode.K_max}",
                                      holds="1/2 + sum_{i=2}^K 1/i <= log(2K) at every K summed",
                                      fails="1/2 + sum_{i=2}^K 1/i > log(2K) at some K summed"))
+    # the named formula (numeric only: digamma) is the derivation's factor 1/2 + sum_{i=2}^K 1/i at every K summed
+    named = np.array([rp.harmonic_log_bound_repaired(int(k)) for k in Ks])
+    off = float(np.max(np.abs(named - harm) / harm))
+    same = corroborating(from_value(off, f"K in 2-{mode.K_max}", at_most=1e-12,
+                                    holds="harmonic_log_bound_repaired(K) is 1/2 + sum_{i=2}^K 1/i (the derivation's "
+                                          f"factor) at every K summed (largest relative difference {fmt(off)})",
+                                    fails=f"harmonic_log_bound_repaired(K) differs from 1/2 + sum_{{i=2}}^K 1/i by "
+                                          f"{fmt(off)} (relative) at some K"))
     return Repair("H_2 <= H <= (1/2 + sum_{i=2}^K 1/i) H_2 <= log(2K) H_2 (the paper's first inequality reversed)",
-                  "harmonic_log_bound_repaired", [proof, corroborating(search), sums])
-
-
-def _harmonic_log_steps() -> list:
-    """1/2 + sum_{i=2}^K 1/i <= log(2K) for every K >= 2, as statements: 1/i <= -log(1 - 1/i) (z3: log a <=
-    a - 1), which is log i - log(i - 1) (sympy), whose sum over i = 2..K telescopes to log K (sympy), and 1/2 <=
-    log 2 (sympy)."""
-    i = sympy.Symbol("i", integer=True, positive=True)
-    K = sympy.Symbol("K", integer=True, positive=True)
-    return [("1/i <= -log(1 - 1/i) for i >= 2 (log a <= a - 1)",
-             Holds(rel(1 / i, "<=", -sympy.log(1 - 1 / i)), (rel(i, ">=", 2),), "z3")),
-            ("-log(1 - 1/i) = log i - log(i - 1)", Holds(rel(-sympy.log(1 - 1 / i), "==",
-                                                            sympy.log(i) - sympy.log(i - 1)), (), "sympy")),
-            ("so sum_{i=2}^K 1/i <= sum_{i=2}^K (log i - log(i - 1)) = log K (the sum telescopes)",
-             Holds(rel(sympy.Sum(sympy.log(i) - sympy.log(i - 1), (i, 2, K)), "==", sympy.log(K)), (), "sympy")),
-            ("and 1/2 <= log 2, so 1/2 + sum_{i=2}^K 1/i <= log 2 + log K = log(2K)",
-             Holds(rel(sympy.Rational(1, 2), "<=", sympy.log(2)), (), "sympy"))]
+                  "harmonic_log_bound_repaired", [proof, corroborating(search), sums, same])
 
 
 def _lower_chain_logs(p: dict) -> tuple[float, float]:
@@ -580,30 +672,49 @@ def check_full_alpha(mode: Mode):
                   "the exponent requires alpha <= sigma^2, not >=", "refuted"), findings
 
 
+_u, _a, _b, _c = sympy.symbols("u a b c", real=True)
+_phi = sympy.Function("phi")
+
+#: phi(b) <= phi(a) for c <= a <= b when phi' <= 0 on [c, oo): the mean value theorem, for phi differentiable on
+#: [c, oo) (the derivative's sign is decided where it is defined, so a phi with a pole there is outside the result)
+DECREASING = Schema(
+    "a function whose derivative is <= 0 on [c, oo) decreases there", (_phi, _a, _b, _c, _u),
+    rel(_phi(_b), "<=", _phi(_a)),
+    (("a lies in [c, oo)", rel(_c, "<=", _a)), ("a <= b", rel(_a, "<=", _b)),
+     ("phi' <= 0 on [c, oo)", sympy.Implies(rel(_u, ">=", _c), rel(sympy.Derivative(_phi(_u), _u), "<=", 0)))),
+    "the mean value theorem; Rudin, Principles of Mathematical Analysis (1976), Thm 5.11, for phi differentiable "
+    "on [c, oo)")
+
+#: n, alpha, sigma^2 of Section 2.1 as a statement's symbols
+N_, ALPHA_, SIGMA_SQ_ = sympy.symbols("n alpha sigma_sq", positive=True)
+
+
+def full_alpha_derivation():
+    """SEC2-FULL-ALPHA repaired, as a derivation (`verify.derivation`): (2 pi)^-1/2 [1/sqrt(log n) - 1/(log
+    n)^(3/2)] n^(-1/2) <= the Feller bound at the small gap (`bounds.section2.feller_small_gap_form`) when sqrt(3)
+    <= y = alpha log n/sigma^2 and alpha <= sigma^2. Both sides are (2 pi)^-1/2 F at L = log n and at y, F(x) =
+    (x^-1/2 - x^-3/2) e^(-x/2); F' <= 0 on [sqrt(3), oo) (z3) and sqrt(3) <= y <= L, so F(L) <= F(y) (the mean
+    value theorem, cited with its conditions decided); then (2 pi)^-1/2 F(y) is the formula (sympy)."""
+    n, a, s = N_, ALPHA_, SIGMA_SQ_
+    L, y = sympy.log(n), a * sympy.log(n) / s
+    x = sympy.Symbol("x", positive=True)
+    F = sympy.Lambda(x, (x ** sympy.Rational(-1, 2) - x ** sympy.Rational(-3, 2)) * sympy.exp(-x / 2)
+                     / sympy.sqrt(2 * sympy.pi))
+    st = Statement(s2.full_alpha_rhs(n), "<=", s2.feller_small_gap_form(n, a, s),
+                   (rel(a, "<=", s), rel(sympy.sqrt(3), "<=", y)), "the repaired SEC2-FULL-ALPHA")
+    return derive(st, [
+        link("<=", F(y), Cite(DECREASING, {_phi: F, _a: y, _b: L, _c: sympy.sqrt(3)}),
+             "(2 pi)^-1/2 F(log n) <= (2 pi)^-1/2 F(y), F(x) = (x^-1/2 - x^-3/2) e^(-x/2): F' <= 0 on [sqrt(3), oo) "
+             "and sqrt(3) <= y = alpha log n/sigma^2 <= log n (alpha <= sigma^2)"),
+        link("=", s2.feller_small_gap_form(n, a, s), Decide(method="sympy"),
+             "(2 pi)^-1/2 F(y) is the Feller bound at the small gap: e^(-y/2) = n^(-alpha/(2 sigma^2))")])
+
+
 @repair("SEC2-FULL-ALPHA", recompute=lambda p: (float(s2.full_alpha_rhs(p["n"])),
                                                 float(s2.feller_small_gap_form(p["n"], p["alpha"], p["sigma_sq"]))))
 def repair_full_alpha(mode: Mode) -> Repair:
-    y = sympy.symbols("y", positive=True)
-    F = (y ** sympy.Rational(-1, 2) - y ** sympy.Rational(-3, 2)) * sympy.exp(-y / 2)
-    dF = sympy.exp(-y / 2) * (3 - y ** 2) / (2 * y ** sympy.Rational(5, 2))
-    n, a, s = sympy.symbols("n alpha sigma_sq", positive=True)
-    L = sympy.log(n)
-    root = sympy.sqrt(2 * sympy.pi)
-    forms = Holds(sympy.And(rel(s2.feller_small_gap_form(n, a, s), "==", sympy.Subs(F, y, a * L / s) / root),
-                            rel(s2.full_alpha_rhs(n), "==", sympy.Subs(F, y, L) / root)), method="sympy")
-    Ln = sympy.Symbol("L", positive=True)
-    proof = from_proof([("with y = alpha log n/sigma^2 and L = log n, the left side is (2 pi)^-1/2 F(y) and the right "
-                         "side (2 pi)^-1/2 F(L), F(y) = (y^-1/2 - y^-3/2) e^(-y/2) (bounds.section2's forms)", forms),
-                        ("F'(y) = e^(-y/2) (3 - y^2)/(2 y^(5/2))", Holds(rel(sympy.Derivative(F, y), "==", dF),
-                                                                        method="sympy")),
-                        ("F decreases on [sqrt(3), oo)",
-                         Cites("the mean value theorem", "a differentiable function whose derivative is negative on an "
-                               "interval decreases there", (("F'(y) < 0 for y > sqrt(3)",
-                                                             Holds(rel(dF, "<", 0), (rel(y, ">", sympy.sqrt(3)),),
-                                                                   "z3")),))),
-                        ("alpha <= sigma^2 gives y = alpha L/sigma^2 <= L, so F(y) >= F(L) whenever sqrt(3) <= y",
-                         Holds(rel(a * Ln / s, "<=", Ln), (rel(a, "<=", s),), "z3"))],
-                       "sqrt(3) <= alpha log n/sigma^2 and alpha <= sigma^2", "the inequality holds")
+    proof = from_derivation(full_alpha_derivation(), "sqrt(3) <= alpha log n/sigma^2 and alpha <= sigma^2",
+                            "the inequality holds")
 
     def margin(p: dict) -> float:
         lhs, rhs = s2.feller_small_gap_form(p["n"], p["alpha"], p["sigma_sq"]), s2.full_alpha_rhs(p["n"])
