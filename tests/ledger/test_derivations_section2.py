@@ -1,0 +1,119 @@
+"""The repaired statements of Section 2 and of the discussion (Section 5.1) as derivations: each reads proved
+from its formulas in bounds/, and a planted wrong formula (through a copy: a builder argument or a
+monkeypatched bounds function) leaves its proof unproved."""
+
+import pytest
+import sympy
+
+import bounds.certify
+import bounds.section2
+import bounds.theorems
+from rue_verify.ledger import discussion, section2
+from rue_verify.verify import Mode
+from rue_verify.verify.derivation import Statement, from_derivation, replaced
+from rue_verify.verify.statements import rel
+
+
+def _proof(d):
+    return from_derivation(d, "d").proof
+
+
+def _not_proved(proof) -> bool:
+    return proof["status"] != "proved" and (
+        not proof["chain"]["closed"] or any(r["status"] != "certified" for r in proof["steps"]))
+
+
+@pytest.mark.parametrize("repair", [section2.repair_lower_h2, section2.repair_full_alpha,
+                                    discussion.repair_disc_rho, discussion.repair_disc_hb])
+def test_each_repair_is_a_closed_derivation_of_its_formula(repair):
+    rep = repair(Mode())
+    proof = next(f.proof for f in rep.findings if f.proof)
+    assert proof["chain"]["closed"] and proof["status"] == "proved", proof["weakest"]
+    assert all(r["status"] == "certified" for r in proof["steps"]), [r for r in proof["steps"]
+                                                                     if r["status"] != "certified"]
+    assert rep.verdict == "holds"
+
+
+def test_lower_h2_ends_at_log_2k_h2_through_a_telescoped_sum():
+    """The text's steps are links: the harmonic factor bounded term by term (not an identity standing in for the
+    inequality), its sum telescoped, H_2 <= H as a fact; both inductions proved."""
+    proof = _proof(section2.lower_h2_derivation())
+    just = [r.get("justification", "") for r in proof["steps"]]
+    assert "rule: Termwise" in just and "rule: Telescope" in just
+    st = proof["chain"]["statement"]
+    assert st["op"] == "<=" and st["rhs"] == "H_2*log(2*K)" and st["lhs"] == "H"
+    assert "H_2 <= H" in proof["chain"]["facts"]
+
+
+@pytest.mark.parametrize("wrong", [lambda i: 1 / (i + 1), lambda i: 1 / i ** 2, lambda i: sympy.Rational(101, 100) / i])
+def test_lower_h2_with_a_planted_harmonic_factor_is_not_proved(wrong):
+    assert _not_proved(_proof(section2.lower_h2_derivation(harmonic=wrong)))
+
+
+def test_lower_h2_with_a_planted_induction_is_not_proved(monkeypatch):
+    """A round that lets a term be 2 H_2/(t+1) (H_2 taken as the largest i Delta_(i)^-2 / 2): the induction is
+    not proved, and the link it justified is not certified."""
+    good = bounds.certify.h_le_harmonic_h2_induction
+
+    def wrong():
+        spec = dict(good())
+        t1, y, M = (next(s for s in spec["round"][1].free_symbols if s.name == n) for n in ("t'", "y_(t+1)", "H_2"))
+        spec["round"] = (spec["round"][0], rel(t1 * y, "<=", 2 * M), *spec["round"][2:])
+        return spec
+    monkeypatch.setattr(bounds.certify, "h_le_harmonic_h2_induction", wrong)
+    proof = _proof(section2.lower_h2_derivation())
+    assert _not_proved(proof)
+    assert any(r["status"] == "argued" and "not proved" in r["detail"] for r in proof["steps"]), proof["steps"]
+
+
+def test_lower_h2_with_unsorted_gaps_is_not_proved(monkeypatch):
+    """H_2 <= H's induction with the next gap allowed above Delta_(i) (the sort dropped): not proved."""
+    good = bounds.certify.h2_le_h_induction
+
+    def wrong():
+        spec = dict(good())
+        spec["round"] = tuple(r for r in spec["round"] if not (isinstance(r, sympy.Le) and "Delta_(i)" in str(r.rhs)))
+        return spec
+    monkeypatch.setattr(bounds.certify, "h2_le_h_induction", wrong)
+    assert _not_proved(_proof(section2.lower_h2_derivation()))
+
+
+@pytest.mark.parametrize("which, wrong", [
+    ("feller_small_gap_form", lambda f: lambda n, a, s: f(n, a, s) * sympy.Rational(101, 100)),
+    ("feller_small_gap_form", lambda f: lambda n, a, s: f(n, a * sympy.Rational(101, 100), s)),
+    ("full_alpha_rhs", lambda f: lambda n: f(n) * sympy.Rational(99, 100)),
+    ("full_alpha_rhs", lambda f: lambda n: f(n) * n ** sympy.Rational(1, 100)),
+])
+def test_full_alpha_with_a_planted_formula_is_not_proved(monkeypatch, which, wrong):
+    monkeypatch.setattr(bounds.section2, which, wrong(getattr(bounds.section2, which)))
+    assert _not_proved(_proof(section2.full_alpha_derivation()))
+
+
+def test_full_alpha_under_the_papers_condition_is_not_proved():
+    """alpha >= sigma^2 (the paper's condition) in place of alpha <= sigma^2: the cited result's condition
+    y <= log n is not established, so the link is argued."""
+    d = section2.full_alpha_derivation()
+    n, a, s = section2.N_, section2.ALPHA_, section2.SIGMA_SQ_
+    st = Statement(d.statement.lhs, "<=", d.statement.rhs,
+                   (rel(a, ">=", s), rel(sympy.sqrt(3), "<=", a * sympy.log(n) / s)))
+    proof = _proof(replaced(d, statement=st))
+    assert _not_proved(proof) and "a <= b: " in proof["steps"][0]["detail"], proof["steps"][0]
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda f: lambda K, s0, s: f(K, s0, s) * sympy.Rational(101, 100),
+    lambda f: lambda K, s0, s: sympy.sqrt((K * (s0 + s) + s / s0) / (K * (s0 + s) + 2 * s0)),
+])
+def test_rho_with_a_planted_formula_is_not_proved(monkeypatch, wrong):
+    monkeypatch.setattr(bounds.theorems, "rho", wrong(bounds.theorems.rho))
+    assert _not_proved(_proof(discussion.rho_derivation()))
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda f: lambda K, s0, s: f(K, s0, s) * sympy.Rational(101, 100),
+    lambda f: lambda K, s0, s: (K + 2 * s / s0) * s,
+    lambda f: lambda K, s0, s: (K + s / s0) * s + K,
+])
+def test_hb_with_a_planted_formula_is_not_proved(monkeypatch, wrong):
+    monkeypatch.setattr(bounds.theorems, "H_b", wrong(bounds.theorems.H_b))
+    assert _not_proved(_proof(discussion.hb_derivation()))
