@@ -331,6 +331,19 @@ class Telescope:
 
 
 @dataclass(frozen=True)
+class Monotone:
+    """f(a) op f(b) from the premise a op b (Mathlib's `gcongr`): the link's two sides are `f` with `var`
+    replaced by a and by b, and f is nondecreasing in `var` between them (its derivative decided >= 0 there;
+    > 0 for a strict link from a strict premise). `premise` is a relation a <= b (or <, =) that follows from the
+    statement's domain, or a pair (relation, `Rests` | `Fact` | `Found`), as a link's premises are."""
+
+    f: object
+    var: object
+    premise: object
+    method: str = "auto"
+
+
+@dataclass(frozen=True)
 class Link:
     """One link of a chain: the relation `op` from the previous expression to `to`, justified by `by`."""
 
@@ -569,8 +582,10 @@ def _rule_link(row: dict, st: Statement, prev, op, to, by, extra: tuple = ()):
             a, b, terms_op = prev.function, bound, "<="
         h = Holds(rel(a, terms_op, b), st.given + extra + _in_range(R), by.method)
         sub = _holds_row({}, h)
-        row.update(status=sub["status"], statement=f"for every index in range: {h.text()}", latex=h.latex(),
-                   detail=f"{name}: the terms' relation on the range: {sub['detail']}", witness=sub.get("witness"))
+        # terms that fail somewhere do not make the sums' relation false: the rule does not apply (argued)
+        row.update(status="certified" if sub["status"] == "certified" else "argued",
+                   statement=f"for every index in range: {h.text()}", latex=h.latex(),
+                   detail=f"{name}: the terms' relation on the range ({sub['status']}): {sub['detail']}")
         if isinstance(by, CountTimesMax) and row["status"] == "certified":
             nonneg = Holds(rel(count, ">=", 0), st.given + extra)
             if _holds_row({}, nonneg)["status"] != "certified":
@@ -590,6 +605,39 @@ def _rule_link(row: dict, st: Statement, prev, op, to, by, extra: tuple = ()):
         row.update(status="certified", detail=f"telescoping: the summand is f({k}+1) - f({k}) with f = {f}")
         return row
     raise TypeError(f"not a rule: {by!r}")
+
+
+def _monotone_link(row: dict, st: Statement, prev, op, to, by: Monotone, extra: tuple):
+    row["justification"] = f"monotone in {by.var}"
+    g = extra[0] if extra else None
+    if g is None:
+        return _argue(row, "Monotone needs its premise a <= b")
+    pop = _OPS_OF[type(g).__name__]
+    a, b = (g.lhs, g.rhs) if pop in ("<=", "<", "==") else (g.rhs, g.lhs)
+    pop = {">=": "<=", ">": "<"}.get(pop, pop)
+    f, x = sympy.sympify(by.f), sympy.sympify(by.var)
+    if not (same(prev, f.xreplace({x: a})) and same(to, f.xreplace({x: b}))):
+        return _argue(row, f"the link's sides are not {f} at {x} = {shorten(str(a), 60)} and at {x} = "
+                           f"{shorten(str(b), 60)}")
+    if pop == "==":
+        want = "=="
+    else:
+        want = "<" if pop == "<" and op == "<" else "<="
+    if not implies(want, op):
+        return _argue(row, f"a monotone step from {pop} gives {want}, the link states {op}")
+    if pop == "==":
+        row.update(status="certified", detail=f"equal arguments ({a} = {b}) give equal values")
+        return None
+    d = sympy.Derivative(f, x)
+    h = Holds(rel(d, ">" if want == "<" else ">=", 0), st.given + extra + (rel(x, ">=", a), rel(x, "<=", b)),
+              by.method)
+    sub = _holds_row({}, h)
+    # a function that is not monotone there does not make the link false: the rule does not apply (argued)
+    row.update(status="certified" if sub["status"] == "certified" else "argued",
+               statement=f"d/d{x} {f} {'>' if want == '<' else '>='} 0 between a and b", latex=h.latex(),
+               detail=("monotone: " if sub["status"] == "certified" else f"the rule does not apply, {f} is not "
+                       f"shown nondecreasing in {x} there ({sub['status']}): ") + sub["detail"])
+    return h if sub["status"] == "certified" else None
 
 
 def _rests_link(row: dict, st: Statement, prev, op, to, by: Rests):
@@ -713,6 +761,12 @@ def _chain_rows(d: Derivation, start: int, prefix: str, facts: dict, proved: dic
             else:
                 proved["_found"][id(by.finding)] = i
                 _found_link(row, by)
+        elif isinstance(by, Monotone):
+            prem, extra = _premise_rows((by.premise,), st, i, prefix, facts, proved)
+            rows += prem
+            i += len(prem)
+            row["step"] = i
+            check = _monotone_link(row, st, prev, lk.op, lk.to, by, extra)
         elif isinstance(by, (UnionBound, Termwise, CountTimesMax, Telescope)):
             got = _rule_link(row, st, prev, lk.op, lk.to, by, extra)
             if isinstance(got, tuple):

@@ -432,6 +432,8 @@ def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
         argued |= own["status"] in ("argued", "pending")
         if own["status"] == "checked":
             low, where = own["weakest"].split(" ")[0], f"{key}'s own proof ({own['weakest']})"
+            if low == "certified":             # certified on a part of its domain, or not tied to its statement
+                part = key
     elif mine in DECIDED_NODE:
         # no proof of its own: the step from the nodes it uses is as strong as the check of the node itself
         low, where = mine, (key if mine not in ("definition", "certified") else "")
@@ -463,7 +465,8 @@ def _proof_status(key: str, nodes: dict) -> tuple[str, list[str], str]:
     if argued:
         return "argued", [], _weak(low, where, nodes)
     if low in ("definition", "certified") and part:
-        left = nodes[part]["partial"] or (NOT_CHAINED if nodes[part].get("not_chained") else "")
+        left = nodes[part].get("partial") or (NOT_CHAINED if nodes[part].get("not_chained") else
+                                             (nodes[part].get("own") or {}).get("weakest", "part of its domain"))
         return "checked", [], f"certified at {part}, on {left}"
     return ("proved" if low in ("definition", "certified") else "checked"), [], _weak(low, where, nodes)
 

@@ -308,7 +308,8 @@ def settle_proof(f: Finding) -> None:
             "pending": f"proof pending on other nodes, so {conclusion} is not yet established"}[status]
     f.verdict = "holds" if status in ("proved", "checked") else "inconclusive"
     f.detail = f"{head}: {body}."
-    f.certified = status == "proved"
+    # every step certified, some on part of its domain (a box) or not tied to the statement: certified on a part
+    f.certified = status == "proved" or (status == "checked" and low == "certified")
     f.method = "exhausted" if status == "checked" and low == "exhausted" else None
     f.partial = (next((s["partial"] for s in rows if s.get("partial")), None if chain and chain.get("closed")
                       else NOT_CHAINED) if status == "checked" else None)

@@ -17,6 +17,7 @@ from rue_verify.verify.derivation import (
     Ex,
     Fact,
     Found,
+    Monotone,
     Normal,
     Pr,
     Schema,
@@ -50,8 +51,10 @@ def _to_tilde(beta=th.beta, upper=es.tau_sq_upper, premise=True):
     upper side of Lemma sec:tau (a premise resting on that node)."""
     st = Statement(es.c_width(tau, n), "<=", sympy.sqrt(beta(K, s0, s)) * es.c_tilde(T, n, s0, s), DOMAIN)
     up = upper(T, K, s0, s)
-    given = ((rel(tau, "<=", up), rests("UP", T_k=T)),) if premise else (rel(tau, "<=", up),)
-    return derive(st, [link("<=", es.c_width(up, n), Decide(given=given), "the square root increases"),
+    x = sympy.Symbol("x", positive=True)
+    given = (rel(tau, "<=", up), rests("UP", T_k=T)) if premise else rel(tau, "<=", up)
+    return derive(st, [link("<=", es.c_width(up, n), Monotone(es.c_width(x, n), x, given),
+                            "the width increases with the variance (gcongr)"),
                        link("=", sympy.sqrt(beta(K, s0, s)) * es.c_tilde(T, n, s0, s), Decide(),
                             "the upper side is beta ttau^2")])
 
@@ -108,7 +111,7 @@ def test_a_list_of_certified_steps_is_not_a_proof_of_the_statement():
     x = sympy.Symbol("x", positive=True)
     f = from_proof([("x <= x + 1", __import__("rue_verify").verify.Holds(rel(x, "<=", x + 1)))], "d", "c")
     assert _statuses(f)[0] == "certified"
-    assert f.proof["status"] == "checked" and not f.certified
+    assert f.proof["status"] == "checked" and f.partial  # certified on a part: not tied to the statement
     assert "not a chain" in f.proof["weakest"]
 
 
@@ -274,3 +277,17 @@ def test_a_statement_whose_domain_is_empty_proves_nothing():
     assert row["status"] == "argued" and "its negation is certified too" in row["detail"]
     g = from_derivation(derive(Statement(x, "<=", x - 1, st.given), [link("<=", x - 1, Decide())]), "d")
     assert g.proof["status"] == "argued"
+
+
+def test_a_monotone_step_needs_a_function_that_increases_between_its_arguments():
+    x = sympy.Symbol("x", positive=True)
+    up = es.tau_sq_upper(T, K, s0, s)
+    given = DOMAIN + (rel(tau, "<=", up),)
+    st = Statement(-es.c_width(tau, n), "<=", -es.c_width(up, n), given)
+    f = from_derivation(derive(st, [link("<=", -es.c_width(up, n), Monotone(-es.c_width(x, n), x,
+                                                                             rel(tau, "<=", up)))]), "d")
+    assert f.proof["steps"][0]["status"] == "argued" and "not shown nondecreasing" in f.proof["steps"][0]["detail"]
+    wrong_side = Statement(es.c_width(tau, n), "<=", es.c_width(2 * up, n), given)
+    g = from_derivation(derive(wrong_side, [link("<=", es.c_width(2 * up, n), Monotone(es.c_width(x, n), x,
+                                                                                      rel(tau, "<=", up)))]), "d")
+    assert g.proof["steps"][0]["status"] == "argued" and "not" in g.proof["steps"][0]["detail"]
