@@ -1,0 +1,92 @@
+"""Formulas of bounds/ planted wrong in a copy of the project (its source tree copied, one line of a
+formula changed as text, the claims run in a fresh process from the copy): every node whose statement is
+built from that formula stops reading proved, while the same run on an unchanged copy reads proved. The
+ledger itself is never edited; the plant is the code a reviewer would change.
+
+Each run decides only the claims a node's proof touches (the node's and those it rests on), not the
+whole graph."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("bounds", "simulate", "rue_verify")
+
+SCRIPT = """
+import json, sys
+from rue_verify.ledger import run_ledger
+ids, nodes = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+g = run_ledger(ids=ids).graph
+print(json.dumps({k: g.nodes[k].get("proof") for k in nodes}))
+"""
+
+
+def _copy(dest: Path) -> Path:
+    for p in PACKAGES:
+        shutil.copytree(ROOT / p, dest / p, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return dest
+
+
+def _plant(root: Path, file: str, old: str, new: str) -> None:
+    path = root / file
+    text = path.read_text()
+    assert text.count(old) == 1, f"the plant's line must occur once in {file}: {old!r}"
+    path.write_text(text.replace(old, new))
+
+
+def _proofs(root: Path, ids: list[str], nodes: list[str]) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(root / ".numba")}
+    out = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(ids), json.dumps(nodes)], cwd=root, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert str(root) in subprocess.run([sys.executable, "-c", "import bounds; print(bounds.__file__)"], cwd=root,
+                                       env=env, capture_output=True, text=True).stdout, "the copy was not imported"
+    return got
+
+
+#: (file, the formula's line, the planted line, the claims to run, the nodes that state the formula)
+PLANTS = {
+    "beta, a constant moved (toTilde false at T_j = 1)": (
+        "bounds/theorems.py", "    return 1 + s / (K * s0)\n", "    return (1 + s / (K * s0)) * 99 / 100\n",
+        ["LEM-TAU-UPPER", "PF-TOTILDE"], ["toTilde"]),
+    "the upper side of Lemma sec:tau, a term changed": (
+        "bounds/estimation.py",
+        "    return tau_sq_tilde(T_k, sigma0_sq, sigma_sq) * (1 + sigma_sq / (K * sigma0_sq))\n",
+        "    return tau_sq_tilde(T_k, sigma0_sq, sigma_sq) * (1 + sigma_sq / (K * sigma0_sq) / 2)\n",
+        ["LEM-TAU-UPPER", "PF-TOTILDE"], ["sec:tau/upper"]),
+    "the repaired lower side of Lemma sec:tau, a count off by one": (
+        "bounds/repaired.py", "    return s0 * s / A * (1 + s / (K * A))\n",
+        "    return s0 * s / A * (1 + s / ((K - 1) * A))\n",
+        ["LEM-TAU-LOWER"], ["repair:LEM-TAU-LOWER"]),
+}
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    """The unchanged copy, and its proofs of each plant's nodes (run once per set of claims)."""
+    root, seen = _copy(tmp_path_factory.mktemp("clean")), {}
+
+    def proofs(ids, nodes):
+        key = (tuple(ids), tuple(nodes))
+        if key not in seen:
+            seen[key] = _proofs(root, ids, nodes)
+        return seen[key]
+    return proofs
+
+
+@pytest.mark.parametrize("name", sorted(PLANTS))
+def test_a_formula_planted_wrong_in_a_copy_leaves_its_nodes_unproved(tmp_path, clean, name):
+    file, old, new, ids, nodes = PLANTS[name]
+    before = clean(ids, nodes)
+    assert all(v == "proved" for v in before.values()), before
+    planted = _copy(tmp_path / "planted")
+    _plant(planted, file, old, new)
+    got = _proofs(planted, ids, nodes)
+    assert all(v != "proved" for v in got.values()), (name, got)
