@@ -17,17 +17,14 @@ from simulate.stats import STRICT_LEVEL, binomial_interval
 
 from ..verify import (
     Expect,
-    Holds,
     Mode,
     Repair,
-    Rests,
     claims_in,
     corroborating,
     fmt,
     from_certificate,
     from_count,
     from_margin,
-    from_proof,
     from_tightness,
     from_value,
     rel,
@@ -38,6 +35,7 @@ from ..verify.derivation import (
     Cite,
     Decide,
     Found,
+    Monotone,
     Schema,
     Statement,
     Telescope,
@@ -45,6 +43,7 @@ from ..verify.derivation import (
     derive,
     from_derivation,
     link,
+    rests,
 )
 from ..verify.search import Dim, minimize_margin
 
@@ -62,21 +61,21 @@ def _random_means(rng: np.random.Generator, K: int, dmin: float | None = None) -
     return np.r_[1.0, 1.0 - g]
 
 
-def _h_def_steps() -> list:
-    """H >= 2 Delta_min^-2 from the definition, as statements the engine decides (z3): every term Delta_k^-2 of
-    H is positive; the best arm's term is Delta_min^-2 by definition and a closest competitor's is too (K >= 2),
-    so H is their sum plus the other terms' R >= 0 (in y_k = Delta_k^-2, as `certify.prove_h2_le_h` writes H)."""
-    x = sympy.Symbol("Delta_k", positive=True)
-    yi, yj, m, R = sympy.symbols("y_{i*} y_j m R", real=True)
-    return [("every term y_k = Delta_k^-2 of H is positive (Delta_k > 0)", Holds(rel(1 / x ** 2, ">", 0), (), "z3")),
-            ("H = y_{i*} + y_j + R with m = Delta_min^-2: y_{i*} = m (Delta_{i*} = Delta_min by definition), y_j = m "
-             "(j a closest competitor, K >= 2) and R >= 0 (the other K - 2 terms, by (1)); so H >= 2 Delta_min^-2",
-             Holds(rel(yi + yj + R, ">=", 2 * m), (rel(yi, "==", m), rel(yj, "==", m), rel(R, ">=", 0)), "z3"))]
+def _h_def_derivation():
+    """H >= 2 Delta_min^-2 as a derivation from the definition (`verify.derivation`): H = Delta_{i*}^-2 +
+    Delta_j^-2 + R, where j is a closest competitor (K >= 2), R >= 0 the other K - 2 terms (each Delta_k^-2 >
+    0), Delta_{i*} = Delta_min by definition and Delta_j = Delta_min; each link decided by the engine."""
+    a, b, d = sympy.symbols("Delta_{i*} Delta_j Delta_min", positive=True)
+    R = sympy.Symbol("R", nonnegative=True)
+    st = Statement(a ** -2 + b ** -2 + R, ">=", 2 * d ** -2, (rel(a, "==", d), rel(b, "==", d)))
+    return derive(st, [link("=", 2 * d ** -2 + R, Decide(), "Delta_{i*} = Delta_min (the definition) and Delta_j = "
+                                                           "Delta_min (j a closest competitor)"),
+                       link(">=", 2 * d ** -2, Decide(), "R >= 0: the other terms Delta_k^-2 are positive")])
 
 
 @claim("SEC2-H-DEF", "Section 2", "H = sum_k Delta_k^-2 with Delta_{i*} = Delta_min; hence H >= 2 Delta_min^-2.")
 def check_h_def(mode: Mode):
-    proof = from_proof(_h_def_steps(), "every instance: K >= 2 arms, positive gaps", "H >= 2 Delta_min^-2")
+    proof = from_derivation(_h_def_derivation(), "every instance: K >= 2 arms, positive gaps", "H >= 2 Delta_min^-2")
     rng = mode.rng(1)
     worst = math.inf
     for _ in range(mode.random_samples):
@@ -498,29 +497,40 @@ def check_lower_chain(mode: Mode):
                   "refuted" if v2 == 0 else "-"), findings
 
 
+def lower_chain_derivation():
+    """SEC2-LOWER-CHAIN repaired, as a derivation (`verify.derivation`): n^(-1/2) <= exp(-5n/(p(1-p) H_2))
+    (`bounds.section2.ucbe_lower_bound`) when Delta_min is at most the repaired threshold
+    (`bounds.repaired.ucbe_lower_chain_threshold_repaired`). With f(u) = exp(-5 log(2K) n/(p(1-p) u)), increasing
+    in u: n^(-1/2) is f at u = 2 threshold^-2; Delta_min <= the threshold gives f(2 threshold^-2) <= f(2
+    Delta_min^-2); H >= 2 Delta_min^-2 (SEC2-H-DEF's node, H written as its statement writes it) gives <= f(H);
+    H <= log(2K) H_2 (SEC2-LOWER-H2's repair) gives <= f(log(2K) H_2) = exp(-5n/(p(1-p) H_2)). Each step is a
+    monotone (gcongr) link whose premise rests on the node that states it."""
+    hdef = _h_def_derivation().statement
+    Hx = hdef.lhs                                     # H as SEC2-H-DEF's statement writes it
+    d = next(x for x in hdef.rhs.free_symbols if x.name == "Delta_min")
+    n, P, u = sympy.symbols("n p u", positive=True)
+    K, H2 = K_ARMS, H2_
+    thr = rp.ucbe_lower_chain_threshold_repaired(n, K, P)
+    f = sympy.exp(-5 * sympy.log(2 * K) * n / (P * (1 - P) * u))
+    dom = (rel(K, ">=", 2), rel(P, "<", 1), rel(n, ">", 1), *hdef.given, rel(d, "<=", thr))
+    st = Statement(1 / sympy.sqrt(n), "<=", s2.ucbe_lower_bound(n, P, H2), dom, "the repaired SEC2-LOWER-CHAIN")
+    return derive(st, [
+        link("=", f.subs(u, 2 * thr ** -2), Decide(method="sympy"),
+             "at Delta_min = the repaired threshold, 5 log(2K) n/(p(1-p) 2 Delta_min^-2) = (log n)/2"),
+        link("<=", f.subs(u, 2 * d ** -2), Monotone(f, u, rel(2 * thr ** -2, "<=", 2 * d ** -2)),
+             "Delta_min <= the threshold gives 2 threshold^-2 <= 2 Delta_min^-2, and f increases"),
+        link("<=", f.subs(u, Hx), Monotone(f, u, (rel(2 * d ** -2, "<=", Hx), rests("H-def"))),
+             "H >= 2 Delta_min^-2 (Section 2's definition of H)"),
+        link("<=", s2.ucbe_lower_bound(n, P, H2),
+             Monotone(f, u, (rel(Hx, "<=", sympy.log(2 * K) * H2), rests("repair:SEC2-LOWER-H2", H=Hx))),
+             "H <= log(2K) H_2 (SEC2-LOWER-H2's repair), and f(log(2K) H_2) = exp(-5n/(p(1-p) H_2))")])
+
+
 @repair("SEC2-LOWER-CHAIN")
 def repair_lower_chain(mode: Mode) -> Repair:
     p = 0.2
-    n, K, H, H2, P, D = sympy.symbols("n K H H_2 p Delta_min", positive=True)
-    thr = rp.ucbe_lower_chain_threshold_repaired(n, K, P)
-    at_thr = Holds(rel(sympy.Subs(5 * sympy.log(2 * K) * n / (P * (1 - P) * (2 * D ** -2)), D, thr), "==",
-                       sympy.log(n) / 2), method="sympy")
-    dom = (rel(K, ">=", 2), rel(P, "<", 1))
-    proof = from_proof([("H_2 >= H/log(2K) (SEC2-LOWER-H2's repair)", Rests("repair:SEC2-LOWER-H2")),
-                        ("so 5n/(p(1-p) H_2) <= 5 log(2K) n/(p(1-p) H) and exp(-5n/(p(1-p) H_2)) >= exp(-5 log(2K) n/"
-                         "(p(1-p) H)) (exp increases)",
-                         Holds(rel(sympy.exp(-5 * n / (P * (1 - P) * H2)), ">=",
-                                   sympy.exp(-5 * sympy.log(2 * K) * n / (P * (1 - P) * H))),
-                               (rel(H2, ">=", H / sympy.log(2 * K)), *dom), "z3")),
-                        ("H >= 2 Delta_min^-2", Rests("SEC2-H-DEF")),
-                        ("at Delta_min = the threshold, 5 log(2K) n/(p(1-p) 2 Delta_min^-2) = (log n)/2 exactly",
-                         at_thr),
-                        ("below it the exponent is smaller: 5 log(2K) n/(p(1-p) H) <= 5 log(2K) n/(p(1-p) 2 "
-                         "Delta_min^-2) when H >= 2 Delta_min^-2",
-                         Holds(rel(5 * sympy.log(2 * K) * n / (P * (1 - P) * H), "<=",
-                                   5 * sympy.log(2 * K) * n / (P * (1 - P) * (2 / D ** 2))),
-                               (rel(H, ">=", 2 / D ** 2), *dom), "z3"))],
-                       "every instance with Delta_min below the repaired threshold", "the chain holds")
+    proof = from_derivation(lower_chain_derivation(), "every instance with Delta_min below the repaired threshold",
+                            "the chain holds")
     worst, count = math.inf, 0
     for nn, Kk, mu in _instances(mode, "lower-chain",
                                  threshold=lambda a, b: rp.ucbe_lower_chain_threshold_repaired(a, b, p)):

@@ -6,6 +6,7 @@ import pytest
 import sympy
 
 import bounds.certify
+import bounds.repaired
 import bounds.section2
 import bounds.theorems
 from rue_verify.ledger import discussion, section2
@@ -117,3 +118,34 @@ def test_rho_with_a_planted_formula_is_not_proved(monkeypatch, wrong):
 def test_hb_with_a_planted_formula_is_not_proved(monkeypatch, wrong):
     monkeypatch.setattr(bounds.theorems, "H_b", wrong(bounds.theorems.H_b))
     assert _not_proved(_proof(discussion.hb_derivation()))
+
+
+def _broken(proof) -> bool:
+    """A link (not a Rests, which the graph settles) is argued or refuted, or the chain does not close."""
+    return not proof["chain"]["closed"] or any(r["status"] in ("argued", "refuted") for r in proof["steps"])
+
+
+def test_lower_chain_rests_on_h_def_and_the_lower_h2_repair_matched_to_their_statements():
+    """In the graph, the two premises are instances of the nodes' computed statements (H >= 2 Delta_min^-2, H <=
+    log(2K) H_2) and the repair reads proved; its statement ends at exp(-5n/(p(1-p) H_2))."""
+    from rue_verify.ledger import Mode as LedgerMode
+    from rue_verify.ledger import run_ledger
+    g = run_ledger(LedgerMode(), ["SEC2-H-DEF", "SEC2-LOWER-H2", "SEC2-LOWER-CHAIN"]).graph
+    node = g.nodes["repair:SEC2-LOWER-CHAIN"]
+    assert node["proof"] == "proved" and set(node["uses"]) == {"H-def", "repair:SEC2-LOWER-H2"}, node
+    rested = [s for s in node["proof_steps"] if s.get("uses")]
+    assert len(rested) == 2 and all(s["status"] == "certified" and "instantiated, is this link" in s["detail"]
+                                    for s in rested), rested
+    assert not _broken(_proof(section2.lower_chain_derivation()))
+
+
+@pytest.mark.parametrize("module, which, wrong", [
+    (bounds.repaired, "ucbe_lower_chain_threshold_repaired",
+     lambda f: lambda n, K, p: f(n, K, p) * sympy.Rational(101, 100)),
+    (bounds.repaired, "ucbe_lower_chain_threshold_repaired", lambda f: lambda n, K, p: f(n, K / 2, p)),
+    (bounds.section2, "ucbe_lower_bound", lambda f: lambda n, p, H2: f(n, p, H2 * sympy.Rational(99, 100))),
+    (bounds.section2, "ucbe_lower_bound", lambda f: lambda n, p, H2: f(n, p, H2) ** sympy.Rational(101, 100)),
+])
+def test_lower_chain_with_a_planted_formula_is_not_proved(monkeypatch, module, which, wrong):
+    monkeypatch.setattr(module, which, wrong(getattr(module, which)))
+    assert _broken(_proof(section2.lower_chain_derivation()))
