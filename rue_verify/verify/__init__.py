@@ -4,6 +4,10 @@ proof steps needs, and nothing of one paper.
 - `findings`: a check's finding (verdict, domain, evidence, how a pass was decided) and the
   constructors that compute its verdict from numbers;
 - `proofs`: proofs as steps, each checked, argued or resting on another node;
+- `derivation`: proofs as derivations, a chain from a statement's computed side to the other, every link
+  justified (decided, a cited schema instantiated, a node it rests on, an earlier fact, a rule on sums);
+  `schemas`: classical results as relation schemas;
+- `code_mutants`: the proofs mutation-tested against the formulas they are built from;
 - `papers`: a paper as a plug-in (`Paper`: its claim modules, node table, settings and inputs), loaded
   by name, module or file (`load_paper`); the engine reaches every paper through it;
 - `claims`: claims and repairs declared once, in one registry namespaced by paper, with the `Mode` a
@@ -36,6 +40,33 @@ from .claims import (
     claims_in,
     repair,
     run_claim,
+)
+from .derivation import (
+    Cite,
+    CountTimesMax,
+    Cup,
+    Decide,
+    Derivation,
+    Ex,
+    Fact,
+    Found,
+    Mean,
+    Monotone,
+    Normal,
+    Pr,
+    Rule,
+    Schema,
+    Statement,
+    Telescope,
+    Termwise,
+    UnionBound,
+    cup,
+    derive,
+    event,
+    from_derivation,
+    link,
+    restate,
+    rests,
 )
 from .findings import (
     DECIDED,
@@ -92,4 +123,7 @@ __all__ = [
     'Sampled', 'from_proof', 'proof_mutants', 'proof_status', 'settle_proof', 'solved', 'Condition', 'Holds',
     'bounded', 'concave', 'convex', 'dominated', 'held', 'integrable', 'nonnegative', 'rel', 'Gaussian',
     'gaussian_tail', 'sample_mean', 'union_bound', 'on_box', 'Paper', 'load_paper',
+    'Cite', 'CountTimesMax', 'Cup', 'Decide', 'Derivation', 'Ex', 'Fact', 'Found', 'Mean', 'Monotone', 'Normal', 'Pr',
+    'Rule', 'Schema', 'Statement', 'Telescope', 'Termwise', 'UnionBound', 'cup', 'derive', 'event', 'from_derivation',
+    'link', 'restate', 'rests',
 ]

@@ -343,6 +343,20 @@ class Monotone:
     method: str = "auto"
 
 
+class Rule:
+    """A rule of the engine defined outside this module (sums, harmonic numbers, integral comparison, ...):
+    `justify(row, statement, prev, op, to, premises)` sets the row's `status` ('certified' only when the rule
+    applies to exactly this link and every relation it needs is decided) and `detail`, and returns the
+    `statements.Holds` it decided (mutated by `proofs --mutants`) or None. `premises` are the relations the
+    link's `given` added (each justified, as for Decide). `name` names it in the proof."""
+
+    name = "rule"
+    given: tuple = ()
+
+    def justify(self, row: dict, st: "Statement", prev, op: str, to, premises: tuple):   # pragma: no cover
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
 class Link:
     """One link of a chain: the relation `op` from the previous expression to `to`, justified by `by`."""
@@ -772,6 +786,16 @@ def _chain_rows(d: Derivation, start: int, prefix: str, facts: dict, proved: dic
             if isinstance(got, tuple):
                 row, check = got
                 check = check if row["status"] == "certified" else None
+        elif isinstance(by, Rule):
+            row["justification"] = f"rule: {by.name}"
+            try:
+                check = by.justify(row, st, prev, lk.op, lk.to, extra)
+            except Exception as err:            # a rule that cannot read its link establishes nothing
+                check = None
+                _argue(row, f"the rule {by.name} could not be applied: {type(err).__name__}: {shorten(str(err), 160)}")
+            if row.get("status") not in ("certified", "argued", "refuted", "exhausted", "sampled"):
+                _argue(row, f"the rule {by.name} gave no status")
+            check = check if row["status"] == "certified" else None
         else:
             _argue(row, f"a link is justified by Decide, Cite, Rests, Fact or a rule of the engine, not "
                         f"{type(by).__name__}: it establishes nothing")
