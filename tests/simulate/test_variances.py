@@ -251,4 +251,10 @@ def test_the_kernels_running_form_of_ml_and_reml_is_the_plain_fit(T, seed, restr
     k0, k = V.likelihood_from(T, ybar, W, restricted)
     p0, p = V.estimate(T[None], S[None], Q[None], "reml" if restricted else "ml")
     assert p0.shape == (1, 1)
-    assert p0[0, 0] == pytest.approx(k0, rel=1e-6, abs=1e-9) and p[0, 0] == pytest.approx(k, rel=1e-6, abs=1e-9)
+    # the same maximum: on a near-flat likelihood the two optimisers' stopping points may differ by ~1e-5 in
+    # sigma0^2 (a design Hypothesis found: T = [5, 58, 45, 5], seed 45, REML), so the likelihood decides
+    assert p0[0, 0] == pytest.approx(k0, rel=1e-4, abs=1e-7) and p[0, 0] == pytest.approx(k, rel=1e-4, abs=1e-7)
+    ys = [v for v in x if len(v)]
+    if len(ys) >= 2 and k > 0:
+        a, b = _loglik(ys, p0[0, 0], p[0, 0], restricted), _loglik(ys, k0, k, restricted)
+        assert float(a) == pytest.approx(float(b), rel=1e-9, abs=1e-9)
