@@ -117,7 +117,8 @@ def run_algorithm(name: str, params: dict, means: np.ndarray, n: int, seeds: np.
         reward_seeds: each run's 64-bit reward seed, `(R,)` (the same across algorithms for common
             random numbers).
         gaussian: Gaussian rewards (True, of standard deviation `nu`) or Bernoulli (False).
-        nu: the Gaussian rewards' standard deviation (ignored for Bernoulli).
+        nu: the Gaussian rewards' standard deviation, one number or a `(K,)` array of one per arm (where the
+            algorithm allows it: `Algorithm.one_nu`); ignored for Bernoulli.
         chunks: how many pieces the runs are split into (for progress and interruption).
         progress: show a progress bar.
         sums: an `(R, K)` float array to fill with each run's reward sums per arm (what a posterior
@@ -277,6 +278,8 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
             params.setdefault("H_convention", H_convention)
         params = alg.resolve(params)
         alg.check_budget(n, env.K, params)
+        if env.reward == "gaussian" and env.per_arm_noise:       # refused before any algorithm runs
+            alg.per_arm_nu(env.noise_sd(), env.K, True, params)
         plan.append((alg, params))
     check_memory(runs, env.K)
     gaussian = env.reward == "gaussian"
@@ -291,7 +294,7 @@ def simulate(env: Environment, algorithms: Iterable[str | tuple[str, dict]], bud
             numba.set_num_threads(old)
             raise
     means, clipped = env.means_for_runs(runs, named_streams.stream(seed, 0))
-    nu = float(np.sqrt(env.nu_sq)) if gaussian else 0.0
+    nu = env.noise_sd() if gaussian else 0.0         # one sd, or one per arm (an array)
     out = []
     try:
         for alg, params in plan:

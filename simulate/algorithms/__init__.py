@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from . import (
     bayes_elim,
+    fixed_share,
     prior_alloc,
     rue,
     sequential_halving,
@@ -29,6 +30,7 @@ REGISTRY: dict[str, Algorithm] = {m.ALGORITHM.name: m.ALGORITHM for m in (
 #: balanced variant)
 REGISTRY[prior_alloc.AUTHORS.name] = prior_alloc.AUTHORS
 REGISTRY[rue.TOP_TWO.name] = rue.TOP_TWO
+REGISTRY[fixed_share.ALGORITHM.name] = fixed_share.ALGORITHM       # added after the paper's peers: their order kept
 
 
 def get(name: str) -> Algorithm:

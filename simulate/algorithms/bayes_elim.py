@@ -33,7 +33,7 @@ from numba import njit, prange
 
 from ..environments import prior_variances
 from .sequential_halving import rounds
-from .sources import TIE_RULES, collect, keep_top, live_source, n_arms, phase_sum, replay_source
+from .sources import TIE_RULES, collect, keep_top, live_source, n_arms, one_sd, phase_sum, replay_source
 from .spec import Algorithm, Param, tie_tag
 
 DATA = ("stage", "all")
@@ -43,7 +43,8 @@ DATA = ("stage", "all")
 def noise_variance(src, noise_var):
     if noise_var > 0:
         return noise_var
-    return src[2] * src[2] if src[1] else 0.25
+    sd = one_sd(src[2])             # one sigma^2 for every arm: a per-arm nu is refused (`ONE_NU`)
+    return sd * sd if src[1] else 0.25
 
 
 @njit(cache=True, error_model="numpy")
@@ -174,6 +175,15 @@ PRIOR_PARAMS = (
     Param("noise_var", 0.0, "reward variance sigma^2 the posterior assumes; 0: nu^2 for Gaussian rewards, 1/4 for "
           "Bernoulli ones", low=0.0),
 )
+def one_nu(kw: dict) -> str:
+    """Why the entry cannot run on a per-arm noise sd (`spec.Algorithm.one_nu`): with noise_var = 0 it
+    reads the reward law's one sigma^2; told noise_var, it reads nothing of the environment's noise."""
+    if kw.get("noise_var", 0.0) > 0:
+        return ""
+    return ("its posterior (and allocation) assumes one reward variance sigma^2 for every arm, which noise_var = 0 "
+            "reads from the reward law; give noise_var (the sigma^2 it assumes) to run it on per-arm noise")
+
+
 PRIOR_RULES = (
     Param("prior_mean", 0.5, "per-arm prior means"),
     Param("prior_var", 0.1, "per-arm prior variances", low=0.0, open_low=True),
@@ -193,4 +203,4 @@ ALGORITHM = Algorithm(
     kernel_params=prior_kernel_params,
     kernel_rules=PRIOR_RULES + (Param("data", "stage", "observations per posterior", choices=DATA),
                                 Param("tie_rule", "random", "index ties", choices=TIE_RULES)),
-    style=("tab:brown", "P", "-"), cost=0.05, collects_sums=True, phase_sums=True)
+    style=("tab:brown", "P", "-"), cost=0.05, collects_sums=True, phase_sums=True, one_nu=one_nu)

@@ -51,7 +51,7 @@ class StreamSource:
     compiled kernels read for this reward seed), `uniform()` the run's own stream, `argmax(values)`
     breaks ties at random; `pulls` counts what was pulled and the budget is enforced."""
 
-    def __init__(self, mu: np.ndarray, n: int, gaussian: bool, nu: float, seed: int, reward_seed: int, name: str,
+    def __init__(self, mu: np.ndarray, n: int, gaussian: bool, nu, seed: int, reward_seed: int, name: str,
                  run: int):
         self.K = mu.size
         self.n = n
@@ -167,7 +167,7 @@ def from_function(fn, name: str) -> Algorithm:
     return Algorithm(name=name, title=getattr(fn, "title", doc or f"{name} (from outside the package)"), batch=batch,
                      run=run, reference=reference, min_budget=min_budget,
                      budget_rule=getattr(fn, "budget_rule", "its own minimum budget" if need else "one pull per arm"),
-                     cost=1.0)
+                     cost=1.0, one_nu="")       # it sees rewards only: any noise, one sd or one per arm
 
 
 def _object(spec: str):

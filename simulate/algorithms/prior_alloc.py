@@ -33,7 +33,7 @@ import functools
 import numpy as np
 from numba import njit, prange
 
-from .bayes_elim import PRIOR_PARAMS, PRIOR_RULES, noise_variance, prior_kernel_params
+from .bayes_elim import PRIOR_PARAMS, PRIOR_RULES, noise_variance, one_nu, prior_kernel_params
 from .sources import add_extras, argmax_random, collect, live_source, n_arms, phase_sum, replay_source, uniform
 from .spec import Algorithm, Param
 
@@ -160,7 +160,7 @@ ALGORITHM = Algorithm(
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K, budget_rule="n >= K (an arm may get no pull; its posterior is then its prior)",
     params=PRIOR_PARAMS, kernel_params=prior_kernel_params, kernel_rules=PRIOR_RULES,
-    style=("tab:olive", "*", "-"), cost=0.05, collects_sums=True, phase_sums=True)
+    style=("tab:olive", "*", "-"), cost=0.05, collects_sums=True, phase_sums=True, one_nu=one_nu)
 
 
 # ---------------------------------------------------------------- the authors' allocation
@@ -197,4 +197,5 @@ AUTHORS = Algorithm(
     min_budget=lambda K, p: K, budget_rule="n >= K, as prior_alloc (an arm may draw no pull: its posterior is its "
                                            "prior)",
     params=PRIOR_PARAMS + (MIX,), kernel_params=prior_kernel_params, kernel_rules=PRIOR_RULES + (MIX,),
-    style=("tab:olive", "x", "--"), cost=0.05, collects_sums=True, phase_sums=True, pulls_every_arm=False)
+    style=("tab:olive", "x", "--"), cost=0.05, collects_sums=True, phase_sums=True, pulls_every_arm=False,
+    one_nu=one_nu)

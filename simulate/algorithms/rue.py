@@ -414,7 +414,7 @@ ALGORITHM = Algorithm(
                   open_low=True),
             Param("deg", DEG, "exploration constant DEG in sqrt(DEG tau^2 log n) (the paper: 2)", low=0.0,
                   open_low=True, high=1e6, tag=lambda d, p: "" if d == DEG else f" [DEG = {d:g}]")),
-    style=("tab:red", "o", "-"), cost=1.0, collects_sums=True)
+    style=("tab:red", "o", "-"), cost=1.0, collects_sums=True, one_nu="")
 
 def top_two_batch(*args, **kw):
     """`batch` with the top-two balanced pick (`TOP_TWO`)."""
@@ -437,4 +437,4 @@ TOP_TWO = Algorithm(
                               "leader and the best other index)",
     batch=top_two_batch, run=top_two_run, reference=top_two_reference,
     min_budget=ALGORITHM.min_budget, budget_rule=ALGORITHM.budget_rule, params=ALGORITHM.params,
-    style=("tab:pink", "P", "--"), cost=1.1, collects_sums=True)
+    style=("tab:pink", "P", "--"), cost=1.1, collects_sums=True, one_nu="")

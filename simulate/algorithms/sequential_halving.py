@@ -143,4 +143,4 @@ ALGORITHM = Algorithm(
             Param("estimate", "cumulative", "a round's means: of every sample so far (cumulative, the authors' code) "
                   "or of that round's fresh samples only (round)", choices=ESTIMATES,
                   tag=lambda v, p: "" if v == "cumulative" else " [fresh samples per round]", keyed_at_default=False)),
-    style=("tab:purple", "v", "-"), cost=0.05, collects_sums=True, phase_sums=True, readings=(TIES,))
+    style=("tab:purple", "v", "-"), cost=0.05, collects_sums=True, phase_sums=True, readings=(TIES,), one_nu="")

@@ -8,7 +8,8 @@ A kernel never reads the true means. It is handed a *source* (a tuple made by `l
   algorithm makes it when runs share reward seeds (common random numbers), except that a Gaussian
   phase sum is one draw (`phase_sum`). The algorithm's own
   uniforms (ties, coins, posterior draws) come from the run's stream `st[i]`, seeded from its
-  algorithm seed. Bernoulli rewards are u < mu; Gaussian ones mu + nu z, z by a ziggurat (`_rng.normal`).
+  algorithm seed. Bernoulli rewards are u < mu; Gaussian ones mu + nu z, z by a ziggurat (`_rng.normal`),
+  with nu one number for every arm or one per arm (`noise_sd`: arm k's reward is mu_k + nu[k] z).
 - table: `table[k, j]` is arm k's j-th reward and `ties[m]` the m-th uniform the algorithm asks
   for. The plain references read the same tables through `TableSource`, so a kernel and its
   reference can be compared pull by pull. Every argmax consumes one uniform in table mode; in live
@@ -51,11 +52,46 @@ def bernoulli(u, p):
     return 1.0 * (u < p)
 
 
+def noise_sd(nu, k):
+    """Arm k's noise standard deviation: `nu` itself when it is one number (every arm's), else nu[k]
+    (one per arm, a float64 array of K). Compiled per type (`_noise_sd`), so with one number a kernel
+    multiplies by it as before, with no load or branch in its reward loop."""
+    return nu if np.ndim(nu) == 0 else nu[k]
+
+
+@overload(noise_sd)
+def _noise_sd(nu, k):
+    if isinstance(nu, types.Array):
+        return lambda nu, k: nu[k]
+    return lambda nu, k: nu
+
+
+def one_sd(nu):
+    """The noise sd of a kernel whose definition has one for every arm (Bayesian elimination's sigma^2 from
+    the reward law): `nu` itself; NaN for a per-arm nu, which those entries refuse before a kernel runs
+    (`spec.Algorithm.one_nu`), so that the kernel still compiles for a per-arm source."""
+    return nu if np.ndim(nu) == 0 else math.nan
+
+
+@overload(one_sd)
+def _one_sd(nu):
+    if isinstance(nu, types.Array):
+        return lambda nu: math.nan
+    return lambda nu: nu
+
+
+def nu_argument(nu):
+    """`nu` as the kernels take it: one number as given (`float`), or a per-arm sequence as a C-contiguous
+    float64 array."""
+    return float(nu) if np.ndim(nu) == 0 else np.ascontiguousarray(nu, np.float64)
+
+
 @njit(cache=True)
 def live_source(means, gaussian, nu, reward_seeds, seeds, sums):
     """The source of live runs r = 0..R-1 on means[r] (`(R, K)`): run r's reward streams are
     seeded from reward_seeds[r] (splitmix64 outputs 4k..4k+3 start arm k's stream), its own
-    stream from seeds[r]. sums: `(R, K)` zeros that every reward drawn is added to (run r's arm k
+    stream from seeds[r]. nu: the Gaussian noise sd, one number or a float64 array of one per arm
+    (`noise_sd`). sums: `(R, K)` zeros that every reward drawn is added to (run r's arm k
     in sums[r, k], in the order drawn), or None (`collect`)."""
     R, K = means.shape
     rw = seed_states(reward_seeds.astype(np.uint64), 4 * K).reshape(R * K, 4)
@@ -89,7 +125,7 @@ def collect(sums, shape) -> np.ndarray:
 
 def replay_source(K, table, ties, gaussian=False, nu=0.0):
     """`table_source` from any array-likes (the `run` functions' table mode)."""
-    return table_source(K, np.asarray(table, float), np.asarray(ties, float), bool(gaussian), float(nu))
+    return table_source(K, np.asarray(table, float), np.asarray(ties, float), bool(gaussian), nu_argument(nu))
 
 
 @njit(cache=True, inline="always")
@@ -107,7 +143,7 @@ def reward(src, i, k):
         return r
     row = i * means.shape[1] + k
     if gaussian:
-        r = means[i, k] + nu * normal(rw, row)
+        r = means[i, k] + noise_sd(nu, k) * normal(rw, row)
     else:
         r = bernoulli(next_double(rw, row), means[i, k])
     keep(sums, i, k, r)
@@ -149,9 +185,9 @@ def phase_sum(src, i, k, m):
     """The sum of run i's next m rewards from arm k, for an algorithm that looks at them only as a sum
     (a phase of sequential halving, successive rejects, elimination; a fixed allocation).
 
-    Live Gaussian rewards: m mu + nu sqrt(m) z, one standard normal z from arm k's stream (as `reward`
-    draws it), since a sum of m independent N(mu, nu^2) is N(m mu, m nu^2). One draw instead
-    of m: the same law for every statistic of the run, and for m = 1 the very reward `reward` gives.
+    Live Gaussian rewards: m mu + nu sqrt(m) z (nu the arm's, `noise_sd`), one standard normal z from arm
+    k's stream (as `reward` draws it), since a sum of m independent N(mu, nu^2) is N(m mu, m nu^2). One
+    draw instead of m: the same law for every statistic of the run, and for m = 1 the very reward `reward` gives.
     The j-th reward of the arm is then no longer shared with an algorithm that pulls one at a time
     (common random numbers hold between algorithms with the same phases). Bernoulli rewards and table
     mode: the m rewards one by one, as `reward_sum` (a table is read entry by entry, so a kernel and its
@@ -162,7 +198,7 @@ def phase_sum(src, i, k, m):
     if table.shape[0] > 0 or not gaussian:
         return reward_sum(src, i, k, m)
     row = i * means.shape[1] + k
-    r = m * means[i, k] + nu * math.sqrt(m) * normal(rw, row)
+    r = m * means[i, k] + noise_sd(nu, k) * math.sqrt(m) * normal(rw, row)
     keep(sums, i, k, r)
     return r
 
@@ -286,18 +322,22 @@ TIE_RULES = ("random", "lowest-index")
 
 # ---------------------------------------------------------------- plain numpy side
 class LiveSource:
-    """Rewards and uniforms for the plain references, drawn from one numpy Generator."""
+    """Rewards and uniforms for the plain references, drawn from one numpy Generator. `nu_sq`: the
+    Gaussian noise variance, one number or one per arm (arm k's reward mu_k + sqrt(nu_sq[k]) z)."""
 
     def __init__(self, means: np.ndarray, rng: np.random.Generator, reward: str = "bernoulli",
                  nu_sq: float = 1.0):
         self.mu = np.asarray(means, float)
         self.rng = rng
         self.gaussian = reward == "gaussian"
-        self.nu = math.sqrt(nu_sq)
+        self.nu = math.sqrt(nu_sq) if np.ndim(nu_sq) == 0 else np.sqrt(np.asarray(nu_sq, float))
+        if np.ndim(self.nu) and self.nu.shape != self.mu.shape:
+            raise ValueError(f"nu_sq must be one number or one per arm (K = {self.mu.size}), got shape "
+                             f"{self.nu.shape}")
 
     def reward(self, k: int) -> float:
         if self.gaussian:
-            return float(self.mu[k] + self.nu * self.rng.standard_normal())
+            return float(self.mu[k] + noise_sd(self.nu, k) * self.rng.standard_normal())
         return 1.0 if self.rng.random() < self.mu[k] else 0.0
 
     def phase(self, k: int, m: int) -> float:
@@ -370,18 +410,18 @@ def _replayed_squares(means, gaussian, nu, reward_seeds, pulls):
     return out
 
 
-def replayed_squares(means, pulls, reward_seeds, gaussian: bool, nu: float) -> np.ndarray:
+def replayed_squares(means, pulls, reward_seeds, gaussian: bool, nu) -> np.ndarray:
     """The sums of squared rewards `(R, K)` of finished live runs, replayed as `replayed_sums` replays
     the sums (what a variance estimate at the end of a run needs beside the pulls and sums)."""
-    return _replayed_squares(np.ascontiguousarray(means, float), bool(gaussian), float(nu),
+    return _replayed_squares(np.ascontiguousarray(means, float), bool(gaussian), nu_argument(nu),
                              np.asarray(reward_seeds, np.uint64), np.ascontiguousarray(pulls, float))
 
 
-def replayed_sums(means, pulls, reward_seeds, gaussian: bool, nu: float) -> np.ndarray:
+def replayed_sums(means, pulls, reward_seeds, gaussian: bool, nu) -> np.ndarray:
     """The reward sums `(R, K)` of finished live runs: arm k's first pulls[r, k] rewards of run r's
     stream (seeded from reward_seeds[r]), drawn one at a time, which are the rewards a run that drew
     them one at a time saw, since the j-th such pull of an arm reads the j-th reward of its stream
     whatever the algorithm. A run's data is thus (pulls, sums) without the kernels returning more than
     their pulls. Not for a kernel that draws phase sums (`phase_sum`): such a kernel keeps its own."""
-    return _replayed_sums(np.ascontiguousarray(means, float), bool(gaussian), float(nu),
+    return _replayed_sums(np.ascontiguousarray(means, float), bool(gaussian), nu_argument(nu),
                           np.asarray(reward_seeds, np.uint64), np.ascontiguousarray(pulls, float))

@@ -5,8 +5,9 @@ allowed ranges, and its smallest budget. Each algorithm module ends with one `Al
 Calling conventions shared by every algorithm (keyword arguments; modes are names, never integers):
 
 - `batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, **kernel_params)`: runs
-  r = 0..R-1 on means[r] (`(R, K)`), each on the streams of its seeds (`sources`); returns the
-  recommended arms `(R,)` and the pulls per arm `(R, K)`. Results do not depend on threads. An
+  r = 0..R-1 on means[r] (`(R, K)`), Gaussian rewards of noise sd `nu` (one number, or a sequence
+  of one per arm where the entry allows it: `Algorithm.one_nu`), each on the streams of its seeds
+  (`sources`); returns the recommended arms `(R,)` and the pulls per arm `(R, K)`. Results do not depend on threads. An
   entry that declares `collects_sums` also takes `sums=`, an `(R, K)` float array it fills with each
   run's reward sums as its kernel draws them (`sources.collect`); through the entry every algorithm
   takes it, the others' sums replayed from their reward streams (`sources.replayed_sums`).
@@ -23,9 +24,10 @@ the kernel takes (`kernel_rules` declares their ranges). A kernel parameter is a
 with one value per run (the runner splits it with the runs) or a tuple with one value per arm.
 
 An entry's `batch` and `run` check their input before a kernel sees it (means finite, of K >= 2
-arms, in [0, 1] for Bernoulli rewards; n at least the smallest budget; one seed of each kind per
-run; a reward table with n rewards per arm; every kernel parameter in its range) and raise a
-ValueError that names the argument. The module functions they wrap are unchecked.
+arms, in [0, 1] for Bernoulli rewards; nu one number > 0, or K of them with Gaussian rewards where the
+entry allows it; n at least the smallest budget; one seed of each kind per run; a reward table with n
+rewards per arm; every kernel parameter in its range) and raise a ValueError that names the argument.
+The module functions they wrap are unchecked.
 """
 
 from __future__ import annotations
@@ -38,9 +40,19 @@ from typing import Any, Callable
 import numpy as np
 
 
+def ndim(value) -> int:
+    """`np.ndim(value)`, or -1 for what is no array (a ragged list), so that a check refuses it by name."""
+    try:
+        return int(np.ndim(value))
+    except (TypeError, ValueError):
+        return -1
+
+
 @dataclass(frozen=True)
 class Param:
-    """A parameter: a name from `choices`, or a finite number in [low, high] (ends open when said)."""
+    """A parameter: a name from `choices`, a finite number in [low, high] (ends open when said), or with
+    `per_arm` a tuple of such numbers, one per arm (its length is the entry's to check, where K is known;
+    the default may be empty, meaning what the entry says)."""
 
     name: str
     default: Any
@@ -54,18 +66,30 @@ class Param:
     #: False for a parameter added after results were stored: at its default it is left out of stored keys
     #: (`Algorithm.stored`), so the rows stored before it existed, which ran that default, still match
     keyed_at_default: bool = True
+    per_arm: bool = False
 
     def allowed(self) -> str:
         if self.choices:
             return "one of " + ", ".join(map(str, self.choices))
         lo = "-inf" if self.low is None else f"{self.low:g}"
         hi = "inf" if self.high is None else f"{self.high:g}"
-        return (f"a finite number in {'(' if self.open_low or self.low is None else '['}{lo}, "
-                f"{hi}{')' if self.open_high or self.high is None else ']'}")
+        interval = (f"{'(' if self.open_low or self.low is None else '['}{lo}, "
+                    f"{hi}{')' if self.open_high or self.high is None else ']'}")
+        return f"a sequence of finite numbers in {interval}, one per arm" if self.per_arm else \
+            f"a finite number in {interval}"
 
     def check(self, value: Any, owner: str) -> Any:
         """The value if allowed, else a ValueError naming `owner`'s parameter, the value and the range."""
-        bad = ValueError(f"{owner}: {self.name} must be {self.allowed()}, got {value!r}")
+        bad = ValueError(f"{owner}: {self.name} must be {self.allowed()}, got {value!r}"[:400])
+        if self.per_arm:
+            if isinstance(value, (str, bytes, dict)) or ndim(value) != 1:
+                raise bad
+            one = Param(self.name, None, self.help, low=self.low, high=self.high, open_low=self.open_low,
+                        open_high=self.open_high)
+            try:
+                return tuple(one.check(v.item() if isinstance(v, np.generic) else v, owner) for v in value)
+            except ValueError:
+                raise bad from None
         if self.choices:
             if isinstance(value, str) and value in self.choices:
                 return value
@@ -103,6 +127,11 @@ class Reading:
 TIES = Reading("ties", {"project": {"tie_rule": "random"}, "authors": {"tie_rule": "lowest-index"}})
 
 
+#: why an entry that does not declare `one_nu` is refused a per-arm noise sd
+NOT_DECLARED = ("it does not declare that it can (an entry says so by one_nu='' when its kernels read no noise level, "
+                "or read it per arm through sources.noise_sd)")
+
+
 @dataclass(frozen=True)
 class Algorithm:
     """One registry entry: everything the runner, the reproduction, the figures and the command
@@ -127,6 +156,11 @@ class Algorithm:
     phase_sums: bool = False                     # its kernel draws a Gaussian phase's sum at once
     #                                              (`sources.phase_sum`; must collect its sums, which no
     #                                              one-at-a-time replay gives)
+    #: whether runs may have one Gaussian noise sd per arm (`nu` a sequence): "" when they may (the entry
+    #: reads no noise level, or reads each arm's: TTTS's posterior, two-stage's bounds), else why not (its
+    #: definition has one sigma); a function of the kernel parameters when that depends on them (Bayesian
+    #: elimination reads one sigma^2 only with noise_var = 0). An entry from outside that does not say is refused
+    one_nu: str | Callable[[dict], str] = NOT_DECLARED
 
     def arm_rounds(self, n: int, K: int, gaussian: bool) -> float:
         """One run's work in arm-rounds, the unit of `cost` (a progress bar's weight): n K, or for an
@@ -176,7 +210,8 @@ class Algorithm:
             raise ValueError(f"{self.name}: means must be finite")
         if live and not gaussian and (means.min() < 0 or means.max() > 1):
             raise ValueError(f"{self.name}: Bernoulli means must lie in [0, 1], got {means.min():g}..{means.max():g}")
-        if live and gaussian and not (isinstance(nu, (int, float, np.floating)) and 0 < nu < float("inf")):
+        if ndim(nu) == 0 and live and gaussian and not (isinstance(nu, (int, float, np.floating))
+                                                            and 0 < nu < float("inf")):
             raise ValueError(f"{self.name}: nu (the Gaussian noise sd) must be a finite number > 0, got {nu!r}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 10 ** 9:
             raise ValueError(f"{self.name}: n must be an integer in [1, 1e9], got {n!r}")
@@ -187,14 +222,16 @@ class Algorithm:
                              f"(it takes {', '.join(rules) or 'none'})")
         out = {}
         for name, value in kw.items():
-            if isinstance(value, (np.ndarray, tuple)):     # per run (array) or per arm (tuple)
+            if rules[name].per_arm:                        # one per arm, checked whole
+                out[name] = rules[name].check(value, self.name)
+            elif isinstance(value, (np.ndarray, tuple)):     # per run (array) or per arm (tuple)
                 for v in np.ravel(value):
                     rules[name].check(float(v), self.name)
                 out[name] = value
             else:
                 out[name] = rules[name].check(value, self.name)
-        full = {p.name: p.default for p in (self.kernel_rules if self.kernel_rules is not None else self.params)}
-        full.update({k: v for k, v in out.items() if not isinstance(v, (np.ndarray, tuple))})
+        full = self._defaults()
+        full.update({k: v for k, v in out.items() if not isinstance(v, (np.ndarray, tuple)) or rules[k].per_arm})
         if self.kernel_rules is None:
             self.check_budget(int(n), means.shape[1], full)
         elif n < means.shape[1]:
@@ -208,10 +245,31 @@ class Algorithm:
             raise ValueError(f"{name}: {what} must be {R} non-negative integers (one per run), got {seeds!r}"[:300])
         return a.astype(np.uint64)
 
+    def per_arm_nu(self, nu, K: int, gaussian: bool, kw: dict):
+        """`nu` as the kernels take it: one number unchanged, or a sequence of one noise sd per arm as a
+        float64 array of K, checked (finite, > 0, Gaussian rewards) and refused where the entry reads one
+        noise level for every arm (`one_nu`), with a ValueError that names nu and says why."""
+        if ndim(nu) == 0:
+            return nu
+        try:
+            a = np.asarray(nu, float)
+        except (TypeError, ValueError):
+            a = None
+        if a is None or a.ndim != 1 or a.size != K or not np.all(np.isfinite(a)) or not np.all(a > 0):
+            raise ValueError(f"{self.name}: nu per arm must be K = {K} finite numbers > 0 (each arm's Gaussian noise "
+                             f"sd), got {nu!r}"[:400])
+        if not gaussian:
+            raise ValueError(f"{self.name}: nu per arm (one noise sd per arm) needs Gaussian rewards (gaussian=True)")
+        why = self.one_nu(kw) if callable(self.one_nu) else self.one_nu
+        if why:
+            raise ValueError(f"{self.name}: nu per arm (one noise sd per arm) is refused: {why}")
+        return np.ascontiguousarray(a)
+
     def _checked_batch(self, means, n, seeds, reward_seeds, gaussian=False, nu=0.0, sums=None, **kw):
         from .sources import collect, replayed_sums
         means = np.asarray(means, float)
         kw = self._check(means, n, gaussian, nu, kw)
+        nu = self.per_arm_nu(nu, means.shape[1], gaussian, {**self._defaults(), **kw})
         R = means.shape[0]
         seeds, reward_seeds = (self._seeds(self.name, s, R, w) for s, w in ((seeds, "seeds"),
                                                                            (reward_seeds, "reward_seeds")))
@@ -228,6 +286,7 @@ class Algorithm:
         if mu.ndim != 1:
             raise ValueError(f"{self.name}: mu must be one run's K means, got shape {mu.shape}")
         kw = self._check(mu[None], n, gaussian, nu, kw, live=table is None)
+        nu = self.per_arm_nu(nu, mu.size, gaussian, {**self._defaults(), **kw})
         if table is not None:
             t = np.asarray(table, float)
             if t.ndim != 2 or t.shape[0] != mu.size or t.shape[1] < n:
@@ -239,6 +298,9 @@ class Algorithm:
         self._seeds(self.name, [reward_seed], 1, "reward_seed")
         return self.raw_run(mu, n, gaussian=gaussian, nu=nu, table=table, ties=ties, seed=seed,
                             reward_seed=reward_seed, **kw)
+
+    def _defaults(self) -> dict:
+        return {p.name: p.default for p in (self.kernel_rules if self.kernel_rules is not None else self.params)}
 
     def stored(self, resolved: dict) -> dict:
         """Resolved parameters as result stores key them: those that say so (`Param.keyed_at_default`)

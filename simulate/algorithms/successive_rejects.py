@@ -99,4 +99,4 @@ ALGORITHM = Algorithm(
     name="sr", title="Successive rejects (Audibert, Bubeck & Munos 2010)",
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K + 1, budget_rule="n_1 = ceil((n - K) / (logbar(K) K)) must give every arm a pull",
-    style=("tab:green", "^", "-"), cost=0.05, collects_sums=True, phase_sums=True)
+    style=("tab:green", "^", "-"), cost=0.05, collects_sums=True, phase_sums=True, one_nu="")

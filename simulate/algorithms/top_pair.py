@@ -121,4 +121,4 @@ ALGORITHM = Algorithm(
                   open_low=True, open_high=True),
             Param("scale", 1.0, "the pilot's total: scale n^exponent pulls (at least one per arm)", low=0.0,
                   open_low=True)),
-    style=("tab:cyan", "P", "-"), cost=0.05, collects_sums=True, phase_sums=True)
+    style=("tab:cyan", "P", "-"), cost=0.05, collects_sums=True, phase_sums=True, one_nu="")

@@ -1,7 +1,8 @@
 """Top-two Thompson sampling (Russo 2020), leader probability beta = 1/2.
 
 - Posterior: Bernoulli rewards, Beta(1, 1) priors updated with a reward r as (r, 1 - r); Gaussian
-  rewards, N(rbar_k, nu^2 / T_k) with the environment's noise variance nu^2 known (flat prior).
+  rewards, N(rbar_k, nu_k^2 / T_k) with the environment's noise variance known (flat prior): one nu^2
+  for every arm, or each arm's own when the noise is given per arm.
 - Initialisation: two round-robin passes.
 - Round t: draw theta from the posterior; the leader is argmax theta (ties at random). With
   probability 1/2 pull the leader; otherwise redraw theta until its argmax differs from the leader,
@@ -29,6 +30,7 @@ from .sources import (
     collect,
     live_source,
     n_arms,
+    noise_sd,
     replay_source,
     reward,
     standard_normal,
@@ -42,7 +44,7 @@ def _sample(theta, C, S, T, gaussian, nu, src, i):
     """Every theta_j from the posterior (the plain sampler)."""
     for j in range(theta.shape[0]):
         if gaussian:
-            theta[j] = S[j] / T[j] + nu / math.sqrt(T[j]) * standard_normal(src, i)
+            theta[j] = S[j] / T[j] + noise_sd(nu, j) / math.sqrt(T[j]) * standard_normal(src, i)
         else:
             theta[j] = beta_draw(int(C[j, 0]), C[j, 1], C[j, 2], C[j, 3], C[j, 4], C[j, 5], src, i)
 
@@ -164,7 +166,7 @@ def reference(source, K: int, n: int, gaussian: bool = False, nu: float = 0.0) -
 
     def sample():
         if gaussian:
-            return np.array([S[j] / T[j] + nu / math.sqrt(T[j]) * normal() for j in range(K)])
+            return np.array([S[j] / T[j] + noise_sd(nu, j) / math.sqrt(T[j]) * normal() for j in range(K)])
         return np.array([beta_reference(A[j], B[j], source.uniform) for j in range(K)])
 
     for t in range(n):
@@ -191,4 +193,4 @@ ALGORITHM = Algorithm(
     name="ttts", title="Top-two Thompson sampling (Russo 2020), beta = 1/2, exact posterior draws",
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: 2 * K, budget_rule="two round-robin passes first",
-    style=("tab:orange", "D", "-"), cost=6.0, collects_sums=True)
+    style=("tab:orange", "D", "-"), cost=6.0, collects_sums=True, one_nu="")

@@ -6,8 +6,8 @@ code (`jkomiyama/bayesbai_paper`, policy `TwostagePolicy`) runs it.
 - Candidates: with N_j the stage-1 pulls and rbar_j the stage-1 mean of arm j, the Chernoff
   confidence bounds lb_j < rbar_j < ub_j solve N_j kl(rbar_j, x) = 2 log n (kl the Bernoulli
   divergence; with Gaussian rewards of variance nu^2, (rbar - x)^2 / (2 nu^2), so
-  x = rbar -+ nu sqrt(4 log n / N_j)). An arm without pulls has bounds [0, 1] (Gaussian: the
-  real line). The candidates are the arms with ub_j > max_i lb_i.
+  x = rbar -+ nu sqrt(4 log n / N_j), nu the arm's own when the noise is given per arm). An arm
+  without pulls has bounds [0, 1] (Gaussian: the real line). The candidates are the arms with ub_j > max_i lb_i.
 - Stage 2: rounds t = n1 .. n - 1 pull the (t mod K')-th candidate in index order (K' candidates),
   so every one of the n pulls is used.
 - Recommendation: the largest empirical mean over all pulled arms, ties at random.
@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .sources import TIE_RULES, argmax_random, collect, live_source, n_arms, phase_sum, replay_source
+from .sources import TIE_RULES, argmax_random, collect, live_source, n_arms, noise_sd, phase_sum, replay_source
 from .spec import TIES, Algorithm, Param, tie_tag
 
 
@@ -98,7 +98,7 @@ def _run(src, i, n, q, lowest):
         if T[j] == 0:
             lb[j], ub[j] = (-np.inf, np.inf) if gaussian else (0.0, 1.0)
         elif gaussian:
-            h = nu * math.sqrt(2.0 * level / T[j])
+            h = noise_sd(nu, j) * math.sqrt(2.0 * level / T[j])
             lb[j], ub[j] = S[j] / T[j] - h, S[j] / T[j] + h
         else:
             lb[j], ub[j] = chernoff_bounds(S[j] / T[j], T[j], level)
@@ -156,11 +156,11 @@ def reference(source, K: int, n: int, gaussian: bool = False, nu: float = 1.0,
     def kl(p, x):
         return sum(a * math.log(a / b) for a, b in ((p, x), (1 - p, 1 - x)) if a > 0)
 
-    def bounds(p, N):
+    def bounds(p, N, k):
         if N == 0:
             return (-math.inf, math.inf) if gaussian else (0.0, 1.0)
         if gaussian:
-            h = nu * math.sqrt(4 * math.log(n) / N)
+            h = noise_sd(nu, k) * math.sqrt(4 * math.log(n) / N)
             return p - h, p + h
         thr = 2 * math.log(n) / N
         lb = 0.0 if p == 0 else brentq(lambda x: kl(p, x) - thr, 1e-300, p, xtol=1e-15, rtol=1e-15)
@@ -172,7 +172,7 @@ def reference(source, K: int, n: int, gaussian: bool = False, nu: float = 1.0,
     for k in stage1:
         S[k] += source.reward(k)
         T[k] += 1
-    b = [bounds(S[j] / T[j] if T[j] else 0.0, T[j]) for j in range(K)]
+    b = [bounds(S[j] / T[j] if T[j] else 0.0, T[j], j) for j in range(K)]
     cand = [j for j in range(K) if b[j][1] > max(lo for lo, _ in b)]
     for t in range(len(stage1), n):
         k = cand[t % len(cand)]
@@ -199,4 +199,4 @@ ALGORITHM = Algorithm(
                   "code)", choices=TIE_RULES, tag=tie_tag),
             Param("q", 0.5, "fraction of the budget in stage 1 (round robin)", low=0.0, high=1.0, open_low=True,
                   open_high=True, tag=lambda q, p: f" q={q:g}")),
-    style=("tab:brown", "P", "-"), cost=0.05, collects_sums=True, phase_sums=True, readings=(TIES,))
+    style=("tab:brown", "P", "-"), cost=0.05, collects_sums=True, phase_sums=True, readings=(TIES,), one_nu="")

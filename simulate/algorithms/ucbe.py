@@ -126,6 +126,6 @@ ALGORITHM = Algorithm(
                   "(plus Delta_min^-2 for the best arm)", choices=("suboptimal", "section2"))),
     kernel_params=exploration,
     kernel_rules=(Param("a", 2.0, "exploration parameter a", low=0.0, open_low=True),),
-    style=("tab:blue", "s", "-"), cost=0.6, collects_sums=True,
+    style=("tab:blue", "s", "-"), cost=0.6, collects_sums=True, one_nu="",
     # Section 6 sets a = 2n/H; Section 6.1 says 'a = 2' for its random setups
     readings=(Reading("a = 2 (Section 6.1)", {"a = c n / H": {}, "a = c": {"a_form": "c"}}, setups=("R",)),))

@@ -60,4 +60,4 @@ ALGORITHM = Algorithm(
     name="uniform", title="Uniform allocation (round robin), the baseline every adaptive rule should beat",
     batch=batch, run=run, reference=reference,
     min_budget=lambda K, p: K, budget_rule="every arm needs a pull for its empirical mean",
-    style=("tab:gray", "x", "--"), cost=0.05, collects_sums=True, phase_sums=True)
+    style=("tab:gray", "x", "--"), cost=0.05, collects_sums=True, phase_sums=True, one_nu="")
