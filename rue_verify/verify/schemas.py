@@ -5,8 +5,9 @@ link and decides every condition on the link's objects. Each says where it is st
 - Gaussian: `GAUSSIAN_TAIL`, `GAUSSIAN_UPPER_TAIL` (Chernoff), `GAUSSIAN_UPPER_TAIL_EXACT` (erfc),
   `MEAN_OF_GAUSSIANS`; the Mills ratio: `MILLS_UPPER`, `MILLS_LOWER` (Gordon), `MILLS_LOWER_FELLER`;
 - means of independent draws (`Avg(X, T)` of a law below: `Bounded`, `SubGaussian`, `BoundedDeviation`):
-  `HOEFFDING` (values in [lo, hi]) and its lower tail, `SUB_GAUSSIAN_TAIL`, `SUB_GAUSSIAN_MEAN_TAIL` and its
-  lower tail, `BERNSTEIN` (|X - m| <= c, variance v); `CHERNOFF` (Markov on exp(l X)), `MARKOV`;
+  `HOEFFDING` (values in [lo, hi]), its lower tail and both tails (`HOEFFDING_TWO_SIDED`), `SUB_GAUSSIAN_TAIL`,
+  `SUB_GAUSSIAN_MEAN_TAIL`, its lower tail and both (`SUB_GAUSSIAN_MEAN_TWO_SIDED`), `BERNSTEIN` (|X - m| <= c,
+  variance v); `CHERNOFF` (Markov on exp(l X)), `MARKOV`;
 - `JENSEN` (convex), `JENSEN_CONCAVE`, `JENSEN_CONCAVE_NONNEGATIVE` (phi concave where Y lies, Y >= 0),
   `CAUCHY_SCHWARZ` (expectations);
 - harmonic numbers (`HARMONIC`): H_n <= 1 + log n, log(n + 1) <= H_n, log n + gamma < H_n <= log n + gamma +
@@ -175,6 +176,13 @@ HOEFFDING_LOWER = Schema(
         sympy.exp(-2 * _T * _x ** 2 / (_hi - _lo) ** 2)),
     HOEFFDING.conditions, HOEFFDING.source + " (applied to -X)")
 
+#: Pr(|mean of T independent draws in [lo, hi] - mu| >= x) <= 2 exp(-2 T x^2/(hi - lo)^2): both tails, a union.
+HOEFFDING_TWO_SIDED = Schema(
+    "Hoeffding's inequality (both tails of a mean)", (_mu, _lo, _hi, _T, _x, _tag),
+    rel(Pr(rel(sympy.Abs(Avg(Bounded(_mu, _lo, _hi, _tag), _T) - _mu), ">=", _x)), "<=",
+        2 * sympy.exp(-2 * _T * _x ** 2 / (_hi - _lo) ** 2)),
+    HOEFFDING.conditions, HOEFFDING.source + " (each tail, and the union bound)")
+
 #: Pr(X - m >= x) <= exp(-x^2/(2 s2)) for X - m sub-Gaussian with variance proxy s2.
 SUB_GAUSSIAN_TAIL = Schema(
     "the sub-Gaussian tail", (_m, _s2, _x, _tag),
@@ -195,6 +203,13 @@ SUB_GAUSSIAN_MEAN_LOWER_TAIL = Schema(
     "the sub-Gaussian lower tail of a mean", (_m, _s2, _T, _x, _tag),
     rel(_lower_event(Avg(SubGaussian(_m, _s2, _tag), _T), _m, _x), "<=", sympy.exp(-_T * _x ** 2 / (2 * _s2))),
     SUB_GAUSSIAN_MEAN_TAIL.conditions, SUB_GAUSSIAN_MEAN_TAIL.source)
+
+#: Pr(|mean of T independent sub-Gaussian draws - m| >= x) <= 2 exp(-T x^2/(2 s2)): both tails, a union.
+SUB_GAUSSIAN_MEAN_TWO_SIDED = Schema(
+    "the sub-Gaussian tails of a mean (both)", (_m, _s2, _T, _x, _tag),
+    rel(Pr(rel(sympy.Abs(Avg(SubGaussian(_m, _s2, _tag), _T) - _m), ">=", _x)), "<=",
+        2 * sympy.exp(-_T * _x ** 2 / (2 * _s2))),
+    SUB_GAUSSIAN_MEAN_TAIL.conditions, SUB_GAUSSIAN_MEAN_TAIL.source + " (each tail, and the union bound)")
 
 #: Pr(mean of T independent draws - m >= x) <= exp(-T x^2/(2 v + 2 c x/3)) for |X - m| <= c and variance v.
 BERNSTEIN = Schema(
@@ -275,5 +290,6 @@ HARMONIC = (HARMONIC_UPPER, HARMONIC_LOWER, HARMONIC_GAMMA_LOWER, HARMONIC_GAMMA
 
 ALL = (GAUSSIAN_TAIL, GAUSSIAN_UPPER_TAIL, MEAN_OF_GAUSSIANS, JENSEN, CAUCHY_SCHWARZ, MARKOV, JENSEN_CONCAVE,
        JENSEN_CONCAVE_NONNEGATIVE,
-       HOEFFDING, HOEFFDING_LOWER, SUB_GAUSSIAN_TAIL, SUB_GAUSSIAN_MEAN_TAIL, SUB_GAUSSIAN_MEAN_LOWER_TAIL, BERNSTEIN,
+       HOEFFDING, HOEFFDING_LOWER, HOEFFDING_TWO_SIDED, SUB_GAUSSIAN_TAIL, SUB_GAUSSIAN_MEAN_TAIL,
+       SUB_GAUSSIAN_MEAN_LOWER_TAIL, SUB_GAUSSIAN_MEAN_TWO_SIDED, BERNSTEIN,
        CHERNOFF, GAUSSIAN_UPPER_TAIL_EXACT, MILLS_UPPER, MILLS_LOWER, MILLS_LOWER_FELLER) + HARMONIC

@@ -316,6 +316,19 @@ def test_the_concentration_schemas_decide_their_conditions():
     assert row["status"] == "argued" and "the deviation is nonnegative: fails" in row["detail"]
 
 
+def test_the_two_sided_tails():
+    mu, T = sympy.Symbol("mu", real=True), sympy.Symbol("T", integer=True, positive=True)
+    Z = sympy.Symbol("Z")
+    ev = Pr(rel(sympy.Abs(sums.Avg(sums.Bounded(mu, 0, 1, Z), T) - mu), ">=", x))
+    st = Statement(ev, "<=", 2 * sympy.exp(-2 * T * x ** 2), (rel(mu, ">=", 0), rel(mu, "<=", 1)))
+    assert proved(st, link("<=", st.rhs, Cite(schemas.HOEFFDING_TWO_SIDED,
+                                              {"mu": mu, "lo": 0, "hi": 1, "T": T, "x": x, "tag": Z})))
+    one = Statement(ev, "<=", sympy.exp(-2 * T * x ** 2), st.given)               # the factor 2 forgotten
+    row, _ = first(one, one.rhs, Cite(schemas.HOEFFDING_TWO_SIDED, {"mu": mu, "lo": 0, "hi": 1, "T": T, "x": x,
+                                                                    "tag": Z}))
+    assert row["status"] == "argued" and "not this link" in row["detail"]
+
+
 def test_every_schema_names_its_source_and_prints():
     for s in schemas.ALL:
         assert s.source and s.name
