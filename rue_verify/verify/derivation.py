@@ -45,6 +45,11 @@ _DOWN = {">=": ">=", ">": ">", "==": "=", "=": "="}
 
 
 # ------------------------------------------------------------------------------------- probability objects
+def _power(tex: str, exp) -> str:
+    """A function's LaTeX raised to a power, as sympy's printer asks for `f(x)**2`."""
+    return tex if exp is None else rf"\left({tex}\right)^{{{exp}}}"
+
+
 class Pr(sympy.Function):
     """The probability of an event (a relation about random variables, or a `Cup`): a number in [0, 1]."""
 
@@ -52,18 +57,18 @@ class Pr(sympy.Function):
     is_real = True
     is_nonnegative = True
 
-    def _latex(self, printer):
-        return r"\Pr\left(" + printer._print(self.args[0]) + r"\right)"
+    def _latex(self, printer, exp=None):
+        return _power(r"\Pr\left(" + printer._print(self.args[0]) + r"\right)", exp)
 
 
 class Cup(sympy.Function):
     """The union of a family of events over an index set: Cup(event, (k, lo, hi), ...), every integer k
     in [lo, hi] (several ranges: their product). The union bound's sum must run over exactly these."""
 
-    def _latex(self, printer):
+    def _latex(self, printer, exp=None):
         ranges = ", ".join(rf"{printer._print(r[0])} = {printer._print(r[1])}..{printer._print(r[2])}"
                            for r in self.args[1:])
-        return r"\bigcup_{" + ranges + "}" + printer._print(self.args[0])
+        return _power(r"\bigcup_{" + ranges + "}" + printer._print(self.args[0]), exp)
 
 
 class Normal(sympy.Function):
@@ -72,9 +77,9 @@ class Normal(sympy.Function):
     nargs = 3
     is_real = True
 
-    def _latex(self, printer):
+    def _latex(self, printer, exp=None):
         m, v, tag = self.args
-        return rf"{printer._print(tag)}_{{\mathcal{{N}}({printer._print(m)}, {printer._print(v)})}}"
+        return _power(rf"{printer._print(tag)}_{{\mathcal{{N}}({printer._print(m)}, {printer._print(v)})}}", exp)
 
 
 class Ex(sympy.Function):
@@ -84,8 +89,8 @@ class Ex(sympy.Function):
     nargs = 1
     is_real = True
 
-    def _latex(self, printer):
-        return r"\mathbb{E}\left[" + printer._print(self.args[0]) + r"\right]"
+    def _latex(self, printer, exp=None):
+        return _power(r"\mathbb{E}\left[" + printer._print(self.args[0]) + r"\right]", exp)
 
 
 class Mean(sympy.Function):
@@ -95,9 +100,9 @@ class Mean(sympy.Function):
     nargs = 4
     is_real = True
 
-    def _latex(self, printer):
+    def _latex(self, printer, exp=None):
         m, v, T, tag = self.args
-        return rf"\bar{{{printer._print(tag)}}}_{{{printer._print(T)}}}"
+        return _power(rf"\bar{{{printer._print(tag)}}}_{{{printer._print(T)}}}", exp)
 
 
 def event(name: str):
@@ -545,6 +550,18 @@ def _same_ranges(a, b) -> str | None:
     return None
 
 
+def _reversed_range(ranges, given) -> str | None:
+    """Why a range of a sum may run backwards on the domain (sympy reads sum_{k=a}^{b} with b < a - 1 as minus
+    a sum over (b, a), Karr's convention, so a termwise argument says nothing of it), or None: hi >= lo - 1
+    decided for every range."""
+    for k, lo, hi in ranges:
+        d = _holds_row({}, Holds(rel(hi, ">=", lo - 1), tuple(given)))
+        if d["status"] != "certified":
+            return (f"the range {k} = {lo}..{hi} is not shown to run forwards on the domain (hi >= lo - 1: "
+                    f"{d['status']}); a reversed range is a negative sum")
+    return None
+
+
 def _in_range(ranges) -> tuple:
     out = []
     for k, lo, hi in ranges:
@@ -570,6 +587,9 @@ def _rule_link(row: dict, st: Statement, prev, op, to, by, extra: tuple = ()):
             return _argue(row, f"the sum does not run over the union's index set: {why}")
         if not implies("<=", op):
             return _argue(row, f"the union bound gives <=, the link states {op}")
+        backwards = _reversed_range(_ranges(u), st.given + extra)
+        if backwards:
+            return _argue(row, f"the union bound: {backwards}")
         count = sympy.simplify(sympy.Mul(*[hi - lo + 1 for _, lo, hi in _ranges(u)]))
         row.update(status="certified", statement=f"Pr({u}) <= {to}",
                    detail=f"the union bound, the sum over exactly the union's index set ({count} events where every "
@@ -594,6 +614,9 @@ def _rule_link(row: dict, st: Statement, prev, op, to, by, extra: tuple = ()):
             if not same(to, count * bound):
                 return _argue(row, f"the count times the bound is {count * bound}, not {shorten(str(to), 80)}")
             a, b, terms_op = prev.function, bound, "<="
+        backwards = _reversed_range(R, st.given + extra)
+        if backwards:
+            return _argue(row, f"{name}: {backwards}")
         h = Holds(rel(a, terms_op, b), st.given + extra + _in_range(R), by.method)
         sub = _holds_row({}, h)
         # terms that fail somewhere do not make the sums' relation false: the rule does not apply (argued)
@@ -614,6 +637,9 @@ def _rule_link(row: dict, st: Statement, prev, op, to, by, extra: tuple = ()):
         f = sympy.sympify(by.f)
         if not same(prev.function, f.subs(k, k + 1) - f):
             return _argue(row, f"the summand is not f(k+1) - f(k) for f = {f}")
+        backwards = _reversed_range(((k, lo, hi),), st.given + extra)
+        if backwards:
+            return _argue(row, f"telescoping: {backwards}")
         if not implies("==", op) or not same(to, f.subs(k, hi + 1) - f.subs(k, lo)):
             return _argue(row, f"the telescoped sum is {f.subs(k, hi + 1) - f.subs(k, lo)}, not {shorten(str(to), 80)}")
         row.update(status="certified", detail=f"telescoping: the summand is f({k}+1) - f({k}) with f = {f}")

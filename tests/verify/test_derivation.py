@@ -291,3 +291,16 @@ def test_a_monotone_step_needs_a_function_that_increases_between_its_arguments()
     g = from_derivation(derive(wrong_side, [link("<=", es.c_width(2 * up, n), Monotone(es.c_width(x, n), x,
                                                                                       rel(tau, "<=", up)))]), "d")
     assert g.proof["steps"][0]["status"] == "argued" and "not" in g.proof["steps"][0]["detail"]
+
+
+def test_a_sum_over_a_range_that_may_run_backwards_is_not_compared_termwise():
+    """sympy reads sum_{k=1}^{m} with m < 0 as minus a sum (Karr's convention): sum k^2 <= sum (k^2 + 1) is
+    -5 <= -8 at m = -3, so Termwise needs the range to run forwards on the domain."""
+    k = sympy.Symbol("k", integer=True)
+    m = sympy.Symbol("m", integer=True)
+    st = Statement(sympy.Sum(k ** 2, (k, 1, m)), "<=", sympy.Sum(k ** 2 + 1, (k, 1, m)))
+    f = from_derivation(derive(st, [link("<=", st.rhs, Termwise())]), "d")
+    assert f.proof["steps"][0]["status"] == "argued" and "run forwards" in f.proof["steps"][0]["detail"]
+    ok = Statement(st.lhs, "<=", st.rhs, (rel(m, ">=", 0),))
+    assert from_derivation(derive(ok, [link("<=", st.rhs, Termwise())]), "d").proof["status"] == "proved"
+    assert sympy.latex(Ex(k) ** 2) and sympy.latex(Pr(sympy.Ge(k, 1, evaluate=False)) ** 2)
