@@ -150,7 +150,8 @@ def decide(step: Callable, K: int, n: int, sigma0_sq: float = 1.0, sigma_sq: flo
         max_seconds: refuse to start when the estimated run time (`estimate`) is larger.
 
     Returns:
-        {params, status ('holds', 'broken', 'undecided'), holds, budgets, visited, leaves, pruned, programs,
+        {params, status ('holds', 'broken', 'undecided'), holds (True, False, or None where undecided), budgets,
+        visited, leaves, pruned, programs,
         seconds, estimate} and, where the step breaks, `budget` and the witness (pulls 1-based, rewards in
         order, means, the violation's label and data, its margin); where undecided, `undecided`.
 
@@ -220,7 +221,9 @@ def decide(step: Callable, K: int, n: int, sigma0_sq: float = 1.0, sigma_sq: flo
             break
     if not res:
         res = {"status": "holds", "params": Params(K, n, float(sigma0_sq), float(sigma_sq), route).as_dict()}
-    res.update(holds=res["status"] == "holds", budgets=[budgets[0], budgets[-1]], symmetric=sym,
+    # holds: true or false where decided, null where undecided (a violation only on a tie decides neither way)
+    res.update(holds={"holds": True, "broken": False}.get(res["status"]), budgets=[budgets[0], budgets[-1]],
+               symmetric=sym,
                seconds=round(time.perf_counter() - t0, 3), estimate={"sequences": seqs, "seconds": round(secs, 1)},
                **tot)
     return res

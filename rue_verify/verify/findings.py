@@ -2,7 +2,9 @@
 how a pass was decided), and the constructors that compute a verdict from a margin, a value, a count,
 intervals, a rate, a tightness ratio, paired classes, parts, an exact check, an exhaustive search or
 a certificate, so that no text can say something its number does not. A witness is JSON-ready data
-(`witness`). Nothing here knows a paper."""
+(`witness`). A finding certified (or exhausted) by the caller's own Python, which the toolkit does not
+check, is `trusted` and says so ('certified by the user's computation, not checked by the toolkit').
+Nothing here knows a paper."""
 
 from __future__ import annotations
 
@@ -55,6 +57,10 @@ class Finding:
     #: as z3 holds it), and its LaTeX: a proof step certified by this finding shows them
     statement: str | None = None
     latex: str | None = None
+    #: the finding's certificate (or exhaustion) is the caller's own computation, which the toolkit did not
+    #: check (`from_exact`, `from_exhaustive`, `from_value(certified=True)`, `from_margin(certified=True)`,
+    #: `from_certificate`): its `decision` and its detail say so
+    trusted: bool = False
 
     def __post_init__(self) -> None:
         if self.verdict not in SEVERITY:
@@ -69,6 +75,29 @@ class Finding:
         """How a 'holds' was decided, weakest last: 'certified' (sympy, exact or interval arithmetic),
         'exhausted' (every case of a finite domain), 'sampled' (a search or simulation of points)."""
         return "certified" if self.certified else (self.method or "sampled")
+
+    @property
+    def decision(self) -> str:
+        """How the finding was decided, in words: `decided_by`, and for a `trusted` one that the toolkit did
+        not check the computation ('certified by the user's computation, not checked by the toolkit')."""
+        if self.trusted and self.verdict == "holds" and self.decided_by != "sampled":
+            return trusted_text(self.decided_by)
+        return self.decided_by if self.verdict == "holds" else self.verdict
+
+
+def trusted_text(how: str) -> str:
+    """What a trusted finding's status says ('certified' or 'exhausted')."""
+    return (f"{how} by the user's {'search' if how == 'exhausted' else 'computation'}, not checked by the "
+            "toolkit")
+
+
+def _trusted(f: Finding) -> Finding:
+    """`f`, built from the caller's own computation: marked `trusted`, and where it holds as certified or
+    exhausted its detail opens with what its status then means (so every place that prints it says so)."""
+    f.trusted = True
+    if f.verdict == "holds" and f.decided_by != "sampled":
+        f.detail = f"[{trusted_text(f.decided_by)}] {f.detail}"
+    return f
 
 
 #: how a finding that holds can have been decided besides certified and sampled (`Finding.method`)
@@ -128,7 +157,8 @@ def from_margin(margin: float, domain: str, *, holds: str, fails: str, tol: floa
     ok = bool(margin >= -tol)
     tail = f" [smallest margin {fmt(margin)}; tolerance {tol:g}: {tol_reason}]"
     w = None if ok else (witness() if callable(witness) else witness)
-    return Finding("holds" if ok else fail, domain, (holds if ok else fails) + tail, w, certified and ok, kind)
+    f = Finding("holds" if ok else fail, domain, (holds if ok else fails) + tail, w, certified and ok, kind)
+    return _trusted(f) if certified else f
 
 
 def from_value(value: float, domain: str, detail: str | None = None, *, holds: str | None = None,
@@ -139,8 +169,9 @@ def from_value(value: float, domain: str, detail: str | None = None, *, holds: s
     """A finding whose verdict is computed from a quantity against the claim's threshold: it holds when
     `value <= at_most + tol` (or `value >= at_least - tol`; with `strict`, < and >), else `fail`; the
     witness (a function is called only on failure) follows the same test. `certified` says the
-    quantity is rigorous (arb, exact), so the verdict is certified whichever way it goes. `detail`
-    states the value; or `holds` and `fails`, the text for each outcome, chosen by the same test.
+    quantity is rigorous (arb, exact), so the verdict is certified whichever way it goes; the toolkit takes
+    the caller's word for it, so the finding is `trusted` and a certified 'holds' says so in its detail.
+    `detail` states the value; or `holds` and `fails`, the text for each outcome, chosen by the same test.
 
     Args:
         value: the computed quantity.
@@ -167,7 +198,8 @@ def from_value(value: float, domain: str, detail: str | None = None, *, holds: s
     ok = bool(margin > -tol) if strict else bool(margin >= -tol)
     w = None if ok else (witness() if callable(witness) else witness)
     text = detail if detail is not None else (holds if ok else fails)
-    return Finding("holds" if ok else fail, domain, text, w, bool(certified), kind)
+    f = Finding("holds" if ok else fail, domain, text, w, bool(certified), kind)
+    return _trusted(f) if certified else f
 
 
 def from_count(violations: int, domain: str, detail: str | None = None, *, holds: str | None = None,
@@ -327,7 +359,10 @@ def from_parts(verdicts: list[str], domain: str, detail: str, kind: str = "compu
 def from_exact(ok: bool, domain: str, detail: str, *, fail: str = "refuted", certified: bool = True,
                witness: Callable[[], dict] | dict | None = None, kind: str = "computed") -> Finding:
     """A finding from an exact check, a sympy identity or simplification, an exact comparison of
-    rationals or integers (`ok` is its outcome): `fail` when it fails, certified when it holds.
+    rationals or integers (`ok` is its outcome): `fail` when it fails, certified when it holds. The check is
+    the caller's own computation, which the toolkit does not see: the finding is `trusted` and, when it holds
+    certified, its detail opens with 'certified by the user's computation, not checked by the toolkit'
+    (a statement the engine decides is a `Holds` in a proof instead).
 
     Args:
         ok: the outcome of the exact check.
@@ -339,14 +374,17 @@ def from_exact(ok: bool, domain: str, detail: str, *, fail: str = "refuted", cer
         kind: as in `from_value`.
     """
     w = None if ok else (witness() if callable(witness) else witness)
-    return Finding("holds" if ok else fail, domain, detail, w, bool(certified and ok), kind)
+    f = Finding("holds" if ok else fail, domain, detail, w, bool(certified and ok), kind)
+    return _trusted(f) if certified else f
 
 
 def from_exhaustive(found: dict | None, domain: str, *, holds: str, fails: str, node: str | None = None,
                     kind: str = "computed") -> Finding:
     """A finding from an exhaustive search of a finite domain (every reward history up to a length, at
     the parameter points `domain` names): 'holds', decided as `exhausted`, when the search found
-    nothing; refuted, with the witness it found, when it found a counterexample.
+    nothing; refuted, with the witness it found, when it found a counterexample. The search is the
+    caller's: the finding is `trusted`, and a 'holds' says 'exhausted by the user's search, not checked by
+    the toolkit'.
 
     Args:
         found: the witness of the counterexample found, or None.
@@ -357,8 +395,8 @@ def from_exhaustive(found: dict | None, domain: str, *, holds: str, fails: str, 
         kind: as in `from_value`.
     """
     if found is None:
-        return Finding("holds", domain, holds, None, False, kind, method="exhausted", node=node)
-    return Finding("refuted", domain, fails, found, False, kind, node=node)
+        return _trusted(Finding("holds", domain, holds, None, False, kind, method="exhausted", node=node))
+    return _trusted(Finding("refuted", domain, fails, found, False, kind, node=node))
 
 
 def from_certificate(ok: bool, domain: str, *, proved: str, failed: str, fail: str = "inconclusive",
@@ -375,7 +413,7 @@ def from_certificate(ok: bool, domain: str, *, proved: str, failed: str, fail: s
         fail: the verdict when it did not (not a counterexample: 'inconclusive' by default).
         kind: as in `from_value`.
     """
-    return Finding("holds" if ok else fail, domain, proved if ok else failed, certified=bool(ok), kind=kind)
+    return _trusted(Finding("holds" if ok else fail, domain, proved if ok else failed, certified=bool(ok), kind=kind))
 
 
 
@@ -472,5 +510,33 @@ def shorten(text: str, limit: int) -> str:
 
 
 def fmt(x: float, digits: int = 4) -> str:
-    return f"{float(x):.{digits}g}"
+    """`x` to `digits` significant digits. A number that a float cannot hold (an mpmath, arb or sympy number of
+    1e-400, or 1e400) is written from its own digits, never as the 0 (or inf) its float would be."""
+    try:
+        v = float(x)
+    except OverflowError:
+        v = math.inf
+    if (v == 0 or not math.isfinite(v)) and not isinstance(x, (int, float, np.number)):
+        text = _exact_text(x, digits)
+        if text is not None:
+            return text
+    return f"{v:.{digits}g}"
+
+
+def _exact_text(x: Any, digits: int) -> str | None:
+    """An mpmath, arb or sympy number in decimal with its own exponent, None for anything else (or 0)."""
+    if hasattr(x, "mid") and hasattr(x, "str"):                  # an arb ball: its midpoint
+        return None if bool(x.mid() == 0) else x.mid().str(digits, radius=False)
+    try:
+        import mpmath
+        m = mpmath.mpf(x) if not isinstance(x, mpmath.mpf) else x
+    except (TypeError, ValueError):
+        try:
+            import sympy
+            m = mpmath.mpf(sympy.Float(sympy.sympify(x), digits + 5)._mpf_) if sympy.sympify(x).is_number else None
+        except Exception:
+            return None
+    if m is None or m == 0 or not mpmath.isfinite(m):
+        return None
+    return mpmath.nstr(m, digits)
 

@@ -5,10 +5,15 @@ arb balls (python-flint, rigorous error bounds on every operation).
 margin is evaluated on a box of arb intervals; a box whose margin's lower end clears 0 is proved, a
 box whose margin at its centre (a point, so a thin ball) lies wholly below 0 is a counterexample, and
 any other box is bisected along its widest side (in the scale of each side: log for a side with
-'log' scale) until every box is decided or the budget of boxes is spent. The answer says which:
-`proved` (every box decided, and how many), `refuted` (a point and its margin), or `open` (the boxes
-left, the smallest margin bound found). An unbounded side is not a box: prove the bounded part here
-and the tail another way (monotonicity, a substitution), and say where each proof stops.
+'log' scale) until every box is decided or the budget of boxes (`max_boxes`, `MAX_BOXES` by default) is
+spent. The answer says which: `proved` (every box decided, and how many), `refuted` (a point and its
+margin), or `open` (the boxes left, the budget, the smallest margin bound found). An unbounded side is not a
+box: prove the bounded part here and the tail another way (monotonicity, a substitution; `Holds` with
+`method="arb"` does this for a side with an infinite end), and say where each proof stops.
+
+Margins are read in arb's own exponent range, never through a float: a margin of 1e-400 is reported as
+1e-400 (`Certificate.smallest_text`), not as the 0 a float underflows to, and `Certificate.smallest` is then
+the smallest positive float, still a lower bound of it.
 
 Nothing here knows a paper: the margin is the caller's.
 """
@@ -19,6 +24,9 @@ import heapq
 import math
 from dataclasses import dataclass, field
 from typing import Callable
+
+#: how many boxes `certify` evaluates at most by default before it answers 'open' (its `max_boxes`)
+MAX_BOXES = 200_000
 
 
 def arb():
@@ -49,8 +57,10 @@ class Side:
 class Certificate:
     """What `certify` found on the box: `status` 'proved', 'refuted' or 'open'; `boxes` decided (the
     number of leaves of the bisection tree), `smallest` the smallest lower bound of the margin over
-    the proved boxes (how far from 0 the proof stayed), `witness` the point and margin of a
-    counterexample, `left` the number of boxes not decided when the budget ran out."""
+    the proved boxes (how far from 0 the proof stayed; a positive bound below the floats' range is the
+    smallest positive float), `smallest_text` that bound in arb's exponent range (never underflowed),
+    `witness` the point and margin of a counterexample (its `margin_text` likewise), `left` the number of
+    boxes not decided when the budget `max_boxes` ran out."""
 
     status: str
     box: dict[str, tuple[float, float]]
@@ -60,6 +70,8 @@ class Certificate:
     left: int = 0
     deepest: int = 0
     notes: list[str] = field(default_factory=list)
+    smallest_text: str = ""
+    max_boxes: int = 0
 
     @property
     def proved(self) -> bool:
@@ -73,11 +85,16 @@ class Certificate:
         """One line: what was decided, on how many boxes, and how close to 0 it came."""
         if self.status == "proved":
             return (f"certified by arb interval arithmetic on {self.domain()}: {self.boxes} boxes, every one with "
-                    f"the margin's lower bound above 0 (smallest {self.smallest:.3g}; bisection depth {self.deepest})")
+                    f"the margin's lower bound above 0 (smallest {self.smallest_text or f'{self.smallest:.3g}'}; "
+                    f"bisection depth {self.deepest})")
         if self.status == "refuted":
-            return f"refuted at {self.witness['point']}: the margin there is {self.witness['margin']:.6g} (an arb ball)"
+            m = self.witness.get("margin_text") or f"{self.witness['margin']:.6g}"
+            return f"refuted at {self.witness['point']}: the margin there is {m} (an arb ball)"
+        if self.notes:
+            return (f"not decided on {self.domain()}: {self.left} boxes left undecided after {self.boxes} were "
+                    f"decided; a box reached the smallest width before its margin cleared 0 ({self.notes[0]})")
         return (f"not decided on {self.domain()}: {self.left} boxes left undecided after {self.boxes} were decided "
-                "(the budget of boxes ran out)")
+                f"(the budget of boxes, max_boxes = {self.max_boxes}, ran out: raise it)")
 
 
 def _split(side: Side, lo: float, hi: float) -> float:
@@ -88,7 +105,26 @@ def _width(side: Side, lo: float, hi: float) -> float:
     return math.log(hi / lo) if side.scale == "log" else hi - lo
 
 
-def certify(margin: Callable[..., object], box: dict[str, Side], *, strict: bool = False, max_boxes: int = 200_000,
+def number_text(x, digits: int = 3) -> str:
+    """An arb ball's midpoint (or a number) in decimal with its own exponent, so that 1e-400 reads 1e-400
+    where a float would read 0."""
+    if hasattr(x, "mid") and hasattr(x, "str"):
+        return x.mid().str(digits, radius=False)
+    return f"{float(x):.{digits}g}"
+
+
+def _floor_float(x) -> float:
+    """A float no larger than the exact arb number `x` and of its sign: a positive number below the floats'
+    range is the smallest positive float (not 0), a huge one the largest float or inf."""
+    v = float(x)
+    if v == 0 and bool(x > 0):
+        return math.ulp(0.0)
+    if v > 0 and bool(arb()(v) > x):
+        v = math.nextafter(v, -math.inf)
+    return v
+
+
+def certify(margin: Callable[..., object], box: dict[str, Side], *, strict: bool = False, max_boxes: int = MAX_BOXES,
             min_width: float = 1e-12) -> Certificate:
     """Decide `margin(**x) >= 0` (`> 0` with `strict`) for every x in `box`.
 
@@ -97,7 +133,8 @@ def certify(margin: Callable[..., object], box: dict[str, Side], *, strict: bool
             margin on that box (rhs - lhs of the inequality), computed with arb's operations only.
         box: name -> `Side`.
         strict: prove a strict inequality (the lower end of the margin > 0, rather than >= 0).
-        max_boxes: how many boxes may be evaluated before the answer is 'open'.
+        max_boxes: how many boxes may be evaluated before the answer is 'open' (`MAX_BOXES` by default): a box
+            with little slack needs more; the open answer says how many were decided and how many were left.
         min_width: a box narrower than this on every side (relative, in each side's scale) is not
             split further; if it is still undecided the answer is 'open' there.
 
@@ -118,36 +155,43 @@ def certify(margin: Callable[..., object], box: dict[str, Side], *, strict: bool
         return bool(m > 0) if strict else bool(m >= 0)
 
     heap: list = [(0.0, 0, 0, start)]          # (lower bound of the margin, tie, depth, box): worst first
-    tie, done, smallest, deepest = 1, 0, math.inf, 0
+    tie, done, deepest = 1, 0, 0
+    low = None                                 # the smallest lower bound of the margin, an exact arb number
+
+    def found(status: str, **kw) -> Certificate:
+        smallest = math.inf if low is None else _floor_float(low)
+        return Certificate(status, dict(zip(names, start)), done, smallest,
+                           smallest_text="" if low is None else number_text(low), max_boxes=max_boxes, **kw)
     while heap:
         if done + len(heap) > max_boxes:
-            return Certificate("open", dict(zip(names, start)), done, smallest, left=len(heap), deepest=deepest)
+            return found("open", left=len(heap), deepest=deepest)
         _, _, depth, cell = heapq.heappop(heap)
         m = at(cell)
         if clear(m):
             done += 1
-            smallest = min(smallest, float(m.lower()))
+            lower = m.lower()
+            low = lower if low is None or bool(lower < low) else low
             deepest = max(deepest, depth)
             continue
         centre = tuple(_split(s, lo, hi) for s, (lo, hi) in zip(box.values(), cell))
         mc = margin(**{k: A(c) for k, c in zip(names, centre)})
         if bool(mc <= 0) if strict else bool(mc < 0):       # certainly below (or at 0, for a strict claim)
-            return Certificate("refuted", dict(zip(names, start)), done, smallest,
-                               witness={"point": dict(zip(names, centre)), "margin": float(mc.mid())},
-                               deepest=depth)
+            return found("refuted", deepest=depth,
+                         witness={"point": dict(zip(names, centre)), "margin": float(mc.mid()),
+                                  "margin_text": number_text(mc, 6)})
         widths = [_width(s, lo, hi) / max(_width(s, s.low, s.high), 1e-300)
                   for s, (lo, hi) in zip(box.values(), cell)]
         i = max(range(len(widths)), key=widths.__getitem__)
         if widths[i] < min_width:
-            return Certificate("open", dict(zip(names, start)), done, smallest, left=len(heap) + 1, deepest=depth,
-                               notes=[f"undecided at {dict(zip(names, cell))}: the margin is {m}"])
+            return found("open", left=len(heap) + 1, deepest=depth,
+                         notes=[f"undecided at {dict(zip(names, cell))}: the margin is {m}"])
         lo, hi = cell[i]
         mid = _split(list(box.values())[i], lo, hi)
         for part in ((lo, mid), (mid, hi)):
             child = cell[:i] + (part,) + cell[i + 1:]
             heapq.heappush(heap, (float(m.lower()), tie, depth + 1, child))
             tie += 1
-    return Certificate("proved", dict(zip(names, start)), done, smallest, deepest=deepest)
+    return found("proved", deepest=deepest)
 
 
 def as_finding(cert: Certificate, *, what: str, node: str | None = None):

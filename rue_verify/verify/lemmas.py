@@ -7,7 +7,8 @@ for each condition, the object the lemma says violates it (a mutant puts it in i
   integral sign).
 - Probability: `Gaussian` (a law the model declares, with whether it is built from counts fixed in
   advance), `sample_mean`, `gaussian_tail` (Chernoff's bound, or the exact tail, with its conditions
-  decided on the law's own density) and `union_bound` (over an index set the engine counts).
+  decided on the law's own density) and `union_bound` (over an index set the engine counts: one range
+  (i, 1, K) or several, anything else refused in one line naming the argument, `ranges`).
 - `held`: steps from (text, relation, assumed relations) triples, e.g. those a bounds module writes
   without knowing the engine.
 
@@ -160,17 +161,48 @@ def gaussian_tail(law: Gaussian, x, bound, *, two_sided: bool = True, exact: boo
                  f"minimised at l = x/v{'; twice for both tails' if two_sided else ''}", conds)
 
 
-def union_bound(index, each, total):
-    """The step Pr(some A_i, i in I) <= #I each <= total: a union over the index set `index` (sympy ranges
-    (symbol, low, high), one per factor of the product), each event of probability at most `each`. The
-    engine counts #I, the size of I (sympy sums 1 over the ranges), and decides #I each <= total where
-    every range is nonempty (z3, or sympy)."""
+def ranges(arg, name: str, function: str) -> tuple:
+    """A single index range (symbol, low, high) or several, as a tuple of ranges; anything else a ValueError in
+    one line naming the function and the argument (`union_bound`'s index)."""
     import sympy
 
+    def one(r) -> bool:
+        return isinstance(r, (tuple, list)) and len(r) == 3 and isinstance(r[0], sympy.Symbol)
+    if one(arg):
+        arg = (arg,)
+    if not isinstance(arg, (tuple, list)) or not arg or not any(isinstance(r, (tuple, list)) for r in arg):
+        raise ValueError(f"{function}: {name} is a range (symbol, low, high) or several, got {arg!r}")
+    out = []
+    for r in arg:
+        if not one(r):
+            raise ValueError(f"{function}: {name} is a range (symbol, low, high) or several; {r!r} is not one "
+                             "(a sympy Symbol, then its lowest and highest values)")
+        i, lo, hi = r
+        try:
+            lo, hi = sympy.sympify(lo), sympy.sympify(hi)
+        except (sympy.SympifyError, TypeError) as err:
+            raise ValueError(f"{function}: {name}: the range of {i} has an end sympy cannot read ({err})") from None
+        if i in lo.free_symbols | hi.free_symbols:
+            raise ValueError(f"{function}: {name}: the range of {i} has {i} in its own ends ({lo}, {hi})")
+        out.append((i, lo, hi))
+    if len({r[0] for r in out}) < len(out):
+        raise ValueError(f"{function}: {name}: an index appears in two ranges ({[str(r[0]) for r in out]})")
+    return tuple(out)
+
+
+def union_bound(index, each, total):
+    """The step Pr(some A_i, i in I) <= #I each <= total: a union over the index set `index` (a sympy range
+    (symbol, low, high), or several, one per factor of the product), each event of probability at most `each`.
+    The engine counts #I, the size of I (sympy sums 1 over the ranges), and decides #I each <= total where
+    every range is nonempty (z3, or sympy). A malformed `index` is a ValueError naming it."""
+    import sympy
+
+    index = ranges(index, "index", "union_bound")
     count = sympy.Sum(1, *index).doit()
     nonempty = tuple(rel(lo, "<=", hi) for _, lo, hi in index)
     summed = sympy.Sum(each, *index)                 # the union's sum over I, which the engine evaluates
-    return Cites("the union bound", f"Pr(union over {len(index)} indices) <= sum of their probabilities; |I| = {count}",
+    over = ", ".join(f"{i} = {lo}..{hi}" for i, lo, hi in index)
+    return Cites("the union bound", f"Pr(union over {over}) <= sum of their probabilities; |I| = {count}",
                  (Condition(f"the sum over I of {each} ({count} terms) <= {total}",
                             Holds(rel(summed, "<=", total), nonempty, "auto"),
                             Holds(rel(summed, "<=", total / 2), nonempty, "auto")),))

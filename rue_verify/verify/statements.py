@@ -8,18 +8,32 @@ nonnegative, integer, ...) and by its `given` relations, `claim` is true. The en
 
 - **sympy** (`method="sympy"`): the claim's sides are evaluated (`doit`: derivatives, limits,
   integrals), their difference simplified, and its sign read from sympy's assumptions; an equality is
-  certified only when the difference simplifies to 0;
+  certified only when the difference simplifies to 0. Its `given` relations are read where they bound a
+  symbol or define one (x >= c, 0 < x <= c, a <= y, x = e): each as a substitution whose range holds every
+  point it allows (x = c + t, t >= 0), the claim decided on that range (`_given_cases`); a relation it cannot
+  read is left out and named, never assumed;
 - **z3** (`method="z3"`): real arithmetic (polynomials, quotients, square roots, |.|, max, min) with
-  every transcendental function (exp, log, erf, ...) replaced by a fresh variable constrained only by
+  every transcendental function (exp, log, erf, erfc, ...) replaced by a fresh variable constrained only by
   facts true of the function (sign, monotonicity between its applications, its value at one point,
-  exp(a) >= 1 + a). An `unsat` of the negation over that abstraction is a proof, since every real
-  counterexample would be a model of it. A model that z3 finds is a counterexample only after it is
-  replayed on the statement itself (mpmath, 50 digits); otherwise the step is argued. Always under a
-  time limit; `unknown` is argued, never refuted;
+  exp(a) >= 1 + a; for erf and erfc their range, oddness, erfc(x) <= exp(-x^2) for x >= 0 and Gordon's
+  Mills-ratio bounds for x > 0: `_ToZ3.erf_facts`, each with where it is stated). An `unsat` of the negation
+  over that abstraction is a proof, since every real counterexample would be a model of it. floor, ceiling,
+  frac and Mod are read exactly, through an integer variable and its defining inequalities (floor(x) = k with
+  k <= x < k + 1), and an integer symbol is a z3 integer (its arithmetic on the reals). A model that z3 finds
+  is a counterexample only after it is replayed on the statement itself (mpmath, 50 digits); otherwise the
+  step is argued. Always under a time limit; `unknown` is argued, never refuted;
 - **arb** (`method="arb"`, with a `box`): a branch-and-bound with arb balls on the box only
-  (`intervals.certify`), so the step is certified *on the box* (`partial`), never on a larger domain,
-  unless the statement is claimed on the box alone (its `given` is `on_box(box)`);
-- `method="auto"` tries sympy, then z3.
+  (`intervals.certify`, at most `Holds.max_boxes` boxes a relation, `ARB_MAX_BOXES` by default), so the step is
+  certified *on the box* (`partial`), never on a larger domain, unless the statement is claimed on the box
+  alone (its `given` is `on_box(box)`). One side of the box may be unbounded ([a, oo)): the tail past a cut
+  is proved first (the claim itself there, or its margin monotone toward the box) and the box covers the
+  rest (`_decide_arb`). Margins are read in arb's exponent range, so a margin that a float would round to 0
+  is reported as it is. A point the box finds false refutes only as a point of the domain (an integer
+  symbol's at an integer);
+- `method="auto"` tries sympy (without the given relations), then z3, then sympy on the given's range.
+
+Witnesses give an integer symbol's value as an integer. `Phi` and `phi` write the standard normal's
+distribution function and density as the engine reads them (through erf and exp).
 
 A statement speaks of the points where its expressions are defined: a quotient's denominator is
 nonzero there, a square root's argument nonnegative, a logarithm's argument positive.
@@ -57,6 +71,8 @@ MAX_CONSTANT_MUTANTS = 4
 MAX_MUTANTS = 16
 #: how many terms of sums (signs flipped) and factors of products (dropped) are candidates at most
 MAX_SITES = 6
+#: how many boxes an arb decision evaluates at most by default (`Holds.max_boxes`), for each relation it decides
+ARB_MAX_BOXES = 20_000
 
 
 @dataclass(frozen=True)
@@ -69,9 +85,15 @@ class Holds:
             relations with `evaluate=False` (or `rel`), so that sympy does not decide them on construction.
         given: relations assumed, the domain beyond the symbols' own assumptions.
         method: 'sympy', 'z3', 'arb' or 'auto' (sympy, then z3).
-        box: for 'arb': {symbol: (low, high)}, every free symbol of the claim bounded.
+        box: for 'arb': {symbol: (low, high)}, every free symbol of the claim bounded; one side may have an
+            infinite end (sympy.oo or -oo), whose tail past a cut is proved otherwise (`_decide_arb`).
         note: what a formula cannot say (where the step comes from), shown beside it.
         seconds: the time limit of a z3 decision.
+        max_boxes: for 'arb': the budget of boxes of the branch-and-bound for each relation
+            (`ARB_MAX_BOXES` by default); a box with little slack needs more, and a decision that ran out says
+            so (argued, never refuted): raise it.
+        cut: for 'arb' with an unbounded side: {symbol: X}, where the box ends and the tail begins (by default
+            the finite end plus 1, then plus 8, outward).
     """
 
     claim: object
@@ -80,19 +102,23 @@ class Holds:
     box: dict | None = None
     note: str = ""
     seconds: float = Z3_SECONDS
+    max_boxes: int = ARB_MAX_BOXES
+    cut: dict | None = None
 
     def __post_init__(self) -> None:
         if self.method not in ("sympy", "z3", "arb", "auto"):
             raise ValueError(f"Holds.method is one of sympy, z3, arb, auto, got {self.method!r}")
         if self.method == "arb" and not self.box:
             raise ValueError("Holds(method='arb') needs a box: {symbol: (low, high)} for every free symbol")
+        if isinstance(self.max_boxes, bool) or not isinstance(self.max_boxes, int) or self.max_boxes < 1:
+            raise ValueError(f"Holds.max_boxes is a positive integer (the arb budget of boxes), got {self.max_boxes!r}")
         object.__setattr__(self, "given", tuple(self.given))
 
     def __reduce__(self):
         # sympy pickles an expression as its class applied to its arguments, which evaluates it again: an
         # unevaluated relation could come back as True in another process. Keep the expressions as written.
         return (_rebuild, (_encode(self.claim), tuple(_encode(g) for g in self.given), self.method, self.box,
-                           self.note, self.seconds))
+                           self.note, self.seconds, self.max_boxes, self.cut))
 
     def latex(self) -> str:
         """The statement typeset: the claim, and after a comma the domain's relations and assumptions."""
@@ -101,7 +127,8 @@ class Holds:
         dom = [sympy.latex(g) for g in self.given] + [_assumption_tex(s) for s in _symbols(self)]
         dom = [d for d in dom if d]
         if self.box:
-            dom += [rf"{sympy.latex(s)} \in [{lo}, {hi}]" for s, (lo, hi) in self.box.items()]
+            dom += [rf"{sympy.latex(s)} \in [{sympy.latex(sympy.sympify(lo))}, {sympy.latex(sympy.sympify(hi))}]"
+                    for s, (lo, hi) in self.box.items()]
         return parts[0] + (r" \quad \text{for } " + ", ".join(dom) if dom else "")
 
     def text(self) -> str:
@@ -136,8 +163,8 @@ def _decode(d):
     return getattr(sympy, d[0])(*(_decode(a) for a in d[1]), evaluate=False)
 
 
-def _rebuild(claim, given, method, box, note, seconds) -> "Holds":
-    return Holds(_decode(claim), tuple(_decode(g) for g in given), method, box, note, seconds)
+def _rebuild(claim, given, method, box, note, seconds, max_boxes=ARB_MAX_BOXES, cut=None) -> "Holds":
+    return Holds(_decode(claim), tuple(_decode(g) for g in given), method, box, note, seconds, max_boxes, cut)
 
 
 @dataclass(frozen=True)
@@ -171,6 +198,19 @@ def rel(lhs, op: str, rhs):
     return cls(sympy.sympify(lhs), sympy.sympify(rhs), evaluate=False)
 
 
+def Phi(x):
+    """The standard normal distribution function, (1 + erf(x/sqrt(2)))/2, as the engine reads it: 1 - Phi(x)
+    is erfc(x/sqrt(2))/2, and z3 knows Gordon's bounds on it (`_ToZ3.erf_facts`)."""
+    import sympy
+    return (1 + sympy.erf(sympy.sympify(x) / sympy.sqrt(2))) / 2
+
+
+def phi(x):
+    """The standard normal density, exp(-x^2/2)/sqrt(2 pi)."""
+    import sympy
+    return sympy.exp(-sympy.sympify(x) ** 2 / 2) / sympy.sqrt(2 * sympy.pi)
+
+
 # ----------------------------------------------------------------------------------------------- decide
 def decide(st: Holds) -> Decision:
     """Decide `st` by its method (module docstring); never raises on the statement's content."""
@@ -202,10 +242,15 @@ def _decide(st: Holds) -> Decision:
     if st.method == "arb":
         return _decide_arb(st)
     if st.method in ("sympy", "auto"):
-        d = _decide_sympy(st)
+        d = _decide_sympy(st, read_given=st.method == "sympy")
         if d.status != "argued" or st.method == "sympy":
             return d
-    return _decide_z3(st)
+    d = _decide_z3(st)
+    if st.method == "auto" and st.given and d.status == "argued":      # z3 could not: sympy on the given's range
+        s = _decide_sympy(st)
+        if s.status == "certified":
+            return s
+    return d
 
 
 def decide_within(st: Holds, seconds: float) -> Decision:
@@ -268,47 +313,190 @@ def _parts(claim):
     return list(claim.args) if isinstance(claim, sympy.And) else [claim]
 
 
-def _decide_sympy(st: Holds) -> Decision:
+def _decide_sympy(st: Holds, read_given: bool = True) -> Decision:
+    """sympy's decision (module docstring). With `given` relations: true for every value is true on the domain;
+    else each given relation that bounds a symbol (x >= c, x < c, x = e, a <= y, ...) is read as a substitution
+    whose range holds every point it allows (`_given_cases`), and the claim is decided on that range, every
+    case of it; a relation it cannot read is left out (a larger domain, so a certificate stays sound) and named.
+    `read_given` False: the claim without its given relations only (`auto` reads them by z3 first)."""
+    if not st.given:
+        return _sympy_parts(st.claim, [{}])
+    bare = _sympy_parts(st.claim, [{}])
+    if bare.status == "certified":
+        return dataclasses.replace(bare, detail=bare.detail + "; true without the given relations, so on their domain")
+    if not read_given:
+        return Decision("argued", "sympy", f"without the given relations: {bare.detail}")
+    cases, said, unread = _given_cases(st)
+    skipped = f"; the given {', '.join(map(str, unread))} not read (sympy reads bounds on a symbol and equations " \
+              "for one)" if unread else ""
+    if not said:
+        return Decision("argued", "sympy", "sympy could not read the given relations as bounds or equations"
+                        f"{skipped}, and without them: {bare.detail}")
+    d = _sympy_parts(st.claim, cases, refute=False)
+    how = f"under the given relations read as {'; '.join(said)}"
+    if d.status == "certified":
+        return dataclasses.replace(d, detail=f"{d.detail}, {how}{skipped}")
+    return Decision("argued", "sympy", f"{how}{skipped}: {d.detail}")
+
+
+def _sympy_parts(claim, cases: list, refute: bool = True) -> Decision:
+    """Each relation of the claim decided by sympy in every case (a substitution: `_given_cases`): the
+    difference of its sides simplified, its sign read from the symbols' assumptions."""
     import sympy
-    if st.given:     # sympy reads no given relations; true for every value is true on the domain, nothing else is
-        d = _decide_sympy(dataclasses.replace(st, given=()))
-        return d if d.status == "certified" else Decision("argued", "sympy", "sympy reads no given relations, and "
-                                                                              "without them: " + d.detail)
     verdicts = []
-    for part in _parts(st.claim):
+    for part in _parts(claim):
         if isinstance(part, sympy.Not) and isinstance(part.args[0], sympy.Rel):
             part = part.args[0].negated
         if not isinstance(part, sympy.Rel):
             return Decision("argued", "sympy", f"sympy decides relations, not {type(part).__name__}")
-        lhs, rhs = part.lhs.doit(), part.rhs.doit()
-        infinite = lhs.has(sympy.oo, -sympy.oo) or rhs.has(sympy.oo, -sympy.oo)
-        if infinite and not isinstance(part, (sympy.Eq, sympy.Ne)):
-            direct = part.func(lhs, rhs)               # sympy compares with an infinity itself (finite < oo)
-            if direct is sympy.true:
-                verdicts.append(str(part))
-                continue
-            return Decision("argued", "sympy", f"sympy could not decide {part} (it reads {_short(direct)})")
-        d = sympy.simplify(sympy.factor_terms(lhs - rhs))      # factor_terms: constants out of sums
-        if d != 0 and d.has(sympy.erfc):
-            d = sympy.simplify(d.rewrite(sympy.erf))             # erfc = 1 - erf
-        if isinstance(part, sympy.Eq):
-            ok = d == 0 or (d.is_zero is True)
-            bad = d.is_zero is False
-        elif isinstance(part, sympy.Ne):
-            ok, bad = d.is_zero is False, d == 0
-        else:
-            diff = d if isinstance(part, (sympy.Ge, sympy.Gt)) else -d       # want diff >= 0 (or > 0)
-            strict = isinstance(part, (sympy.Gt, sympy.Lt))
-            ok = diff.is_positive is True if strict else diff.is_nonnegative is True
-            bad = diff.is_nonpositive is True if strict else diff.is_negative is True
-        if bad and not d.free_symbols:
-            return Decision("refuted", "sympy", f"{part} is false: the sides differ by {d}",
-                            witness={"params": {}, "difference": str(d)})
-        if not ok:
-            return Decision("argued", "sympy", f"sympy could not decide {part} (the sides differ by {_short(d)})")
+        for sub in cases:
+            lhs, rhs = part.lhs.doit(), part.rhs.doit()
+            if sub:
+                lhs, rhs = lhs.subs(sub), rhs.subs(sub)
+            infinite = lhs.has(sympy.oo, -sympy.oo) or rhs.has(sympy.oo, -sympy.oo)
+            if infinite and not isinstance(part, (sympy.Eq, sympy.Ne)):
+                direct = part.func(lhs, rhs)               # sympy compares with an infinity itself (finite < oo)
+                if direct is sympy.true:
+                    continue
+                return Decision("argued", "sympy", f"sympy could not decide {part} (it reads {_short(direct)})")
+            d = sympy.factor_terms(lhs - rhs)                        # factor_terms: constants out of sums
+            large = bool(sub) and sympy.count_ops(d) > MAX_SUBSTITUTED_OPS
+            if not large:               # a substituted difference too large to simplify in good time is read as is
+                d = sympy.simplify(d)
+                if d != 0 and d.has(sympy.erfc):
+                    d = sympy.simplify(d.rewrite(sympy.erf))             # erfc = 1 - erf
+            ok, bad = _sign_verdict(part, d)
+            if not ok and sub and not large:                         # a substituted difference: its factored form
+                ok, bad = _sign_verdict(part, sympy.factor(sympy.together(d)))
+            if bad and refute and not d.free_symbols:
+                return Decision("refuted", "sympy", f"{part} is false: the sides differ by {d}",
+                                witness={"params": {}, "difference": str(d)})
+            if not ok:
+                return Decision("argued", "sympy", f"sympy could not decide {part} (the sides differ by {_short(d)})")
         verdicts.append(str(part))
     return Decision("certified", "sympy", "sympy: " + "; ".join(verdicts) + " (difference simplified, sign read "
                                                                            "from the symbols' assumptions)")
+
+
+def _sign_verdict(part, d) -> tuple[bool, bool]:
+    """(certainly true, certainly false) of the relation `part` whose sides differ by `d` (lhs - rhs)."""
+    import sympy
+    if isinstance(part, sympy.Eq):
+        return d == 0 or d.is_zero is True, d.is_zero is False
+    if isinstance(part, sympy.Ne):
+        return d.is_zero is False, d == 0
+    diff = d if isinstance(part, (sympy.Ge, sympy.Gt)) else -d       # want diff >= 0 (or > 0)
+    if isinstance(part, (sympy.Gt, sympy.Lt)):
+        return diff.is_positive is True, diff.is_nonpositive is True
+    return diff.is_nonnegative is True, diff.is_negative is True
+
+
+#: how many cases (substitutions) a statement's given relations may make (`_given_cases`)
+MAX_GIVEN_CASES = 8
+#: the size (sympy's count_ops) above which a difference under a substitution is not simplified (sympy has no
+#: time limit of its own; its sign is then read as it stands)
+MAX_SUBSTITUTED_OPS = 300
+
+
+def _given_cases(st: Holds) -> tuple[list[dict], list[str], list]:
+    """The given relations of `st` as substitutions whose range contains every point they allow (so a claim
+    true on the range is true on the domain): (cases, what was read, the relations not read).
+
+    - constant bounds on a symbol (with its own sign assumption): x >= c as x = c + t (t >= 0; t > 0 for
+      x > c), x <= c as x = c - t; both, c <= x <= d, as x = c + (d - c) t/(1 + t) (t >= 0), which covers
+      [c, d), and a second case x = d (not when x < d);
+    - an equation x = e (e free of x) as x = e;
+    - then, in order, any relation between a symbol and an expression free of it (a <= y: y = a + t), on the
+      symbols' substituted values.
+
+    An integer symbol bounded by an integer keeps an integer t. A relation read neither way is left out."""
+    import sympy
+    given = [sympy.sympify(g) for g in st.given]
+    lows: dict = {}
+    highs: dict = {}
+    used: set = set()
+    for i, g in enumerate(given):            # constant bounds on a symbol
+        b = _bound(g)
+        if b and b[2].is_number and b[2].is_real and b[1] != "==":
+            s, op, c = b
+            side = lows if op in (">", ">=") else highs
+            old = side.get(s)
+            tighter = old is None or (c > old[0] if side is lows else c < old[0]) or (c == old[0] and op in ("<", ">"))
+            if tighter:
+                side[s] = (c, op in ("<", ">"))
+            used.add(i)
+    for s in list(lows) + list(highs):        # a symbol's own sign, where the given has no bound on that side
+        if s.is_positive or s.is_nonnegative:
+            lows.setdefault(s, (sympy.Integer(0), bool(s.is_positive)))
+        if s.is_negative or s.is_nonpositive:
+            highs.setdefault(s, (sympy.Integer(0), bool(s.is_negative)))
+    cases: list[dict] = [{}]
+    said = []
+    for s in sorted(set(lows) | set(highs), key=str):
+        lo, hi = lows.get(s), highs.get(s)
+        if lo and hi:
+            t = sympy.Dummy(f"t_{s}", positive=True) if lo[1] else sympy.Dummy(f"t_{s}", nonnegative=True)
+            inside = lo[0] + (hi[0] - lo[0]) * t / (1 + t)
+            here = [{**c, s: inside} for c in cases] + ([{**c, s: hi[0]} for c in cases] if not hi[1] else [])
+            said.append(f"{s} = {_plain(inside)} with {t.name} {'>' if lo[1] else '>='} 0"
+                        + ("" if hi[1] else f", and {s} = {hi[0]}"))
+            cases = here
+        else:
+            c, strict = lo or hi
+            integer = bool(s.is_integer and c.is_integer)
+            t = sympy.Dummy(f"t_{s}", **({"positive": True} if strict else {"nonnegative": True}),
+                            **({"integer": True} if integer else {}))
+            value = c + t if lo else c - t
+            cases = [{**cc, s: value} for cc in cases]
+            said.append(f"{s} = {_plain(value)} with {t.name} {'>' if strict else '>='} 0"
+                        + (" an integer" if integer else ""))
+        if len(cases) > MAX_GIVEN_CASES:
+            return [{}], [], list(st.given)
+    unread = []
+    for i, g in enumerate(given):             # equations and relations between symbols, in order
+        if i in used:
+            continue
+        now = g.subs(cases[0]) if cases[0] else g
+        if now is sympy.true or (not getattr(now, "free_symbols", True) and _truth(now, {}) is True):
+            continue                              # implied by what was read, or true of numbers (1 <= 2)
+        b = _bound(now) if isinstance(now, sympy.Rel) else None
+        if not b or any(b[0] in c for c in cases):
+            unread.append(st.given[i])
+            continue
+        s, op, e = b
+        if op == "==":
+            value, what = e, f"{s} = {_plain(e)}"
+        else:
+            strict = op in ("<", ">")
+            t = sympy.Dummy(f"t_{s}", **({"positive": True} if strict else {"nonnegative": True}))
+            value = e + t if op in (">", ">=") else e - t
+            what = f"{s} = {_plain(value)} with {t.name} {'>' if strict else '>='} 0"
+        cases = [{**{k: v.subs(s, value) for k, v in c.items()}, s: value} for c in cases]
+        said.append(what)
+    return cases, said, unread
+
+
+def _plain(e):
+    """An expression with its substitution variables (sympy Dummy symbols, printed _t) printed by name."""
+    import sympy
+    return sympy.sympify(e).xreplace({d: sympy.Symbol(d.name) for d in sympy.sympify(e).atoms(sympy.Dummy)})
+
+
+def _bound(g):
+    """A relation read as (symbol, op, expression free of the symbol), the symbol on the left: x >= c, c < x
+    (as x > c), ...; None otherwise. A symbol of the statement is read before a substitution's own variable."""
+    import sympy
+    if not isinstance(g, sympy.Rel) or isinstance(g, sympy.Ne):
+        return None
+    flip = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "=="}
+    op = _OPS[type(g).__name__]
+    reads = []
+    if isinstance(g.lhs, sympy.Symbol) and g.lhs not in g.rhs.free_symbols:
+        reads.append((g.lhs, op, g.rhs))
+    if isinstance(g.rhs, sympy.Symbol) and g.rhs not in g.lhs.free_symbols:
+        reads.append((g.rhs, flip[op], g.lhs))
+    reads.sort(key=lambda r: isinstance(r[0], sympy.Dummy))
+    return reads[0] if reads else None
 
 
 def _short(e, n: int = 120) -> str:
@@ -355,6 +543,42 @@ class _ToZ3:
         v = self.new(name)
         self.apps[name].append((arg, v))
         return v
+
+    def integer_part(self, name: str, arg):
+        """floor (or ceiling) of `arg` as an integer variable k read through its defining inequalities,
+        k <= arg < k + 1 (k - 1 < arg <= k): not an abstraction, the integer they define is the value."""
+        z3 = self.z3
+        for a, v in self.apps.setdefault(name, []):
+            if a.eq(arg):
+                return v
+        k = z3.ToReal(z3.Int(f"_{name}{next(self.fresh)}"))
+        self.apps[name].append((arg, k))
+        self.side += [k <= arg, arg < k + 1] if name == "floor" else [k - 1 < arg, arg <= k]
+        return k
+
+    def erf_facts(self, s, a, v) -> None:
+        """Facts true of v = erf(a), a = s translated (each where it is stated):
+
+        - -1 < erf < 1, erf(0) = 0, its sign that of a; odd and increasing between applications (`monotone`):
+          all from its definition, 2/sqrt(pi) times the integral of exp(-t^2) from 0 to a;
+        - erfc(s) = 1 - erf(s) <= exp(-s^2) for s >= 0: A&S 7.1.13's upper bound,
+          e^{s^2} int_s^oo e^{-t^2} dt <= 1/(s + sqrt(s^2 + 4/pi)), at its weakest (the denominator is at
+          least 2/sqrt(pi));
+        - Gordon's Mills-ratio bounds (Gordon 1941, Ann. Math. Statist. 12, 364): x/(x^2 + 1) phi(x) <= 1 - Phi(x)
+          <= phi(x)/x for x > 0, written at x = sqrt(2) s (1 - Phi(x) = erfc(s)/2, phi(x) = exp(-s^2)/sqrt(2 pi)):
+          2 s exp(-s^2) <= sqrt(pi) (2 s^2 + 1) erfc(s) and sqrt(pi) s erfc(s) <= exp(-s^2) for s > 0.
+
+        The exponential is the one the statement would write (exp(-s^2), sympy's form), so a statement about
+        exp(-x^2/2) and erf(x/sqrt(2)) meets the facts on the same application."""
+        import sympy
+        z3 = self.z3
+        tail = 1 - v                                          # erfc(s)
+        e = self(sympy.exp(-s ** 2))
+        rp = self(sympy.sqrt(sympy.pi))
+        self.side += [v > -1, v < 1, z3.Implies(a == 0, v == 0), z3.Implies(a > 0, v > 0), z3.Implies(a < 0, v < 0),
+                      z3.Implies(a >= 0, tail <= e),
+                      z3.Implies(a > 0, 2 * a * e <= rp * (2 * a * a + 1) * tail),
+                      z3.Implies(a > 0, rp * a * tail <= e)]
 
     def __call__(self, e):
         import sympy
@@ -429,12 +653,22 @@ class _ToZ3:
             return v
         if isinstance(e, sympy.erf):
             a = self(e.args[0])
+            known = any(x.eq(a) for x, _ in self.apps.get("erf", []))
             v = self.app("erf", a)
-            self.side += [v > -1, v < 1, z3.Implies(a == 0, v == 0), z3.Implies(a > 0, v > 0),
-                          z3.Implies(a < 0, v < 0)]
+            if not known:
+                self.erf_facts(e.args[0], a, v)
             return v
         if isinstance(e, sympy.erfc):
             return 1 - self(sympy.erf(e.args[0]))
+        if isinstance(e, (sympy.floor, sympy.ceiling)):
+            return self.integer_part(type(e).__name__, self(e.args[0]))
+        if isinstance(e, sympy.frac):                     # x - floor(x)
+            a = self(e.args[0])
+            return a - self.integer_part("floor", a)
+        if isinstance(e, sympy.Mod):                      # p mod q = p - q floor(p/q), q != 0 (sympy's sign of q)
+            p, q = self(e.args[0]), self(e.args[1])
+            self.side.append(q != 0)
+            return p - q * self.integer_part("floor", p / q)
         if isinstance(e, sympy.Rel):
             lhs, rhs = self(e.lhs), self(e.rhs)
             return {sympy.Eq: lambda: lhs == rhs, sympy.Ne: lambda: lhs != rhs, sympy.Le: lambda: lhs <= rhs,
@@ -458,11 +692,15 @@ class _ToZ3:
         """Between two applications of one increasing function, the order of the arguments is the
         order of the values (exp, log where defined, erf, square root where defined)."""
         z3 = self.z3
-        for name in ("exp", "log", "erf", "sqrt"):
+        for name in ("exp", "log", "erf", "sqrt", "floor", "ceiling"):
             apps = self.apps.get(name, [])
             for (a, u), (b, v) in itertools.permutations(apps, 2):
                 pre = [a > 0, b > 0] if name == "log" else [a >= 0, b >= 0] if name == "sqrt" else []
-                self.side += [z3.Implies(z3.And(*pre, a <= b), u <= v), z3.Implies(z3.And(*pre, a < b), u < v)]
+                self.side.append(z3.Implies(z3.And(*pre, a <= b), u <= v))
+                if name not in ("floor", "ceiling"):      # strictly increasing; floor and ceiling are not
+                    self.side.append(z3.Implies(z3.And(*pre, a < b), u < v))
+                if name == "erf":                          # odd
+                    self.side.append(z3.Implies(a == -b, u == -v))
 
 
 def _pow(z3, r, p: int):
@@ -494,7 +732,11 @@ def _decide_z3(st: Holds) -> Decision:
     solver.add(*tr.side, *hyps, z3.Not(goal))
     answer = solver.check()
     if answer == z3.unsat:
-        core = " (every transcendental function read only through sound facts of it)" if tr.apps else ""
+        read = sorted(set(tr.apps) & {"floor", "ceiling"})
+        facts = set(tr.apps) - {"floor", "ceiling"}
+        core = (" (every transcendental function read only through sound facts of it)" if facts else "") + \
+            (f" ({' and '.join(read)} read through {'its' if len(read) == 1 else 'their'} defining inequalities on "
+             "an integer)" if read else "")
         return Decision("certified", "z3", f"z3: the negation is unsatisfiable over the reals{core}")
     if answer == z3.unknown:
         return Decision("argued", "z3", f"z3 could not decide it within {st.seconds:g} s ({solver.reason_unknown()})")
@@ -576,27 +818,66 @@ def _sample_refutation(st: Holds, tries: int = 8) -> Decision | None:
         return None
     rng = random.Random(sympy.srepr(st.claim)[:200])       # the same points for the same statement
     for _ in range(tries):
-        point = {}
-        for s_ in syms:
-            if st.box and s_ in st.box:
-                lo, hi = st.box[s_]
-                v = sympy.Rational(rng.uniform(float(lo), float(hi))).limit_denominator(10 ** 6)
-            elif s_.is_integer:
-                v = sympy.Integer(rng.randint(2, 40))
-            elif s_.is_positive or s_.is_nonnegative:
-                v = sympy.Rational(round(10 ** rng.uniform(-1.5, 1.5), 6)).limit_denominator(10 ** 6)
-            else:
-                v = sympy.Rational(round(rng.uniform(-4, 4), 6)).limit_denominator(10 ** 6)
-            point[s_] = v
+        point = {s_: _draw(rng, s_, st.box.get(s_) if st.box else None) for s_ in syms}
         try:
+            if not all(_admits(k, v) for k, v in point.items()):
+                continue
             if any(_truth(g, point) is not True for g in st.given) or _truth(st.claim, point) is not False:
                 continue
         except Exception:
             continue
-        params = {str(k): float(v) for k, v in point.items()}
+        params = _params(point)
         return Decision("refuted", "sampled counterexample", f"false at {params}, replayed to 50 digits",
                         witness={"params": params})
     return None
+
+
+def _draw(rng, s, side):
+    """A seeded value of the symbol `s`: in its box side when it has one, an integer for an integer symbol,
+    of the sign its assumptions give it."""
+    import math
+
+    import sympy
+    sign = -1 if (s.is_negative or s.is_nonpositive) else 1
+    if side is not None:
+        lo, hi = (float(sympy.sympify(b)) for b in side)
+        lo, hi = max(lo, -1e6), min(hi, 1e6)                     # an unbounded side: its finite part
+        if s.is_integer:
+            if math.ceil(lo) > math.floor(hi):
+                return sympy.Integer(math.floor(lo))             # no integer in the side: rejected by the domain
+            return sympy.Integer(rng.randint(math.ceil(lo), math.floor(hi)))
+        return sympy.Rational(rng.uniform(lo, hi)).limit_denominator(10 ** 6)
+    if s.is_integer:
+        if s.is_positive or s.is_negative:
+            return sympy.Integer(sign * rng.randint(1, 40))
+        if s.is_nonnegative or s.is_nonpositive:
+            return sympy.Integer(sign * rng.randint(0, 40))
+        return sympy.Integer(rng.randint(-20, 40))
+    if s.is_positive or s.is_nonnegative or s.is_negative or s.is_nonpositive:
+        return sign * sympy.Rational(round(10 ** rng.uniform(-1.5, 1.5), 6)).limit_denominator(10 ** 6)
+    return sympy.Rational(round(rng.uniform(-4, 4), 6)).limit_denominator(10 ** 6)
+
+
+def _admits(s, v) -> bool:
+    """Whether the value `v` satisfies the symbol `s`'s own assumptions (sign, integer, nonzero)."""
+    checks = {"positive": lambda: v > 0, "nonnegative": lambda: v >= 0, "negative": lambda: v < 0,
+              "nonpositive": lambda: v <= 0, "nonzero": lambda: v != 0, "zero": lambda: v == 0,
+              "integer": lambda: bool(getattr(v, "is_integer", False))}
+    return all(bool(f()) for a, f in checks.items() if s.assumptions0.get(a))
+
+
+def _params(point: dict) -> dict:
+    """A point as a witness's parameters: an integer symbol's value as a Python int, a real's as a float
+    (a value that is not a real number as its text)."""
+    out = {}
+    for s, v in point.items():
+        if s.is_integer and getattr(v, "is_Integer", False):
+            out[str(s)] = int(v)
+        elif getattr(v, "is_number", False) and v.is_real:
+            out[str(s)] = float(v)
+        else:
+            out[str(s)] = str(v)
+    return out
 
 
 def _replay(st: Holds, point: dict) -> Decision:
@@ -606,7 +887,11 @@ def _replay(st: Holds, point: dict) -> Decision:
         holds_there = _truth(st.claim, point)
     except Exception:
         ok_given, holds_there = False, None
-    params = {str(s): float(v) if v.is_number and v.is_real else str(v) for s, v in point.items()}
+    params = _params(point)
+    try:
+        ok_given = ok_given and all(_admits(s, v) for s, v in point.items())
+    except Exception:
+        ok_given = False
     if ok_given and holds_there is False:
         return Decision("refuted", "z3", f"a counterexample, replayed on the statement: {params}",
                         witness={"params": params})
@@ -657,6 +942,12 @@ def _arb_fn(expr, names: list[str]):
 
 
 def _decide_arb(st: Holds) -> Decision:
+    """The arb branch-and-bound on the box (`intervals.certify`, at most `st.max_boxes` boxes a relation). A side
+    with an infinite end (x in [a, oo)) is cut at X (`st.cut`, else a + 1, then a + 8): the tail x >= X is
+    proved first, the claim itself there (`auto`: sympy, then z3 with its sound facts, e.g. Gordon's Mills-ratio
+    bounds) or else each margin nondecreasing in x there (its derivative >= 0, `auto`), so that its value at X,
+    which the box [a, X] covers, bounds it beyond; the box then covers the rest. A counterexample of an integer
+    symbol is replayed at integer points near the box's, and refutes only there."""
     import sympy
 
     from .intervals import Side, certify
@@ -669,27 +960,125 @@ def _decide_arb(st: Holds) -> Decision:
     names = {str(s) for s in _symbols(st)}
     if names - {str(s) for s in st.box}:
         return Decision("argued", "arb", f"the box does not bound {sorted(names - {str(s) for s in st.box})}")
-    box = {str(s): Side(float(lo), float(hi)) for s, (lo, hi) in st.box.items()}
-    smallest, boxes = [], 0
     for part in parts:
         if not isinstance(part, (sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
             return Decision("argued", "arb", f"the arb box method decides inequalities, not {type(part).__name__}")
+    ends = {k: (sympy.sympify(lo), sympy.sympify(hi)) for k, (lo, hi) in st.box.items()}
+    unbounded = [k for k, (lo, hi) in ends.items() if not (lo.is_finite and hi.is_finite)]
+    if len(unbounded) > 1 or any(not (ends[k][0].is_finite or ends[k][1].is_finite) for k in unbounded):
+        return Decision("argued", "arb", f"the box has more than one infinite end ({', '.join(map(str, unbounded))}): "
+                                         "one tail at a time")
+    finite, tail_said = dict(ends), ""
+    if unbounded:
+        k = unbounded[0]
+        lo, hi = ends[k]
+        up = not hi.is_finite
+        end = lo if up else hi
+        cuts = [sympy.sympify(st.cut[k])] if st.cut and k in st.cut else \
+            [end + 1, end + 8] if up else [end - 1, end - 8]
+        tried = []
+        for cut in cuts:
+            t = _arb_tail(st, parts, k, cut, up, ends)
+            if t.status == "refuted":
+                return t
+            if t.status == "certified":
+                finite[k] = (lo, cut) if up else (cut, hi)
+                tail_said = f"; the tail {k} {'>=' if up else '<='} {cut}: {t.detail}"
+                break
+            tried.append(f"{k} {'>=' if up else '<='} {cut}: {t.detail}")
+        else:
+            return Decision("argued", "arb", "the tail past the box is not proved (" + "; ".join(tried)[:600] +
+                            "): give Holds(cut={symbol: X}) where a bound of the tail holds, or state the tail "
+                            "as a step of its own")
+    box = {str(s): Side(float(lo), float(hi)) for s, (lo, hi) in finite.items()}
+    smallest, boxes = [], 0
+    for part in parts:
         margin = (part.rhs - part.lhs) if isinstance(part, (sympy.Le, sympy.Lt)) else (part.lhs - part.rhs)
         try:
             fn = _arb_fn(margin.doit(), sorted(box))
         except _Untranslatable as err:
             return Decision("argued", "arb", f"arb cannot read {err}")
-        cert = certify(fn, box, strict=isinstance(part, (sympy.Lt, sympy.Gt)), max_boxes=20_000)
+        cert = certify(fn, box, strict=isinstance(part, (sympy.Lt, sympy.Gt)), max_boxes=st.max_boxes)
         if cert.status == "refuted":
-            return Decision("refuted", "arb", cert.text(), witness={"params": cert.witness["point"]})
+            return _arb_refuted(st, cert, fn, isinstance(part, (sympy.Lt, sympy.Gt)))
         if cert.status != "proved":
-            return Decision("argued", "arb", cert.text())
-        smallest.append(cert.smallest)
+            return Decision("argued", "arb", cert.text())         # the budget, max_boxes, named: raise it
+        smallest.append((cert.smallest, cert.smallest_text))
         boxes += cert.boxes
-    where = ", ".join(f"{s} in [{lo:g}, {hi:g}]" for s, (lo, hi) in ((k, (v.low, v.high)) for k, v in box.items()))
-    return Decision("certified", "arb", f"arb interval arithmetic on {where}: {boxes} boxes, every margin's lower "
-                                        f"bound above 0 (smallest {min(smallest):.3g})",
+    where = ", ".join(f"{s} in [{_end(lo)}, {_end(hi)}]" for s, (lo, hi) in ends.items())
+    inside = ", ".join(f"{s} in [{v.low:g}, {v.high:g}]" for s, v in box.items())
+    least = min(smallest, key=lambda m: m[0])[1]
+    return Decision("certified", "arb", f"arb interval arithmetic on {inside}: {boxes} boxes, every margin's lower "
+                                        f"bound above 0 (smallest {least}){tail_said}",
                     partial=None if on_its_box else f"the box {where} only")
+
+
+def _end(v) -> str:
+    import sympy
+    v = sympy.sympify(v)
+    return str(v) if not v.is_finite else f"{float(v):g}"
+
+
+def _arb_tail(st: Holds, parts: list, k, cut, up: bool, ends: dict) -> Decision:
+    """The claim on the tail k >= cut (k <= cut, not `up`), the other symbols in their sides of the box: the
+    claim itself (`auto`), else every margin monotone toward the box there (its derivative in k, `auto`), so
+    that the margin at the cut, which the box covers, bounds it on the tail."""
+    import sympy
+    dom = tuple(g for s, (lo, hi) in ends.items() if s != k
+                for g in (rel(s, ">=", lo), rel(s, "<=", hi))) + (rel(k, ">=" if up else "<=", cut),)
+    itself = decide(Holds(st.claim, dom, "auto", seconds=st.seconds))
+    if itself.status in ("certified", "refuted"):       # a refutation: a point of the tail, replayed (`decide`)
+        return dataclasses.replace(itself, detail=f"the claim itself there ({itself.detail})")
+    slopes = []
+    for part in parts:
+        margin = (part.rhs - part.lhs) if isinstance(part, (sympy.Le, sympy.Lt)) else (part.lhs - part.rhs)
+        slope = sympy.diff(margin.doit(), k)
+        d = decide(Holds(rel(slope, ">=" if up else "<=", 0), dom, "auto", seconds=st.seconds))
+        if d.status != "certified":
+            return Decision("argued", "arb", f"neither the claim ({_short(itself.detail, 160)}) nor the margin's "
+                                             f"monotonicity toward the box ({_short(d.detail, 160)}) is proved there")
+        slopes.append(d.method)
+    return Decision("certified", "arb", f"every margin is {'nondecreasing' if up else 'nonincreasing'} in {k} there "
+                                        f"({', '.join(slopes)}: its derivative {'>=' if up else '<='} 0), so at least "
+                                        f"its value at {k} = {cut}, which the box covers")
+
+
+def _arb_refuted(st: Holds, cert, fn, strict: bool) -> Decision:
+    """A point where the arb box found the margin below 0, as a refutation of the statement: within the
+    symbols' assumptions, and an integer symbol's coordinate taken at the integers on either side of it (in
+    its side of the box), where the margin is evaluated again in arb. Argued where no such point is below 0."""
+    import math
+
+    import sympy
+    from flint import arb
+    by = {str(s): s for s in st.box}
+    point = {by[n]: v for n, v in cert.witness["point"].items()}
+    choices = []
+    for s, v in point.items():
+        if s.is_integer:
+            lo, hi = (sympy.sympify(b) for b in st.box[s])
+            choices.append([c for c in dict.fromkeys((math.floor(v), math.ceil(v))) if bool(lo <= c <= hi)])
+        else:
+            choices.append([v])
+    margin = cert.witness.get("margin_text") or f"{cert.witness['margin']:.6g}"
+    for values in itertools.product(*choices):
+        at = dict(zip(point, values))
+        try:
+            exact = {s: sympy.Integer(x) if isinstance(x, int) else sympy.Rational(x) for s, x in at.items()}
+            if not all(_admits(s, x) for s, x in exact.items()):
+                continue
+            m = fn(**{str(s): arb(x) for s, x in at.items()})
+            below = bool(m <= 0) if strict else bool(m < 0)
+        except Exception:
+            below = False
+        if below:
+            params = {str(s): x if isinstance(x, int) else float(x) for s, x in at.items()}
+            said = f"refuted at {params}: the margin there is {m.mid().str(6, radius=False)} (an arb ball)" + (
+                "" if at == point else f"; the box found {margin} at {cert.witness['point']}, between integers")
+            return Decision("refuted", "arb", said, witness={"params": params})
+    return Decision("argued", "arb", f"the box found a margin of {margin} at {cert.witness['point']}, which is no "
+                                     "point of the statement's domain (an integer symbol between integers where the "
+                                     "integers beside it hold, or a point outside the symbols' assumptions)")
 
 
 def on_box(box: dict) -> tuple:
