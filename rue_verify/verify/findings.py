@@ -3,7 +3,7 @@ how a pass was decided), and the constructors that compute a verdict from a marg
 intervals, a rate, a tightness ratio, paired classes, parts, an exact check, an exhaustive search or
 a certificate, so that no text can say something its number does not. A witness is JSON-ready data
 (`witness`). A finding certified (or exhausted) by the caller's own Python, which the toolkit does not
-check, is `trusted` and says so ('certified by the user's computation, not checked by the toolkit').
+check, is `trusted` and says so ('certified by the caller's computation, not checked by the toolkit').
 Nothing here knows a paper."""
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class Finding:
     @property
     def decision(self) -> str:
         """How the finding was decided, in words: `decided_by`, and for a `trusted` one that the toolkit did
-        not check the computation ('certified by the user's computation, not checked by the toolkit')."""
+        not check the computation ('certified by the caller's computation, not checked by the toolkit')."""
         if self.trusted and self.verdict == "holds" and self.decided_by != "sampled":
             return trusted_text(self.decided_by)
         return self.decided_by if self.verdict == "holds" else self.verdict
@@ -87,7 +87,7 @@ class Finding:
 
 def trusted_text(how: str) -> str:
     """What a trusted finding's status says ('certified' or 'exhausted')."""
-    return (f"{how} by the user's {'search' if how == 'exhausted' else 'computation'}, not checked by the "
+    return (f"{how} by the caller's {'search' if how == 'exhausted' else 'computation'}, not checked by the "
             "toolkit")
 
 
@@ -361,7 +361,7 @@ def from_exact(ok: bool, domain: str, detail: str, *, fail: str = "refuted", cer
     """A finding from an exact check, a sympy identity or simplification, an exact comparison of
     rationals or integers (`ok` is its outcome): `fail` when it fails, certified when it holds. The check is
     the caller's own computation, which the toolkit does not see: the finding is `trusted` and, when it holds
-    certified, its detail opens with 'certified by the user's computation, not checked by the toolkit'
+    certified, its detail opens with 'certified by the caller's computation, not checked by the toolkit'
     (a statement the engine decides is a `Holds` in a proof instead).
 
     Args:
@@ -383,7 +383,7 @@ def from_exhaustive(found: dict | None, domain: str, *, holds: str, fails: str, 
     """A finding from an exhaustive search of a finite domain (every reward history up to a length, at
     the parameter points `domain` names): 'holds', decided as `exhausted`, when the search found
     nothing; refuted, with the witness it found, when it found a counterexample. The search is the
-    caller's: the finding is `trusted`, and a 'holds' says 'exhausted by the user's search, not checked by
+    caller's: the finding is `trusted`, and a 'holds' says 'exhausted by the caller's search, not checked by
     the toolkit'.
 
     Args:

@@ -167,7 +167,7 @@ def test_findings_from_the_callers_own_computation_say_the_toolkit_did_not_check
     assert exact.certified and exact.trusted and said in exact.decision and said in exact.detail
     assert exact.decided_by == "certified"                     # the verdict machinery reads it as before
     exh = from_exhaustive(None, "every history", holds="none found", fails="found")
-    assert exh.decided_by == "exhausted" and "exhausted by the user's search" in exh.detail and said in exh.decision
+    assert exh.decided_by == "exhausted" and "exhausted by the caller's search" in exh.detail and said in exh.decision
     val = from_value(1.0, "d", "one", at_most=2.0, certified=True)
     assert val.certified and said in val.detail
     plain = from_value(1.0, "d", "one", at_most=2.0)
