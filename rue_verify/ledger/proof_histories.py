@@ -106,7 +106,8 @@ def tk_up(p: Params) -> Callable:
 
     def step(m: RUELinear, arms: tuple[int, ...]) -> list[Violation]:
         T = m.counts(arms)
-        return [Violation(f"arm {k + 1}: T_k = {int(T[k])}", [gap_at_least(m, k, math.sqrt(X / (T[k] - 2)))],
+        # X <= 0 (a bound below 2, e.g. a formula planted wrong): every gap breaks it once T_k > 2
+        return [Violation(f"arm {k + 1}: T_k = {int(T[k])}", [gap_at_least(m, k, math.sqrt(max(X, 0.0) / (T[k] - 2)))],
                           {"k": k, "T_k": int(T[k])})
                 for k in range(1, m.K) if T[k] > 2]
     return step
@@ -175,7 +176,7 @@ def t1n(p: Params) -> Callable:
         D = m.n - 2 * (m.K - 1) - m.counts(arms)[0]
         if D <= 0:
             return []
-        thr = math.sqrt((m.K - 1) * X / D)
+        thr = math.sqrt((m.K - 1) * max(X, 0.0) / D)
         return [Violation(f"T_1 = {int(m.counts(arms)[0])}", [gap_at_least(m, k, thr) for k in range(1, m.K)],
                           {"T_1": int(m.counts(arms)[0])})]
     return step

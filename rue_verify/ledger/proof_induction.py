@@ -13,31 +13,57 @@ or another arm (T_1, T_k unchanged). E (proof of Theorem 5.1): |mu_j - muhat_j| 
 covers the states after rounds 2K+1..n, one round after the base state (after round 2K), the
 repaired route's from the base state.
 
-Each step names the lemmas it rests on (graph nodes); a proof that uses a step lists them as its own
-steps (`Rests`), so the step is proved only as far as they are.
+Each step names the lemmas it rests on (graph nodes), each lemma's formula at a state built from the
+same `bounds` function as the node's statement (`LEMMAS`); a derivation that uses a step takes the
+relation it decided (`relation`) as a `Found` premise and the lemmas it assumed as premises resting on
+their nodes (`lemma_premises`), each matched against that node's statement, so the step is proved only
+as far as they are. The decisions are cached by step, route and the very `bounds` functions they read
+(`decided`): a formula replaced (a planted wrong one) is decided afresh.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 from typing import Callable
 
 import sympy
 
+from bounds import estimation as es
 from bounds import repaired as rp
 from bounds import theorems as th
-from bounds.estimation import c_tilde, tau_sq_tilde
 from simulate.proofs.linear import replay
 
 from ..verify import Finding, witness
 from ..verify import induction as ind
+from ..verify.derivation import rests
 from ..verify.histories import CAP, search
+from ..verify.statements import rel
+from . import section4 as s4
 from .proof_histories import POINTS, STEPS, Params, check_replays, sides
 
 _K, _n, _s0, _s, _T, _D, _e, _L = sympy.symbols("K n sigma0_sq sigma_sq T Delta eta L", positive=True)
 
 #: E's first state counted from the base state (after round 2K): the paper's E starts at round 2K+1
 EVENT_FROM = {"paper": 1, "repaired": 0}
+
+#: the objects of a history step as the derivations name them (the `bounds` functions' parameter names, so
+#: that a `Rests` binds them by name): arm k's and arm 1's counts, the recommended arm J's, the largest other
+#: count; the gaps mu_1 - mu_k
+T_k, T_1, T_J, T_max = sympy.symbols("T_k T_1 T_J T_max", positive=True)
+Delta_k, Delta_J, Delta_min, Delta_max = sympy.symbols("Delta_k Delta_J Delta_min Delta_max", positive=True)
+#: the state's pooled sum D of eq. MSE (Lemma sec:tau's own symbol)
+D_pool = s4.D_POOL
+
+
+def route_eta(route: str, K=_K, s0=_s0, s=_s):
+    """E's width fraction on `route`: the paper's eta (Theorem 5.1) or `eta_repaired`."""
+    return th.eta(K, s0, s) if route == "paper" else rp.eta_repaired(K, s0, s)
+
+
+def tk_upper(route: str):
+    """Eq. Tk_up1's right side on `route` (`theorems.Tk_upper`, or `repaired.Tk_upper_repaired`), looked up now."""
+    return th.Tk_upper if route == "paper" else rp.Tk_upper_repaired
 
 
 def _z(expr, env):
@@ -68,10 +94,10 @@ def system(route: str) -> ind.System:
         for j in ("1", "k"):
             cons += [v[f"c_{j}"] >= 0, v[f"tau_{j}"] > 0, v[f"c_{j}"] * v[f"c_{j}"] == 2 * v[f"tau_{j}"] * p["L"]]
         for name, T in (("ct_1", v["T_1"]), ("ct_k", v["T_k"]), ("ct_1m", v["T_1"] - 1)):
-            sq, side = _z(c_tilde(_T, _n, _s0, _s) ** 2, {**p["env"], _T: T})
+            sq, side = _z(es.c_tilde(_T, _n, _s0, _s) ** 2, {**p["env"], _T: T})
             cons += [v[name] > 0, v[name] * v[name] == sq] + side
-        v["ttau_1"], _ = _z(tau_sq_tilde(_T, _s0, _s), {**p["env"], _T: v["T_1"]})
-        v["ttau_k"], _ = _z(tau_sq_tilde(_T, _s0, _s), {**p["env"], _T: v["T_k"]})
+        v["ttau_1"], _ = _z(es.tau_sq_tilde(_T, _s0, _s), {**p["env"], _T: v["T_1"]})
+        v["ttau_k"], _ = _z(es.tau_sq_tilde(_T, _s0, _s), {**p["env"], _T: v["T_k"]})
         return v, cons
 
     def base(p, s):
@@ -96,28 +122,73 @@ def system(route: str) -> ind.System:
 
 
 # ---------------------------------------------------------------- the lemmas the steps rest on
-def _tau_upper(p, s):
-    """Lemma sec:tau's upper side (certified: LEM-TAU-UPPER), for arms 1 and k: tau^2 <= beta ttau^2."""
-    Z = ind.z3()
-    return Z.And(*[s[f"tau_{j}"] <= p["beta"] * s[f"ttau_{j}"] for j in ("1", "k")])
+def _tau_side(side: str) -> Callable:
+    """Lemma sec:tau's side at a state, for arms 1 and k, its formula the node's own (looked up when the
+    step is decided): 'upper', tau^2 <= `estimation.tau_sq_upper` (LEM-TAU-UPPER, certified), 'lower',
+    tau^2 >= `repaired.tau_sq_lower_repaired` (the repaired lower side, which gives tau^2 >= ttau^2)."""
+    def at(p, s):
+        Z = ind.z3()
+        f = es.tau_sq_upper if side == "upper" else rp.tau_sq_lower_repaired
+        out = []
+        for j in ("1", "k"):
+            x, cons = _z(f(_T, _K, _s0, _s), {**p["env"], _T: s[f"T_{j}"]})
+            out += cons + [s[f"tau_{j}"] <= x if side == "upper" else s[f"tau_{j}"] >= x]
+        return Z.And(*out)
+    return at
 
 
-def _tau_lower_true(p, s):
-    """Lemma sec:tau's lower side as repaired (beta_1 = 1): tau^2 >= ttau^2."""
-    Z = ind.z3()
-    return Z.And(*[s[f"tau_{j}"] >= s[f"ttau_{j}"] for j in ("1", "k")])
+TAU_UPPER = ind.Lemma("sec:tau/upper", "tau_k^2 <= ttau_k^2 (1 + sigma^2/(K sigma0^2)) (Lemma sec:tau's upper side)",
+                      _tau_side("upper"))
+TAU_LOWER = ind.Lemma("repair:LEM-TAU-LOWER", "tau_k^2 >= ttau_k^2 (1 + sigma^2/(K (T_k sigma0^2 + sigma^2))) "
+                      "(Lemma sec:tau's lower side, repaired; it gives tau_k^2 >= ttau_k^2)", _tau_side("lower"))
+#: what guides the search for a history behind a counterexample in place of TAU_LOWER (`_decided`): its
+#: consequence tau^2 >= ttau^2, which z3 decides at concrete values in a tenth of the time (the guide only picks
+#: the points searched: a refutation is the history found, replayed, whatever guided the search to it)
+_TAU_LOWER_GUIDE = ind.Lemma(TAU_LOWER.node, "tau_k^2 >= ttau_k^2 (a consequence of the repaired lower side)",
+                             lambda p, s: ind.z3().And(*[s[f"tau_{j}"] >= s[f"ttau_{j}"] for j in ("1", "k")]))
 
 
-TAU_UPPER = ind.Lemma("sec:tau/upper", "tau_k^2 <= beta ttau_k^2 (Lemma sec:tau's upper side)", _tau_upper)
-TAU_LOWER = ind.Lemma("repair:LEM-TAU-LOWER", "tau_k^2 >= ttau_k^2 (Lemma sec:tau's lower side, repaired)",
-                      _tau_lower_true)
+def _tau_relation(side: str, T):
+    """Lemma sec:tau's side as the derivations state it, at a state: arm j's posterior variance (eq. MSE,
+    `section4.tau_sq_mse`, at its count T and the state's pooled sum D) against the side's formula."""
+    tau = s4.tau_sq_mse(T, D_pool, _s0, _s)
+    if side == "upper":
+        return rel(tau, "<=", es.tau_sq_upper(T, _K, _s0, _s))
+    return rel(tau, ">=", rp.tau_sq_lower_repaired(T, _K, _s0, _s))
+
+
+def _tau_premises(node: str, side: str, counts) -> tuple:
+    """(relation, rests(node, ...)) at each count of `counts` (arms 1 and k): the lemma at each arm of the state,
+    its tau_sq bound to that arm's posterior variance, so its definition (eq. MSE) holds as instantiated."""
+    return tuple((_tau_relation(side, T), rests(node, tau_sq=s4.tau_sq_mse(T, D_pool, _s0, _s), T_k=T, D=D_pool, K=_K,
+                                                 sigma0_sq=_s0, sigma_sq=_s)) for T in counts)
+
+
+def pool_domain() -> tuple:
+    """What Lemma sec:tau's sides assume of the state's pooled sum D = sum_j T_j sigma^2/(T_j sigma0^2 + sigma^2)
+    (their statements' relations in D alone: D >= K (1 - w(1)), every arm pulled, and D < K sigma^2/sigma0^2), true
+    at every state of RUE; a derivation whose premises rest on those sides states it in its domain."""
+    out = []
+    for st in (s4.tau_upper_statement(), s4.tau_lower_repaired_statement()):
+        out += [g for g in st.given if D_pool in g.free_symbols and g.free_symbols <= {D_pool, _K, _s0, _s}]
+    return tuple(dict.fromkeys(out))
+
+
+def _eta_free(expr, route: str):
+    """`expr` with the route's eta (`route_eta`) read as the system's free eta in (0, 1)."""
+    return expr.subs(route_eta(route), _e)
+
+
+def tk_up_room(route: str, free: bool = False):
+    """X of eq. Tk_up1 on `route` (T_k <= 2 + X/Delta^2, `tk_upper`), in the symbols Delta, K, n, sigma0_sq,
+    sigma_sq, with the route's eta, or (`free`) with eta the system's free eta, as the induction reads it."""
+    upper = tk_upper(route)(_D, _K, _n, _s0, _s)
+    return sympy.expand(((_eta_free(upper, route) if free else upper) - 2) * _D ** 2)
 
 
 def _tk_up_holds(route: str):
-    upper = th.Tk_upper(_D, _K, _n, _s0, _s).subs(th.eta(_K, _s0, _s), _e) if route == "paper" else \
-        rp.Tk_upper_repaired(_D, _K, _n, _s0, _s).subs(rp.eta_repaired(_K, _s0, _s), _e)
     # eq. Tk_up1: T_k <= 2 + X/Delta^2, written as (T_k - 2) Delta^2 <= X (Delta = 0 allowed)
-    X = sympy.expand((upper - 2) * _D ** 2)
+    X = tk_up_room(route, free=True)
 
     def holds(p, s):
         x, _ = _z(X, {**p["env"], _D: p["Delta"]})      # no root in it: the right side is polynomial
@@ -143,9 +214,10 @@ def _recommends_k(p, s):
 
 
 def _eta_cond_repaired(p, s):
-    """The eta-condition with beta_1 = 1, strict (repair:PF-ETA-COND: it equals -8 rho^2/(1+4 rho)^2)."""
-    e = p["eta"]
-    return 2 * e * (1 + e) * p["sqrt_beta"] + e - 1 < 0
+    """The eta-condition with beta_1 = 1, strict (repair:PF-ETA-COND: it equals -8 rho^2/(1+4 rho)^2), from
+    `repaired.eta_condition_repaired` with its eta read as the system's free eta."""
+    x, side = _z(_eta_free(rp.eta_condition_repaired(_K, _s0, _s), "repaired"), p["env"])
+    return ind.z3().And(*side, x < 0)
 
 
 def _gap_repaired_given(p, s):
@@ -157,9 +229,7 @@ def _gap_repaired_given(p, s):
 def _t1n(route: str):
     """eq. eqn:T1n at a state: arm 1's count against the sum of the other K-1 counts, each bounded by
     eq. Tk_up1 at Delta_min (Delta_k >= Delta_min > 0)."""
-    upper = th.Tk_upper(_D, _K, _n, _s0, _s).subs(th.eta(_K, _s0, _s), _e) if route == "paper" else \
-        rp.Tk_upper_repaired(_D, _K, _n, _s0, _s).subs(rp.eta_repaired(_K, _s0, _s), _e)
-    X = sympy.expand((upper - 2) * _D ** 2)
+    X = tk_up_room(route, free=True)
 
     def given(p, s):
         Z = ind.z3()
@@ -210,6 +280,58 @@ def steps(route: str) -> dict[str, ind.Invariant | ind.AtState]:
         out["gap-repaired"] = ind.AtState(
             "gap-repaired", "on E, J_n = k != 1 forces Delta_min < (1+eta) sqrt(beta) ctilde(T_1 - 1)",
             _gap_repaired_given, lambda p, s: ind.z3().BoolVal(False), (TAU_UPPER, shifted, cond))
+    return out
+
+
+# ---------------------------------------------------------------- the steps as relations, for derivations
+def relation(step: str, route: str):
+    """The relation the step decides at every state E covers (the statement of its invariant, or of its
+    at-state conclusion), as a sympy relation of the history's objects (`T_k`, `T_1`, `Delta_k`, K, n,
+    sigma0_sq, sigma_sq) at the route's eta (`route_eta`, inside (0, 1); the induction decides it for every eta
+    there), built from the same `bounds` functions as the induction's formula. A derivation takes it as a
+    `Found` premise (`derivation.Found`) with `lemma_premises`."""
+    e, b = route_eta(route), th.beta(_K, _s0, _s)
+
+    def ct(T):
+        return es.c_tilde(T, _n, _s0, _s)
+    if step == "Tk_up1":
+        # the induction's (T_k - 2) Delta^2 <= X, X = (Tk_upper - 2) Delta^2 as sympy writes it (unexpanded)
+        return rel((T_k - 2) * Delta_k ** 2, "<=", (tk_upper(route)(Delta_k, _K, _n, _s0, _s) - 2) * Delta_k ** 2)
+    if step == "Tk_lowv2":
+        return rel((1 - e) * sympy.sqrt(th.beta_1(_K, _s0, _s)) * ct(T_k), "<=", (1 + e) * sympy.sqrt(b) * ct(T_1)
+                   + Delta_k)
+    if step == "Tk_lowv2-beta1":
+        return rel((1 - e) * ct(T_k), "<=", (1 + e) * sympy.sqrt(b) * ct(T_1) + Delta_k)
+    if step == "Tk_lowv2-shifted":
+        return rel((1 - e) * ct(T_k), "<=", (1 + e) * sympy.sqrt(b) * ct(T_1 - 1) + Delta_k)
+    if step == "gap-repaired":          # arm k is the recommended one: J_n = k != 1
+        return rel(Delta_k, "<", (1 + e) * sympy.sqrt(b) * ct(T_1 - 1))
+    raise KeyError(f"no relation for the step {step!r} ({route} route)")
+
+
+def _lemma_relations(node: str) -> tuple:
+    """The premises (relation, rests(node, ...)) that say what lemma `node` gives at the states of a case: Lemma
+    sec:tau's sides at arms 1 and k; the shifted eq. Tk_lowv2 and the eta condition as their repairs state them."""
+    arms = (T_1, T_k)
+    if node == "sec:tau/upper":
+        return _tau_premises(node, "upper", arms)
+    if node == "repair:LEM-TAU-LOWER":
+        return _tau_premises(node, "lower", arms)
+    if node == "repair:LEM-TK-LOW":
+        return ((relation("Tk_lowv2-shifted", "repaired"), rests(node, T_k=T_k, T_1=T_1, Delta_k=Delta_k, K=_K, n=_n,
+                                                                   sigma0_sq=_s0, sigma_sq=_s)),)
+    if node == "repair:PF-ETA-COND":
+        return ((rel(rp.eta_condition_repaired(_K, _s0, _s), "<", 0), rests(node, K=_K, sigma0_sq=_s0, sigma_sq=_s)),)
+    raise KeyError(f"no relation for the lemma {node!r}")
+
+
+def lemma_premises(step: str, route: str) -> tuple:
+    """Every lemma the step's induction assumed at its states (`Decision.rests_on`), as premises of the link
+    that uses the step: (relation, rests(node, ...)), matched against the node's statement when the graph
+    resolves. The induction's `Found` carries no premises of its own, so the link that forwards it lists them."""
+    out = ()
+    for lem in steps(route)[step].lemmas:
+        out += _lemma_relations(lem.node)
     return out
 
 
@@ -287,12 +409,28 @@ def _witness(step: str, p: Params, out) -> dict:
                    where=w.violation.label)
 
 
-@lru_cache(maxsize=32)
+def _formulas() -> tuple:
+    """The `bounds` functions the steps read, looked up now: `decided`'s cache is keyed by them, so a formula
+    replaced (a planted wrong one, monkeypatched in a test) is decided afresh, never read from the cache."""
+    return (th.Tk_upper, th.eta, th.beta, th.beta_1, rp.Tk_upper_repaired, rp.eta_repaired, rp.eta_condition_repaired,
+            rp.tau_sq_lower_repaired, es.tau_sq_upper, es.tau_sq_tilde, es.c_tilde, es.c_width)
+
+
 def decided(step: str, route: str) -> tuple[ind.Decision, dict | None, str]:
-    """The step decided by induction on `route` (cached: several claims read it), with the concrete
-    history behind a counterexample and what that search covered."""
-    d = ind.decide(system(route), steps(route)[step])
-    wit, searched = concretize(step, route, d) if d.failing is not None else (None, "")
+    """The step decided by induction on `route` (cached by step, route and the formulas it reads: several
+    claims read it), with the concrete history behind a counterexample and what that search covered."""
+    return _decided(step, route, _formulas())
+
+
+@lru_cache(maxsize=32)
+def _decided(step: str, route: str, formulas: tuple) -> tuple[ind.Decision, dict | None, str]:
+    spec = steps(route)[step]
+    d = ind.decide(system(route), spec)
+    if d.failing is None:
+        return d, None, ""
+    guide = dataclasses.replace(spec, lemmas=tuple(_TAU_LOWER_GUIDE if lem is TAU_LOWER else lem
+                                                   for lem in spec.lemmas))
+    wit, searched = concretize(step, route, d, spec=guide)
     return d, wit, searched
 
 
@@ -326,4 +464,4 @@ def benchmark(out=print) -> list[dict]:
     return rows
 
 
-__all__ = ["benchmark", "induction_finding", "decided", "steps", "system", "concretize"]
+__all__ = ["benchmark", "induction_finding", "decided", "steps", "system", "concretize", "relation", "lemma_premises"]
