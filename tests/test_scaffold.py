@@ -1,6 +1,7 @@
 """`rue-verify new-paper`: the file it writes runs as it stands from an empty directory, with a verdict of
 every kind (proved, a bound with its tightness, refuted by Monte Carlo and in closed form with witnesses
-that recompute, repairs resting on claims), and its outputs name only that paper."""
+that recompute, repairs resting on claims), its proofs derivations from its own formulas that read proved
+(and not once a formula is planted wrong), and its outputs name only that paper."""
 
 import json
 import os
@@ -32,13 +33,58 @@ def test_the_scaffold_gives_a_verdict_of_every_kind(paper):
     r = _cli("claims", "--paper", "sh2013.py", "--json", "-q", cwd=paper)
     assert r.returncode in (0, 1), r.stderr
     rows = {c["id"]: c for c in json.loads(r.stdout)}
-    assert set(rows) == {"EXPONENT", "UNIFORM-UPPER", "UNIFORM-NO-K", "HARMONIC", "LOG-STEP"}
-    assert rows["EXPONENT"]["verdict"] == "holds" and rows["LOG-STEP"]["verdict"] == "holds"
+    assert set(rows) == {"EXPONENT", "UNIFORM-UPPER", "UNIFORM-NO-K", "HARMONIC"}
+    assert rows["EXPONENT"]["verdict"] == "holds"
     assert rows["UNIFORM-UPPER"]["verdict"] == "holds"
     assert any("tightness" in json.dumps(f) for f in rows["UNIFORM-UPPER"]["findings"])
     for i in ("UNIFORM-NO-K", "HARMONIC"):                      # the deliberately false ones, and their repairs
         assert rows[i]["verdict"] == "refuted" and rows[i]["repairs"], i
         assert all(rep["verdict"] == "holds" for rep in rows[i]["repairs"]), i
+
+
+def _proofs(directory, name):
+    r = _cli("proofs", "--paper", name, "--json", cwd=directory)
+    assert r.returncode == 0, r.stderr
+    return {n["id"]: n for n in json.loads(r.stdout)}
+
+
+def test_its_proofs_are_derivations_that_read_proved(paper):
+    """Every proof of the scaffold is a chain from its statement's computed left side to its right side: the
+    exponent identity, Theorem 1 (a union bound, Hoeffding's inequality cited term by term, the exponent resting
+    on EXPONENT, the count times a term), the repair resting on Theorem 1 and the harmonic repair (an integral
+    comparison); each reads proved, and each Rests was matched against the statement of the node it names."""
+    nodes = _proofs(paper, "sh2013.py")
+    for key in ("EXPONENT", "UNIFORM-UPPER", "repair:UNIFORM-NO-K", "repair:HARMONIC"):
+        n = nodes[key]
+        assert n["derivation"] is True and n["chain"]["closed"] is True, key
+        assert n["proof"] == "proved" and n["status"] == "certified", (key, n["proof"], n["weakest"])
+    assert nodes["UNIFORM-UPPER"]["uses"] == ["EXPONENT"] and nodes["repair:UNIFORM-NO-K"]["uses"] == ["UNIFORM-UPPER"]
+    assert nodes["UNIFORM-NO-K"]["status"] == "refuted" and nodes["HARMONIC"]["status"] == "refuted"
+    # the statement is the file's own formula, computed: bound(K, n, Delta_min) with sympy symbols
+    assert nodes["UNIFORM-UPPER"]["chain"]["statement"]["rhs"] == "(K - 1)*exp(-Delta_min**2*floor(n/K))"
+    out = _cli("proofs", "--paper", "sh2013.py", "--node", "UNIFORM-UPPER", cwd=paper)
+    assert out.returncode == 0, out.stderr
+    for said in ("rule: UnionBound", "rule: term by term", "Hoeffding's inequality", "rests on EXPONENT",
+                 "its statement, instantiated, is this link", "rule: count times a bound", "closure"):
+        assert said in out.stdout, said
+
+
+def test_a_planted_wrong_formula_leaves_the_theorem_unproved(tmp_path):
+    """The bound's exponent doubled in a copy of the scaffold: the statement, computed from the formula, changes
+    with it, the chain's last link (the count times a term) no longer reaches it, and Theorem 1 is not proved;
+    the exponent identity, untouched, still is."""
+    path = new_paper("planted", tmp_path)
+    text = path.read_text()
+    right = "return (K - 1) * exp(-pulls(n, K) * delta ** 2)"
+    assert text.count(right) == 1
+    path.write_text(text.replace(right, "return (K - 1) * exp(-2 * pulls(n, K) * delta ** 2)"))
+    nodes = _proofs(tmp_path, "planted.py")
+    thm = nodes["UNIFORM-UPPER"]
+    assert thm["proof"] != "proved" and nodes["repair:UNIFORM-NO-K"]["proof"] != "proved"
+    assert thm["chain"]["statement"]["rhs"] == "(K - 1)*exp(-2*Delta_min**2*floor(n/K))"
+    out = _cli("proofs", "--paper", "planted.py", "--node", "UNIFORM-UPPER", cwd=tmp_path).stdout
+    assert "[argued; rule: count times a bound]" in out and "is not the count of a sum's range" in out, out
+    assert nodes["EXPONENT"]["proof"] == "proved"
 
 
 def test_the_covered_line_and_the_citation_belong_to_the_paper(paper):
