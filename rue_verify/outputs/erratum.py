@@ -85,8 +85,10 @@ def _number(v) -> str:
 def _proof_tex(p: dict) -> list[str]:
     """The repair's proof: its status, the weakest method behind a step, and each step with its status."""
     head = rf"\emph{{Proof:}} {text(PROOF_WORDS.get(p['status'], p['status']))}"
-    if p.get("weakest") and p["status"] != "proved":
+    if p.get("weakest") and p["status"] == "checked":
         head += rf"; the weakest step is {text(p['weakest'])}"
+    if p["status"] == "argued" and p.get("argued"):      # what is not established, not what is
+        head += rf"; not established at step(s) {text(', '.join(map(str, p['argued'])))}"
     if p.get("broken_at"):
         head += rf"; broken at step(s) {text(', '.join(map(str, p['broken_at'])))}"
     chain = p.get("chain")
@@ -129,7 +131,7 @@ class Provenance:
     citation: str = ""
     statement_tex: object = statement_tex
     #: the paper is the toolkit's own (Zhu & Qiu's): the citation line names the toolkit as built for it
-    own_paper: bool = True
+    toolkit_paper: bool = True
 
 
 def write(paper, mode, results, out, ids=None) -> tuple[str, int]:
@@ -141,7 +143,7 @@ def write(paper, mode, results, out, ids=None) -> tuple[str, int]:
     from ..store.files import write_text
     reads = paper.inputs_text(mode.inputs) if paper.inputs_text else "no inputs besides its claims"
     prov = Provenance(mode.name, mode.seed, mode.coverage(), reads, "", paper=paper.title, citation=paper.citation,
-                      statement_tex=paper.statement_tex, own_paper=bool(paper.figures))
+                      statement_tex=paper.statement_tex, toolkit_paper=bool(paper.figures))
     tex = Path(out) / "erratum.tex"
     write_text(tex, document(results, prov, ids))
     return str(tex), sum(r.verdict in LISTED and (ids is None or r.id in ids) for r in results)
@@ -201,7 +203,8 @@ def document(results, provenance: Provenance, ids=None) -> str:
             rf"inputs & {text(provenance.results)}\\"] + ([rf"rate study & {text(provenance.rates)}\\"]
                                                             if provenance.rates else []) + [
             rf"date & {text(date)}\\", r"\end{tabular}", "", rf"Covered: {text(provenance.coverage)}", "",
-            rf"\emph{{{text(cite_this(provenance.citation or None, provenance.own_paper))}}}", r"\end{document}", ""]
+            rf"\emph{{{text(cite_this(provenance.citation or None, provenance.toolkit_paper))}}}",
+            r"\end{document}", ""]
     return "\n".join(out)
 
 

@@ -120,7 +120,7 @@ def _meta(scale, mode, seed: int, paper, seconds: float, checked, files: dict, r
     (`reads`, '' for a paper without figures), size and time."""
     return {"version": __version__, "scale": scale.name, "ledger_mode": mode.name, "seed": seed,
             "ledger_seed": mode.seed, **extra, "paper": paper.title, "short": paper.short or paper.title,
-            "citation": paper.citation, "own_paper": bool(paper.figures),
+            "citation": paper.citation, "toolkit_paper": bool(paper.figures),
             "reads": reads, "seconds": round(seconds, 1), "claims": len(checked),
             "errored": [r.id for r in checked if r.verdict == "error"],
             "figures": sorted(files), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
@@ -308,7 +308,7 @@ details.paper {{ margin: 0 0 0.5em; }} .paper-tex {{ background: #fafaf4; paddin
  if files else ""}
 <div id="load-status" data-loaded="-1" data-broken="-1"></div>
 <div id="math-status" data-rendered="-1" data-errors="-1"></div>
-<p class="intro">{e(cite_this(meta.get("citation") or None, meta.get("own_paper", True)))}</p>
+<p class="intro">{e(cite_this(meta.get("citation") or None, meta.get("toolkit_paper", True)))}</p>
 <script>
 {render.FILTER_SCRIPT}
 {MATH_SCRIPT}

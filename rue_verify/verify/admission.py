@@ -22,7 +22,8 @@ def names(paper, space: dict) -> set[str]:
 
 
 def _rests_in(filename: str) -> list[tuple[str, int]]:
-    """Every `Rests("NAME")` (or `verify.Rests("NAME")`) with a literal name in the file: (name, line)."""
+    """Every `Rests("NAME")` or `rests("NAME", ...)` (or `verify.Rests("NAME")`) with a literal name in the file:
+    (name, line)."""
     try:
         tree = ast.parse(Path(filename).read_text(), filename)
     except (OSError, SyntaxError, ValueError):
@@ -32,7 +33,8 @@ def _rests_in(filename: str) -> list[tuple[str, int]]:
         if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
                 and isinstance(node.args[0].value, str):
             f = node.func
-            if (isinstance(f, ast.Name) and f.id == "Rests") or (isinstance(f, ast.Attribute) and f.attr == "Rests"):
+            if (isinstance(f, ast.Name) and f.id in ("Rests", "rests")) or (isinstance(f, ast.Attribute)
+                                                                            and f.attr in ("Rests", "rests")):
                 out.append((node.args[0].value, node.lineno))
     return out
 

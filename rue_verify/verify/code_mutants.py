@@ -28,7 +28,16 @@ def functions(modules) -> dict[str, object]:
     """'module.name' -> function, for every public function defined in `modules` (names or modules)."""
     out = {}
     for m in modules:
-        mod = importlib.import_module(m) if isinstance(m, str) else m
+        if isinstance(m, str):
+            # a paper file's own module is loaded under its name (sys.modules), not importable by it
+            mod = sys.modules.get(m)
+            if mod is None:
+                try:
+                    mod = importlib.import_module(m)
+                except ImportError:
+                    continue                # a module this process cannot load has no formula to mutate here
+        else:
+            mod = m
         for name, fn in vars(mod).items():
             if inspect.isfunction(fn) and not name.startswith("_") and fn.__module__ == mod.__name__:
                 out[f"{mod.__name__}.{name}"] = fn

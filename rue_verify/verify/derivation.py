@@ -683,6 +683,7 @@ def _monotone_link(row: dict, st: Statement, prev, op, to, by: Monotone, extra: 
 def _rests_link(row: dict, st: Statement, prev, op, to, by: Rests):
     bind = by.bind or {}
     row.update(status="rests", uses=by.node, detail=f"rests on {by.node}", justification=f"rests on {by.node}",
+               _objects=(dict(bind), prev, op, to, tuple(st.given)),
                instance={"node": by.node, "bind": {str(k): sympy.srepr(sympy.sympify(v)) for k, v in bind.items()},
                          "from": sympy.srepr(prev), "op": op, "to": sympy.srepr(to),
                          "given": [sympy.srepr(g) for g in st.given]})
@@ -876,6 +877,10 @@ def from_derivation(d: Derivation, domain: str, conclusion: str | None = None) -
                        "chain": {"closed": closed, "statement": statement,
                                  "facts": {n: fd.statement.record() for n, fd in d.facts.items()}}})
     f.checks = checks
+    # the objects themselves, beside their srepr: a Rests is matched on them where they survive the trip
+    # from the worker (a custom function class, a function with assumptions, may not read back from srepr)
+    f.instances = {r["step"]: r.pop("_objects") for r in rows if "_objects" in r}
+    f.statement_object = d.statement
     f.statement, f.latex = statement["text"], statement["latex"]
     settle_proof(f)
     return f
@@ -897,15 +902,24 @@ def _namespace() -> dict:
     return ns
 
 
-def check_instance(record: dict, inst: dict) -> str | None:
+def check_instance(record: dict, inst: dict, target: "Statement | None" = None, objects: tuple | None = None
+                   ) -> str | None:
     """None when the statement `record` (a node's, `Statement.record`), instantiated with the link's
     `bind`, gives the link (its sides the link's, its relation at least as strong) and its domain's
-    relations hold on the link's own domain (decided); otherwise why not."""
+    relations hold on the link's own domain (decided); otherwise why not. Where the node's `Statement`
+    (`target`) and the link's own objects (`objects`: bind, from, op, to, given) are at hand, they are used
+    as they are; otherwise both are read back from their srepr."""
     ns = _namespace()
     try:
-        lhs, op, rhs, given = instance_of(record, inst.get("bind"))
-        prev, to = eval(inst["from"], ns), eval(inst["to"], ns)
-        here = tuple(eval(g, ns) for g in inst.get("given", []))
+        if isinstance(target, Statement) and objects is not None:
+            bind, prev, _, to, here = objects
+            inst_st = target.instance(bind)
+            lhs, op, rhs, given = inst_st.lhs, inst_st.op, inst_st.rhs, list(inst_st.given)
+            here = tuple(here)
+        else:
+            lhs, op, rhs, given = instance_of(record, inst.get("bind"))
+            prev, to = eval(inst["from"], ns), eval(inst["to"], ns)
+            here = tuple(eval(g, ns) for g in inst.get("given", []))
     except Exception as err:  # pragma: no cover - our own srepr
         return f"the statement could not be read back ({type(err).__name__}: {err})"
     why = matches(lhs, op, rhs, prev, inst["op"], to)
@@ -926,6 +940,7 @@ def restate(f: Finding, statement: Statement) -> Finding:
     `statement`: the statement is attached so that a `Rests` can instantiate it; the finding's method
     decides it, as before."""
     f.proof_statement = statement.record()
+    f.statement_object = statement
     return f
 
 

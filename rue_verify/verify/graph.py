@@ -197,12 +197,25 @@ def resolve(results: list[ClaimResult], table, replaces: dict[str, str] | None =
             step["detail"] = f"rests on {step['uses']} ({s})"
             if "instance" in step and step["status"] != "refuted":
                 # a link of a derivation: the node's statement, instantiated, must be the link
-                why = _instance_problem(step, statement_of(step["uses"]))
+                why = _instance_problem(step, statement_of(step["uses"]), object_of(step["uses"]),
+                                        getattr(f, "instances", {}).get(step["step"]))
                 if why:
                     step["status"], step["detail"] = "argued", f"rests on {step['uses']} ({s}), but {why}"
                 else:
                     step["detail"] += "; its statement, instantiated, is this link"
         settle_proof(f)
+
+    def object_of(key: str):                  # the node's Statement object, where its finding kept it
+        fs = findings_for(key)
+        return next((o for o in (getattr(f, "statement_object", None) for f in fs) if o is not None), None)
+
+    def findings_for(key: str) -> list:
+        if key in repairs:
+            return repairs[key][1].findings
+        if key in nodes and nodes[key]["claim"] in res:
+            cid = nodes[key]["claim"]
+            return findings_of(res[cid], key, own=node_for_claim(cid, table) == key)
+        return res[key].findings if key in res else []
 
     def statement_of(key: str) -> dict | None:  # the computed statement of a node (its derivation's), if any
         if key in repairs:
@@ -320,13 +333,13 @@ def _statement_record(f) -> dict | None:
     return getattr(f, "proof_statement", None)
 
 
-def _instance_problem(step: dict, record: dict | None) -> str | None:
+def _instance_problem(step: dict, record: dict | None, target=None, objects=None) -> str | None:
     """Why a derivation's link resting on a node is not an instance of the node's statement (None: it is)."""
     if record is None:
         return ("that node has no computed statement (no derivation states it), so nothing ties the link to what "
                 "the node established")
     from .derivation import check_instance
-    return check_instance(record, step["instance"])
+    return check_instance(record, step["instance"], target, objects)
 
 
 def _has_proof(n: dict) -> bool:

@@ -216,7 +216,9 @@ def test_the_guides_check_your_own_paper_runs_as_written(tmp_path):
         outs.append(out.stdout)
     assert "LOG-BOUND" in outs[0] and "refuted" in outs[0] and "repaired (holds)" in outs[0]
     assert "HALF [sampled]" in outs[1]                      # the repair's step reads the status HALF computed
-    at = json.loads(outs[2])
+    chain = outs[[i for i, c in enumerate(commands) if "--node" in c and "--at" not in c][0]]
+    assert "rests on HALF" in chain and "ends at its right side" in chain and "[sampled; rests on HALF]" in chain, chain
+    at = json.loads(outs[[i for i, c in enumerate(commands) if "--at" in c][0]])
     assert at["holds"] is False and at["lhs"] == 2 and at["rhs"] == pytest.approx(math.log(3))
     assert (tmp_path / "report" / "report.md").read_text().startswith("# Which statements of Doe & Roe (2025)")
 
