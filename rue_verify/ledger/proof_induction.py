@@ -428,10 +428,13 @@ def _decided(step: str, route: str, formulas: tuple) -> tuple[ind.Decision, dict
     d = ind.decide(system(route), spec)
     if d.failing is None:
         return d, None, ""
-    guide = dataclasses.replace(spec, lemmas=tuple(_TAU_LOWER_GUIDE if lem is TAU_LOWER else lem
-                                                   for lem in spec.lemmas))
-    wit, searched = concretize(step, route, d, spec=guide)
+    wit, searched = concretize(step, route, d, spec=_guide(spec))
     return d, wit, searched
+
+
+def _guide(spec):
+    """`spec` with TAU_LOWER replaced by its consequence `_TAU_LOWER_GUIDE`, to guide the search for a history."""
+    return dataclasses.replace(spec, lemmas=tuple(_TAU_LOWER_GUIDE if lem is TAU_LOWER else lem for lem in spec.lemmas))
 
 
 def induction_finding(step: str, route: str = "paper", node: str | None = None) -> Finding:
@@ -451,7 +454,8 @@ def benchmark(out=print) -> list[dict]:
             t0 = time.perf_counter()
             d = ind.decide(system(route), steps(route)[step])
             solve = time.perf_counter() - t0
-            wit, searched = concretize(step, route, d) if d.failing is not None else (None, "")
+            wit, searched = (concretize(step, route, d, spec=_guide(steps(route)[step])) if d.failing is not None
+                             else (None, ""))
             total = time.perf_counter() - t0
             status = "proved" if d.proved else "refuted" if wit else "open" if d.failing else d.status
             pulls = (wit or {}).get("params", {}).get("history", {}).get("pulls")
