@@ -37,7 +37,24 @@ from ..verify import (
     union_bound,
     witness,
 )
+from ..verify.derivation import (
+    Cite,
+    Decide,
+    Fact,
+    Mean,
+    Monotone,
+    Normal,
+    Pr,
+    Schema,
+    Statement,
+    Termwise,
+    derive,
+    from_derivation,
+    link,
+    rests,
+)
 from ..verify.montecarlo import rate_finding, search_tightness
+from ..verify.schemas import GAUSSIAN_TAIL, MEAN_OF_GAUSSIANS
 from . import proof_search as ps
 from .model_points import K_, d_, n_, s0_, s_, sym_ratio
 from .section4 import simplest_tau_witness, tau_sides
@@ -117,6 +134,96 @@ def check_nu_t(mode: Mode):
                   "refuted"), findings
 
 
+# ---------------------------------------------------------------- the derivations' objects
+#: the arms k = 1..K of a sum over arms (K an integer here: a sum runs over it; `Rests` bind it by its name K),
+#: the reward noise's variance proxy nu^2, a deviation threshold x, the prior mean mu0
+K_arms = sympy.Symbol("K", integer=True, positive=True)
+k_arm = sympy.Symbol("k", integer=True, positive=True)
+nu_sq = sympy.Symbol("nu_sq", positive=True)
+x_dev = sympy.Symbol("x", positive=True)
+mu0 = sympy.Symbol("mu0", real=True)
+#: the pull counts of a pooled mean, each at least 2 (RUE pulls every arm twice first): T_k = 2 + T_extra[k] with
+#: T_extra[k] >= 0 the pulls beyond those two (the domain T_k >= 2 as an assumption sympy reads term by term)
+T_extra = sympy.IndexedBase("T_extra", nonnegative=True)
+_lo, _hi = sympy.symbols("lo hi", integer=True)
+_xf = sympy.Function("x")
+
+#: sum_k x_k^2 <= (sum_k x_k)^2 for x_k >= 0: the square of the sum is the sum of the squares plus the cross terms
+#: x_j x_k (j != k), each >= 0.
+SQUARE_OF_SUM = Schema(
+    "the square of a sum of nonnegative terms", (_xf, k_arm, _lo, _hi),
+    rel(sympy.Sum(_xf(k_arm) ** 2, (k_arm, _lo, _hi)), "<=", sympy.Sum(_xf(k_arm), (k_arm, _lo, _hi)) ** 2),
+    (("every term is nonnegative", rel(_xf(k_arm), ">=", 0)),),
+    "expanding the square: (sum x_k)^2 = sum x_k^2 + sum_{j != k} x_j x_k")
+
+
+#: a variance as the variable of a monotone step: a positive function's value rather than a symbol, so that the
+#: engine's sympy decision does not read the step's range (between two sums over the arms) as a substitution of a sum
+#: for it (which takes it minutes) when it checks the step's negation
+_VARIANCE = sympy.Function("v", positive=True)(0)
+
+
+def pooled_variance() -> tuple:
+    """nu_t of `bounds.theorems.nu_t` for every K (a sympy sum over the arms), at counts T_k = 2 + T_extra[k]:
+    (its numerator sum_k (1-w_k)^2 T_k^2 (sigma0^2 + nu^2/T_k), its denominator's root sum_k T_k (1-w_k)), 1 - w_k =
+    `estimation.shrinkage`; nu_t is the numerator over the root squared, as `theorems.nu_t` writes it."""
+    T = 2 + T_extra[k_arm]
+    omw = shrinkage(T, s0_, s_)
+    return (sympy.Sum(omw ** 2 * T ** 2 * (s0_ + nu_sq / T), (k_arm, 1, K_arms)),
+            sympy.Sum(T * omw, (k_arm, 1, K_arms)))
+
+
+def nu_t_expr():
+    """nu_t as `pooled_variance` gives it (numerator / root^2)."""
+    num, root = pooled_variance()
+    return num / root ** 2
+
+
+def nu_t_matches_theorems(arms=(2, 3, 4, 5)) -> Finding:
+    """The sum over arms that the derivations state is `theorems.nu_t` at K = 2..5 arms (sympy cancels the
+    difference to 0 for symbolic counts >= 2 and variances)."""
+    ok = True
+    for K in arms:
+        counts = [2 + T_extra[i] for i in range(1, K + 1)]
+        diff = nu_t_expr().subs(K_arms, K).doit() - th.nu_t(counts, s0_, s_, nu_sq)
+        ok &= sympy.cancel(sympy.together(diff)) == 0
+    return from_exact(bool(ok), f"K in {list(arms)}, symbolic counts >= 2 and variances",
+                      "the derivations' nu_t (a sum over the arms, for every K) is bounds.theorems.nu_t at "
+                      f"K = {', '.join(map(str, arms))} (sympy: the difference cancels to 0): {ok}",
+                      fail="inconsistent")
+
+
+def nu_t_derivation(upper=None) -> Finding:
+    """PF-NU-T repaired: nu_t <= `repaired.nu_t_upper_repaired`(sigma0^2, nu^2) for every K and counts T_k >= 2.
+    With u_k = (1-w_k) T_k > 0 and c_k = sigma0^2 + nu^2/T_k, nu_t = sum_k u_k^2 c_k/(sum_k u_k)^2: each c_k is
+    C - nu^2 T_extra_k/(2 T_k) <= C = sigma0^2 + nu^2/2 (term by term), sum_k u_k^2 C = sum_k (sqrt(C) u_k)^2 <=
+    (sum_k sqrt(C) u_k)^2 = C (sum_k u_k)^2 (the square of a sum of positive terms), so nu_t <= C (dividing by
+    (sum_k u_k)^2 > 0: monotone). `upper`: the formula the statement ends at (a planted one in a test)."""
+    upper = upper or rp.nu_t_upper_repaired
+    num, root = pooled_variance()
+    T = 2 + T_extra[k_arm]
+    u = shrinkage(T, s0_, s_) * T
+    C = s0_ + nu_sq / 2
+    y = _VARIANCE                        # the variable of the monotone step (`_VARIANCE`)
+    numerator = derive(Statement(num, "<=", C * root ** 2, (), "the numerator is at most C (sum_k u_k)^2"), [
+        link("=", sympy.Sum(u ** 2 * (C - nu_sq * T_extra[k_arm] / (2 * T)), (k_arm, 1, K_arms)), Termwise(),
+             "c_k = sigma0^2 + nu^2/T_k = C - nu^2 T_extra_k/(2 T_k), term by term"),
+        link("<=", sympy.Sum(u ** 2 * C, (k_arm, 1, K_arms)), Termwise(),
+             "each term is at most u_k^2 C: T_extra_k >= 0 (every count T_k >= 2)"),
+        link("<=", sympy.Sum(sympy.sqrt(C) * u, (k_arm, 1, K_arms)) ** 2,
+             Cite(SQUARE_OF_SUM, {"x": sympy.Lambda(k_arm, sympy.sqrt(C) * u), "k": k_arm, "lo": 1, "hi": K_arms}),
+             "sum_k (sqrt(C) u_k)^2 <= (sum_k sqrt(C) u_k)^2, the terms positive"),
+        link("=", C * root ** 2, Decide(), "= C (sum_k u_k)^2")])
+    st = Statement(num / root ** 2, "<=", upper(s0_, nu_sq), (), "nu_t <= sigma0^2 + nu^2/2 for counts >= 2")
+    d = derive(st, [
+        link("<=", C, Monotone(y / root ** 2, y, (rel(num, "<=", C * root ** 2), Fact("numerator")), method="sympy"),
+             "dividing the numerator's bound by (sum_k u_k)^2 > 0"),
+        link("=", upper(s0_, nu_sq), Decide(), "which is nu_t_upper_repaired(sigma0^2, nu^2)")],
+        facts={"numerator": numerator})
+    return from_derivation(d, "every K, every pull vector with T_k >= 2, sigma0^2, sigma^2, nu^2 > 0",
+                           "nu_t <= sigma0^2 + nu^2/2")
+
+
 # ---------------------------------------------------------------- the proof of Theorem 5.1
 
 @repair("PF-NU-T")
@@ -130,7 +237,7 @@ def repair_nu_t(mode: Mode) -> Repair:
         nu = s * rng.uniform(1e-3, 1)
         v = float(th.nu_t(list(T), s0, s, nu))
         a = shrinkage(T, s0, s) * T / np.sum(shrinkage(T, s0, s) * T)
-        # step 1's claims at this point: the weights a_k, and nu_t written with them
+        # the weights a_k of the repaired proof, and nu_t written with them
         weights = max(weights, abs(float(a.sum()) - 1), float(-a.min()),
                       abs(float(np.sum(a ** 2 * (s0 + nu / T))) - v) / v)
         worst = min(worst, (float(rp.nu_t_upper_repaired(s0, nu)) - v) / v)
@@ -138,35 +245,11 @@ def repair_nu_t(mode: Mode) -> Repair:
     where = f"{count} random pull vectors, K in [2, 29]"
     search = from_margin(worst, where, holds="no violation", fails="violated", tol=1e-12,
                          tol_reason="relative rounding")
-    weights_ok, termwise = _nu_t_steps()
-    proof = from_proof([("nu_t = sum_k a_k^2 (sigma0^2 + nu^2/T_k) with a_k = (1-w_k) T_k / sum_j (1-w_j) T_j >= 0 "
-                         "(1 - w_k = sigma^2/(T_k sigma0^2 + sigma^2) > 0) and sum_k a_k = 1, for symbolic K (sympy "
-                         "sums)", weights_ok),
-                        ("for each k: 0 <= a_k <= 1, T_k >= 2 give a_k^2 (sigma0^2 + nu^2/T_k) <= a_k (sigma0^2 + "
-                         "nu^2/2) (z3, every real value); summing over k, nu_t <= sigma0^2 + nu^2/2", termwise)],
-                       "every pull vector with T_k >= 2, every K", "nu_t <= sigma0^2 + nu^2/2")
     sampled = corroborating(from_value(weights, where, f"the weights at random pull vectors: largest deviation "
                                                        f"{fmt(weights)}", at_most=1e-12))
     return Repair("nu_t <= sigma0^2 + nu^2/2 (an upper bound, the direction a tail bound needs; no factor 1/K)",
-                  "nu_t_upper_repaired", [proof, corroborating(search), sampled])
-
-
-def _nu_t_steps() -> tuple:
-    """PF-NU-T's repaired bound for every K, as statements: nu_t written with weights a_k >= 0 summing to
-    1, for symbolic K (sympy's sums, with 1 - w_k > 0); the termwise bound a_k^2 (sigma0^2 + nu^2/T_k) <=
-    a_k (sigma0^2 + nu^2/2) for 0 <= a_k <= 1, T_k >= 2 (z3)."""
-    k, K = sympy.symbols("k K", integer=True, positive=True)
-    u, c = sympy.IndexedBase("u", positive=True), sympy.IndexedBase("c", positive=True)
-    S = sympy.Sum(u[k], (k, 1, K))
-    nu = sympy.Sum(u[k] ** 2 * c[k], (k, 1, K)) / S ** 2
-    a = u[k] / S
-    T, s0, s = sympy.symbols("T sigma0_sq sigma_sq", positive=True)
-    weights = Holds(sympy.And(rel(sympy.Sum(a ** 2 * c[k], (k, 1, K)), "==", nu), rel(sympy.Sum(a, (k, 1, K)), "==", 1),
-                              rel(shrinkage(T, s0, s), ">", 0)), method="sympy")
-    ak, Tk, v0, nu2 = sympy.symbols("a_k T_k sigma0_sq nu_sq", real=True)
-    termwise = Holds(rel(ak ** 2 * (v0 + nu2 / Tk), "<=", ak * (v0 + nu2 / 2)),
-                     (rel(ak, ">=", 0), rel(ak, "<=", 1), rel(Tk, ">=", 2), rel(v0, ">", 0), rel(nu2, ">", 0)), "z3")
-    return weights, termwise
+                  "nu_t_upper_repaired", [nu_t_derivation(), corroborating(nu_t_matches_theorems()),
+                                          corroborating(search), sampled])
 
 
 def _exponent_check(kind: str, mode: Mode) -> tuple[sympy.Expr, float]:
@@ -215,13 +298,59 @@ def check_e31(mode: Mode):
     return f"the exponent is {ratio} times what the sub-Gaussian tail gives; " + _searched(f[-1]), f
 
 
-def _mean_variance_is_nu_over_T():
-    """The variance of the mean of T_k independent rewards of variance nu^2, as the sum's variance (T_k
-    terms, each weighted 1/T_k): nu^2/T_k, a statement sympy decides for symbolic T_k."""
-    T = sympy.symbols("T_k", integer=True, positive=True)
-    nu = sympy.symbols("nu_sq", positive=True)
-    i = sympy.Symbol("i", integer=True, positive=True)
-    return Holds(rel(sympy.Sum((1 / T) ** 2 * nu, (i, 1, T)), "==", nu / T), method="sympy")
+#: the count of an arm's reward-table mean, its mean reward, and the means' random variables (their names)
+T_k = sympy.Symbol("T_k", integer=True, positive=True)
+mu_k = sympy.Symbol("mu_k", real=True)
+rbar_k, rbar_0 = sympy.symbols("rbar_k rbar_0")
+
+
+def _deviation(X, m, x):
+    """The event |X - m| >= x as a probability's argument (unevaluated)."""
+    return sympy.Ge(sympy.Abs(X - m), x, evaluate=False)
+
+
+def e3k_derivation(bound=None) -> Finding:
+    """PF-E3K repaired: for the mean of the first T_k rewards of an arm (T_k fixed in advance: the reward table's
+    column), Pr(|rbar_k - mu_k| >= x) = Pr(|N(mu_k, nu^2/T_k) - mu_k| >= x) (the mean of iid Gaussians) <= 2
+    exp(-x^2/(2 nu^2/T_k)) (Chernoff's bound, both tails), which is `repaired.e3k_bound_repaired`(T_k, x, nu^2).
+    `bound`: the formula the statement ends at (a planted one in a test)."""
+    bound = bound or rp.e3k_bound_repaired
+    st = Statement(Pr(_deviation(Mean(mu_k, nu_sq, T_k, rbar_k), mu_k, x_dev)), "<=", bound(T_k, x_dev, nu_sq), (),
+                   "Pr(|rbar_k - mu_k| >= x) for the mean of T_k rewards, T_k fixed in advance")
+    d = derive(st, [
+        link("=", Pr(_deviation(Normal(mu_k, nu_sq / T_k, rbar_k), mu_k, x_dev)),
+             Cite(MEAN_OF_GAUSSIANS, {"m": mu_k, "w": nu_sq, "T": T_k, "x": x_dev, "tag": rbar_k}),
+             "the mean of T_k iid N(mu_k, nu^2) rewards, T_k fixed in advance, is N(mu_k, nu^2/T_k)"),
+        link("<=", 2 * sympy.exp(-x_dev ** 2 / (2 * (nu_sq / T_k))),
+             Cite(GAUSSIAN_TAIL, {"m": mu_k, "v": nu_sq / T_k, "x": x_dev, "tag": rbar_k}),
+             "Chernoff's bound on each tail of N(mu_k, nu^2/T_k)"),
+        link("=", bound(T_k, x_dev, nu_sq), Decide(), "which is e3k_bound_repaired(T_k, x, nu^2)")])
+    return from_derivation(d, "every count T_k >= 1 fixed in advance, x > 0, nu^2 > 0",
+                           "Pr(|rbar_k - mu_k| >= x) <= 2 exp(-x^2 T_k/(2 nu^2))")
+
+
+def e31_derivation(bound=None) -> Finding:
+    """PF-E31 repaired: at pull counts >= 2 fixed in advance the pooled mean rbar_0 is a fixed linear combination
+    of independent Gaussians (the prior's mu_j - mu0 and the reward tables' means), N(mu0, nu_t) with nu_t =
+    `theorems.nu_t` (`nu_t_expr`, every K); Chernoff's bound on both tails gives 2 exp(-x^2/(2 nu_t)), which grows
+    with the variance, and nu_t <= sigma0^2 + nu^2/2 (PF-NU-T's repair: the premise rests on it, matched against its
+    statement): 2 exp(-x^2/(2 (sigma0^2 + nu^2/2))), `repaired.e31_bound_repaired`(x, sigma0^2, nu^2). `bound`: the
+    formula the statement ends at (a planted one in a test)."""
+    bound = bound or rp.e31_bound_repaired
+    v = nu_t_expr()
+    y = _VARIANCE                        # the variable of the monotone step (`_VARIANCE`)
+    C = s0_ + nu_sq / 2
+    tail = 2 * sympy.exp(-x_dev ** 2 / (2 * y))
+    st = Statement(Pr(_deviation(Normal(mu0, v, rbar_0), mu0, x_dev)), "<=", bound(x_dev, s0_, nu_sq), (),
+                   "Pr(|rbar_0 - mu0| >= x) at pull counts >= 2 fixed in advance")
+    d = derive(st, [
+        link("<=", tail.subs(y, v), Cite(GAUSSIAN_TAIL, {"m": mu0, "v": v, "x": x_dev, "tag": rbar_0}),
+             "Chernoff's bound on each tail of the pooled mean N(mu0, nu_t)"),
+        link("<=", tail.subs(y, C), Monotone(tail, y, (rel(v, "<=", C), rests("repair:PF-NU-T")), method="sympy"),
+             "the bound grows with the variance, and nu_t <= sigma0^2 + nu^2/2 (PF-NU-T repaired)"),
+        link("=", bound(x_dev, s0_, nu_sq), Decide(), "which is e31_bound_repaired(x, sigma0^2, nu^2)")])
+    return from_derivation(d, "every K, pull counts >= 2 fixed in advance (the pooled mean is then Gaussian), x > 0",
+                           "Pr(|rbar_0 - mu0| >= x) <= 2 exp(-x^2/(2 (sigma0^2 + nu^2/2)))")
 
 
 def _tail_repair(which: str, mode: Mode) -> Repair:
@@ -230,31 +359,16 @@ def _tail_repair(which: str, mode: Mode) -> Repair:
         s = ps.search("repair-tail-e3k", ps.TAIL, ps.e3k_point, ps.rate_score, mode, bound=bound, candidates=8)
         stmt, name = ("Pr(|rbar_k - mu_k| >= x) <= 2 exp(-x^2 T_k/(2 nu^2)) (half the paper's exponent), for a pull "
                       "count T_k fixed in advance (not chosen from the rewards)", "e3k_bound_repaired")
+        proof = e3k_derivation()
     else:
         bound = lambda p: float(rp.e31_bound_repaired(ps.e31_threshold(p), p["sigma0_sq"], ps.model(p)[4]))  # noqa
         s = ps.search("repair-tail-e31", ps.POOLED, ps.e31_point, ps.rate_score, mode, bound=bound, candidates=8)
         stmt, name = ("Pr(|rbar_0 - mu0| >= x) <= 2 exp(-x^2/(2 (sigma0^2 + nu^2/2))) for pull counts >= 2 fixed in "
                       "advance (not chosen from the rewards: for counts an adaptive rule chooses, the pooled mean is "
                       "not Gaussian and the bound is not claimed)", "e31_bound_repaired")
+        proof = e31_derivation()
     sim = rate_finding(s, "the simulated tail probability", "the repaired bound")
     sim.corroborates = True            # the proof decides the bound; the search can only contradict it
-    x, T, nu, s0, v = sympy.symbols("x T_k nu_sq sigma0_sq nu_t", positive=True)
-    m = sympy.Symbol("m", real=True)
-    if which == "e3k":
-        steps = [("the mean of T_k rewards of variance nu^2 has variance nu^2/T_k", _mean_variance_is_nu_over_T()),
-                 ("for T_k fixed in advance it is Gaussian, and its two tails give 2 exp(-x^2 T_k/(2 nu^2))",
-                  gaussian_tail(sample_mean(m, nu, T, count_fixed=True), x, 2 * sympy.exp(-x ** 2 * T / (2 * nu))))]
-    else:
-        steps = [("the pooled mean's variance nu_t is at most sigma0^2 + nu^2/2 (PF-NU-T's repair)",
-                  Rests("repair:PF-NU-T")),
-                 ("for counts fixed in advance it is a fixed linear combination of independent Gaussians, so Gaussian "
-                  "with variance nu_t, and its two tails give 2 exp(-x^2/(2 nu_t)) <= 2 exp(-x^2/(2 (sigma0^2 + "
-                  "nu^2/2)))",
-                  gaussian_tail(Gaussian(m, v, "the pooled mean at counts fixed in advance"), x,
-                                2 * sympy.exp(-x ** 2 / (2 * (s0 + nu / 2))), given=(rel(v, "<=", s0 + nu / 2),)))]
-    proof = from_proof(steps,
-                       "pull counts fixed in advance (the deviation is then a fixed linear combination of independent "
-                       "Gaussians)", "the tail bound")
     return Repair(stmt, name, [proof, sim])
 
 
