@@ -302,6 +302,8 @@ class Found:
 
     finding: Finding
     states: str = ""
+    #: what the finding's method assumed (an induction's lemmas): premises as for Decide, each justified
+    given: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -708,7 +710,7 @@ def _found_link(row: dict, by: Found) -> dict:
     return row
 
 
-def _fact_link(row: dict, prev, op, to, by: Fact, facts: dict, proved: dict):
+def _fact_link(row: dict, prev, op, to, by: Fact, facts: dict, proved: dict, here: tuple = ()):
     d = facts.get(by.name)
     row["justification"] = f"fact {by.name}"
     if d is None:
@@ -717,6 +719,13 @@ def _fact_link(row: dict, prev, op, to, by: Fact, facts: dict, proved: dict):
     why = matches(inst.lhs, inst.op, inst.rhs, prev, op, to)
     if why:
         return _argue(row, f"the fact {by.name} ({shorten(inst.text(), 100)}) is not this link: {why}")
+    for g in inst.given:                  # the fact's hypotheses, instantiated, hold where it is used
+        if g in here or g is sympy.true:
+            continue
+        sub = _holds_row({}, Holds(g, tuple(here)))
+        if sub["status"] != "certified":
+            return _argue(row, f"the fact {by.name}'s hypothesis {shorten(str(g), 80)}, instantiated, is not "
+                               f"established where it is used ({sub['status']})")
     ok = proved.get(by.name)
     row.update(status="certified" if ok else "argued", statement=inst.text(), latex=inst.latex(),
                detail=f"the fact {by.name}, established above" + ("" if ok else " (but its own chain is not closed "
@@ -757,7 +766,7 @@ def _premise_rows(given, st: Statement, i: int, prefix: str, facts: dict, proved
         if isinstance(just, Rests):
             _rests_link(row, st, g.lhs, op, g.rhs, just)
         elif isinstance(just, Fact):
-            _fact_link(row, g.lhs, op, g.rhs, just, facts, proved)
+            _fact_link(row, g.lhs, op, g.rhs, just, facts, proved, st.given)
         elif isinstance(just, Found):
             if id(just.finding) in proved.setdefault("_found", {}):
                 _argue(row, f"the same finding already justifies step {proved['_found'][id(just.finding)]}: one "
@@ -794,7 +803,7 @@ def _chain_rows(d: Derivation, start: int, prefix: str, facts: dict, proved: dic
         elif isinstance(by, Rests):
             _rests_link(row, st, prev, lk.op, lk.to, by)
         elif isinstance(by, Fact):
-            _fact_link(row, prev, lk.op, lk.to, by, facts, proved)
+            _fact_link(row, prev, lk.op, lk.to, by, facts, proved, st.given + extra)
         elif isinstance(by, Found):
             if id(by.finding) in proved.setdefault("_found", {}):
                 _argue(row, f"the same finding already justifies step {proved['_found'][id(by.finding)]}: one "
@@ -863,7 +872,8 @@ def from_derivation(d: Derivation, domain: str, conclusion: str | None = None) -
     rows, checks, proved, i = [], {}, {}, 1
     for name, fd in d.facts.items():
         frows, fchecks, closed = _chain_rows(fd, i, f"[fact {name}] ", d.facts, proved)
-        proved[name] = closed and all(r["status"] == "certified" for r in frows)
+        # a fact's rows stay in this proof: one resting on a node is settled with the proof, so the fact may be used
+        proved[name] = closed and all(r["status"] in ("certified", "rests") for r in frows)
         rows += frows
         checks.update(fchecks)
         i += len(frows)

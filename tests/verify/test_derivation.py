@@ -304,3 +304,18 @@ def test_a_sum_over_a_range_that_may_run_backwards_is_not_compared_termwise():
     ok = Statement(st.lhs, "<=", st.rhs, (rel(m, ">=", 0),))
     assert from_derivation(derive(ok, [link("<=", st.rhs, Termwise())]), "d").proof["status"] == "proved"
     assert sympy.latex(Ex(k) ** 2) and sympy.latex(Pr(sympy.Ge(k, 1, evaluate=False)) ** 2)
+
+
+def test_a_fact_is_used_only_where_its_hypotheses_hold():
+    """log(1 + x) <= x is established for x >= 0; instantiated at x = y - 2 it is used where y > 0 only,
+    where its hypothesis y - 2 >= 0 is not established."""
+    x = sympy.Symbol("x", real=True)
+    y = sympy.Symbol("y", positive=True)
+    fact = derive(Statement(sympy.log(1 + x), "<=", x, (rel(x, ">=", 0),)), [link("<=", x, Decide())])
+    st = Statement(sympy.log(y - 1), "<=", y - 2, (rel(y, ">", 1),))
+    bad = derive(st, [link("<=", y - 2, Fact("log", {"x": y - 2}))], facts={"log": fact})
+    f = from_derivation(bad, "d")
+    assert f.proof["status"] != "proved" and "hypothesis" in f.proof["steps"][-2]["detail"], f.detail
+    ok = derive(Statement(sympy.log(y - 1), "<=", y - 2, (rel(y, ">=", 2),)),
+                [link("<=", y - 2, Fact("log", {"x": y - 2}))], facts={"log": fact})
+    assert from_derivation(ok, "d").proof["status"] == "proved"
