@@ -136,11 +136,13 @@ def check_nu_t(mode: Mode):
 
 # ---------------------------------------------------------------- the derivations' objects
 #: the arms k = 1..K of a sum over arms (K an integer here: a sum runs over it; `Rests` bind it by its name K),
-#: the reward noise's variance proxy nu^2, a deviation threshold x, the prior mean mu0
+#: the reward noise's variance proxy nu^2, a deviation threshold x >= 0 (nonnegative, not positive: sympy's LaTeX
+#: printer fails on exp(-x^2/(2 nu_t)) with a sum over the arms in nu_t when it knows the exponent negative), the
+#: prior mean mu0
 K_arms = sympy.Symbol("K", integer=True, positive=True)
 k_arm = sympy.Symbol("k", integer=True, positive=True)
 nu_sq = sympy.Symbol("nu_sq", positive=True)
-x_dev = sympy.Symbol("x", positive=True)
+x_dev = sympy.Symbol("x", nonnegative=True)
 mu0 = sympy.Symbol("mu0", real=True)
 #: the pull counts of a pooled mean, each at least 2 (RUE pulls every arm twice first): T_k = 2 + T_extra[k] with
 #: T_extra[k] >= 0 the pulls beyond those two (the domain T_k >= 2 as an assumption sympy reads term by term)
@@ -218,7 +220,7 @@ def nu_t_derivation(upper=None) -> Finding:
     d = derive(st, [
         link("<=", C, Monotone(y / root ** 2, y, (rel(num, "<=", C * root ** 2), Fact("numerator")), method="sympy"),
              "dividing the numerator's bound by (sum_k u_k)^2 > 0"),
-        link("=", upper(s0_, nu_sq), Decide(), "which is nu_t_upper_repaired(sigma0^2, nu^2)")],
+        link("<=", upper(s0_, nu_sq), Decide(), "which is nu_t_upper_repaired(sigma0^2, nu^2)")],
         facts={"numerator": numerator})
     return from_derivation(d, "every K, every pull vector with T_k >= 2, sigma0^2, sigma^2, nu^2 > 0",
                            "nu_t <= sigma0^2 + nu^2/2")
@@ -325,7 +327,7 @@ def e3k_derivation(bound=None) -> Finding:
              Cite(GAUSSIAN_TAIL, {"m": mu_k, "v": nu_sq / T_k, "x": x_dev, "tag": rbar_k}),
              "Chernoff's bound on each tail of N(mu_k, nu^2/T_k)"),
         link("=", bound(T_k, x_dev, nu_sq), Decide(), "which is e3k_bound_repaired(T_k, x, nu^2)")])
-    return from_derivation(d, "every count T_k >= 1 fixed in advance, x > 0, nu^2 > 0",
+    return from_derivation(d, "every count T_k >= 1 fixed in advance, x >= 0, nu^2 > 0",
                            "Pr(|rbar_k - mu_k| >= x) <= 2 exp(-x^2 T_k/(2 nu^2))")
 
 
@@ -349,7 +351,7 @@ def e31_derivation(bound=None) -> Finding:
         link("<=", tail.subs(y, C), Monotone(tail, y, (rel(v, "<=", C), rests("repair:PF-NU-T")), method="sympy"),
              "the bound grows with the variance, and nu_t <= sigma0^2 + nu^2/2 (PF-NU-T repaired)"),
         link("=", bound(x_dev, s0_, nu_sq), Decide(), "which is e31_bound_repaired(x, sigma0^2, nu^2)")])
-    return from_derivation(d, "every K, pull counts >= 2 fixed in advance (the pooled mean is then Gaussian), x > 0",
+    return from_derivation(d, "every K, pull counts >= 2 fixed in advance (the pooled mean is then Gaussian), x >= 0",
                            "Pr(|rbar_0 - mu0| >= x) <= 2 exp(-x^2/(2 (sigma0^2 + nu^2/2)))")
 
 

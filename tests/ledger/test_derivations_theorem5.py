@@ -1,0 +1,119 @@
+"""The repaired proof of Theorem 5.1's second part (PF-NU-T, PF-E31, PF-E3K, PF-EBAR-FINAL) and the repaired
+Theorems 5.1 and 5.2 as derivations (`verify.derive`): each statement ends at the repaired formula of
+`bounds.repaired`, so a wrong formula planted there (through a copy: monkeypatched or passed to the proof's
+builder, never by editing the ledger) leaves the node's proof unproved, while the formulas as shipped close it."""
+
+import pytest
+import sympy
+
+import bounds.repaired
+from rue_verify.ledger import proof_event, proof_graph
+from rue_verify.verify import Finding, Repair
+from rue_verify.verify.claims import ClaimResult
+
+
+def _proved(f) -> bool:
+    return f.proof["status"] == "proved" and f.proof["chain"]["closed"]
+
+
+def _closure(f) -> dict:
+    return f.proof["steps"][-1]
+
+
+def _result(cid: str, *repair_findings) -> ClaimResult:
+    """A claim's result carrying one repair whose findings are `repair_findings` (the claim itself refuted)."""
+    return ClaimResult(cid, cid, cid, "refuted", "", [Finding("refuted", "x", "the paper's form")], 0.0,
+                       repairs=[Repair(f"{cid} repaired", None, list(repair_findings))])
+
+
+# ---------------------------------------------------------------- PF-NU-T
+def test_nu_t_repaired_is_a_closed_derivation_of_its_formula():
+    f = proof_event.nu_t_derivation()
+    assert _proved(f), f.detail
+    st = f.proof["chain"]["statement"]
+    x, nu = sympy.symbols("sigma0_sq nu_sq", positive=True)
+    assert sympy.sympify(st["rhs"], locals={"sigma0_sq": x, "nu_sq": nu}) == bounds.repaired.nu_t_upper_repaired(x, nu)
+    # the sum over the arms it states is bounds.theorems.nu_t at every K it is checked at
+    assert proof_event.nu_t_matches_theorems().verdict == "holds"
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda s0, nu: s0 + nu / 3,           # a constant moved (false at T_k = 2)
+    lambda s0, nu: s0,                    # the noise term dropped
+])
+def test_a_wrong_nu_t_bound_leaves_pf_nu_t_unproved(monkeypatch, wrong):
+    monkeypatch.setattr(bounds.repaired, "nu_t_upper_repaired", wrong)
+    f = proof_event.nu_t_derivation()
+    assert not _proved(f)
+    assert f.proof["steps"][-2]["status"] != "certified", f.proof["steps"][-2]     # the link to the formula
+
+
+def test_a_nu_t_formula_that_differs_from_theorems_nu_t_is_caught(monkeypatch):
+    import bounds.theorems
+    real = bounds.theorems.nu_t
+    monkeypatch.setattr(bounds.theorems, "nu_t", lambda T, s0, s, nu: real(T, s0, s, nu) * sympy.Rational(101, 100))
+    assert proof_event.nu_t_matches_theorems(arms=(2,)).verdict != "holds"
+
+
+# ---------------------------------------------------------------- PF-E3K
+def test_e3k_repaired_is_a_closed_derivation_of_its_formula():
+    f = proof_event.e3k_derivation()
+    assert _proved(f), f.detail
+    assert [s.get("justification", "") for s in f.proof["steps"][:2]] == [
+        "cites the mean of iid Gaussian draws", "cites the Gaussian tail (Chernoff, both tails)"]
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda T, x, nu: 2 * sympy.exp(-x ** 2 * T / nu),          # the paper's exponent (twice Chernoff's)
+    lambda T, x, nu: sympy.exp(-x ** 2 * T / (2 * nu)),        # one tail for two
+])
+def test_a_wrong_e3k_bound_leaves_pf_e3k_unproved(monkeypatch, wrong):
+    monkeypatch.setattr(bounds.repaired, "e3k_bound_repaired", wrong)
+    f = proof_event.e3k_derivation()
+    assert not _proved(f) and f.proof["steps"][-2]["status"] != "certified"
+
+
+# ---------------------------------------------------------------- PF-E31, resting on PF-NU-T
+def _e31_graph():
+    """PF-NU-T's and PF-E31's repairs in the paper's graph, each built now (a formula monkeypatched at the time is
+    the one they state)."""
+    return proof_graph.resolve([_result("PF-NU-T", proof_event.nu_t_derivation()),
+                                _result("PF-E31", proof_event.e31_derivation())])
+
+
+def test_e31_repaired_ends_at_its_formula_and_its_premise_is_pf_nu_ts_statement():
+    g = _e31_graph()
+    nu, e31 = g.nodes["repair:PF-NU-T"], g.nodes["repair:PF-E31"]
+    assert nu["proof"] == "proved" and nu["chain"]["closed"], nu["proof_steps"]
+    assert e31["proof"] == "proved" and e31["chain"]["closed"] and e31["uses"] == ["repair:PF-NU-T"], e31
+    premise = next(s for s in e31["proof_steps"] if s.get("uses") == "repair:PF-NU-T")
+    assert premise["status"] == "certified" and "its statement, instantiated, is this link" in premise["detail"]
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda x, s0, nu: 2 * sympy.exp(-x ** 2 / (2 * (s0 + nu / 4))),     # a constant moved
+    lambda x, s0, nu: 2 * sympy.exp(-x ** 2 / (2 * s0)),                # the noise dropped from the proxy
+    lambda x, s0, nu: 2 * sympy.exp(-x ** 2 / (s0 + nu / 2)),           # the paper's squared exponent
+])
+def test_a_wrong_e31_bound_leaves_pf_e31_unproved(monkeypatch, wrong):
+    """Before the derivation, PF-E31's repaired proof never evaluated e31_bound_repaired: a false formula left
+    the repair proved. Now its chain must end at the formula."""
+    monkeypatch.setattr(bounds.repaired, "e31_bound_repaired", wrong)
+    f = proof_event.e31_derivation()
+    assert f.proof["steps"][-2]["status"] != "certified", f.proof["steps"][-2]
+    e31 = _e31_graph().nodes["repair:PF-E31"]
+    assert e31["proof"] != "proved", e31["proof"]
+
+
+def test_a_pf_nu_t_statement_that_is_not_the_premise_leaves_pf_e31_unproved(monkeypatch):
+    """PF-NU-T proved with a larger (still true) bound, sigma0^2 + nu^2: its own chain closes, but PF-E31's premise
+    nu_t <= sigma0^2 + nu^2/2 is no instance of that statement, so PF-E31 is not proved."""
+    with monkeypatch.context() as m:
+        m.setattr(bounds.repaired, "nu_t_upper_repaired", lambda s0, nu: s0 + nu)
+        nu_t = proof_event.nu_t_derivation()
+    assert _proved(nu_t)
+    g = proof_graph.resolve([_result("PF-NU-T", nu_t), _result("PF-E31", proof_event.e31_derivation())])
+    e31 = g.nodes["repair:PF-E31"]
+    premise = next(s for s in e31["proof_steps"] if s.get("uses") == "repair:PF-NU-T")
+    assert premise["status"] == "argued" and "instantiated" in premise["detail"], premise
+    assert e31["proof"] != "proved"
