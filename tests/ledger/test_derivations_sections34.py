@@ -6,9 +6,10 @@ import pytest
 import sympy
 
 import bounds.estimation
+import bounds.gap
 import bounds.repaired
 import bounds.theorems
-from rue_verify.ledger import Mode, proof_graph, section4
+from rue_verify.ledger import Mode, proof_graph, section3, section4
 from rue_verify.verify.derivation import from_derivation
 
 
@@ -101,3 +102,65 @@ def test_a_wrong_repaired_lower_side_of_lemma_sec_tau_leaves_the_repair_unproved
     monkeypatch.undo()
     good = section4.repair_tau_lower(Mode())
     assert good.proof["status"] == "proved" and good.verdict == "holds"
+
+
+# ---------------------------------------------------------------- Section 3: Theorem 3.1 repaired, Lemma A.1, the facts
+def test_section_3s_derivations_are_proved_and_rest_on_fact_2():
+    g = _graph(_results("THM-GAP", "LEM-A1-FORMULA", "FACT-1-3", "FACT-RANGE"))
+    for key in ("repair:THM-GAP", "A1:formula", "MGF-inequality", "fact-2", "fact-3/left", "repair:FACT-1-3",
+                "fact:range"):
+        n = g.nodes[key]
+        assert n["proof"] == "proved" and n["chain"]["closed"] and n["status"] == "certified", (key, n["proof"])
+    for key in ("repair:THM-GAP", "A1:formula"):
+        assert g.nodes[key]["uses"] == ["fact-2"], g.nodes[key]["uses"]
+        steps = g.nodes[key].get("proof_steps") or g.nodes[key]["own"]["steps"]
+        rest = next(s for s in steps if s.get("uses") == "fact-2")
+        assert rest["status"] == "certified" and "its statement, instantiated, is this link" in rest["detail"]
+    # the statements' right sides are the formulas of bounds
+    assert section3.gap_constant_proof().statement.rhs == bounds.repaired.theorem_3_1_repaired(
+        section3.ALPHA, section3.K_, section3.s0_)
+    assert section3.range_derivation().statement.rhs == bounds.gap.range_bound(section3.K_, section3.s0_)
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda K: 1.4 + 0 * K,                                                      # the sqrt(2 ln(K+1)) term dropped
+    lambda K: sympy.Rational(7, 5) + sympy.sqrt(sympy.log(K + 1)) / 2,            # its constant moved (2 -> 1/4)
+])
+def test_a_wrong_constant_of_the_repaired_theorem_3_1_leaves_its_proof_unproved(monkeypatch, wrong):
+    """C_K planted below sqrt(2 ln K) for large K (false there: e_*(alpha)/alpha -> E[X_(1)] ~ sqrt(2 ln K)): the
+    last link, sqrt(2 ln K) alpha/sigma0 < C_K alpha/sigma0, is no longer decided."""
+    monkeypatch.setattr(bounds.repaired, "gap_constant_repaired", wrong)
+    f = from_derivation(section3.gap_constant_proof(), "d")
+    last = f.proof["steps"][-2]
+    assert last["status"] != "certified" and f.proof["status"] != "proved", last
+
+
+def test_a_repaired_theorem_3_1_without_its_sigma0_leaves_its_proof_unproved(monkeypatch):
+    real = bounds.repaired.theorem_3_1_repaired
+    monkeypatch.setattr(bounds.repaired, "theorem_3_1_repaired", lambda a, K, s0=1.0: real(a, K, 1))
+    f = from_derivation(section3.gap_constant_proof(), "d")
+    assert f.proof["steps"][-2]["status"] != "certified" and f.proof["status"] != "proved"
+
+
+def test_a_wrong_repaired_mills_bound_leaves_fact_3s_repair_unproved(monkeypatch):
+    """1 - Phi(t) <= phi(t)/(2t) (a constant moved) is false for large t; the last link fails."""
+    real = bounds.gap.mills_upper
+    monkeypatch.setattr(bounds.gap, "mills_upper", lambda t: real(t) / 2)
+    rep = section3.repair_fact3(Mode())
+    assert rep.proof["status"] != "proved" and rep.verdict != "holds", rep.proof
+    monkeypatch.undo()
+    good = section3.repair_fact3(Mode())
+    assert good.proof["status"] == "proved" and good.verdict == "holds"
+
+
+@pytest.mark.parametrize("name, wrong, builder", [
+    ("fact1_tail_bound", lambda a: sympy.exp(-a ** 2), "fact1_derivation"),                 # the 1/2 dropped
+    ("mills_lower", lambda t: 2 * t / (t ** 2 + 1) * sympy.exp(-t ** 2 / 2) / sympy.sqrt(2 * sympy.pi),
+     "mills_lower_derivation"),                                                             # a constant moved
+    ("range_bound", lambda K, s0=1.0: sympy.sqrt(s0) * sympy.sqrt(2 * sympy.log(K)), "range_derivation"),  # 2 dropped
+])
+def test_a_wrong_fact_formula_leaves_the_facts_derivation_unproved(monkeypatch, name, wrong, builder):
+    assert _proved(from_derivation(getattr(section3, builder)(), "d"))
+    monkeypatch.setattr(bounds.gap, name, wrong)
+    f = from_derivation(getattr(section3, builder)(), "d")
+    assert f.proof["status"] != "proved" and any(s["status"] != "certified" for s in f.proof["steps"]), f.proof
