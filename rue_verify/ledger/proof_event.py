@@ -9,6 +9,7 @@ import math
 import numpy as np
 import sympy
 
+from bounds import estimation as es
 from bounds import repaired as rp
 from bounds import theorems as th
 from bounds.estimation import shrinkage
@@ -16,25 +17,19 @@ from bounds.estimation import shrinkage
 from ..verify import (
     Expect,
     Finding,
-    Gaussian,
-    Holds,
     Mode,
     Repair,
-    Rests,
     claims_in,
     corroborating,
     fmt,
     from_count,
     from_exact,
     from_margin,
-    from_proof,
     from_value,
-    gaussian_tail,
     reading,
     rel,
     repair,
-    sample_mean,
-    union_bound,
+    sums,
     witness,
 )
 from ..verify.derivation import (
@@ -48,6 +43,8 @@ from ..verify.derivation import (
     Schema,
     Statement,
     Termwise,
+    UnionBound,
+    cup,
     derive,
     from_derivation,
     link,
@@ -424,73 +421,137 @@ def check_ebar_final(mode: Mode):
     return "the sum over k and t is right; " + _searched(findings[-1]), findings + ([tight] if tight else [])
 
 
-def not_E_proof(mode: Mode) -> list:
-    """The repaired bound on Pr(not E), step by step, each a statement the engine decides: the algebra of
-    E' inside E (the triangle inequality on eq. blup's decomposition, the three bounds of E' summed; sympy
-    and z3), and the probabilities by the engine's vocabulary: the Gaussian tail of each arm's mean at
-    each count fixed in advance (the reward table), the union over every arm and count (the count the
-    algorithm reaches is one of them), and the prior's range by a union over arms of exact Gaussian tails."""
-    T, s0, s, L, e, d, n, K, sg = sympy.symbols("T sigma0_sq sigma_sq L eta delta n K sigma0", positive=True)
-    k, t, side = sympy.symbols("k t side", integer=True)
-    w = shrinkage(T, s0, s)
-    ct = sympy.sqrt(2 * s0 * s * L / (T * s0 + s))
-    ct2 = sympy.sqrt(2 * s0 * s * L / (2 * s0 + s))
-    r = e / 3 * sympy.sqrt(2 * s0 * (2 * s0 + s) * L / s)
-    # eq. blup: muhat_k = w_k rbar_0 + (1 - w_k) rbar_k (`bounds.estimation.shrinkage` is w_k); m = sum_j a_j mu_j
-    rbar0, rbark, mu, m, hi, lo, mu0 = sympy.symbols("rbar_0 rbar_k mu_k m mu_max mu_min mu0", real=True)
-    expo = e ** 2 * s0 * T * L / (9 * d * (T * s0 + s))
-    at2 = expo.subs(T, 2)
-    tail = sympy.erfc(r / (2 * sympy.sqrt(2) * sg)) / 2
-    Ks = sympy.Symbol("K", integer=True, positive=True)
-    eta = rp.eta_repaired(Ks, s0, s).subs(Ks, K)
-    terms = {key: v.subs(Ks, K) for key, v in rp.not_E_bound_repaired(Ks, n, s0, s, d).items()}
-    blup = w * rbar0 + (1 - w) * rbark - mu
-    return [("muhat_k - mu_k = w_k (rbar_0 - sum_j a_j mu_j) + w_k (sum_j a_j mu_j - mu_k) + (1 - w_k)(rbar_k - "
-             "mu_k), a convex combination (w_k the shrinkage of eq. blup)",
-             Holds(rel(w * (rbar0 - m) + w * (m - mu) + (1 - w) * (rbark - mu), "==", blup), method="sympy")),
-            ("on E', |rbar_0 - sum a_j mu_j| <= max_j eta ctilde(T_j)/3 <= eta ctilde(2)/3, and w_k ctilde(2) <= "
-             "ctilde_k for T_k >= 2", Holds(rel(w * ct2, "<=", ct), (rel(T, ">=", 2),), "z3")),
-            ("w_k (mu_(1) - mu_(K)) <= w_k r <= eta ctilde_k/3 for T_k >= 2", Holds(rel(w * r, "<=", e * ct / 3),
-                                                                                   (rel(T, ">=", 2),), "z3")),
-            ("so on E', by the triangle inequality, |muhat_k - mu_k| <= eta ctilde_k/3 + eta ctilde_k/3 + (1 - w_k) "
-             "eta ctilde_k/3 <= eta ctilde_k at every round RUE reaches",
-             Holds(rel(e * ct / 3 + e * ct / 3 + (1 - w) * e * ct / 3, "<=", e * ct), method="auto")),
-            ("and ctilde_k <= c_k (Lemma sec:tau's lower side repaired): E' lies in E", Rests("repair:LEM-TAU-LOWER")),
-            ("for each arm k and each count T fixed in advance, rbar_k(T), the mean of the first T rewards of arm k, "
-             "is N(mu_k, delta sigma^2/T) (the reward table: T iid draws whatever RUE does), so "
-             "Pr(|rbar_k(T) - mu_k| >= eta ctilde(T)/3) <= 2 exp(-eta^2 sigma0^2 T log n/(9 delta (T sigma0^2 + "
-             "sigma^2)))",
-             gaussian_tail(sample_mean(mu, d * s, T, count_fixed=True), e * ct / 3, 2 * sympy.exp(-expo))),
-            ("that exponent increases in T, so T = 2 bounds every count",
-             Holds(rel(sympy.exp(-expo), "<=", sympy.exp(-at2)), (rel(T, ">=", 2),), "z3")),
-            ("a union over the arms k = 1..K and the counts t = 2..n (the count RUE reaches is one of them): Pr(some "
-             "deviation) <= 2K(n - 1) exp(-2 eta^2 sigma0^2 log n/(9 delta (2 sigma0^2 + sigma^2)))",
-             union_bound(((k, 1, K), (t, 2, n)), 2 * sympy.exp(-at2), 2 * K * (n - 1) * sympy.exp(-at2))),
-            ("the range exceeds r only if one side strays r/2 from mu0",
-             Holds(sympy.Implies(rel(hi - lo, ">", r), sympy.Or(rel(hi - mu0, ">", r / 2),
-                                                                 rel(mu0 - lo, ">", r / 2))), method="z3")),
-            ("under the prior, mu_k - mu0 ~ N(0, sigma0^2): Pr(mu_k - mu0 > r/2) = erfc(r/(2 sqrt(2) sigma0))/2",
-             gaussian_tail(Gaussian(0, sg ** 2, "mu_k - mu0 under the prior N(mu0, sigma0^2)"), r / 2, tail,
-                           two_sided=False, exact=True)),
-            ("a union over the two sides and the K arms: Pr(range > r) <= 2K erfc(r/(2 sqrt(2) sigma0))/2 = K "
-             "erfc(r/(2 sqrt(2) sigma0))", union_bound(((side, 1, 2), (k, 1, K)), tail, 2 * K * tail)),
-            ("Pr(not E) <= Pr(not E') <= the two unions' sum, which at eta = eta_repaired and log n is the repaired "
-             "bound's two terms (bounds.repaired.not_E_bound_repaired)",
-             Holds(sympy.And(rel(sympy.Subs(2 * K * (n - 1) * sympy.exp(-at2), (L, e), (sympy.log(n), eta)), "==",
-                                 terms["noise_term"]),
-                             rel(sympy.Subs(2 * K * tail, (L, e, sg), (sympy.log(n), eta, sympy.sqrt(s0))), "==",
-                                 terms["range_term"])), method="sympy"))]
+# ---------------------------------------------------------------- Pr(not E'): the reward tables and the prior's range
+#: the arms' means (one number per arm, the prior's draw: the reward tables are Gaussian given them), the arms'
+#: reward-table means by tag, the arms' means as the prior's random variables by tag, the union of two events
+mu_arm = sums.sequence("mu")
+rbar_table = sympy.Function("rbar")
+mu_prior = sympy.Function("theta")
+union = sympy.Function("union")
+k_idx, T_idx = sympy.symbols("k T", integer=True)
+_A, _B = sympy.symbols("A B")
+_m, _v, _xx = sympy.symbols("m v x", real=True)
+_tag = sympy.Symbol("tag")
+
+#: Pr(A or B) <= Pr(A) + Pr(B).
+BOOLE = Schema(
+    "Boole's inequality (two events)", (_A, _B), rel(Pr(union(_A, _B)), "<=", Pr(_A) + Pr(_B)), (),
+    "subadditivity of a probability (Kolmogorov's axioms; e.g. Durrett, Probability: Theory and Examples, Sec. 1.1)")
+
+#: Pr(|X - m| >= x) = erfc(x/sqrt(2 v)) for X ~ N(m, v): both tails of the law, exactly (2 (1 - Phi(x/sqrt v))).
+GAUSSIAN_TAILS_EXACT = Schema(
+    "the Gaussian tails (exact, both)", (_m, _v, _xx, _tag),
+    rel(Pr(sympy.Ge(sympy.Abs(Normal(_m, _v, _tag) - _m), _xx, evaluate=False)), "==",
+        sympy.erfc(_xx / sympy.sqrt(2 * _v))),
+    (("the variance is positive", rel(_v, ">", 0)), ("the threshold is nonnegative", rel(_xx, ">=", 0))),
+    "the law N(m, v): Pr(|X - m| >= x) = 2 (1 - Phi(x/sqrt v)) = erfc(x/sqrt(2 v)) (e.g. DLMF 7.2, 7.18)")
+
+
+def e_prime_threshold(T):
+    """E''s deviation allowed to the mean of an arm's first T rewards: eta ctilde(T)/3, eta = `eta_repaired`,
+    ctilde = `estimation.c_tilde`."""
+    return rp.eta_repaired(K_, s0_, s_) * es.c_tilde(T, n_, s0_, s_) / 3
+
+
+def e_prime_range():
+    """r = (eta/3) sqrt(2 sigma0^2 (2 sigma0^2 + sigma^2) log n/sigma^2) (`repaired.not_E_bound_repaired`): E' has
+    every |mu_k - mu0| below r/2, so the range mu_(1) - mu_(K) below r."""
+    return rp.eta_repaired(K_, s0_, s_) / 3 * sympy.sqrt(2 * s0_ * (2 * s0_ + s_) * sympy.log(n_) / s_)
+
+
+def table_event(k, T):
+    """A(k, T): the mean of arm k's first T rewards (iid N(mu_k, delta sigma^2), T fixed in advance: the reward
+    table's column) deviates from mu_k by at least eta ctilde(T)/3."""
+    return rel(sympy.Abs(Mean(mu_arm(k), d_ * s_, T, rbar_table(k)) - mu_arm(k)), ">=", e_prime_threshold(T))
+
+
+def prior_event(k):
+    """B(k): arm k's mean, N(mu0, sigma0^2) under the prior, at least r/2 from mu0."""
+    return rel(sympy.Abs(Normal(mu0, s0_, mu_prior(k)) - mu0), ">=", e_prime_range() / 2)
+
+
+def not_e_prime(counts=None):
+    """not E' = (the union of A(k, T) over the arms k = 1..K and the counts T = 2..n) or (the union of B(k) over the
+    arms): (that event, the first union, the second). `counts`: the counts' range (lo, hi) of the first union
+    ((2, n), every count from RUE's initialisation on; another in a test)."""
+    lo, hi = counts or (2, n_)
+    tables = cup(table_event(k_idx, T_idx), (k_idx, 1, K_), (T_idx, lo, hi))
+    prior = cup(prior_event(k_idx), (k_idx, 1, K_))
+    return union(tables, prior), tables, prior
+
+
+def not_e_domain() -> tuple:
+    return rel(K_, ">=", 2), rel(n_, ">=", 2), rel(d_, "<=", 1)
+
+
+def not_E_derivation(formula=None, counts=None) -> Finding:
+    """PF-EBAR-FINAL repaired: Pr(not E') <= `repaired.not_E_bound_repaired` (its two terms summed), E' the event of
+    its docstring (every reward-table mean within eta ctilde(T)/3 of its arm's mean, at every count T = 2..n, and
+    every arm's mean within r/2 of mu0). Boole's inequality splits the two unions; the reward tables: the union bound
+    over exactly (k, T) in [1, K] x [2, n], each mean N(mu_k, delta sigma^2/T) (the mean of iid Gaussians, T fixed
+    in advance), Chernoff's tail at every index, each at most the one at T = 2 (K (n-1) terms); the prior: the union
+    bound over the arms, each tail exactly erfc(r/(2 sqrt(2) sigma0)). `formula`: the bound the statement ends at
+    (`not_E_bound_repaired`, or a planted one in a test); `counts`: the range of counts of E''s union (`not_e_prime`;
+    a planted one in a test: the proof's sums still run over 2..n)."""
+    formula = formula or rp.not_E_bound_repaired
+    event, tables, prior = not_e_prime(counts)
+    dom = not_e_domain()
+    k, T = k_idx, T_idx
+    x = e_prime_threshold
+    each = 2 * sympy.exp(-x(T) ** 2 / (2 * (d_ * s_ / T)))
+    at_two = 2 * sympy.exp(-x(2) ** 2 / (2 * (d_ * s_ / 2)))
+    tables_bound = K_ * (n_ - 1) * at_two
+    tail = sympy.erfc(e_prime_range() / 2 / sympy.sqrt(2 * s0_))
+    prior_bound = K_ * tail
+    ranges = ((k, 1, K_), (T, 2, n_))
+    normal_event = rel(sympy.Abs(Normal(mu_arm(k), d_ * s_ / T, rbar_table(k)) - mu_arm(k)), ">=", x(T))
+    facts = {
+        "reward tables": derive(Statement(Pr(tables), "<=", tables_bound, dom, "the reward tables' union"), [
+            link("<=", sympy.Sum(Pr(table_event(k, T)), *ranges), UnionBound(),
+                 "the union bound over exactly the arms k = 1..K and the counts T = 2..n"),
+            link("=", sympy.Sum(Pr(normal_event), *ranges), sums.TermByTerm(cite=Cite(
+                MEAN_OF_GAUSSIANS, {"m": mu_arm(k), "w": d_ * s_, "T": T, "x": x(T), "tag": rbar_table(k)})),
+                 "the mean of T iid N(mu_k, delta sigma^2) rewards, T fixed in advance, is N(mu_k, delta sigma^2/T)"),
+            link("<=", sympy.Sum(each, *ranges), sums.TermByTerm(cite=Cite(
+                GAUSSIAN_TAIL, {"m": mu_arm(k), "v": d_ * s_ / T, "x": x(T), "tag": rbar_table(k)})),
+                 "Chernoff's bound on both tails at every (k, T)"),
+            link("<=", tables_bound, sums.CountTimesBound(bound=at_two),
+                 "K (n - 1) terms, each at most the one at T = 2 (the exponent grows with T)")]),
+        "prior": derive(Statement(Pr(prior), "<=", prior_bound, dom, "the prior's union"), [
+            link("<=", sympy.Sum(Pr(prior_event(k)), (k, 1, K_)), UnionBound(), "the union bound over the arms"),
+            link("=", sympy.Sum(tail, (k, 1, K_)), sums.TermByTerm(cite=Cite(
+                GAUSSIAN_TAILS_EXACT, {"m": mu0, "v": s0_, "x": e_prime_range() / 2, "tag": mu_prior(k)})),
+                 "mu_k - mu0 ~ N(0, sigma0^2): both tails at r/2, exactly"),
+            link("=", prior_bound, sums.Linearity(), "K equal terms")])}
+    p = sympy.Symbol("p", real=True)
+    terms = formula(K_, n_, s0_, s_, d_)
+    st = Statement(Pr(event), "<=", terms["noise_term"] + terms["range_term"], dom,
+                   "Pr(not E') <= the repaired bound")
+    d = derive(st, [
+        link("<=", Pr(tables) + Pr(prior), Cite(BOOLE, {"A": tables, "B": prior}),
+             "not E' is the union of the two unions"),
+        link("<=", tables_bound + Pr(prior), Monotone(p + Pr(prior), p, (rel(Pr(tables), "<=", tables_bound),
+                                                                          Fact("reward tables"))),
+             "the reward tables' union"),
+        link("<=", tables_bound + prior_bound, Monotone(tables_bound + p, p, (rel(Pr(prior), "<=", prior_bound),
+                                                                              Fact("prior"))),
+             "the prior's union"),
+        link("=", st.rhs, Decide(), "at log n, the two terms of not_E_bound_repaired")], facts=facts)
+    return from_derivation(d, "K >= 2, n >= 2, delta in (0, 1], Gaussian rewards of variance delta sigma^2 in reward "
+                              "tables (each count fixed in advance), mu_k ~ N(mu0, sigma0^2)",
+                           "Pr(not E') <= not_E_bound_repaired")
 
 
 @repair("PF-EBAR-FINAL")
 def repair_ebar(mode: Mode) -> Repair:
-    proof = from_proof(not_E_proof(mode), "Gaussian rewards, mu_k ~ N(mu0, sigma0^2), every arm pulled >= 2 times",
-                       "Pr(not E) <= Pr(not E') <= the repaired bound")
+    proof = not_E_derivation()
     bound = lambda p: float(sum(rp.not_E_bound_repaired(*ps.model(p)[:4], min(p["delta"], 1.0)).values()))  # noqa
     s = ps.search("tracked", ps.TRACKED, ps.not_E_point, ps.rate_score, mode, bound=bound, constraint=ps.feasible,
                   confirm_runs=max(mode.search_runs, mode.confirm_runs // 4), candidates=8)
-    return Repair("Pr(not E) <= 2K(n-1) n^(-2 eta^2 sigma0^2/(9 delta (2 sigma0^2 + sigma^2))) + K erfc(r/(2 sqrt(2) "
-                  "sigma0)), r = (eta/3) sqrt(2 sigma0^2 (2 sigma0^2 + sigma^2) log n/sigma^2), eta = eta_repaired",
+    return Repair("Pr(not E) <= Pr(not E') <= 2K(n-1) n^(-2 eta^2 sigma0^2/(9 delta (2 sigma0^2 + sigma^2))) + K "
+                  "erfc(r/(2 sqrt(2) sigma0)), r = (eta/3) sqrt(2 sigma0^2 (2 sigma0^2 + sigma^2) log n/sigma^2), "
+                  "eta = eta_repaired (the proof bounds Pr(not E'); E' inside E is the step of the repaired Theorem "
+                  "5.1 that uses it, and is searched in RUE's runs here)",
                   "not_E_bound_repaired",
                   [proof, rate_finding(s, "Pr(not E)", "the repaired bound"), _e_prime_inside(mode)]
                   + [f for f in [search_tightness(s, "the repaired bound (not_E_bound_repaired)")] if f])

@@ -117,3 +117,46 @@ def test_a_pf_nu_t_statement_that_is_not_the_premise_leaves_pf_e31_unproved(monk
     premise = next(s for s in e31["proof_steps"] if s.get("uses") == "repair:PF-NU-T")
     assert premise["status"] == "argued" and "instantiated" in premise["detail"], premise
     assert e31["proof"] != "proved"
+
+
+# ---------------------------------------------------------------- PF-EBAR-FINAL
+def test_not_e_prime_is_bounded_by_a_closed_derivation_of_not_e_bound_repaired():
+    f = proof_event.not_E_derivation()
+    assert _proved(f), f.detail
+    rows = f.proof["steps"]
+    assert sum("the union bound, the sum over exactly the union's index set" in r["detail"] for r in rows) == 2
+    assert any(r.get("justification") == "rule: term by term" and "Gaussian tail (Chernoff" in r["detail"]
+               for r in rows)
+    K, n = sympy.symbols("K n", positive=True)
+    assert any("K*(n - 1) events" in r["detail"] for r in rows)             # the index set [1, K] x [2, n]
+    assert str(K) in f.proof["chain"]["statement"]["rhs"] and str(n) in f.proof["chain"]["statement"]["rhs"]
+
+
+def test_a_union_that_misses_count_two_leaves_pf_ebar_final_unproved():
+    """The reviewer's plant: E''s union over the counts 3..n (count 2, the state after the initialisation, missing)
+    while the proof's sum still runs over 2..n: the union bound no longer applies, so the proof is not proved."""
+    n = proof_event.n_
+    f = proof_event.not_E_derivation(counts=(3, n))
+    assert not _proved(f)
+    union_bound = next(r for r in f.proof["steps"] if r.get("justification") == "rule: UnionBound"
+                       and "3" in r["link"]["from"])
+    assert union_bound["status"] == "argued" and "[3, n]" in union_bound["detail"], union_bound
+
+
+_NOT_E = bounds.repaired.not_E_bound_repaired          # the shipped formula, which the plants below alter
+_ETA = bounds.repaired.eta_repaired
+
+
+@pytest.mark.parametrize("wrong", [
+    # the noise term's exponent 3 eta^2 for 2 eta^2 (a constant moved: a smaller bound)
+    lambda K, n, s0, s, d: {**_NOT_E(K, n, s0, s, d), "noise_term": 2 * K * (n - 1) * n ** (
+        -3 * _ETA(K, s0, s) ** 2 * s0 / (9 * d * (2 * s0 + s)))},
+    # the range term dropped
+    lambda K, n, s0, s, d: {**_NOT_E(K, n, s0, s, d), "range_term": 0},
+    # the union over the arms counted once (n - 1 counts, not K (n - 1) events)
+    lambda K, n, s0, s, d: {**_NOT_E(K, n, s0, s, d), "noise_term": _NOT_E(K, n, s0, s, d)["noise_term"] / K},
+])
+def test_a_wrong_not_e_bound_leaves_pf_ebar_final_unproved(monkeypatch, wrong):
+    monkeypatch.setattr(bounds.repaired, "not_E_bound_repaired", wrong)
+    f = proof_event.not_E_derivation()
+    assert not _proved(f) and f.proof["steps"][-2]["status"] != "certified", f.proof["steps"][-2]
