@@ -41,7 +41,19 @@ from ..verify import (
     repair,
     witness,
 )
-from ..verify.derivation import Cite, Decide, Found, Pr, Schema, Statement, derive, from_derivation, link, rests
+from ..verify.derivation import (
+    Cite,
+    Decide,
+    Found,
+    Pr,
+    Schema,
+    Statement,
+    derive,
+    from_derivation,
+    link,
+    restate,
+    rests,
+)
 from ..verify.search import Dim, minimize_margin
 from . import proof_induction as pi
 from .model_points import K_, d_, n_, s0_, s_, sym_ratio
@@ -101,7 +113,10 @@ _E_ROUNDS = {"paper": "rounds 2K+1..n, as printed, the paper's eta", "repaired":
 def _found(step: str, route: str) -> Found:
     """The induction that decided `step` on `route`, as a `Found` (the relation it decided, in words)."""
     d = pi.decided(step, route)[0]
-    return Found(induction_finding(step, route),
+    r = pi.relation(step, route)            # the relation the induction decided, built from the same formula
+    op = {"LessThan": "<=", "StrictLessThan": "<", "GreaterThan": ">=", "StrictGreaterThan": ">",
+          "Equality": "=="}[type(r).__name__]
+    return Found(restate(induction_finding(step, route), Statement(r.lhs, op, r.rhs)),
                  states=f"{d.statement}, at every state of RUE on E ({_E_ROUNDS[route]}), for every budget n and every "
                         f"eta in (0, 1), given {', '.join(d.rests_on) or 'nothing'} at its states (induction, z3)")
 

@@ -178,6 +178,29 @@ def _bind(bind, free=None) -> dict:
     return out
 
 
+_ASSUMED = {"positive": ">", "nonnegative": ">=", "negative": "<", "nonpositive": "<="}
+
+
+def assumptions_hold(bind: dict, free, here: tuple) -> str | None:
+    """Why a symbol's assumptions (positive, nonnegative, negative, nonpositive, integer) do not hold of the
+    expression bound to it on the domain `here` (decided), or None: a statement proved for positive x says
+    nothing at x = -1."""
+    for sym, v in _bind(bind, free).items():
+        if not isinstance(sym, sympy.Symbol):
+            continue
+        v = sympy.sympify(v)
+        if sym.is_integer and v.is_integer is not True:
+            return f"{sym} is an integer in the statement, but it is bound to {shorten(str(v), 60)}"
+        for name, op in _ASSUMED.items():
+            if sym.assumptions0.get(name) and not (name == "nonnegative" and sym.is_positive) \
+                    and not (name == "nonpositive" and sym.is_negative):
+                sub = _holds_row({}, Holds(rel(v, op, 0), tuple(here)))
+                if sub["status"] != "certified":
+                    return (f"{sym} is {name} in the statement, but {shorten(str(v), 60)} {op} 0 is not established "
+                            f"({sub['status']})")
+    return None
+
+
 def _is_function(p) -> bool:
     return isinstance(p, sympy.core.function.UndefinedFunction)
 
@@ -255,7 +278,11 @@ class Schema:
             for p, v in fb.items():
                 e = e.replace(p, v)
             return e
-        return inst(self.conclusion), [(t, inst(c)) for t, c in self.conditions]
+
+        def own(c):                          # a condition's own variables (Jensen's y) fresh, before the binding:
+            mine = c.free_symbols - set(self.params)      # no statement's domain may restrict them
+            return inst(c.xreplace({q: sympy.Dummy(q.name, **q.assumptions0) for q in mine}))
+        return inst(self.conclusion), [(t, own(c)) for t, c in self.conditions]
 
     def text(self) -> str:
         conds = "; ".join(f"{c}" for _, c in self.conditions)
@@ -619,6 +646,12 @@ def _rule_link(row: dict, st: Statement, prev, op, to, by, extra: tuple = ()):
         backwards = _reversed_range(R, st.given + extra)
         if backwards:
             return _argue(row, f"{name}: {backwards}")
+        idx = [r[0] for r in R]
+        if isinstance(by, CountTimesMax) and set(idx) & sympy.sympify(by.bound).free_symbols:
+            return _argue(row, f"CountTimesMax: the bound {by.bound} mentions the index {idx}")
+        fresh = {k: sympy.Dummy(k.name, **k.assumptions0) for k in idx}     # the index ranges over R, nothing else
+        a, b = sympy.sympify(a).xreplace(fresh), sympy.sympify(b).xreplace(fresh)
+        R = tuple((fresh[k], lo, hi) for k, lo, hi in R)
         h = Holds(rel(a, terms_op, b), st.given + extra + _in_range(R), by.method)
         sub = _holds_row({}, h)
         # terms that fail somewhere do not make the sums' relation false: the rule does not apply (argued)
@@ -657,7 +690,9 @@ def _monotone_link(row: dict, st: Statement, prev, op, to, by: Monotone, extra: 
     pop = _OPS_OF[type(g).__name__]
     a, b = (g.lhs, g.rhs) if pop in ("<=", "<", "==") else (g.rhs, g.lhs)
     pop = {">=": "<=", ">": "<"}.get(pop, pop)
-    f, x = sympy.sympify(by.f), sympy.sympify(by.var)
+    f, x0 = sympy.sympify(by.f), sympy.sympify(by.var)
+    x = sympy.Dummy(x0.name, **x0.assumptions0)      # the variable ranges over [a, b]: no statement's symbol
+    f = f.xreplace({x0: x})
     if not (same(prev, f.xreplace({x: a})) and same(to, f.xreplace({x: b}))):
         return _argue(row, f"the link's sides are not {f} at {x} = {shorten(str(a), 60)} and at {x} = "
                            f"{shorten(str(b), 60)}")
@@ -670,9 +705,13 @@ def _monotone_link(row: dict, st: Statement, prev, op, to, by: Monotone, extra: 
     if pop == "==":
         row.update(status="certified", detail=f"equal arguments ({a} = {b}) give equal values")
         return None
+    between = st.given + extra + (rel(x, ">=", a), rel(x, "<=", b))
+    undefined = _undefined_between(f, x, between)
+    if undefined:
+        return _argue(row, f"the rule does not apply: {f} is not shown defined and continuous between "
+                           f"{x0} = {shorten(str(a), 40)} and {shorten(str(b), 40)} ({undefined})")
     d = sympy.Derivative(f, x)
-    h = Holds(rel(d, ">" if want == "<" else ">=", 0), st.given + extra + (rel(x, ">=", a), rel(x, "<=", b)),
-              by.method)
+    h = Holds(rel(d, ">" if want == "<" else ">=", 0), between, by.method)
     sub = _holds_row({}, h)
     # a function that is not monotone there does not make the link false: the rule does not apply (argued)
     row.update(status="certified" if sub["status"] == "certified" else "argued",
@@ -680,6 +719,32 @@ def _monotone_link(row: dict, st: Statement, prev, op, to, by: Monotone, extra: 
                detail=("monotone: " if sub["status"] == "certified" else f"the rule does not apply, {f} is not "
                        f"shown nondecreasing in {x} there ({sub['status']}): ") + sub["detail"])
     return h if sub["status"] == "certified" else None
+
+
+#: functions continuous wherever their arguments are (a monotone step may pass through them)
+_CONTINUOUS = (sympy.exp, sympy.erf, sympy.erfc, sympy.Abs, sympy.sin, sympy.cos, sympy.Max, sympy.Min)
+
+
+def _undefined_between(f, x, between: tuple) -> str | None:
+    """Why f may be undefined or discontinuous somewhere `between` (a pole, a logarithm or a root of a
+    nonpositive number, a function not known continuous), or None: each such place decided safe."""
+    for e in sympy.preorder_traversal(f):
+        if not (getattr(e, "free_symbols", set()) & {x}):
+            continue
+        if isinstance(e, sympy.Pow) and e.exp.is_number:
+            if e.exp.is_negative:
+                ok = [_holds_row({}, Holds(rel(e.base, op, 0), between))["status"] for op in (">", "<")]
+                if "certified" not in ok:
+                    return f"the base of {shorten(str(e), 50)} may be 0 there"
+            if not e.exp.is_integer:
+                if _holds_row({}, Holds(rel(e.base, ">=", 0), between))["status"] != "certified":
+                    return f"the base of {shorten(str(e), 50)} may be negative there"
+        elif isinstance(e, sympy.log):
+            if _holds_row({}, Holds(rel(e.args[0], ">", 0), between))["status"] != "certified":
+                return f"the argument of {shorten(str(e), 50)} may be nonpositive there"
+        elif isinstance(e, sympy.Function) and not isinstance(e, _CONTINUOUS):
+            return f"{type(e).__name__} is not known continuous"
+    return None
 
 
 def _rests_link(row: dict, st: Statement, prev, op, to, by: Rests):
@@ -692,11 +757,27 @@ def _rests_link(row: dict, st: Statement, prev, op, to, by: Rests):
     return row
 
 
-def _found_link(row: dict, by: Found) -> dict:
+def _found_link(row: dict, by: Found, prev=None, op=None, to=None, here: tuple = ()) -> dict:
     f = by.finding
-    row["justification"] = "found by " + (f.decided_by if f.verdict == "holds" else "a check that did not pass")
     if not isinstance(f, Finding):
         return _argue(row, f"Found takes a Finding, got {type(f).__name__}")
+    row["justification"] = "found by " + (f.decided_by if f.verdict == "holds" else "a check that did not pass")
+    target = getattr(f, "statement_object", None)
+    if f.verdict == "holds" and prev is not None:
+        # the finding must say which relation it decided (`restate`), and that relation must be this link
+        if not isinstance(target, Statement):
+            return _argue(row, "the finding states no relation (attach the Statement its method decided with "
+                               "verify.restate), so nothing ties it to this link")
+        why = matches(target.lhs, target.op, target.rhs, prev, op, to)
+        if why:
+            return _argue(row, f"the finding decided {shorten(target.text(), 100)}, not this link: {why}")
+        for g in target.given:
+            if g in here:
+                continue
+            sub = _holds_row({}, Holds(g, tuple(here)))
+            if sub["status"] != "certified":
+                return _argue(row, f"the finding's hypothesis {shorten(str(g), 80)} is not established on the link's "
+                                   f"domain ({sub['status']})")
     if f.verdict == "holds":
         row.update(status=f.decided_by, detail=shorten(f.detail, 240), witness=f.witness)
         if f.partial:
@@ -719,6 +800,9 @@ def _fact_link(row: dict, prev, op, to, by: Fact, facts: dict, proved: dict, her
     why = matches(inst.lhs, inst.op, inst.rhs, prev, op, to)
     if why:
         return _argue(row, f"the fact {by.name} ({shorten(inst.text(), 100)}) is not this link: {why}")
+    bad = assumptions_hold(by.bind, _free(d.statement.lhs, d.statement.rhs, *d.statement.given), here)
+    if bad:
+        return _argue(row, f"the fact {by.name} cannot be used here: {bad}")
     for g in inst.given:                  # the fact's hypotheses, instantiated, hold where it is used
         if g in here or g is sympy.true:
             continue
@@ -773,7 +857,7 @@ def _premise_rows(given, st: Statement, i: int, prefix: str, facts: dict, proved
                             "finding decides one relation")
             else:
                 proved["_found"][id(just.finding)] = i + len(rows)
-                _found_link(row, just)
+                _found_link(row, just, g.lhs, op, g.rhs, st.given + tuple(rels))
         else:
             _argue(row, f"a premise is justified by Rests, Fact or Found, not {type(just).__name__}")
         row["premise"] = True
@@ -810,7 +894,7 @@ def _chain_rows(d: Derivation, start: int, prefix: str, facts: dict, proved: dic
                             "finding decides one link's relation")
             else:
                 proved["_found"][id(by.finding)] = i
-                _found_link(row, by)
+                _found_link(row, by, prev, lk.op, lk.to, st.given + extra)
         elif isinstance(by, Monotone):
             prem, extra = _premise_rows((by.premise,), st, i, prefix, facts, proved)
             rows += prem
@@ -935,6 +1019,14 @@ def check_instance(record: dict, inst: dict, target: "Statement | None" = None, 
     why = matches(lhs, op, rhs, prev, inst["op"], to)
     if why:
         return f"the node's statement, instantiated, is {shorten(str(lhs), 80)} {op} {shorten(str(rhs), 80)}: {why}"
+    if isinstance(target, Statement) and objects is not None:
+        bad = assumptions_hold(objects[0], _free(target.lhs, target.rhs, *target.given), here)
+    else:
+        s_ = record["srepr"]
+        free = _free(eval(s_["lhs"], ns), eval(s_["rhs"], ns), *[eval(g, ns) for g in s_.get("given", [])])
+        bad = assumptions_hold({k: eval(v, ns) for k, v in (inst.get("bind") or {}).items()}, free, here)
+    if bad:
+        return f"the node's statement does not apply to the link's objects: {bad}"
     for g in given:
         if g in here or g is sympy.true:
             continue

@@ -33,6 +33,7 @@ from rue_verify.verify.derivation import (
     link,
     rests,
 )
+from rue_verify.verify.derivation import restate as derivation_restate
 from rue_verify.verify.graph import Node, resolve
 from rue_verify.verify.schemas import GAUSSIAN_TAIL, JENSEN
 from rue_verify.verify.statements import rel
@@ -92,7 +93,8 @@ def test_a_premise_resting_on_a_node_is_matched_against_that_nodes_statement():
     def graph(upper):
         st = Statement(tau, "<=", upper(T, K, s0, s), DOMAIN)
         certificate = Finding("holds", "all", "a certificate", certified=True)
-        up = from_derivation(derive(st, [link("<=", upper(T, K, s0, s), Found(certificate))]), "d")
+        up = from_derivation(derive(st, [link("<=", upper(T, K, s0, s), Found(derivation_restate(certificate, st)))]),
+                             "d")
         table = (Node("up", "lemma", "L", "tau <= upper", (), "UP"), Node("top", "equation", "E", "toTilde", (), "TOP"))
         res = [ClaimResult("UP", "UP", "UP", "holds", "", [up], 0.0),
                ClaimResult("TOP", "TOP", "TOP", "refuted", "", [Finding("refuted", "x", "broken")], 0.0,
@@ -230,7 +232,7 @@ def test_a_found_link_reads_as_its_finding_was_decided():
     x = sympy.Symbol("x", positive=True)
     st = Statement(x, "<=", x + 1)
     sampled = Finding("holds", "1000 points", "no counterexample")
-    f = from_derivation(derive(st, [link("<=", x + 1, Found(sampled))]), "d")
+    f = from_derivation(derive(st, [link("<=", x + 1, Found(derivation_restate(sampled, st)))]), "d")
     assert f.proof["status"] == "checked"
     refuted = Finding("refuted", "x", "a counterexample", witness={"params": {"x": 1}})
     assert from_derivation(derive(st, [link("<=", x + 1, Found(refuted))]), "d").proof["status"] == "broken"
@@ -255,10 +257,12 @@ def test_one_finding_justifies_one_link():
     x = sympy.Symbol("x", positive=True)
     cert = Finding("holds", "all", "a certificate", certified=True)
     st = Statement(x, "<=", x + 2)
+    derivation_restate(cert, Statement(x, "<=", x + 1))
     f = from_derivation(derive(st, [link("<=", x + 1, Found(cert)), link("<=", x + 2, Found(cert))]), "d")
     assert [r["status"] for r in f.proof["steps"]][:2] == ["certified", "argued"]
     assert "already justifies step 1" in f.proof["steps"][1]["detail"]
     other = Finding("holds", "all", "another certificate", certified=True)
+    derivation_restate(other, Statement(x + 1, "<=", x + 2))
     g = from_derivation(derive(st, [link("<=", x + 1, Found(cert)), link("<=", x + 2, Found(other))]), "d")
     assert g.proof["status"] == "proved"
 
@@ -319,3 +323,57 @@ def test_a_fact_is_used_only_where_its_hypotheses_hold():
     ok = derive(Statement(sympy.log(y - 1), "<=", y - 2, (rel(y, ">=", 2),)),
                 [link("<=", y - 2, Fact("log", {"x": y - 2}))], facts={"log": fact})
     assert from_derivation(ok, "d").proof["status"] == "proved"
+
+
+def test_the_holes_a_reviewer_found_stay_closed():
+    """Each a false statement that read proved in a reviewer's copy: a finding that decided another relation;
+    a monotone step through a pole; a rule's variable captured by the statement's domain (Monotone's, a cited
+    schema's own variable, a sum's index); a count-times-bound whose bound mentions the index; a fact or a node
+    used where its symbols' assumptions fail."""
+    x = sympy.Symbol("x", real=True)
+    status = lambda d: from_derivation(d, "d").proof["status"]                      # noqa: E731
+    cert = Finding("holds", "all", "a certificate", certified=True)
+    assert status(derive(Statement(x, "<=", x - 1), [link("<=", x - 1, Found(cert))])) == "argued"
+    f = -1 / x
+    assert status(derive(Statement(f.subs(x, -1), "<=", f.subs(x, 1)),
+                         [link("<=", f.subs(x, 1), Monotone(f, x, rel(-1, "<=", 1)))])) == "argued"
+    g = -(x - 2) ** 2
+    assert status(derive(Statement(g, "<=", g.subs(x, 2 * x), (rel(x, ">=", 1), rel(x, "<=", 2))),
+                         [link("<=", g.subs(x, 2 * x), Monotone(g, x, rel(x, "<=", 2 * x)))])) == "argued"
+    y, Z = sympy.symbols("y Z", real=True)
+    assert status(derive(Statement(Ex(Z) ** 3, "<=", Ex(Z ** 3), (rel(y, ">=", 0),)),
+                         [link("<=", Ex(Z ** 3), Cite(JENSEN, {"phi": sympy.Lambda(y, y ** 3), "Y": Z}))])) == "argued"
+    k = sympy.Symbol("k", integer=True)
+    m = sympy.Symbol("n", integer=True, positive=True)
+    assert status(derive(Statement(sympy.Sum(5, (k, 1, m)), "<=", sympy.Sum(k, (k, 1, m)), (rel(k, ">=", 5),)),
+                         [link("<=", sympy.Sum(k, (k, 1, m)), Termwise())])) == "argued"
+    assert status(derive(Statement(sympy.Sum(k, (k, 1, m)), "<=", m * k ** 2),
+                         [link("<=", m * k ** 2, CountTimesMax(k ** 2))])) == "argued"
+    half = sympy.Rational(1, 2)
+    sq = derive(Statement(x, "<=", x ** 2, (rel(x, ">=", 1),)), [link("<=", x ** 2, Decide())])
+    assert status(derive(Statement(half, "<=", half ** 2), [link("<=", half ** 2, Fact("f", {"x": half}))],
+                         facts={"f": sq})) == "argued"
+    xp = sympy.Symbol("x", positive=True)
+    pos = derive(Statement(xp, ">", 0), [link(">", 0, Decide())])
+    assert status(derive(Statement(sympy.Integer(-1), ">", 0), [link(">", 0, Fact("g", {"x": -1}))],
+                         facts={"g": pos})) == "argued"
+    # the controls read proved
+    assert status(derive(Statement(sympy.exp(Ex(Z) / 4), "<=", Ex(sympy.exp(Z / 4))),
+                         [link("<=", Ex(sympy.exp(Z / 4)), Cite(JENSEN, {"phi": sympy.Lambda(y, sympy.exp(y / 4)),
+                                                                         "Y": Z}))])) == "proved"
+    stated = derivation_restate(Finding("holds", "all", "a certificate", certified=True), Statement(x, "<=", x + 1))
+    assert status(derive(Statement(x, "<=", x + 1), [link("<=", x + 1, Found(stated))])) == "proved"
+
+
+def test_a_node_is_not_used_where_its_symbols_assumptions_fail():
+    xp = sympy.Symbol("x", positive=True)
+    t = sympy.Symbol("t", real=True)
+    up = from_derivation(derive(Statement(xp, ">", 0), [link(">", 0, Decide())]), "d")
+    table = (Node("up", "lemma", "L", "x > 0", (), "UP"), Node("top", "equation", "E", "t > 0", (), "TOP"))
+    top = from_derivation(derive(Statement(t, ">", 0, (rel(t, "<=", -1),)), [link(">", 0, rests("UP", x=t))]), "d")
+    res = [ClaimResult("UP", "UP", "UP", "holds", "", [up], 0.0),
+           ClaimResult("TOP", "TOP", "TOP", "refuted", "", [Finding("refuted", "x", "broken")], 0.0,
+                       repairs=[Repair("t > 0", None, [top])])]
+    g = resolve(res, table, known={"UP", "TOP"})
+    step = g.nodes["repair:TOP"]["proof_steps"][0]
+    assert g.nodes["repair:TOP"]["proof"] != "proved" and "does not apply" in step["detail"], step
