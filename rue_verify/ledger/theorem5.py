@@ -9,6 +9,7 @@ import numpy as np
 import sympy
 
 from bounds import UndefinedError, gap, orders, vacuity
+from bounds import estimation as es
 from bounds import repaired as rp
 from bounds import theorems as th
 from simulate.proofs.tracked import tracked_rue_runs
@@ -18,6 +19,7 @@ from simulate.stats import STRICT_LEVEL, mean_interval
 from ..verify import (
     Cites,
     Expect,
+    Finding,
     Holds,
     Mode,
     NoRepair,
@@ -35,12 +37,20 @@ from ..verify import (
     from_value,
     rel,
     repair,
+    sums,
     witness,
 )
+from ..verify.derivation import Cite, Decide, Fact, Monotone, Pr, Statement, derive, from_derivation, link, rests
 from ..verify.montecarlo import rate_finding
 from ..verify.search import Dim
+from . import proof_decomposition as pd
+from . import proof_event as pe
+from . import proof_induction as pi
 from . import proof_search as ps
+from . import section3 as s3
+from . import section4 as s4
 from .model_points import K_, d_, n_, s0_, s_, sym_ratio
+from .proof_induction import T_1, T_J, Delta_J, Delta_max, T_max
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 5: Theorems 5.1 and 5.2"
@@ -166,16 +176,181 @@ def _max_square_scan(mode: Mode):
                        "every K", fails="E[max X_k^2] exceeds 4 ln(K sqrt 2)", tol=1e-6, tol_reason="quadrature")
 
 
-def _t1_shift_certified():
-    """On E and E_2, T_1 >= n/2 - 2(K-1), so ctilde(T_1 - 1)^2 = 2 sigma0^2 sigma^2 log n/((T_1 - 1) sigma0^2 +
-    sigma^2) <= 2 sigma0^2 sigma^2 log n/((n/2 - 2(K-1) - 1) sigma0^2 + sigma^2); times (1+eta)^2 beta and over
-    sigma0^2 that is 4 (1+eta)^2 beta sigma^2 log n/(sigma0^2 n - 4 sigma0^2 (K-1) - 2 sigma0^2 + 2 sigma^2), the
-    square of the repaired first gap term: a statement z3 decides, with its premise."""
-    n, K, a, b, L, e, B, T1 = sympy.symbols("n K sigma0_sq sigma_sq L eta beta T_1", positive=True)
-    thr_sq = (1 + e) ** 2 * B * 2 * a * b * L / ((T1 - 1) * a + b)
-    term = 2 * (1 + e) * sympy.sqrt(B * b * L / (a * n - 4 * a * (K - 1) - 2 * a + 2 * b))
-    return Holds(rel(thr_sq / a, "<=", term ** 2), (rel(T1, ">=", n / 2 - 2 * (K - 1)),
-                                                   rel((n / 2 - 2 * (K - 1) - 1) * a + b, ">", 0)), "z3")
+# ---------------------------------------------------------------- the repaired Theorem 5.1 as a derivation
+#: the objects of eq. regret-decomV as PF-DECOMP's derivation names them (arms 1 and J = J_n: their means, posterior
+#: means and posterior variances), so that its statement is instantiated by name
+mu_1, mu_J, muhat_1, muhat_J = sympy.symbols("mu_1 mu_J muhat_1 muhat_J", real=True)
+tau_sq_1, tau_sq_J = sympy.symbols("tau_sq_1 tau_sq_J", positive=True)
+#: the other arms' counts summed (eq. eqn:T1n's domain, as PF-T1N-E2's derivation names it)
+S_others = sympy.Symbol("S_others", positive=True)
+#: the reward-table means of arms 1 and J at their counts, the pooled mean rbar_0 and the pooled true mean
+#: sum_j a_j mu_j (eq. blup's weights): the objects of E' inside E at an arm
+rbar_1, rbar_J, rbar_0, mbar = sympy.symbols("rbar_1 rbar_J rbar_0 mbar", real=True)
+#: the least gap Delta_min = mu_(1) - mu_(2) of the prior's draw, as Theorem 3.1's repaired statement names it
+TOP_GAP = s3.TopGap(K_, s3.MU0, s0_)
+
+
+def _eta():
+    return rp.eta_repaired(K_, s0_, s_)
+
+
+def _E(eta):
+    """E at the end of the run at arms 1 and J: |mu_k - muhat_k| <= eta c_k (c_k = `estimation.c_width`)."""
+    return sympy.And(rel(sympy.Abs(mu_1 - muhat_1), "<=", eta * es.c_width(tau_sq_1, n_)),
+                     rel(sympy.Abs(mu_J - muhat_J), "<=", eta * es.c_width(tau_sq_J, n_)))
+
+
+def decomposition_events(eta=None):
+    """(the error J_n != 1, E, the error's event on E) of eq. regret-decomV at `eta` (eta_repaired)."""
+    eta = _eta() if eta is None else eta
+    E = _E(eta)
+    gap_event = sympy.And(rel(mu_1 - mu_J, "<=", eta * (es.c_width(tau_sq_1, n_) + es.c_width(tau_sq_J, n_))), E)
+    return rel(muhat_J, ">=", muhat_1), E, gap_event
+
+
+def first_gap_threshold():
+    """2 (1 + eta) sigma0 `gap_roots_repaired`'s first root: the least gap below which an error on E and E_2 can
+    fall (eq. prob-dk-v1's threshold at T_1 - 1 >= n/2 - 2(K-1) - 1), so that C_K times it over sigma0 is the
+    repaired first gap term."""
+    return 2 * (1 + _eta()) * sympy.sqrt(s0_) * rp.gap_roots_repaired(K_, n_, s0_, s_)["gap_term_E1"]
+
+
+def theorem_5_1_domain() -> tuple:
+    """K >= 2, n >= 4K - 2 (the repaired theorem's budget), delta in (0, 1]; a history's counts (arms 1, J and the
+    largest other count) at least 2, their sum n, Lemma sec:tau's pooled sum D as it is at every state; the least
+    gap TOP_GAP at most the recommended arm's and the largest count's arm's gaps."""
+    return ((rel(K_, ">=", 2), rel(n_, ">=", 4 * K_ - 2), rel(n_, ">", 1), rel(n_, ">=", 2), rel(d_, "<=", 1),
+             rel(T_1, ">=", 2), rel(T_J, ">=", 2), rel(T_max, ">=", 2)) + pi.pool_domain()
+            + (rel(T_1 + S_others, "==", n_), rel(S_others, "<=", (K_ - 1) * T_max), rel(Delta_max, ">=", TOP_GAP),
+               rel(TOP_GAP, "<=", Delta_J)))
+
+
+def _arm_inside(mu, muhat, tau, T, rbar):
+    """E' inside E at one arm: on E' (its reward-table mean within eta ctilde(T)/3 of mu, the pooled mean within
+    eta ctilde(2)/3 of the pooled true mean mbar, |mbar - mu| at most the range r), the posterior mean of eq. blup
+    muhat = w rbar_0 + (1 - w) rbar (w = `estimation.shrinkage`) is within eta c of mu: the triangle inequality,
+    w ctilde(2) <= ctilde(T) and w r <= eta ctilde(T)/3 for T >= 2, and ctilde <= c (Lemma sec:tau's lower side
+    repaired: the premise rests on it, tau bound to eq. MSE's at this arm)."""
+    eta, x, r = _eta(), pe.e_prime_threshold, pe.e_prime_range()
+    w = es.shrinkage(T, s0_, s_)
+    ttau, low = es.tau_sq_tilde(T, s0_, s_), rp.tau_sq_lower_repaired(T, K_, s0_, s_)
+    y = sympy.Symbol("y", positive=True)
+    dom = (rel(K_, ">=", 2), rel(n_, ">=", 2), rel(T, ">=", 2), rel(tau, "==", s4.tau_sq_mse(T, s4.D_POOL, s0_, s_)),
+           rel(s4.D_POOL, "<", K_ * s_ / s0_), rel(muhat, "==", w * rbar_0 + (1 - w) * rbar),
+           rel(sympy.Abs(rbar_0 - mbar), "<=", x(2)), rel(sympy.Abs(mbar - mu), "<=", r),
+           rel(sympy.Abs(rbar - mu), "<=", x(T)))
+    st = Statement(sympy.Abs(mu - muhat), "<=", eta * es.c_width(tau, n_), dom, "on E', |mu - muhat| <= eta c")
+    return derive(st, [
+        link("=", sympy.Abs(w * (rbar_0 - mbar) + w * (mbar - mu) + (1 - w) * (rbar - mu)), Decide(),
+             "muhat - mu = w (rbar_0 - mbar) + w (mbar - mu) + (1 - w)(rbar - mu) (eq. blup)"),
+        link("<=", w * sympy.Abs(rbar_0 - mbar) + w * sympy.Abs(mbar - mu) + (1 - w) * sympy.Abs(rbar - mu),
+             Decide(), "the triangle inequality, 0 < w < 1"),
+        link("<=", w * x(2) + w * r + (1 - w) * x(T), Decide(), "on E'"),
+        link("<=", x(T) + w * r + (1 - w) * x(T), Decide(), "w ctilde(2) <= ctilde(T) for T >= 2"),
+        link("<=", 2 * x(T) + (1 - w) * x(T), Decide(), "w r <= eta ctilde(T)/3 for T >= 2"),
+        link("<=", eta * es.c_tilde(T, n_, s0_, s_), Decide(), "(1 - w) <= 1: three thirds of eta ctilde(T)"),
+        link("<=", eta * es.c_width(low, n_), Monotone(eta * es.c_width(y, n_), y, rel(ttau, "<=", low)),
+             "ctilde = c at the variance ttau^2, which is at most the repaired lower side"),
+        link("<=", eta * es.c_width(tau, n_), Monotone(eta * es.c_width(y, n_), y, (
+            rel(low, "<=", tau), rests("repair:LEM-TAU-LOWER", tau_sq=tau, T_k=T, D=s4.D_POOL, K=K_, sigma0_sq=s0_,
+                                       sigma_sq=s_))),
+             "the repaired lower side of Lemma sec:tau: tau^2 >= it")])
+
+
+def thm_fail_derivation(formula=None) -> Finding:
+    """The repaired Theorem 5.1 (`repaired.theorem_5_1_repaired`) as a chain from e_n = Pr(J_n != 1):
+
+    e_n <= Pr(the error on E) + Pr(not E) (eq. regret-decomV, resting on PF-DECOMP, at eta_repaired)
+        <= Pr(the error on E and E_2) + Pr(not E_2) + Pr(not E) (split on E_2)
+        <= Pr(Delta_min <= a_1) + Pr(Delta_min <= a_2) + Pr(not E) (on E and E_2 an error forces Delta_min below
+           (1+eta) sqrt(beta) ctilde(T_1 - 1), repair:PF-E1, with T_1 >= n - (K-1) Tk_upper_repaired(Delta_min),
+           repair:PF-T1N-E2, so T_1 >= n/2 - 2(K-1) and the threshold is at most a_1; not E_2 is Delta_min < a_2)
+        <= C_K a_1/sigma0 + C_K a_2/sigma0 + Pr(not E) (repair:THM-GAP, at alpha = a_1 and a_2)
+        <= ... + Pr(not E') (E' inside E)
+        <= ... + not_E_bound_repaired (repair:PF-EBAR-FINAL)
+        = theorem_5_1_repaired.
+
+    Each premise resting on a node is matched against that node's statement when the graph resolves.
+    `formula`: the bound the statement ends at (a planted one in a test)."""
+    formula = formula or rp.theorem_5_1_repaired
+    eta = _eta()
+    error, E, on_E = decomposition_events(eta)
+    not_E = sympy.Not(E)
+    E2 = rel(TOP_GAP, ">=", pd.e2_threshold())
+    not_E2 = sympy.Not(E2)
+    a1, a2 = first_gap_threshold(), pd.e2_threshold()
+    thr = pd.gap_threshold().xreplace({pi.Delta_min: TOP_GAP})
+    low1, low2 = sympy.Le(TOP_GAP, a1, evaluate=False), sympy.Le(TOP_GAP, a2, evaluate=False)
+    gap_law = rp.theorem_3_1_repaired
+    not_e_prime, _, _ = pe.not_e_prime()
+    noise = rp.not_E_bound_repaired(K_, n_, s0_, s_, d_)
+    dom = theorem_5_1_domain()
+    p = sympy.Symbol("p", real=True)
+    after_t1 = sympy.And(rel(TOP_GAP, "<", thr), rel(T_1, ">=", n_ / 2 - 2 * (K_ - 1)))
+    facts = {
+        "split on E_2": derive(Statement(Pr(on_E), "<=", Pr(sympy.And(on_E, E2)) + Pr(not_E2), dom), [
+            link("<=", Pr(sympy.And(on_E, E2)) + Pr(not_E2), pd_cite_split(on_E, E2), "the event split on E_2")]),
+        "on E and E_2": derive(Statement(Pr(sympy.And(on_E, E2)), "<=", Pr(low1), dom), [
+            link("<=", Pr(after_t1), sums.Inclusion(given=(
+                (rel(TOP_GAP, "<", thr), rests("repair:PF-E1", Delta_min=TOP_GAP, T_1=T_1, T_k=T_J, Delta_k=Delta_J,
+                                              K=K_, n=n_, sigma0_sq=s0_, sigma_sq=s_)),
+                (rel(T_1, ">=", n_ - (K_ - 1) * rp.Tk_upper_repaired(TOP_GAP, K_, n_, s0_, s_)),
+                 rests("repair:PF-T1N-E2", Delta_min=TOP_GAP, T_1=T_1, T_max=T_max, Delta_max=Delta_max,
+                       S_others=S_others, K=K_, n=n_, sigma0_sq=s0_, sigma_sq=s_))), seconds=30.0),
+                 "on E an error forces Delta_min < (1+eta) sqrt(beta) ctilde(T_1 - 1) (PF-E1 repaired); with Delta_min "
+                 "at least E_2's threshold, T_1 >= n - (K-1) Tk_upper_repaired(Delta_min) (PF-T1N-E2 repaired) is at "
+                 "least n/2 - 2(K-1)"),
+            link("<=", Pr(low1), sums.Inclusion(seconds=30.0),
+                 "at T_1 >= n/2 - 2(K-1) the threshold (1+eta) sqrt(beta) ctilde(T_1 - 1) is at most a_1 "
+                 "(n >= 4K - 2)")]),
+        "not E_2": derive(Statement(Pr(not_E2), "<=", Pr(low2), dom), [
+            link("<=", Pr(low2), sums.Inclusion(), "not E_2: Delta_min below E_2's threshold a_2")]),
+        "E' at arm 1": _arm_inside(mu_1, muhat_1, tau_sq_1, T_1, rbar_1),
+        "E' at arm J": _arm_inside(mu_J, muhat_J, tau_sq_J, T_J, rbar_J),
+        "E' inside E": derive(Statement(Pr(not_E), "<=", Pr(not_e_prime), dom), [
+            link("<=", Pr(not_e_prime), sums.Inclusion(),
+                 "E' inside E: on E' the facts 'E' at arm 1' and 'E' at arm J' give E at arms 1 and J, from the "
+                 "union's members at the counts T_1 and T_J and the pooled mean (a convex combination of the arms' "
+                 "table deviations)")])}
+    rest2 = Pr(not_E2) + Pr(not_E)
+    st = Statement(Pr(error), "<=", formula(K_, n_, s0_, s_, d_), dom, "e_n <= the repaired Theorem 5.1")
+    d = derive(st, [
+        link("<=", Pr(on_E) + Pr(not_E), rests("PF-DECOMP", eta=eta, mu_1=mu_1, mu_J=mu_J, muhat_1=muhat_1,
+                                               muhat_J=muhat_J, tau_sq_1=tau_sq_1, tau_sq_J=tau_sq_J, K=K_, n=n_),
+             "eq. regret-decomV at eta_repaired: e_n <= Pr(Delta_J <= eta (c_1 + c_J), E) + Pr(not E)"),
+        link("<=", Pr(sympy.And(on_E, E2)) + rest2, Monotone(p + Pr(not_E), p, (
+            rel(Pr(on_E), "<=", Pr(sympy.And(on_E, E2)) + Pr(not_E2)), Fact("split on E_2"))),
+             "split on E_2"),
+        link("<=", Pr(low1) + rest2, Monotone(p + rest2, p, (rel(Pr(sympy.And(on_E, E2)), "<=", Pr(low1)),
+                                                             Fact("on E and E_2"))),
+             "on E and E_2 an error forces Delta_min <= a_1"),
+        link("<=", Pr(low1) + Pr(low2) + Pr(not_E), Monotone(Pr(low1) + p + Pr(not_E), p, (
+            rel(Pr(not_E2), "<=", Pr(low2)), Fact("not E_2"))), "not E_2 is Delta_min < a_2"),
+        link("<=", gap_law(a1, K_, s0_) + Pr(low2) + Pr(not_E), Monotone(p + Pr(low2) + Pr(not_E), p, (
+            rel(Pr(low1), "<=", gap_law(a1, K_, s0_)), rests("repair:THM-GAP", alpha=a1, K=K_, mu0=s3.MU0,
+                                                                  sigma0_sq=s0_))),
+             "the gap law at a_1 (Theorem 3.1 repaired)"),
+        link("<=", gap_law(a1, K_, s0_) + gap_law(a2, K_, s0_) + Pr(not_E), Monotone(
+            gap_law(a1, K_, s0_) + p + Pr(not_E), p, (rel(Pr(low2), "<=", gap_law(a2, K_, s0_)), rests(
+                "repair:THM-GAP", alpha=a2, K=K_, mu0=s3.MU0, sigma0_sq=s0_))),
+             "the gap law at a_2 (Theorem 3.1 repaired)"),
+        link("<=", gap_law(a1, K_, s0_) + gap_law(a2, K_, s0_) + Pr(not_e_prime), Monotone(
+            gap_law(a1, K_, s0_) + gap_law(a2, K_, s0_) + p, p, (rel(Pr(not_E), "<=", Pr(not_e_prime)),
+                                                                 Fact("E' inside E"))), "E' inside E"),
+        link("<=", gap_law(a1, K_, s0_) + gap_law(a2, K_, s0_) + noise["noise_term"] + noise["range_term"], Monotone(
+            gap_law(a1, K_, s0_) + gap_law(a2, K_, s0_) + p, p, (
+                rel(Pr(not_e_prime), "<=", noise["noise_term"] + noise["range_term"]),
+                rests("repair:PF-EBAR-FINAL", K=K_, n=n_, sigma0_sq=s0_, sigma_sq=s_, delta=d_))),
+             "Pr(not E') (PF-EBAR-FINAL repaired)"),
+        link("=", st.rhs, Decide(), "which is theorem_5_1_repaired: C_K a_1/sigma0 and C_K a_2/sigma0 are its two gap "
+                                    "terms, 2 (1+eta) C_K times gap_roots_repaired's")], facts=facts)
+    return from_derivation(d, "n >= 4K - 2, delta in (0, 1], every K >= 2 (the model: means from the prior, Gaussian "
+                              "rewards of variance delta sigma^2)", "e_n <= the repaired Theorem 5.1")
+
+
+def pd_cite_split(A, C):
+    """Pr(A) <= Pr(A and C) + Pr(not C), cited as PF-DECOMP's derivation cites it (`proof_decomposition.SPLIT`)."""
+    return Cite(pd.SPLIT, {"A": A, "C": C})
 
 
 REPAIRED_SPACE = {**ps.THEOREM, "K": Dim(2, 80, integer=True), "n": Dim(20, 20_000, integer=True)}
@@ -193,22 +368,7 @@ def repair_thm_fail(mode: Mode) -> Repair:
                               f"K in 2-200 at n = 4K: {defined}",
                         fails=f"the repaired bound changes under rescaling: {fmt(b1)} against {fmt(b2)}",
                         tol=1e-9, tol_reason="rounding", fail="inconsistent")
-    shift = _t1_shift_certified()
-    route = from_proof([("e_n <= Pr(error, E) + Pr(not E) (eq. regret-decomV)", Rests("PF-DECOMP")),
-                        ("on E an error implies Delta_min < (1+eta) sqrt(beta) ctilde(T_{1,n} - 1) (eq. prob-dk-v1 on "
-                         "the repaired route: the shifted Tk_lowv2 replaces the refuted Tk_lowv2)",
-                         Rests("repair:PF-E1")),
-                        ("on E (rounds 2K..n), T_k <= 2 + 2(1+eta)^2 beta sigma^2 log n/Delta_k^2 (eq. Tk_up1 with "
-                         "E's first round moved to 2K, where the paper's base case fails)", Rests("repair:LEM-TK-UP")),
-                        ("summing it: T_1 >= n/2 - 2(K-1) on E and E_2 (eq. eqn:T1n)", Rests("repair:PF-T1N-E2")),
-                        ("so on E and E_2, (T_1 - 1) sigma0^2 + sigma^2 >= sigma0^2 (n - 4(K-1) - "
-                         "2)/2 + sigma^2 and the "
-                         "threshold of step 2 is at most 2 (1+eta) sigma0 sqrt(beta sigma^2 log n/(sigma0^2 n - 4 "
-                         "sigma0^2 (K-1) - 2 sigma0^2 + 2 sigma^2))", shift),
-                        ("Pr(Delta_min < a) <= C_K a/sigma0 for both thresholds (the gap law, unconditional: Pr(A, E) "
-                         "<= Pr(A))", Rests("repair:THM-GAP")),
-                        ("Pr(not E) by not_E_bound_repaired", Rests("repair:PF-EBAR-FINAL"))],
-                       "n >= 4K - 2, delta in (0, 1], every K >= 2", "e_n <= the repaired bound")
+    route = thm_fail_derivation()
     s = ps.failure_search(mode, bound=_repaired_bound, name="theorem-5.1-repaired", space=REPAIRED_SPACE)
     informative = sum(1 for p in s.points if p.bound is not None)
     sim = rate_finding(s, "RUE's failure rate e_n", "the repaired Theorem 5.1",

@@ -7,6 +7,7 @@ import pytest
 import sympy
 
 import bounds.repaired
+import bounds.theorems
 from rue_verify.ledger import proof_event, proof_graph
 from rue_verify.verify import Finding, Repair
 from rue_verify.verify.claims import ClaimResult
@@ -49,7 +50,6 @@ def test_a_wrong_nu_t_bound_leaves_pf_nu_t_unproved(monkeypatch, wrong):
 
 
 def test_a_nu_t_formula_that_differs_from_theorems_nu_t_is_caught(monkeypatch):
-    import bounds.theorems
     real = bounds.theorems.nu_t
     monkeypatch.setattr(bounds.theorems, "nu_t", lambda T, s0, s, nu: real(T, s0, s, nu) * sympy.Rational(101, 100))
     assert proof_event.nu_t_matches_theorems(arms=(2,)).verdict != "holds"
@@ -160,3 +160,48 @@ def test_a_wrong_not_e_bound_leaves_pf_ebar_final_unproved(monkeypatch, wrong):
     monkeypatch.setattr(bounds.repaired, "not_E_bound_repaired", wrong)
     f = proof_event.not_E_derivation()
     assert not _proved(f) and f.proof["steps"][-2]["status"] != "certified", f.proof["steps"][-2]
+
+
+# ---------------------------------------------------------------- THM-FAIL: the repaired Theorem 5.1
+def _rows_by_text(f) -> dict:
+    return {r["text"]: r for r in f.proof["steps"]}
+
+
+def test_the_repaired_theorem_5_1_is_a_chain_ending_at_its_formula_resting_on_its_nodes():
+    from rue_verify.ledger import theorem5
+    f = theorem5.thm_fail_derivation()
+    assert f.proof["chain"]["closed"], f.proof["steps"][-1]
+    assert f.proof["steps"][-1]["status"] == "certified" and f.proof["steps"][-2]["status"] == "certified"
+    rested = {r["uses"] for r in f.proof["steps"] if r.get("uses")}
+    assert rested == {"PF-DECOMP", "repair:PF-E1", "repair:PF-T1N-E2", "repair:THM-GAP", "repair:PF-EBAR-FINAL",
+                      "repair:LEM-TAU-LOWER"}, rested
+    # every link is established except the inclusion of E' in E (a union over an index set) and what rests on nodes
+    argued = [r for r in f.proof["steps"] if r["status"] == "argued"]
+    assert argued and all("E' inside E" in r["text"] + r["detail"] for r in argued), [
+        (r["text"], r["detail"][:80]) for r in argued]
+    # the statement's right side is the repaired theorem's formula
+    from rue_verify.ledger.model_points import K_, d_, n_, s0_, s_
+    assert f.proof["chain"]["statement"]["rhs"] == str(bounds.repaired.theorem_5_1_repaired(K_, n_, s0_, s_, d_))
+
+
+@pytest.mark.parametrize("plant", ["formula", "first root"])
+def test_a_wrong_repaired_theorem_5_1_leaves_its_chain_unproved(monkeypatch, plant):
+    from rue_verify.ledger import theorem5
+    if plant == "formula":             # the range term dropped from the repaired theorem's bound
+        real = bounds.repaired.theorem_5_1_repaired_terms
+        monkeypatch.setattr(bounds.repaired, "theorem_5_1_repaired",
+                            lambda *a: sum(v for k, v in real(*a).items() if k != "range_term"))
+        f = theorem5.thm_fail_derivation()
+        assert f.proof["steps"][-2]["status"] != "certified", f.proof["steps"][-2]
+    else:                              # the first gap root's 4 sigma0^2 (K-1) moved to 3 sigma0^2 (K-1): too small
+        real = bounds.repaired.gap_roots_repaired
+
+        def roots(K, n, s0, s):
+            g = real(K, n, s0, s)
+            return {**g, "gap_term_E1": sympy.sqrt(bounds.theorems.beta(K, s0, s) * s * sympy.log(n) / (
+                s0 * n - 3 * s0 * (K - 1) - 2 * s0 + 2 * s))}
+        monkeypatch.setattr(bounds.repaired, "gap_roots_repaired", roots)
+        f = theorem5.thm_fail_derivation()
+        step = next(r for r in f.proof["steps"] if r["text"].startswith("[fact on E and E_2] at T_1"))
+        assert step["status"] != "certified", step
+    assert f.proof["status"] != "proved"
