@@ -34,6 +34,7 @@ from ..verify import (
 from ..verify.derivation import (
     Cite,
     Decide,
+    Fact,
     Found,
     Monotone,
     Schema,
@@ -43,6 +44,7 @@ from ..verify.derivation import (
     derive,
     from_derivation,
     link,
+    restate,
     rests,
 )
 from ..verify.search import Dim, minimize_margin
@@ -391,6 +393,10 @@ def lower_h2_derivation(harmonic=None):
     lower = _induction(certify.h2_le_h_induction(), "t Delta_(i)^-2 <= S_t <= H",
                        "t Delta_(i)^-2 <= S_t <= H for t = 1..i, every index i", "every K >= 2, every index i and "
                        "every gap vector sorted increasingly")
+    # what each induction decided, read at its last state (t = K: S_K = H, L_K = 1/2 + sum_{i=2}^K 1/i; t = i for
+    # every i: i Delta_(i)^-2 <= H, so their largest, H_2, is <= H)
+    restate(upper, Statement(H, "<=", H2 * (half + sympy.Sum(1 / i, (i, 2, K))), dom, "S_K <= L_K H_2"))
+    restate(lower, Statement(H2, "<=", H, dom, "max_i i Delta_(i)^-2 <= H"))
     h2_le_h = derive(Statement(H2, "<=", H, dom, "H_2 <= H"), [link(
         "<=", H, Found(lower, states="for every i, i Delta_(i)^-2 <= S_i <= H (the induction at t = i); H_2 is the "
                                      "largest of them, so H_2 <= H"),
@@ -403,16 +409,19 @@ def lower_h2_derivation(harmonic=None):
                                  "sum_{i=2}^K 1/i) H_2"),
              "H <= (1/2 + sum_{i=2}^K 1/i) H_2: by induction on t, Delta_(1)^-2 = Delta_(2)^-2 <= H_2/2 and each "
              "Delta_(i)^-2 <= H_2/i (H_2 is the largest i Delta_(i)^-2)"),
-        link("=", sympy.Sum(H2 * (1 / i + spread), (i, 2, K)), Decide(method="sympy"),
+        link("=", sympy.Sum(H2 * (1 / i + spread), (i, 2, K)), Fact("spread"),
              "= sum_{i=2}^K H_2 (1/i + 1/(2(K-1))): the 1/2 spread over the K - 1 terms"),
         link("<=", sympy.Sum(H2 * (-sympy.log(1 - 1 / i) + spread), (i, 2, K)), Termwise(method="z3"),
              "<= term by term: 1/i <= -log(1 - 1/i) for i >= 2 (log a <= a - 1 at a = 1 - 1/i)"),
-        link("=", sympy.Sum(H2 * (sympy.log(i) - sympy.log(i - 1) + spread), (i, 2, K)), Termwise(method="sympy"),
-             "= term by term: -log(1 - 1/i) = log i - log(i - 1)"),
         link("=", H2 * (sympy.log(K) + half), Telescope(H2 * (sympy.log(i - 1) + i / (2 * (K - 1))), i),
-             "the sum telescopes: sum_{i=2}^K (log i - log(i - 1)) = log K, and the spread 1/2 adds up to 1/2"),
+             "the sum telescopes: -log(1 - 1/i) = log i - log(i - 1) sums to log K, and the spread 1/2 to 1/2"),
         link("<=", sympy.log(2 * K) * H2, Decide(), "1/2 <= log 2, so log K + 1/2 <= log(2K)")]
-    return derive(st, links, facts={"H_2 <= H": h2_le_h})
+    # an identity of sums for every K where both sides are defined (K != 1), decided on that whole domain
+    spread_st = Statement(H2 * (half + sympy.Sum(harmonic(i), (i, 2, K))), "==",
+                          sympy.Sum(H2 * (1 / i + spread), (i, 2, K)), (), "the 1/2 spread over the K - 1 terms")
+    spread_fact = derive(spread_st, [link("=", spread_st.rhs, Decide(method="sympy"),
+                                          "sum_{i=2}^K 1/(2(K-1)) = 1/2")])
+    return derive(st, links, facts={"H_2 <= H": h2_le_h, "spread": spread_fact})
 
 
 @repair("SEC2-LOWER-H2")
@@ -514,16 +523,22 @@ def lower_chain_derivation():
     f = sympy.exp(-5 * sympy.log(2 * K) * n / (P * (1 - P) * u))
     dom = (rel(K, ">=", 2), rel(P, "<", 1), rel(n, ">", 1), *hdef.given, rel(d, "<=", thr))
     st = Statement(1 / sympy.sqrt(n), "<=", s2.ucbe_lower_bound(n, P, H2), dom, "the repaired SEC2-LOWER-CHAIN")
+    # at Delta_min = the threshold, f is n^(-1/2) for every n, K, p > 0: an identity, decided on that whole domain
+    at_thr = Statement(f.subs(u, 2 * thr ** -2), "==", 1 / sympy.sqrt(n), (), "f at twice the threshold's inverse "
+                       "square")
+    at_thr = derive(at_thr, [link("=", at_thr.rhs, Decide(method="sympy"), "the exponent is (log n)/2")])
     return derive(st, [
-        link("=", f.subs(u, 2 * thr ** -2), Decide(method="sympy"),
+        link("=", f.subs(u, 2 * thr ** -2), Fact("at the threshold"),
              "at Delta_min = the repaired threshold, 5 log(2K) n/(p(1-p) 2 Delta_min^-2) = (log n)/2"),
-        link("<=", f.subs(u, 2 * d ** -2), Monotone(f, u, rel(2 * thr ** -2, "<=", 2 * d ** -2)),
+        link("<=", f.subs(u, 2 * d ** -2), Monotone(f, u, rel(2 * thr ** -2, "<=", 2 * d ** -2), method="z3"),
              "Delta_min <= the threshold gives 2 threshold^-2 <= 2 Delta_min^-2, and f increases"),
-        link("<=", f.subs(u, Hx), Monotone(f, u, (rel(2 * d ** -2, "<=", Hx), rests("H-def"))),
+        link("<=", f.subs(u, Hx), Monotone(f, u, (rel(2 * d ** -2, "<=", Hx), rests("H-def")), method="z3"),
              "H >= 2 Delta_min^-2 (Section 2's definition of H)"),
         link("<=", s2.ucbe_lower_bound(n, P, H2),
-             Monotone(f, u, (rel(Hx, "<=", sympy.log(2 * K) * H2), rests("repair:SEC2-LOWER-H2", H=Hx))),
-             "H <= log(2K) H_2 (SEC2-LOWER-H2's repair), and f(log(2K) H_2) = exp(-5n/(p(1-p) H_2))")])
+             Monotone(f, u, (rel(Hx, "<=", sympy.log(2 * K) * H2), rests("repair:SEC2-LOWER-H2", H=Hx)),
+                      method="z3"),
+             "H <= log(2K) H_2 (SEC2-LOWER-H2's repair), and f(log(2K) H_2) = exp(-5n/(p(1-p) H_2))")],
+        facts={"at the threshold": at_thr})
 
 
 @repair("SEC2-LOWER-CHAIN")
@@ -710,14 +725,18 @@ def full_alpha_derivation():
     x = sympy.Symbol("x", positive=True)
     F = sympy.Lambda(x, (x ** sympy.Rational(-1, 2) - x ** sympy.Rational(-3, 2)) * sympy.exp(-x / 2)
                      / sympy.sqrt(2 * sympy.pi))
+    # (2 pi)^-1/2 F(y) is the formula for every n, alpha, sigma^2 > 0: an identity, decided on that whole domain
+    form_st = Statement(F(y), "==", s2.feller_small_gap_form(n, a, s), (), "the Feller bound at the small gap")
+    form = derive(form_st, [link("=", form_st.rhs, Decide(method="sympy"), "e^(-y/2) = n^(-alpha/(2 sigma^2))")])
     st = Statement(s2.full_alpha_rhs(n), "<=", s2.feller_small_gap_form(n, a, s),
                    (rel(a, "<=", s), rel(sympy.sqrt(3), "<=", y)), "the repaired SEC2-FULL-ALPHA")
     return derive(st, [
         link("<=", F(y), Cite(DECREASING, {_phi: F, _a: y, _b: L, _c: sympy.sqrt(3)}),
              "(2 pi)^-1/2 F(log n) <= (2 pi)^-1/2 F(y), F(x) = (x^-1/2 - x^-3/2) e^(-x/2): F' <= 0 on [sqrt(3), oo) "
              "and sqrt(3) <= y = alpha log n/sigma^2 <= log n (alpha <= sigma^2)"),
-        link("=", s2.feller_small_gap_form(n, a, s), Decide(method="sympy"),
-             "(2 pi)^-1/2 F(y) is the Feller bound at the small gap: e^(-y/2) = n^(-alpha/(2 sigma^2))")])
+        link("=", s2.feller_small_gap_form(n, a, s), Fact("form"),
+             "(2 pi)^-1/2 F(y) is the Feller bound at the small gap: e^(-y/2) = n^(-alpha/(2 sigma^2))")],
+        facts={"form": form})
 
 
 @repair("SEC2-FULL-ALPHA", recompute=lambda p: (float(s2.full_alpha_rhs(p["n"])),
