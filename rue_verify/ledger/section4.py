@@ -332,8 +332,10 @@ def _mse_fact():
 def tau_upper_derivation(statement: Statement | None = None):
     """Lemma sec:tau's right side as a derivation (`tau_upper_statement`): z3 decides tau_k^2 <= the right side
     from eq. MSE, T_k >= 1 and D >= K (1 - w(1)) (the fact `term`: each term of D is at least its value at
-    T_j = 1); the identity of `bounds.certify.prove_tau_upper` (right side - tau_k^2 = sigma^4 (A D - K sigma^2)
-    /(K A^2 D), A = T_k sigma0^2 + sigma^2) is what the decision rests on, A D >= K sigma^2 once T_k >= 1."""
+    T_j = 1). Why it holds: right side - tau_k^2 = sigma^4 (A D - K sigma^2)/(K A^2 D) with A = T_k sigma0^2 +
+    sigma^2 (`bounds.certify.prove_tau_upper`'s identity), and A D >= A K sigma^2/(sigma0^2 + sigma^2) >= K sigma^2
+    once T_k >= 1. One link: split at D = K (1 - w(1)), the first half's negation has only that boundary point as
+    z3's model, which is no counterexample, so the split would leave a step that cannot be shown able to fail."""
     st = statement or tau_upper_statement()
     term = derive(Statement(_term(T_J), ">=", _term(1), (rel(T_J, ">=", 1),)),
                   [link(">=", _term(1), Decide(), "t sigma^2/(t sigma0^2 + sigma^2) increases in t")])

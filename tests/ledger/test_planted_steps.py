@@ -9,7 +9,7 @@ import sympy
 from rue_verify.ledger import section3
 from rue_verify.verify import Finding, Repair, Rests, from_proof
 from rue_verify.verify.claims import ClaimResult, Mode
-from rue_verify.verify.derivation import from_derivation
+from rue_verify.verify.derivation import Found, Statement, derive, from_derivation, link, restate, rests
 from rue_verify.verify.graph import Node, resolve, trees
 
 
@@ -47,23 +47,35 @@ def _result(cid: str, findings, repairs=()) -> ClaimResult:
     return ClaimResult(cid, cid, cid, "holds", "", list(findings), 0.0, repairs=list(repairs))
 
 
+def _proved_by_a_certificate(x) -> Finding:
+    """A node's proof of x <= x + 1 as a derivation whose one link a certified finding decides."""
+    st = Statement(x, "<=", x + 1)
+    certificate = restate(Finding("holds", "all", "a certificate", certified=True), st)
+    return from_derivation(derive(st, [link("<=", x + 1, Found(certificate, "x <= x + 1"))]), "all")
+
+
+def _resting_on_base(x) -> Repair:
+    return Repair("top, repaired", None, [from_derivation(derive(Statement(x, "<=", x + 1), [
+        link("<=", x + 1, rests("BASE"), "BASE's statement")]), "d")])
+
+
 def test_a_step_resting_on_a_node_reads_its_proof_not_only_its_statement():
-    """BASE's statement is certified by its own finding, but the node it uses (SUB) is only sampled; a
-    repair resting on BASE is then checked as far as that sample, never proved."""
+    """BASE's statement is proved by its own derivation, but the node it uses (SUB) is only sampled; a repair
+    resting on BASE is then checked as far as that sample, never proved. With SUB proved too, it is proved."""
+    x = sympy.Symbol("x", positive=True)
     table = (Node("base", "lemma", "L", "base", ("sub",), "BASE"), Node("sub", "lemma", "S", "sub", (), "SUB"))
     sub = _result("SUB", [Finding("holds", "1000 points", "no counterexample")])               # sampled
-    base = _result("BASE", [Finding("holds", "all", "a certificate", certified=True)])
-    top = _result("TOP", [Finding("refuted", "x", "broken")],
-                  [Repair("top, repaired", None, [from_proof([("rests", Rests("BASE"))], "d", "c")])])
+    base = _result("BASE", [_proved_by_a_certificate(x)])
+    top = _result("TOP", [Finding("refuted", "x", "broken")], [_resting_on_base(x)])
     g = resolve([sub, base, top], table, known={"TOP"})
     assert g.nodes["base"]["status"] == "certified" and g.nodes["base"]["proof"] == "checked"
     rep = g.nodes["repair:TOP"]
     assert rep["proof"] == "checked" and rep["proof_steps"][0]["status"] == "sampled", rep
-    # with SUB certified too, the same repair is proved
-    sub_ok = _result("SUB", [Finding("holds", "all", "a certificate", certified=True)])
-    top2 = _result("TOP", [Finding("refuted", "x", "broken")],
-                   [Repair("top, repaired", None, [from_proof([("rests", Rests("BASE"))], "d", "c")])])
-    assert resolve([sub_ok, base, top2], table, known={"TOP"}).nodes["repair:TOP"]["proof"] == "proved"
+    # with SUB proved too, the same repair is proved
+    sub_ok = _result("SUB", [_proved_by_a_certificate(sympy.Symbol("y", positive=True))])
+    top2 = _result("TOP", [Finding("refuted", "x", "broken")], [_resting_on_base(x)])
+    g2 = resolve([sub_ok, _result("BASE", [_proved_by_a_certificate(x)]), top2], table, known={"TOP"})
+    assert g2.nodes["repair:TOP"]["proof"] == "proved", g2.nodes["repair:TOP"]
 
 
 def test_a_nodes_uses_come_from_its_proof_and_its_citations_stay_apart():
