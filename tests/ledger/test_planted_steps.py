@@ -105,6 +105,7 @@ def test_a_nodes_uses_come_from_its_proof_and_its_citations_stay_apart():
     assert g2.nodes["top"]["proof"] == "broken" and "cited" in g2.nodes["top"]["broken_at"], g2.nodes["top"]
 
 
+@pytest.mark.slow   # every certified step of the whole quick ledger mutated: minutes since the derivations
 def test_no_certified_step_of_the_ledger_has_its_negation_certified_and_most_have_it_refuted(quick_ledger):
     """Of the certified steps of the quick ledger that carry a statement, none has its negation certified;
     most have it refuted (a replayed witness, never a time limit), and each other one is undecided and says
@@ -124,6 +125,7 @@ def test_no_certified_step_of_the_ledger_has_its_negation_certified_and_most_hav
 
 
 @pytest.mark.slow
+@pytest.mark.slow   # every certified step of the whole quick ledger mutated: minutes since the derivations
 def test_every_certified_step_of_the_ledger_refutes_a_mutant_or_says_why_none(quick_ledger):
     """`proofs --mutants` over the whole quick ledger (a few minutes on 2 cores): of the certified steps that
     carry a statement, none has its negation certified and most have it refuted; one that can fail has its
