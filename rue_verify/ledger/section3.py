@@ -370,6 +370,9 @@ def gap_integrand(shift=None):
 #: the symbols of Section 3's statements (bind by name): K arms, the gap alpha, the prior's mean and variance,
 #: Fact 2's threshold a, and the variables of integration
 ALPHA = sympy.Symbol("alpha", positive=True)
+#: the gap of the repaired Theorem 3.1's statement: every alpha >= 0 (at 0 both sides are 0), so a step resting on it
+#: needs its alpha nonnegative only
+ALPHA_GAP = sympy.Symbol("alpha", nonnegative=True)
 MU0 = sympy.Symbol("mu0", real=True)
 A_GAP = sympy.Symbol("a", nonnegative=True)
 X_, X1_ = sympy.symbols("x x_1", real=True)
@@ -453,10 +456,11 @@ def gap_constant_proof(mode: Mode | None = None, integrand=None):
     as a double integral of the joint density G; Tonelli and x = y - s/2, x_1 = y + s/2 make it int_0^(alpha/sigma0)
     int H(y, s) dy ds with H(y, s) = G(y - s/2, y + s/2) = K(K-1)/(2 pi) exp((K-2) log Phi(y - s/2) - y^2 - s^2/4),
     which falls in s (z3, on H itself), so the integral is at most alpha/sigma0 int H(y, 0) dy; by parts that is
-    alpha/sigma0 E[X_(1)], at most alpha/sigma0 sqrt(2 ln K) (the maximal inequality), below C_K alpha/sigma0 (z3).
+    alpha/sigma0 E[X_(1)], at most alpha/sigma0 sqrt(2 ln K) (the maximal inequality), at most C_K alpha/sigma0 (z3),
+    for every alpha >= 0.
     `integrand`: the joint density G (`gap_integrand`; a test plants one whose sheared form grows with s). `mode`
     is not used (the callers pass it)."""
-    K, al, s0 = K_, ALPHA, s0_
+    K, al, s0 = K_, ALPHA_GAP, s0_
     y, s = sympy.symbols("y s", real=True)
     G = integrand or gap_integrand()
     A = al / sympy.sqrt(s0)
@@ -482,7 +486,7 @@ def gap_constant_proof(mode: Mode | None = None, integrand=None):
              "= E[X_(1)]: K Phi^(K-1) phi is the density of the largest draw"),
         link("<=", A * sympy.sqrt(2 * sympy.log(K)), Cite(GAUSSIAN_MAXIMAL, {_c: A, _cK: K, _v: 1}),
              "E[X_(1)] <= sqrt(2 ln K) (the maximal inequality)"),
-        link("<", st.rhs, Decide(method="z3"), "sqrt(2 ln K) < 1.4 + sqrt(2 ln(K + 1)) = C_K")])
+        link("<=", st.rhs, Decide(method="z3"), "sqrt(2 ln K) < 1.4 + sqrt(2 ln(K + 1)) = C_K")])
 
 
 def a1_formula_proof(integrand=None):

@@ -118,7 +118,7 @@ def test_section_3s_derivations_are_proved_and_rest_on_fact_2():
         assert rest["status"] == "certified" and "its statement, instantiated, is this link" in rest["detail"]
     # the statements' right sides are the formulas of bounds
     assert section3.gap_constant_proof().statement.rhs == bounds.repaired.theorem_3_1_repaired(
-        section3.ALPHA, section3.K_, section3.s0_)
+        section3.ALPHA_GAP, section3.K_, section3.s0_)
     assert section3.range_derivation().statement.rhs == bounds.gap.range_bound(section3.K_, section3.s0_)
 
 
@@ -128,7 +128,7 @@ def test_section_3s_derivations_are_proved_and_rest_on_fact_2():
 ])
 def test_a_wrong_constant_of_the_repaired_theorem_3_1_leaves_its_proof_unproved(monkeypatch, wrong):
     """C_K planted below sqrt(2 ln K) for large K (false there: e_*(alpha)/alpha -> E[X_(1)] ~ sqrt(2 ln K)): the
-    last link, sqrt(2 ln K) alpha/sigma0 < C_K alpha/sigma0, is no longer decided."""
+    last link, sqrt(2 ln K) alpha/sigma0 <= C_K alpha/sigma0, is no longer decided."""
     monkeypatch.setattr(bounds.repaired, "gap_constant_repaired", wrong)
     f = from_derivation(section3.gap_constant_proof(), "d")
     last = f.proof["steps"][-2]
