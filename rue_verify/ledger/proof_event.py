@@ -156,12 +156,6 @@ SQUARE_OF_SUM = Schema(
     "expanding the square: (sum x_k)^2 = sum x_k^2 + sum_{j != k} x_j x_k")
 
 
-#: a variance as the variable of a monotone step: a positive function's value rather than a symbol, so that the
-#: engine's sympy decision does not read the step's range (between two sums over the arms) as a substitution of a sum
-#: for it (which takes it minutes) when it checks the step's negation
-_VARIANCE = sympy.Function("v", positive=True)(0)
-
-
 def pooled_variance() -> tuple:
     """nu_t of `bounds.theorems.nu_t` for every K (a sympy sum over the arms), at counts T_k = 2 + T_extra[k]:
     (its numerator sum_k (1-w_k)^2 T_k^2 (sigma0^2 + nu^2/T_k), its denominator's root sum_k T_k (1-w_k)), 1 - w_k =
@@ -203,7 +197,6 @@ def nu_t_derivation(upper=None) -> Finding:
     T = 2 + T_extra[k_arm]
     u = shrinkage(T, s0_, s_) * T
     C = s0_ + nu_sq / 2
-    y = _VARIANCE                        # the variable of the monotone step (`_VARIANCE`)
     numerator = derive(Statement(num, "<=", C * root ** 2, (), "the numerator is at most C (sum_k u_k)^2"), [
         link("=", sympy.Sum(u ** 2 * (C - nu_sq * T_extra[k_arm] / (2 * T)), (k_arm, 1, K_arms)), Termwise(),
              "c_k = sigma0^2 + nu^2/T_k = C - nu^2 T_extra_k/(2 T_k), term by term"),
@@ -215,7 +208,7 @@ def nu_t_derivation(upper=None) -> Finding:
         link("=", C * root ** 2, Decide(), "= C (sum_k u_k)^2")])
     st = Statement(num / root ** 2, "<=", upper(s0_, nu_sq), (), "nu_t <= sigma0^2 + nu^2/2 for counts >= 2")
     d = derive(st, [
-        link("<=", C, Monotone(y / root ** 2, y, (rel(num, "<=", C * root ** 2), Fact("numerator")), method="sympy"),
+        link("<=", C, sums.AsAtoms(given=((rel(num, "<=", C * root ** 2), Fact("numerator")),)),
              "dividing the numerator's bound by (sum_k u_k)^2 > 0"),
         link("<=", upper(s0_, nu_sq), Decide(), "which is nu_t_upper_repaired(sigma0^2, nu^2)")],
         facts={"numerator": numerator})
@@ -337,7 +330,11 @@ def e31_derivation(bound=None) -> Finding:
     formula the statement ends at (a planted one in a test)."""
     bound = bound or rp.e31_bound_repaired
     v = nu_t_expr()
-    y = _VARIANCE                        # the variable of the monotone step (`_VARIANCE`)
+    num, _ = pooled_variance()
+    # nu_t's numerator is positive, stated so that sympy does not evaluate it to True on construction: the step
+    # below reads the sums as unknown numbers (sums.AsAtoms), which keep no sign of their own
+    positive = rel(num * (s0_ + nu_sq), ">=", num * s0_)
+    y = sympy.Symbol("y", positive=True)
     C = s0_ + nu_sq / 2
     tail = 2 * sympy.exp(-x_dev ** 2 / (2 * y))
     st = Statement(Pr(_deviation(Normal(mu0, v, rbar_0), mu0, x_dev)), "<=", bound(x_dev, s0_, nu_sq), (),
@@ -345,7 +342,7 @@ def e31_derivation(bound=None) -> Finding:
     d = derive(st, [
         link("<=", tail.subs(y, v), Cite(GAUSSIAN_TAIL, {"m": mu0, "v": v, "x": x_dev, "tag": rbar_0}),
              "Chernoff's bound on each tail of the pooled mean N(mu0, nu_t)"),
-        link("<=", tail.subs(y, C), Monotone(tail, y, (rel(v, "<=", C), rests("repair:PF-NU-T")), method="sympy"),
+        link("<=", tail.subs(y, C), sums.AsAtoms(given=((rel(v, "<=", C), rests("repair:PF-NU-T")), positive)),
              "the bound grows with the variance, and nu_t <= sigma0^2 + nu^2/2 (PF-NU-T repaired)"),
         link("=", bound(x_dev, s0_, nu_sq), Decide(), "which is e31_bound_repaired(x, sigma0^2, nu^2)")])
     return from_derivation(d, "every K, pull counts >= 2 fixed in advance (the pooled mean is then Gaussian), x >= 0",

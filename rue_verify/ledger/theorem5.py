@@ -17,22 +17,17 @@ from simulate.runner import outcomes
 from simulate.stats import STRICT_LEVEL, mean_interval
 
 from ..verify import (
-    Cites,
     Expect,
     Finding,
-    Holds,
     Mode,
     NoRepair,
     Repair,
-    Rests,
     claims_in,
-    convex,
     corroborating,
     fmt,
     from_count,
     from_exact,
     from_margin,
-    from_proof,
     from_tightness,
     from_value,
     rel,
@@ -40,8 +35,23 @@ from ..verify import (
     sums,
     witness,
 )
-from ..verify.derivation import Cite, Decide, Fact, Monotone, Pr, Statement, derive, from_derivation, link, rests
+from ..verify.derivation import (
+    Cite,
+    Decide,
+    Ex,
+    Fact,
+    Monotone,
+    Normal,
+    Pr,
+    Schema,
+    Statement,
+    derive,
+    from_derivation,
+    link,
+    rests,
+)
 from ..verify.montecarlo import rate_finding
+from ..verify.schemas import CAUCHY_SCHWARZ, JENSEN
 from ..verify.search import Dim
 from . import proof_decomposition as pd
 from . import proof_event as pe
@@ -430,41 +440,137 @@ def check_thm_regret(mode: Mode):
                   else "-"), findings + [tightness_against_truth(mode, "regret")]
 
 
-def _range_square():
-    """(a - b)^2 <= 4 m^2 for every real a, b, m with |a|, |b| <= m (z3)."""
-    a, b, m = sympy.symbols("a b m", real=True)
-    return Holds(rel((a - b) ** 2, "<=", 4 * m ** 2), (rel(sympy.Abs(a), "<=", m), rel(sympy.Abs(b), "<=", m)), "z3")
+# ---------------------------------------------------------------- the repaired Theorem 5.2 as a derivation
+_X, _Y, _t = sympy.symbols("X Y t", real=True)
+_tag = sympy.Symbol("tag")
+_EVENT = sympy.Symbol("A")
+
+#: E X <= E Y when X <= Y at every outcome (monotonicity of the expectation).
+EXPECTATION_MONOTONE = Schema(
+    "monotonicity of the expectation", (_X, _Y), rel(Ex(_X), "<=", Ex(_Y)),
+    (("X <= Y at every outcome", rel(_X, "<=", _Y)),),
+    "e.g. Durrett, Probability: Theory and Examples, Thm 1.4.7 (the integral is monotone)")
+
+#: E 1_A = Pr(A): the expectation of an event's indicator.
+INDICATOR = Schema(
+    "the expectation of an indicator", (_EVENT,), rel(Ex(sympy.Piecewise((1, _EVENT), (0, True))), "==", Pr(_EVENT)),
+    (), "the definition of the expectation of a simple variable (e.g. Durrett, Sec. 1.4)")
+
+#: E exp(t X^2) = (1 - 2 t)^(-1/2) for X ~ N(0, 1) and t < 1/2 (the moment generating function of chi-square(1)).
+CHI_SQUARE_MGF = Schema(
+    "the moment generating function of a chi-square(1) variable", (_t, _tag),
+    rel(Ex(sympy.exp(_t * Normal(0, 1, _tag) ** 2)), "==", 1 / sympy.sqrt(1 - 2 * _t)),
+    (("t < 1/2", rel(_t, "<", sympy.Rational(1, 2))),),
+    "int exp(t x^2) phi(x) dx = (1 - 2t)^(-1/2) for t < 1/2 (e.g. Johnson, Kotz & Balakrishnan, Continuous Univariate "
+    "Distributions, Vol. 1, Ch. 18)")
+
+#: the smallest of the arms' means (the largest is arm 1's, mu_1), and the standardised prior draws X_k = (mu_k -
+#: mu0)/sigma0 (iid N(0, 1)) by tag
+mu_min = sympy.Symbol("mu_min", real=True)
+std_draw = sympy.Function("xi")
+_k = sympy.Symbol("k", integer=True)
+#: K as an integer (its name is K: a `Rests` binds the repaired Theorem 5.1's K to it): sympy then reads log K >= 0,
+#: the sign of the factor sqrt(4 sigma0^2 (4 ln K + 2 ln 2)) of a monotone step
+_K_INT = pe.K_arms
 
 
-def _chi_mgf_quarter():
-    """E[exp(X^2/4)] = sqrt(2) for X ~ N(0, 1) (sympy integrates the density)."""
-    X = sympy.symbols("X", real=True)
-    return Holds(rel(sympy.Integral(sympy.exp(X ** 2 / 4 - X ** 2 / 2) / sympy.sqrt(2 * sympy.pi),
-                                    (X, -sympy.oo, sympy.oo)), "==", sympy.sqrt(2)), method="sympy")
+def _max_square():
+    """max_k X_k^2 over the K standardised prior draws."""
+    return sums.max_over(Normal(0, 1, std_draw(_k)) ** 2, (_k, 1, _K_INT))
+
+
+def range_second_moment_facts(bound=None) -> dict:
+    """E[(mu_(1) - mu_(K))^2] <= `repaired.range_second_moment_bound`(K, sigma0^2) = 4 sigma0^2 (4 ln K + 2 ln 2), as
+    the facts of a derivation, the last ('the range') resting on the others: the range's square at most 4 sigma0^2
+    max_k X_k^2 (each side at most sigma0 max |X_k| from mu0); E max_k X_k^2 = 4 log exp(E max/4) <= 4 log E
+    exp(max/4) (Jensen, exp(y/4) convex) <= 4 log E sum_k exp(X_k^2/4) = 4 log(K sqrt 2) (each term the chi-square(1)
+    moment generating function at 1/4). `bound`: the formula 'the range' ends at (a planted one in a test)."""
+    bound = bound or rp.range_second_moment_bound
+    Z = _max_square()
+    y = sympy.Symbol("y", positive=True)
+    total = sympy.Sum(sympy.exp(Normal(0, 1, std_draw(_k)) ** 2 / 4), (_k, 1, _K_INT))
+    top = 4 * sympy.log(_K_INT * sympy.sqrt(2))
+    R = mu_1 - mu_min
+    dom = (rel(_K_INT, ">=", 2), rel(mu_min, "<=", mu_1))
+    facts = {
+        "Jensen": derive(Statement(sympy.exp(Ex(Z) / 4), "<=", Ex(sympy.exp(Z / 4)), dom), [
+            link("<=", Ex(sympy.exp(Z / 4)), Cite(JENSEN, {"phi": sympy.Lambda(y, sympy.exp(y / 4)), "Y": Z}),
+                 "Jensen's inequality, exp(y/4) convex")]),
+        "the largest term below the sum": derive(Statement(Ex(sympy.exp(Z / 4)), "<=", Ex(total), dom), [
+            link("<=", Ex(total), Cite(EXPECTATION_MONOTONE, {"X": sympy.exp(Z / 4), "Y": total}),
+                 "exp(max_k X_k^2/4) is one of the K positive terms exp(X_k^2/4)")]),
+        "chi-square": derive(Statement(Ex(total), "==", _K_INT * sympy.sqrt(2), dom), [
+            link("=", sympy.Sum(Ex(sympy.exp(Normal(0, 1, std_draw(_k)) ** 2 / 4)), (_k, 1, _K_INT)),
+                 sums.Linearity(constant=(_K_INT,)), "E of a sum over the K arms"),
+            link("=", sympy.Sum(sympy.sqrt(2), (_k, 1, _K_INT)), sums.TermByTerm(cite=Cite(
+                CHI_SQUARE_MGF, {"t": sympy.Rational(1, 4), "tag": std_draw(_k)})),
+                 "E exp(X_k^2/4) = (1 - 1/2)^(-1/2) = sqrt 2 for X_k ~ N(0, 1)"),
+            link("=", _K_INT * sympy.sqrt(2), sums.Linearity(), "K equal terms")]),
+        "max of squares": derive(Statement(Ex(Z), "<=", top, dom), [
+            link("=", 4 * sympy.log(sympy.exp(Ex(Z) / 4)), Decide(), "E max = 4 log exp(E max/4)"),
+            link("<=", 4 * sympy.log(Ex(sympy.exp(Z / 4))), Monotone(4 * sympy.log(y), y, (
+                rel(sympy.exp(Ex(Z) / 4), "<=", Ex(sympy.exp(Z / 4))), Fact("Jensen"))), "Jensen"),
+            link("<=", 4 * sympy.log(Ex(total)), Monotone(4 * sympy.log(y), y, (
+                rel(Ex(sympy.exp(Z / 4)), "<=", Ex(total)), Fact("the largest term below the sum"))),
+                 "the largest of positive terms is at most their sum"),
+            link("=", top, Monotone(4 * sympy.log(y), y, (rel(Ex(total), "==", _K_INT * sympy.sqrt(2)),
+                                                          Fact("chi-square"))), "K terms sqrt 2")])}
+    st = Statement(Ex(R ** 2), "<=", bound(_K_INT, s0_), dom, "E[range^2] bound")
+    facts["the range"] = derive(st, [
+        link("<=", Ex(4 * s0_ * Z), Cite(EXPECTATION_MONOTONE, {"X": R ** 2, "Y": 4 * s0_ * Z}),
+             "(mu_(1) - mu_(K))^2 <= 4 max_k (mu_k - mu0)^2 = 4 sigma0^2 max_k X_k^2"),
+        link("=", 4 * s0_ * Ex(Z), sums.Linearity(constant=(s0_,)), "sigma0^2 out of E"),
+        link("<=", 4 * s0_ * top, Monotone(4 * s0_ * y, y, (rel(Ex(Z), "<=", top), Fact("max of squares"))),
+             "E max_k X_k^2 <= 4 ln(K sqrt 2)"),
+        link("=", st.rhs, Decide(), "= 4 sigma0^2 (4 ln K + 2 ln 2)")])
+    return facts
+
+
+def thm_regret_derivation(formula=None) -> Finding:
+    """The repaired Theorem 5.2 (`repaired.theorem_5_2_repaired`) as a chain from the simple regret sr_n = E[(mu_1 -
+    mu_J) 1{error}] (arm 1 the best, J = J_n the recommended arm): at most E[range 1{error}] (mu_J >= mu_(K), the
+    expectation monotone), at most sqrt(E range^2) sqrt(E 1{error}^2) (Cauchy-Schwarz), 1{error}^2 = 1{error} and
+    E 1{error} = e_n; E range^2 at most `range_second_moment_bound` (Jensen and the chi-square(1) moment generating
+    function, a fact of the proof), e_n at most the repaired Theorem 5.1 (its premise rests on repair:THM-FAIL).
+    `formula`: the bound the statement ends at (a planted one in a test)."""
+    formula = formula or rp.theorem_5_2_repaired
+    error, _, _ = decomposition_events()
+    ind = sympy.Piecewise((1, error), (0, True))
+    R = mu_1 - mu_min
+    B = rp.range_second_moment_bound(_K_INT, s0_)
+    y = sympy.Symbol("y", positive=True)
+    small = (rel(mu_min, "<=", mu_J), rel(mu_min, "<=", mu_1))
+    dom = tuple(g.xreplace({K_: _K_INT}) for g in theorem_5_1_domain()) + small
+    facts = {
+        **range_second_moment_facts(),
+        "the gap at most the range": derive(Statement(Ex((mu_1 - mu_J) * ind), "<=", Ex(R * ind), small), [
+            link("<=", Ex(R * ind), Cite(EXPECTATION_MONOTONE, {"X": (mu_1 - mu_J) * ind, "Y": R * ind}),
+                 "mu_1 - mu_J <= mu_1 - mu_(K) on the error, both 0 off it")]),
+        "the indicator": derive(Statement(Ex(ind), "==", Pr(error), ()), [
+            link("=", Pr(error), Cite(INDICATOR, {"A": error}), "E 1{error} = Pr(error) = e_n")])}
+    st = Statement(Ex((mu_1 - mu_J) * ind), "<=", formula(_K_INT, n_, s0_, s_, d_), dom,
+                   "sr_n <= the repaired Theorem 5.2")
+    e_n = rp.theorem_5_1_repaired(_K_INT, n_, s0_, s_, d_)
+    d = derive(st, [
+        link("<=", Ex(R * ind), Fact("the gap at most the range"), "sr_n <= E[range 1{error}]"),
+        link("<=", sympy.sqrt(Ex(R ** 2)) * sympy.sqrt(Ex(ind ** 2)), Cite(CAUCHY_SCHWARZ, {"X": R, "Y": ind}),
+             "Cauchy-Schwarz (1{error}^2 = 1{error})"),
+        link("=", sympy.sqrt(Ex(R ** 2)) * sympy.sqrt(Pr(error)), Monotone(
+            sympy.sqrt(Ex(R ** 2)) * sympy.sqrt(y), y, (rel(Ex(ind), "==", Pr(error)), Fact("the indicator"))),
+             "E 1{error} = e_n"),
+        link("<=", sympy.sqrt(B) * sympy.sqrt(Pr(error)), Monotone(sympy.sqrt(y) * sympy.sqrt(Pr(error)), y, (
+            rel(Ex(R ** 2), "<=", B), Fact("the range"))), "E[range^2] <= 4 sigma0^2 (4 ln K + 2 ln 2)"),
+        link("<=", sympy.sqrt(B) * sympy.sqrt(e_n), Monotone(sympy.sqrt(B) * sympy.sqrt(y), y, (
+            rel(Pr(error), "<=", e_n), rests("repair:THM-FAIL", K=_K_INT)), method="sympy"),
+             "e_n <= the repaired Theorem 5.1 (the square root increasing, its factor positive for K >= 2)"),
+        link("=", st.rhs, Decide(), "which is theorem_5_2_repaired")], facts=facts)
+    return from_derivation(d, "as the repaired Theorem 5.1 (n >= 4K - 2, delta in (0, 1], every K >= 2)",
+                           "sr_n <= sqrt(E[range^2]) sqrt(e_n) <= the repaired Theorem 5.2")
 
 
 @repair("THM-REGRET")
 def repair_thm_regret(mode: Mode) -> Repair:
-    a, b, c, t = sympy.symbols("a b c t", positive=True)
-    # Cauchy-Schwarz from E[(X - tY)^2] = a - 2bt + ct^2 >= 0 (a = E X^2, b = E XY, c = E Y^2) at t = b/c
-    quad = a - 2 * b * t + c * t ** 2
-    cs = Holds(sympy.And(rel(sympy.Subs(quad, t, b / c), "==", (a * c - b ** 2) / c),
-                         sympy.Implies(rel((a * c - b ** 2) / c, ">=", 0), rel(b ** 2, "<=", a * c))), method="z3")
-    M, m_, x = sympy.symbols("mu_max mu_min mu_J", real=True)
-    proof = from_proof([("sr_n = E[(mu_* - mu_J) 1{J != i*}] and mu_* - mu_J <= mu_* - mu_(K) = range, since mu_J >= "
-                         "mu_(K)", Holds(rel(M - x, "<=", M - m_), (rel(m_, "<=", x),), "z3")),
-                        ("E[range 1{J != i*}] <= sqrt(E[range^2]) sqrt(E[1{J != i*}]) = sqrt(E[range^2] e_n) "
-                         "(Cauchy-Schwarz: E[(X - tY)^2] = a - 2bt + ct^2 >= 0 at t = b/c gives b^2 <= ac)", cs),
-                        ("range^2 <= 4 max_k (mu_k - mu0)^2: (a - b)^2 <= 4 m^2 whenever |a|, |b| <= m",
-                         _range_square()),
-                        ("exp(E[max_k X_k^2]/4) <= E[exp(max_k X_k^2/4)] <= sum_k E[exp(X_k^2/4)] = K sqrt(2), so "
-                         "E[max_k X_k^2] <= 4 ln(K sqrt(2)) = 4 ln K + 2 ln 2",
-                         Cites("Jensen's inequality", "phi(E Y) <= E phi(Y) for convex phi and integrable Y, phi(Y)",
-                               (convex(sympy.exp(t / 4), t),
-                                ("E[exp(X^2/4)] = sqrt(2) for X ~ N(0, 1), finite, so exp(max X_k^2/4) <= sum_k "
-                                 "exp(X_k^2/4) is integrable", _chi_mgf_quarter())))),
-                        ("e_n <= the repaired Theorem 5.1", Rests("repair:THM-FAIL"))],
-                       "as the repaired Theorem 5.1", "sr_n <= sqrt(E[range^2] x repaired Theorem 5.1)")
+    proof = thm_regret_derivation()
     rng = mode.rng("repair", "regret")
     rows, bad, over = [], None, 0
     for (K, n, ratio, d) in ((10, 2000, 1e-3, 1e-3), (40, 5000, 1e-3, 1e-3), (20, 1000, 1e-4, 1e-3)):

@@ -205,3 +205,44 @@ def test_a_wrong_repaired_theorem_5_1_leaves_its_chain_unproved(monkeypatch, pla
         step = next(r for r in f.proof["steps"] if r["text"].startswith("[fact on E and E_2] at T_1"))
         assert step["status"] != "certified", step
     assert f.proof["status"] != "proved"
+
+
+# ---------------------------------------------------------------- THM-REGRET: the repaired Theorem 5.2
+def test_the_repaired_theorem_5_2_is_a_chain_ending_at_its_formula():
+    """Cauchy-Schwarz and Jensen are cited as schemas on the proof's own objects; the chain rests on the repaired
+    Theorem 5.1 and ends at theorem_5_2_repaired. What stays argued: the expectation's monotonicity where its
+    pointwise relation involves the maximum over the K arms (the engine's citation conditions cannot read it)."""
+    from rue_verify.ledger import theorem5
+    f = theorem5.thm_regret_derivation()
+    rows = f.proof["steps"]
+    assert f.proof["chain"]["closed"] and rows[-2]["status"] == "certified", rows[-2]
+    assert {r.get("cites") for r in rows} >= {"the Cauchy-Schwarz inequality", "Jensen's inequality"}
+    assert next(r for r in rows if r.get("cites") == "Jensen's inequality")["status"] == "certified"
+    assert next(r for r in rows if r.get("cites") == "the Cauchy-Schwarz inequality")["status"] == "certified"
+    assert [r["uses"] for r in rows if r.get("uses")] == ["repair:THM-FAIL"]
+    argued = [r for r in rows if r["status"] == "argued" and not r.get("premise")]
+    assert argued and all("MaxOver" in r["detail"] for r in argued), [(r["text"], r["detail"][:100]) for r in argued]
+
+
+_MOMENT, _THM51 = bounds.repaired.range_second_moment_bound, bounds.repaired.theorem_5_1_repaired
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda K, n, s0, s, d: sympy.sqrt(_MOMENT(K, s0)) * _THM51(K, n, s0, s, d),          # e_n for its square root
+    lambda K, n, s0, s, d: 2 * sympy.sqrt(s0 * sympy.log(K)) * sympy.sqrt(_THM51(K, n, s0, s, d)),   # kappa's moment
+])
+def test_a_wrong_repaired_theorem_5_2_leaves_its_chain_unproved(monkeypatch, wrong):
+    from rue_verify.ledger import theorem5
+    monkeypatch.setattr(bounds.repaired, "theorem_5_2_repaired", wrong)
+    f = theorem5.thm_regret_derivation()
+    assert f.proof["status"] != "proved" and f.proof["steps"][-2]["status"] != "certified", f.proof["steps"][-2]
+
+
+def test_a_wrong_range_moment_bound_leaves_its_fact_unproved(monkeypatch):
+    """E[range^2] <= 4 sigma0^2 (2 ln K + 2 ln 2) (the 4 ln K halved): the fact's last link no longer holds."""
+    from rue_verify.ledger import theorem5
+    monkeypatch.setattr(bounds.repaired, "range_second_moment_bound",
+                        lambda K, s0: 4 * s0 * (2 * sympy.log(K) + 2 * sympy.log(2)))
+    f = theorem5.thm_regret_derivation()
+    last = [r for r in f.proof["steps"] if r["text"].startswith("[fact the range] = 4 sigma0^2")]
+    assert last and last[0]["status"] != "certified", last
