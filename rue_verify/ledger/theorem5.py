@@ -228,11 +228,13 @@ def first_gap_threshold():
 def theorem_5_1_domain() -> tuple:
     """K >= 2, n >= 4K - 2 (the repaired theorem's budget), delta in (0, 1]; a history's counts (arms 1, J and the
     largest other count) at least 2, their sum n, Lemma sec:tau's pooled sum D as it is at every state; the least
-    gap TOP_GAP at most the recommended arm's and the largest count's arm's gaps."""
+    gap TOP_GAP positive (the prior is continuous) and at most the recommended arm's and the largest count's arm's
+    gaps; the first gap threshold a_1 positive (as n >= 4K - 2 makes it: stated, since the gap law's alpha is positive
+    and the engine cannot decide it beside TOP_GAP, which z3 does not read)."""
     return ((rel(K_, ">=", 2), rel(n_, ">=", 4 * K_ - 2), rel(n_, ">", 1), rel(n_, ">=", 2), rel(d_, "<=", 1),
              rel(T_1, ">=", 2), rel(T_J, ">=", 2), rel(T_max, ">=", 2)) + pi.pool_domain()
             + (rel(T_1 + S_others, "==", n_), rel(S_others, "<=", (K_ - 1) * T_max), rel(Delta_max, ">=", TOP_GAP),
-               rel(TOP_GAP, "<=", Delta_J)))
+               rel(TOP_GAP, "<=", Delta_J), rel(TOP_GAP, ">", 0), rel(first_gap_threshold(), ">", 0)))
 
 
 def _arm_inside(mu, muhat, tau, T, rbar):
