@@ -196,8 +196,13 @@ S_others = sympy.Symbol("S_others", positive=True)
 #: the reward-table means of arms 1 and J at their counts, the pooled mean rbar_0 and the pooled true mean
 #: sum_j a_j mu_j (eq. blup's weights): the objects of E' inside E at an arm
 rbar_1, rbar_J, rbar_0, mbar = sympy.symbols("rbar_1 rbar_J rbar_0 mbar", real=True)
-#: the least gap Delta_min = mu_(1) - mu_(2) of the prior's draw, as Theorem 3.1's repaired statement names it
+#: the least gap Delta_min = mu_(1) - mu_(2) of the prior's draw, as Theorem 3.1's repaired statement names it (the
+#: history steps name it Delta_min, a positive symbol; the domain says they are one)
 TOP_GAP = s3.TopGap(K_, s3.MU0, s0_)
+Delta_min = pi.Delta_min
+#: the two gap thresholds at which the gap law is applied (positive symbols, their values in the domain): a_1 below
+#: which an error on E and E_2 forces the least gap, a_2 E_2's own
+A_1, A_2 = sympy.symbols("a_1 a_2", positive=True)
 
 
 def _eta():
@@ -227,14 +232,14 @@ def first_gap_threshold():
 
 def theorem_5_1_domain() -> tuple:
     """K >= 2, n >= 4K - 2 (the repaired theorem's budget), delta in (0, 1]; a history's counts (arms 1, J and the
-    largest other count) at least 2, their sum n, Lemma sec:tau's pooled sum D as it is at every state; the least
-    gap TOP_GAP positive (the prior is continuous) and at most the recommended arm's and the largest count's arm's
-    gaps; the first gap threshold a_1 positive (as n >= 4K - 2 makes it: stated, since the gap law's alpha is positive
-    and the engine cannot decide it beside TOP_GAP, which z3 does not read)."""
+    largest other count) at least 2, their sum n, Lemma sec:tau's pooled sum D as it is at every state; the least gap
+    Delta_min (Theorem 3.1's TOP_GAP) at most the recommended arm's and the largest count's arm's gaps; the gap
+    thresholds a_1 (`first_gap_threshold`) and a_2 (E_2's, `proof_decomposition.e2_threshold`)."""
     return ((rel(K_, ">=", 2), rel(n_, ">=", 4 * K_ - 2), rel(n_, ">", 1), rel(n_, ">=", 2), rel(d_, "<=", 1),
              rel(T_1, ">=", 2), rel(T_J, ">=", 2), rel(T_max, ">=", 2)) + pi.pool_domain()
-            + (rel(T_1 + S_others, "==", n_), rel(S_others, "<=", (K_ - 1) * T_max), rel(Delta_max, ">=", TOP_GAP),
-               rel(TOP_GAP, "<=", Delta_J), rel(TOP_GAP, ">", 0), rel(first_gap_threshold(), ">", 0)))
+            + (rel(T_1 + S_others, "==", n_), rel(S_others, "<=", (K_ - 1) * T_max), rel(Delta_max, ">=", Delta_min),
+               rel(Delta_min, "<=", Delta_J), rel(Delta_min, "==", TOP_GAP), rel(A_1, "==", first_gap_threshold()),
+               rel(A_2, "==", pd.e2_threshold())))
 
 
 def _arm_inside(mu, muhat, tau, T, rbar):
@@ -288,26 +293,26 @@ def thm_fail_derivation(formula=None) -> Finding:
     eta = _eta()
     error, E, on_E = decomposition_events(eta)
     not_E = sympy.Not(E)
-    E2 = rel(TOP_GAP, ">=", pd.e2_threshold())
+    E2 = rel(Delta_min, ">=", A_2)
     not_E2 = sympy.Not(E2)
-    a1, a2 = first_gap_threshold(), pd.e2_threshold()
-    thr = pd.gap_threshold().xreplace({pi.Delta_min: TOP_GAP})
+    a1, a2 = A_1, A_2
+    thr = pd.gap_threshold()
     low1, low2 = sympy.Le(TOP_GAP, a1, evaluate=False), sympy.Le(TOP_GAP, a2, evaluate=False)
     gap_law = rp.theorem_3_1_repaired
     not_e_prime, _, _ = pe.not_e_prime()
     noise = rp.not_E_bound_repaired(K_, n_, s0_, s_, d_)
     dom = theorem_5_1_domain()
     p = sympy.Symbol("p", real=True)
-    after_t1 = sympy.And(rel(TOP_GAP, "<", thr), rel(T_1, ">=", n_ / 2 - 2 * (K_ - 1)))
+    after_t1 = sympy.And(rel(Delta_min, "<", thr), rel(T_1, ">=", n_ / 2 - 2 * (K_ - 1)))
     facts = {
         "split on E_2": derive(Statement(Pr(on_E), "<=", Pr(sympy.And(on_E, E2)) + Pr(not_E2), dom), [
             link("<=", Pr(sympy.And(on_E, E2)) + Pr(not_E2), pd_cite_split(on_E, E2), "the event split on E_2")]),
         "on E and E_2": derive(Statement(Pr(sympy.And(on_E, E2)), "<=", Pr(low1), dom), [
             link("<=", Pr(after_t1), sums.Inclusion(given=(
-                (rel(TOP_GAP, "<", thr), rests("repair:PF-E1", Delta_min=TOP_GAP, T_1=T_1, T_k=T_J, Delta_k=Delta_J,
-                                              K=K_, n=n_, sigma0_sq=s0_, sigma_sq=s_)),
-                (rel(T_1, ">=", n_ - (K_ - 1) * rp.Tk_upper_repaired(TOP_GAP, K_, n_, s0_, s_)),
-                 rests("repair:PF-T1N-E2", Delta_min=TOP_GAP, T_1=T_1, T_max=T_max, Delta_max=Delta_max,
+                (rel(Delta_min, "<", thr), rests("repair:PF-E1", Delta_min=Delta_min, T_1=T_1, T_k=T_J,
+                                                Delta_k=Delta_J, K=K_, n=n_, sigma0_sq=s0_, sigma_sq=s_)),
+                (rel(T_1, ">=", n_ - (K_ - 1) * rp.Tk_upper_repaired(Delta_min, K_, n_, s0_, s_)),
+                 rests("repair:PF-T1N-E2", Delta_min=Delta_min, T_1=T_1, T_max=T_max, Delta_max=Delta_max,
                        S_others=S_others, K=K_, n=n_, sigma0_sq=s0_, sigma_sq=s_))), seconds=30.0),
                  "on E an error forces Delta_min < (1+eta) sqrt(beta) ctilde(T_1 - 1) (PF-E1 repaired); with Delta_min "
                  "at least E_2's threshold, T_1 >= n - (K-1) Tk_upper_repaired(Delta_min) (PF-T1N-E2 repaired) is at "
@@ -354,8 +359,9 @@ def thm_fail_derivation(formula=None) -> Finding:
                 rel(Pr(not_e_prime), "<=", noise["noise_term"] + noise["range_term"]),
                 rests("repair:PF-EBAR-FINAL", K=K_, n=n_, sigma0_sq=s0_, sigma_sq=s_, delta=d_))),
              "Pr(not E') (PF-EBAR-FINAL repaired)"),
-        link("=", st.rhs, Decide(), "which is theorem_5_1_repaired: C_K a_1/sigma0 and C_K a_2/sigma0 are its two gap "
-                                    "terms, 2 (1+eta) C_K times gap_roots_repaired's")], facts=facts)
+        link("=", st.rhs, Decide(method="sympy"), "which is theorem_5_1_repaired: C_K a_1/sigma0 and C_K a_2/sigma0 "
+                                                  "are its two gap terms, 2 (1+eta) C_K times gap_roots_repaired's")],
+        facts=facts)
     return from_derivation(d, "n >= 4K - 2, delta in (0, 1], every K >= 2 (the model: means from the prior, Gaussian "
                               "rewards of variance delta sigma^2)", "e_n <= the repaired Theorem 5.1")
 
