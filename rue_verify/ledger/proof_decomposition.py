@@ -130,14 +130,15 @@ def _forwarded(step: str, route: str) -> tuple:
 # ---------------------------------------------------------------- eq. regret-decomV
 def decomp_derivation() -> Finding:
     """Eq. regret-decomV: with J = J_n != 1 the recommended arm (muhat_J >= muhat_1 at the end), E at arms 1
-    and J (|mu_k - muhat_k| <= eta c_k, c_k = `estimation.c_width`(tau_k^2, n), eta the paper's), e_n =
+    and J (|mu_k - muhat_k| <= eta c_k, c_k = `estimation.c_width`(tau_k^2, n), for every eta > 0: the paper's, or
+    `repaired.eta_repaired` where the repaired Theorem 5.1 binds it), e_n =
     Pr(muhat_J >= muhat_1) <= Pr(Delta_J <= eta (c_1 + c_J), E) + Pr(not E): the event split on E, and on E an
     error forces Delta_J = mu_1 - mu_J <= eta (c_1 + c_J) (the identity Delta_J - eta(c_1 + c_J) =
     -(muhat_J - muhat_1) - [(mu_J - muhat_J) + eta c_J] - [(muhat_1 - mu_1) + eta c_1], whose brackets are
     >= 0 on E: the inclusion decided by the engine)."""
     m1, mJ, h1, hJ = sympy.symbols("mu_1 mu_J muhat_1 muhat_J", real=True)
     t1, tJ = sympy.symbols("tau_sq_1 tau_sq_J", positive=True)
-    eta = th.eta(K_, s0_, s_)
+    eta = sympy.Symbol("eta", positive=True)        # any eta > 0: the paper's (eq. eta), or eta_repaired bound to it
     c1, cJ = es.c_width(t1, n_), es.c_width(tJ, n_)
     error = rel(hJ, ">=", h1)
     E = sympy.And(rel(sympy.Abs(m1 - h1), "<=", eta * c1), rel(sympy.Abs(mJ - hJ), "<=", eta * cJ))
@@ -148,8 +149,9 @@ def decomp_derivation() -> Finding:
         st, error, E, gap, "e_n = Pr(muhat_J >= muhat_1) (J = J_n != 1 recommended) split on E",
         "on E an error forces Delta_J <= eta (c_1 + c_J): the three brackets of the identity are >= 0 (the inclusion "
         "decided for every value, every budget n)")
-    return from_derivation(derive(st, links), "every history, every n (the inclusion of events on E, decided for "
-                                              "every value of the means, the posterior means and the widths)",
+    return from_derivation(derive(st, links), "every history, every n, every eta > 0 (the inclusion of events on E, "
+                                              "decided for every value of the means, the posterior means and the "
+                                              "widths)",
                            "e_n <= Pr(Delta_J <= eta(c_1 + c_J), E) + Pr(not E), which is at most Pr(Delta_J <= "
                            "eta(c_1 + c_J) | E) + Pr(not E)")
 

@@ -48,6 +48,7 @@ from ..verify.derivation import (
     rests,
 )
 from ..verify.search import Dim, minimize_margin
+from ..verify.sums import AsAtoms, SplitOff, max_over, sequence
 
 #: the part of the paper these claims belong to (the report groups and filters by it)
 SECTION = "Section 2: UCB-E and full information"
@@ -63,16 +64,32 @@ def _random_means(rng: np.random.Generator, K: int, dmin: float | None = None) -
     return np.r_[1.0, 1.0 - g]
 
 
+#: Section 2's objects as the statements write them, for every instance: K arms, their gaps sorted increasingly
+#: Delta_(1) <= Delta_(2) <= ... <= Delta_(K) (Delta_(1), the best arm's, is Delta_min, and so is Delta_(2), a closest
+#: competitor's), H = sum_k Delta_(k)^-2 and H_2 = max_j j Delta_(j)^-2 (the paper's Section 2; `bounds.section2`'s
+#: `H_complexity` and `H_2` compute them from the means). H and H_2 are these objects, never free numbers: a
+#: statement about them holds of every gap vector, and a step that rests on it can bind K only.
+K_ARMS = sympy.Symbol("K", integer=True, positive=True)
+DELTA_MIN = sympy.Symbol("Delta_min", positive=True)
+GAP = sequence("Delta_sorted", positive=True, order="nondecreasing")
+_k, _j = sympy.symbols("k j", integer=True, positive=True)
+H_ = sympy.Sum(GAP(_k) ** -2, (_k, 1, K_ARMS))
+H2_ = max_over(_j * GAP(_j) ** -2, (_j, 1, K_ARMS))
+#: what every instance is: K >= 2 arms, the two smallest sorted gaps Delta_min (the best arm's and a closest
+#: competitor's)
+GAPS_DOMAIN = (rel(K_ARMS, ">=", 2), rel(GAP(1), "==", DELTA_MIN), rel(GAP(2), "==", DELTA_MIN))
+
+
 def _h_def_derivation():
-    """H >= 2 Delta_min^-2 as a derivation from the definition (`verify.derivation`): H = Delta_{i*}^-2 +
-    Delta_j^-2 + R, where j is a closest competitor (K >= 2), R >= 0 the other K - 2 terms (each Delta_k^-2 >
-    0), Delta_{i*} = Delta_min by definition and Delta_j = Delta_min; each link decided by the engine."""
-    a, b, d = sympy.symbols("Delta_{i*} Delta_j Delta_min", positive=True)
-    R = sympy.Symbol("R", nonnegative=True)
-    st = Statement(a ** -2 + b ** -2 + R, ">=", 2 * d ** -2, (rel(a, "==", d), rel(b, "==", d)))
-    return derive(st, [link("=", 2 * d ** -2 + R, Decide(), "Delta_{i*} = Delta_min (the definition) and Delta_j = "
-                                                           "Delta_min (j a closest competitor)"),
-                       link(">=", 2 * d ** -2, Decide(), "R >= 0: the other terms Delta_k^-2 are positive")])
+    """H >= 2 Delta_min^-2 as a derivation from the definition (`verify.derivation`): H = sum_k Delta_(k)^-2 over
+    the sorted gaps; its first two terms split off are Delta_(1)^-2 + Delta_(2)^-2 = 2 Delta_min^-2 (the best arm's
+    gap and a closest competitor's are Delta_min), the rest a sum of positive terms (K >= 2; empty at K = 2)."""
+    st = Statement(H_, ">=", 2 * DELTA_MIN ** -2, GAPS_DOMAIN, "H >= 2 Delta_min^-2")
+    rest = sympy.Sum(GAP(_k) ** -2, (_k, 3, K_ARMS))
+    return derive(st, [link("=", GAP(1) ** -2 + GAP(2) ** -2 + rest, SplitOff(count=2),
+                            "H's first two terms split off: Delta_(1)^-2 + Delta_(2)^-2 + the other K - 2"),
+                       link(">=", 2 * DELTA_MIN ** -2, AsAtoms(),
+                            "Delta_(1) = Delta_(2) = Delta_min, and the other terms Delta_(k)^-2 are positive")])
 
 
 @claim("SEC2-H-DEF", "Section 2", "H = sum_k Delta_k^-2 with Delta_{i*} = Delta_min; hence H >= 2 Delta_min^-2.")
@@ -328,7 +345,6 @@ def _induction(spec: dict, name: str, statement: str, domain: str):
     in sympy: `h2_le_h_induction`, `h_le_harmonic_h2_induction`) is proved, every case (the base state, the
     round from it, the round from any later state) decided unsat by z3 (`verify.induction`); otherwise an
     inconclusive finding naming the case that was not."""
-    from ..verify import Finding
     from ..verify import induction as ind
     Z = ind.z3()
     ops = {"Equality": lambda a, b: a == b, "LessThan": lambda a, b: a <= b, "StrictLessThan": lambda a, b: a < b,
@@ -362,16 +378,10 @@ def _induction(spec: dict, name: str, statement: str, domain: str):
     system = ind.System(params, state, base, rounds, lambda p, s: Z.BoolVal(True), 0, domain)
     d = ind.decide(system, ind.Invariant(name, statement, lambda p, s: Z.And(*tr(spec["invariant"], dict(s["env"]),
                                                                                  s["tag"]))))
-    cases = "; ".join(f"{c.label}: {c.answer}" for c in d.cases)
-    if d.proved:
-        return Finding("holds", domain, f"{statement}: proved by induction over t, every case unsat (z3: {cases}).",
-                       certified=True, statement=f"at every t: {spec['invariant']}")
-    return Finding("inconclusive", domain, f"{statement}: not proved ({d.status}: {cases}).")
+    return ind.finding(d)
 
 
 #: H, H_2 (Section 2) and K as a statement's symbols: H = sum_k Delta_k^-2, H_2 = max_i i Delta_(i)^-2
-H_, H2_ = sympy.symbols("H H_2", positive=True)
-K_ARMS = sympy.Symbol("K", integer=True, positive=True)
 
 
 def lower_h2_derivation(harmonic=None):
@@ -385,7 +395,7 @@ def lower_h2_derivation(harmonic=None):
     K, H, H2 = K_ARMS, H_, H2_
     i = sympy.Symbol("i", integer=True, positive=True)
     half, spread = sympy.Rational(1, 2), 1 / (2 * (K - 1))
-    dom = (rel(K, ">=", 2),)
+    dom = GAPS_DOMAIN
     upper = _induction(certify.h_le_harmonic_h2_induction(), "S_t <= L_t H_2",
                        "S_t <= L_t H_2 for every t >= 2, S_t the sum of the t largest Delta_(i)^-2 and L_t = 1/2 + "
                        "sum_{i=2}^t 1/i", "every K >= 2 and every gap vector sorted increasingly with Delta_(1) = "
@@ -418,7 +428,8 @@ def lower_h2_derivation(harmonic=None):
         link("<=", sympy.log(2 * K) * H2, Decide(), "1/2 <= log 2, so log K + 1/2 <= log(2K)")]
     # an identity of sums for every K where both sides are defined (K != 1), decided on that whole domain
     spread_st = Statement(H2 * (half + sympy.Sum(harmonic(i), (i, 2, K))), "==",
-                          sympy.Sum(H2 * (1 / i + spread), (i, 2, K)), (), "the 1/2 spread over the K - 1 terms")
+                          sympy.Sum(H2 * (1 / i + spread), (i, 2, K)), (rel(K, ">=", 2),),
+                          "the 1/2 spread over the K - 1 terms")
     spread_fact = derive(spread_st, [link("=", spread_st.rhs, Decide(method="sympy"),
                                           "sum_{i=2}^K 1/(2(K-1)) = 1/2")])
     return derive(st, links, facts={"H_2 <= H": h2_le_h, "spread": spread_fact})
@@ -515,13 +526,12 @@ def lower_chain_derivation():
     H <= log(2K) H_2 (SEC2-LOWER-H2's repair) gives <= f(log(2K) H_2) = exp(-5n/(p(1-p) H_2)). Each step is a
     monotone (gcongr) link whose premise rests on the node that states it."""
     hdef = _h_def_derivation().statement
-    Hx = hdef.lhs                                     # H as SEC2-H-DEF's statement writes it
-    d = next(x for x in hdef.rhs.free_symbols if x.name == "Delta_min")
+    Hx, d = H_, DELTA_MIN
     n, P, u = sympy.symbols("n p u", positive=True)
     K, H2 = K_ARMS, H2_
     thr = rp.ucbe_lower_chain_threshold_repaired(n, K, P)
     f = sympy.exp(-5 * sympy.log(2 * K) * n / (P * (1 - P) * u))
-    dom = (rel(K, ">=", 2), rel(P, "<", 1), rel(n, ">", 1), *hdef.given, rel(d, "<=", thr))
+    dom = (rel(P, "<", 1), rel(n, ">", 1), *hdef.given, rel(d, "<=", thr))
     st = Statement(1 / sympy.sqrt(n), "<=", s2.ucbe_lower_bound(n, P, H2), dom, "the repaired SEC2-LOWER-CHAIN")
     # at Delta_min = the threshold, f is n^(-1/2) for every n, K, p > 0: an identity, decided on that whole domain
     at_thr = Statement(f.subs(u, 2 * thr ** -2), "==", 1 / sympy.sqrt(n), (), "f at twice the threshold's inverse "
@@ -535,7 +545,7 @@ def lower_chain_derivation():
         link("<=", f.subs(u, Hx), Monotone(f, u, (rel(2 * d ** -2, "<=", Hx), rests("H-def")), method="z3"),
              "H >= 2 Delta_min^-2 (Section 2's definition of H)"),
         link("<=", s2.ucbe_lower_bound(n, P, H2),
-             Monotone(f, u, (rel(Hx, "<=", sympy.log(2 * K) * H2), rests("repair:SEC2-LOWER-H2", H=Hx)),
+             Monotone(f, u, (rel(Hx, "<=", sympy.log(2 * K) * H2), rests("repair:SEC2-LOWER-H2")),
                       method="z3"),
              "H <= log(2K) H_2 (SEC2-LOWER-H2's repair), and f(log(2K) H_2) = exp(-5n/(p(1-p) H_2))")],
         facts={"at the threshold": at_thr})

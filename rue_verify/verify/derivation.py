@@ -1016,6 +1016,12 @@ def check_instance(record: dict, inst: dict, target: "Statement | None" = None, 
             here = tuple(eval(g, ns) for g in inst.get("given", []))
     except Exception as err:  # pragma: no cover - our own srepr
         return f"the statement could not be read back ({type(err).__name__}: {err})"
+    if isinstance(target, Statement) and objects is not None:
+        names = {str(x) for x in _free(target.lhs, target.rhs, *target.given)}
+        stray = sorted(str(k) for k in (objects[0] or {}) if str(k) not in names)
+        if stray:
+            return (f"the link binds {', '.join(stray)}, which the node's statement does not have as a symbol (its "
+                    f"symbols: {', '.join(sorted(names)) or 'none'}): an object of a statement is not a variable")
     why = matches(lhs, op, rhs, prev, inst["op"], to)
     if why:
         return f"the node's statement, instantiated, is {shorten(str(lhs), 80)} {op} {shorten(str(rhs), 80)}: {why}"

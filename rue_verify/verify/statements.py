@@ -350,7 +350,7 @@ def _sympy_parts(claim, cases: list, refute: bool = True) -> Decision:
         if not isinstance(part, sympy.Rel):
             return Decision("argued", "sympy", f"sympy decides relations, not {type(part).__name__}")
         for sub in cases:
-            lhs, rhs = part.lhs.doit(), part.rhs.doit()
+            lhs, rhs = _doit(part.lhs), _doit(part.rhs)
             if sub:
                 lhs, rhs = lhs.subs(sub), rhs.subs(sub)
             infinite = lhs.has(sympy.oo, -sympy.oo) or rhs.has(sympy.oo, -sympy.oo)
@@ -507,6 +507,40 @@ def _short(e, n: int = 120) -> str:
 # --------------------------------------------------------------------------------------------------- z3
 class _Untranslatable(Exception):
     pass
+
+
+def _atom_kind(e) -> str | None:
+    """'term' for a term of an undefined sequence or function (f(k)), 'range' for a sum or a maximum over a
+    range (`verify.sums.MaxOver`, by name: this module knows no rule), None otherwise."""
+    import sympy
+    if isinstance(e, sympy.core.function.AppliedUndef):
+        return "term"
+    if isinstance(e, sympy.Sum) or type(e).__name__ == "MaxOver":
+        return "range"
+    return None
+
+
+def _range_sign(e) -> str | None:
+    """The sign of a sum or a maximum over a range, from its terms' at every index of the range: each index written
+    lo + j, j a nonnegative integer (the index symbol's own assumptions are not used). A sum of nonnegative terms
+    is >= 0 (an empty range sums to 0); a maximum (over a nonempty range) of positive terms is > 0."""
+    import sympy
+    if isinstance(e, sympy.Sum):
+        f, limits, is_max = e.function, list(e.limits), False
+    else:
+        f, (k, lo, hi) = e.args
+        limits, is_max = [(k, lo, hi)], True
+    for k, lo, _ in limits:
+        f = f.xreplace({k: lo + sympy.Dummy("j", integer=True, nonnegative=True)})
+    if f.is_positive:
+        return "positive" if is_max else "nonnegative"
+    if f.is_nonnegative:
+        return "nonnegative"
+    if f.is_negative:
+        return "negative" if is_max else "nonpositive"
+    if f.is_nonpositive:
+        return "nonpositive"
+    return None
 
 
 class _ToZ3:
@@ -686,7 +720,26 @@ class _ToZ3:
             for expr, cond in reversed(e.args):
                 out = self(expr) if out is None else z3.If(self(cond), self(expr), out)
             return out
+        if _atom_kind(e):
+            return self.atom(e)
         raise _Untranslatable(f"{type(e).__name__} ({_short(e, 60)})")
+
+    def atom(self, e):
+        """An object z3 cannot read whose value is one real number (a sequence's term, a sum, a maximum over a
+        range): a fresh variable, the same one wherever the same object stands, with the sign sympy gives it (for
+        a sum or a maximum, its terms' sign at every index of its range: `_range_sign`). Sound: what is unsat for
+        every value of the variable is unsat for the object's."""
+        for a, v in self.apps.setdefault("atom", []):
+            if a == e:
+                return v
+        v = self.new("atom")
+        self.apps["atom"].append((e, v))
+        sign = _range_sign(e) if _atom_kind(e) == "range" else ("positive" if e.is_positive else "nonnegative"
+                                                               if e.is_nonnegative else "negative" if e.is_negative
+                                                               else "nonpositive" if e.is_nonpositive else None)
+        self.side += {"positive": [v > 0], "nonnegative": [v >= 0], "negative": [v < 0],
+                      "nonpositive": [v <= 0]}.get(sign, [])
+        return v
 
     def monotone(self) -> None:
         """Between two applications of one increasing function, the order of the arguments is the
@@ -716,8 +769,8 @@ def _decide_z3(st: Holds) -> Decision:
         import z3
     except ImportError:
         return Decision("argued", "z3", "z3 is not installed (pip install z3-solver)")
-    claim = st.claim.doit() if hasattr(st.claim, "doit") else st.claim
-    given = [sympy.sympify(g).doit() for g in st.given]
+    claim = _doit(st.claim) if hasattr(st.claim, "doit") else st.claim
+    given = [_doit(sympy.sympify(g)) for g in st.given]
     tr = _ToZ3(z3)
     try:
         goal = tr(claim)
@@ -760,15 +813,123 @@ def _z3_number(val):
         return sympy.nan
 
 
+#: the most terms a sum with numeric limits is written out to (`_expand_sums`) before it is evaluated
+MAX_EXPANDED_TERMS = 2000
+
+
+def _expand_sums(e):
+    """`e` with every Sum whose limits are integers (at most `MAX_EXPANDED_TERMS` terms) written out as its terms,
+    innermost first and again while new ones appear: sympy evaluates such a sum numerically by Euler-Maclaurin,
+    seconds a sum where its terms take microseconds."""
+    import sympy
+    for _ in range(8):
+        found = [s for s in e.atoms(sympy.Sum) if all(lim[1].is_Integer and lim[2].is_Integer for lim in s.limits)
+                 and _count(s) <= MAX_EXPANDED_TERMS]
+        if not found:
+            return e
+        e = e.xreplace({s: _written_out(s) for s in found})
+    return e
+
+
+def _count(s) -> int:
+    n = 1
+    for _, a, b in s.limits:
+        n *= max(0, int(b) - int(a) + 1)
+    return n
+
+
+def _written_out(s):
+    import sympy
+    (i, a, b), rest = s.limits[0], s.limits[1:]
+    terms = [s.function.xreplace({i: sympy.Integer(j)}) for j in range(int(a), int(b) + 1)]
+    body = sympy.Add(*terms)
+    return sympy.Sum(body, *rest) if rest else body
+
+
+def _doit(e):
+    """`e.doit()` where sympy does it in good time: every sum whose summand is not a rational function of its
+    index (a sum of exponentials, of an undefined sequence's terms, ...) is kept as it is, since sympy's symbolic
+    summation of those can take minutes and gives nothing the methods read; its other parts evaluated."""
+    import sympy
+    if not isinstance(e, sympy.Basic):
+        return e
+    slow = [s for s in e.atoms(sympy.Sum) if not all(s.function.is_rational_function(lim[0]) for lim in s.limits)]
+    if not slow:
+        return e.doit()
+    keep = {s: sympy.Dummy("kept_sum") for s in slow}
+    back = {v: k for k, v in keep.items()}
+    try:
+        return e.xreplace(keep).doit().xreplace(back)
+    except Exception:
+        return e
+
+
+def _mp_value(e):
+    """A closed expression's value by mpmath at 50 digits, node by node (numbers, +, *, powers, exp, log, square
+    roots, erf, erfc, |.|, max, min, floor, ceiling): sympy's evalf of a large sum of numbers spends seconds on
+    assumptions. None where a node is not one of those or the value is not a finite real number."""
+    import mpmath
+    import sympy
+    fns = {sympy.exp: mpmath.exp, sympy.log: mpmath.log, sympy.erf: mpmath.erf, sympy.erfc: mpmath.erfc,
+           sympy.Abs: abs, sympy.floor: mpmath.floor, sympy.ceiling: mpmath.ceil}
+    memo: dict = {}
+
+    def ev(x):
+        if x in memo:
+            return memo[x]
+        if x.is_Rational:
+            out = mpmath.mpf(x.p) / x.q
+        elif x.is_Float:
+            out = mpmath.mpf(x)
+        elif x is sympy.pi:
+            out = +mpmath.pi
+        elif x is sympy.E:
+            out = +mpmath.e
+        elif x.is_Add:
+            out = mpmath.fsum(ev(a) for a in x.args)
+        elif x.is_Mul:
+            out = mpmath.fprod(ev(a) for a in x.args)
+        elif x.is_Pow:
+            b, p = ev(x.base), ev(x.exp)
+            if b < 0 and not (x.exp.is_Integer):
+                raise ValueError("a negative base to a fractional power")
+            out = mpmath.power(b, p)
+        elif x.func in fns and len(x.args) == 1:
+            out = fns[x.func](ev(x.args[0]))
+        elif x.func in (sympy.Max, sympy.Min):
+            vals = [ev(a) for a in x.args]
+            out = max(vals) if x.func is sympy.Max else min(vals)
+        else:
+            raise ValueError(f"no fast value for {x.func}")
+        if not isinstance(out, mpmath.mpf) or not mpmath.isfinite(out):
+            raise ValueError("not a finite real number")
+        memo[x] = out
+        return out
+
+    with mpmath.workdps(60):
+        try:
+            return ev(e)
+        except (ValueError, ZeroDivisionError, TypeError, OverflowError):
+            return None
+
+
 def _value(x, sub: dict):
     """A side at a point, to 50 digits (substituted first, so an integral or a sum is evaluated numerically);
     None where it is not a real number there."""
     import sympy
     # numbers as 50-digit floats (an integer symbol's as an integer): exact rationals make sympy expand powers
     sub = {k: (v if k.is_integer or not isinstance(v, sympy.Rational) else sympy.Float(v, 50)) for k, v in sub.items()}
-    v = sympy.sympify(x).subs(sub).evalf(50)
+    at = _expand_sums(sympy.sympify(x).subs(sub))
+    if at.free_symbols:                       # a symbol the point does not give (a sequence's terms): no value
+        at = _doit(at)
+        if at.free_symbols:
+            return None
+    fast = _mp_value(at)
+    if fast is not None:
+        return sympy.Float(fast, 50)
+    v = at.evalf(50)
     if not v.is_number:
-        v = sympy.sympify(x).subs(sub).doit().evalf(50)
+        v = _doit(at).evalf(50)
     return v if v.is_number and v.is_real and v.is_finite else None
 
 
@@ -808,13 +969,16 @@ def _truth(e, sub: dict):
 
 def _sample_refutation(st: Holds, tries: int = 8) -> Decision | None:
     """A counterexample found by evaluating the statement at seeded points of its domain (each symbol drawn
-    by its assumptions; points outside `given` or a box skipped), replayed to 50 digits: a refutation, or
-    None. It decides nothing when it finds none."""
+    by its assumptions; a sequence's terms T[1], T[2], ... each drawn by the sequence's assumptions once its sums
+    are written out; points outside `given` or a box skipped), replayed to 50 digits: a refutation, or None. It
+    decides nothing when it finds none."""
     import random
 
     import sympy
-    syms = _symbols(st)
-    if not syms:
+    rels = [st.claim, *(sympy.sympify(g) for g in st.given)]
+    labels = {a.base.label for r in rels for a in r.atoms(sympy.Indexed)}
+    syms = [s_ for s_ in _symbols(st) if s_ not in labels and not isinstance(s_, sympy.Indexed)]
+    if not syms and not labels:
         return None
     rng = random.Random(sympy.srepr(st.claim)[:200])       # the same points for the same statement
     for _ in range(tries):
@@ -822,14 +986,33 @@ def _sample_refutation(st: Holds, tries: int = 8) -> Decision | None:
         try:
             if not all(_admits(k, v) for k, v in point.items()):
                 continue
-            if any(_truth(g, point) is not True for g in st.given) or _truth(st.claim, point) is not False:
+            terms: dict = {}
+            at = [_at_point(r, point, terms, rng) for r in rels]
+            if any(a.atoms(sympy.Indexed) for a in at):        # a term whose index the point does not give
+                continue
+            if any(_truth(g, {}) is not True for g in at[1:]) or _truth(at[0], {}) is not False:
                 continue
         except Exception:
             continue
-        params = _params(point)
+        params = {**_params(point), **_params(terms)}
         return Decision("refuted", "sampled counterexample", f"false at {params}, replayed to 50 digits",
                         witness={"params": params})
     return None
+
+
+def _at_point(rel, point: dict, terms: dict, rng):
+    """The relation `rel` at `point`, its sums with integer limits written out, and each sequence term whose
+    index is then a number drawn by its sequence's assumptions (kept in `terms`, so each is drawn once)."""
+    import sympy
+    sub = {k: (v if k.is_integer or not isinstance(v, sympy.Rational) else sympy.Float(v, 50))
+           for k, v in point.items()}
+    e = _expand_sums(rel.subs(sub))
+    for a in sorted(e.atoms(sympy.Indexed), key=str):
+        if a not in terms and all(i.is_Integer for i in a.indices):
+            terms[a] = _draw(rng, a, None)
+            if not _admits(a, terms[a]):
+                raise ValueError("a drawn term outside its sequence's assumptions")
+    return e.xreplace({a: (v if a.is_integer else sympy.Float(v, 50)) for a, v in terms.items()})
 
 
 def _draw(rng, s, side):

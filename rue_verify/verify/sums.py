@@ -67,6 +67,18 @@ class MaxOver(sympy.Function):
     nargs = 2
     is_real = True
 
+    def _eval_is_positive(self):
+        return True if _sign_of_terms(self) == "positive" else None
+
+    def _eval_is_nonnegative(self):
+        return True if _sign_of_terms(self) in ("positive", "nonnegative") else None
+
+    def _eval_is_negative(self):
+        return True if _sign_of_terms(self) == "negative" else None
+
+    def _eval_derivative(self, s):            # sympy's simplify asks; a maximum has no derivative in general
+        return None if s not in self.free_symbols else sympy.Derivative(self, s)
+
     @property
     def free_symbols(self):
         f, (k, lo, hi) = self.args
@@ -77,6 +89,12 @@ class MaxOver(sympy.Function):
         out = (rf"\max_{{{printer._print(k)} = {printer._print(lo)}}}^{{{printer._print(hi)}}} "
                + printer._print(f))
         return out if exp is None else rf"\left({out}\right)^{{{exp}}}"
+
+
+def _sign_of_terms(m) -> str | None:
+    """The sign of a maximum over its nonempty range from its terms' at every index of it (`statements._range_sign`)."""
+    from .statements import _range_sign
+    return _range_sign(m)
 
 
 def max_over(f, index_range) -> MaxOver:
@@ -134,7 +152,7 @@ def sequence(name: str, *, positive: bool = False, nonnegative: bool = False, in
 
 def _said_of(f) -> str:
     s = _SEQUENCES.get(f)
-    said = [a for a in ("positive", "nonnegative", "integer") if getattr(f, f"is_{a}", None)]
+    said = [a for a in ("positive", "nonnegative", "integer") if getattr(f, f"is_{a}", None) is True]
     if s is not None:
         said += [s.order] if s.order else []
         said += [f">= {s.lower}"] if s.lower is not None else []
@@ -252,6 +270,8 @@ class _Abstraction:
             v = self.fresh(type(e).__name__, real=True)
             if isinstance(e, Pr):
                 self.facts += [rel(v, ">=", 0), rel(v, "<=", 1)]
+            elif isinstance(e, (sympy.Sum, MaxOver)):
+                self.facts += _sign_facts(e, v)
             self.seen[key] = v
             return v
         if isinstance(e, sympy.core.function.AppliedUndef):
@@ -297,6 +317,26 @@ class _Abstraction:
         self.facts += [rel(val - eps, "<", v), rel(v, "<", val + eps)]
         self.seen[key] = v
         return v
+
+
+def _sign_facts(e, v) -> list:
+    """The sign of a sum or a maximum over a range (`v` its variable) read from its terms' sign at every index of
+    the range: each index written lo + j, j a nonnegative integer (so an index symbol's own assumptions are not
+    used, only the range's lower end's), the term's sign from sympy's assumptions. A sum of nonnegative terms is
+    >= 0 (an empty range sums to 0); the maximum of positive (nonnegative) terms over its nonempty range is > 0
+    (>= 0)."""
+    if isinstance(e, MaxOver):
+        f, (k, lo, hi) = e.args
+        limits = [(k, lo, hi)]
+    else:
+        f, limits = e.function, list(e.limits)
+    for k, lo, _ in limits:
+        f = f.xreplace({k: lo + sympy.Dummy("j", integer=True, nonnegative=True)})
+    if f.is_positive:
+        return [rel(v, ">", 0)] if isinstance(e, MaxOver) else [rel(v, ">=", 0)]
+    if f.is_nonnegative:
+        return [rel(v, ">=", 0)]
+    return []
 
 
 def _order_facts(order: str, a, u, b, v) -> list:

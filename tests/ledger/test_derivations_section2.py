@@ -42,8 +42,22 @@ def test_lower_h2_ends_at_log_2k_h2_through_a_telescoped_sum():
     just = [r.get("justification", "") for r in proof["steps"]]
     assert "rule: Termwise" in just and "rule: Telescope" in just
     st = proof["chain"]["statement"]
-    assert st["op"] == "<=" and st["rhs"] == "H_2*log(2*K)" and st["lhs"] == "H"
+    assert st["op"] == "<=" and st["lhs"] == str(section2.H_)
+    assert st["rhs"] == str(sympy.log(2 * section2.K_ARMS) * section2.H2_)
     assert "H_2 <= H" in proof["chain"]["facts"]
+
+
+def test_h_and_h2_are_objects_of_the_gaps_not_free_numbers():
+    """H <= log(2K) H_2 is false for free numbers H, H_2 (H = 10, H_2 = 1, K = 2): the statement speaks of H and H_2
+    built from the sorted gaps, so its only free symbols are K and Delta_min, and a step that binds H to a number
+    is not matched to it."""
+    from rue_verify.verify.derivation import check_instance
+    st = section2.lower_h2_derivation().statement
+    assert {str(x) for x in st.lhs.free_symbols | st.rhs.free_symbols} == {"K"}
+    ten = sympy.Integer(10)
+    why = check_instance(st.record(), {"op": "<=", "bind": {"H": ten}}, st,
+                         ({"H": ten}, ten, "<=", sympy.log(4) * 1, ()))
+    assert why and "binds H" in why, why
 
 
 @pytest.mark.parametrize("wrong", [lambda i: 1 / (i + 1), lambda i: 1 / i ** 2, lambda i: sympy.Rational(101, 100) / i])
@@ -64,7 +78,8 @@ def test_lower_h2_with_a_planted_induction_is_not_proved(monkeypatch):
     monkeypatch.setattr(bounds.certify, "h_le_harmonic_h2_induction", wrong)
     proof = _proof(section2.lower_h2_derivation())
     assert _not_proved(proof)
-    assert any(r["status"] == "argued" and "not proved" in r["detail"] for r in proof["steps"]), proof["steps"]
+    assert any(r["status"] == "argued" and ("not proved" in r["detail"] or "open" in r["detail"])
+               for r in proof["steps"]), [r["detail"] for r in proof["steps"]]
 
 
 def test_lower_h2_with_unsorted_gaps_is_not_proved(monkeypatch):

@@ -126,7 +126,7 @@ def test_rests_resolve_to_the_status_of_what_they_rest_on_in_any_order(toy):
     node nor a claim is an error, not 'argued'."""
     import sympy
 
-    from rue_verify.verify import Decide, Found, Statement, derive, from_derivation, link, rests
+    from rue_verify.verify import Decide, Found, Statement, derive, from_derivation, link, restate, rests
     x = sympy.Symbol("x", positive=True)
     with declaring(toy, "paper"):
         @claim("TOP", "toy", "top")
@@ -140,9 +140,10 @@ def test_rests_resolve_to_the_status_of_what_they_rest_on_in_any_order(toy):
                                                                          link("<=", 3, Decide())]), "all")]
 
         @claim("LEAF", "toy", "leaf")
-        def leaf(mode):     # x <= 2, found by a certified check
-            found = from_value(1.0, "all", "one is at most two", at_most=2.0, certified=True)
-            return "x", [from_derivation(derive(Statement(x, "<=", 2), [link("<=", 2, Found(found))]), "all")]
+        def leaf(mode):     # x <= 2, found by a certified check that states what it decided
+            leaf_st = Statement(x, "<=", 2)
+            found = restate(from_value(1.0, "all", "x is at most two", at_most=2.0, certified=True), leaf_st)
+            return "x", [from_derivation(derive(leaf_st, [link("<=", 2, Found(found))]), "all")]
 
         @claim("TYPO", "toy", "a step on a name that does not exist")
         def typo(mode):
