@@ -194,7 +194,7 @@ def assumptions_hold(bind: dict, free, here: tuple) -> str | None:
         for name, op in _ASSUMED.items():
             if sym.assumptions0.get(name) and not (name == "nonnegative" and sym.is_positive) \
                     and not (name == "nonpositive" and sym.is_negative):
-                sub = _holds_row({}, Holds(rel(v, op, 0), tuple(here)))
+                sub = _holds_row({}, Holds(rel(v, op, 0), tuple(here)), describe=False)
                 if sub["status"] != "certified":
                     return (f"{sym} is {name} in the statement, but {shorten(str(v), 60)} {op} 0 is not established "
                             f"({sub['status']})")
@@ -584,7 +584,7 @@ def _reversed_range(ranges, given) -> str | None:
     a sum over (b, a), Karr's convention, so a termwise argument says nothing of it), or None: hi >= lo - 1
     decided for every range."""
     for k, lo, hi in ranges:
-        d = _holds_row({}, Holds(rel(hi, ">=", lo - 1), tuple(given)))
+        d = _holds_row({}, Holds(rel(hi, ">=", lo - 1), tuple(given)), describe=False)
         if d["status"] != "certified":
             return (f"the range {k} = {lo}..{hi} is not shown to run forwards on the domain (hi >= lo - 1: "
                     f"{d['status']}); a reversed range is a negative sum")
@@ -733,14 +733,15 @@ def _undefined_between(f, x, between: tuple) -> str | None:
             continue
         if isinstance(e, sympy.Pow) and e.exp.is_number:
             if e.exp.is_negative:
-                ok = [_holds_row({}, Holds(rel(e.base, op, 0), between))["status"] for op in (">", "<")]
+                ok = [_holds_row({}, Holds(rel(e.base, op, 0), between), describe=False)["status"]
+                      for op in (">", "<")]
                 if "certified" not in ok:
                     return f"the base of {shorten(str(e), 50)} may be 0 there"
             if not e.exp.is_integer:
-                if _holds_row({}, Holds(rel(e.base, ">=", 0), between))["status"] != "certified":
+                if _holds_row({}, Holds(rel(e.base, ">=", 0), between), describe=False)["status"] != "certified":
                     return f"the base of {shorten(str(e), 50)} may be negative there"
         elif isinstance(e, sympy.log):
-            if _holds_row({}, Holds(rel(e.args[0], ">", 0), between))["status"] != "certified":
+            if _holds_row({}, Holds(rel(e.args[0], ">", 0), between), describe=False)["status"] != "certified":
                 return f"the argument of {shorten(str(e), 50)} may be nonpositive there"
         elif isinstance(e, sympy.Function) and not isinstance(e, _CONTINUOUS):
             return f"{type(e).__name__} is not known continuous"
@@ -774,7 +775,7 @@ def _found_link(row: dict, by: Found, prev=None, op=None, to=None, here: tuple =
         for g in target.given:
             if g in here:
                 continue
-            sub = _holds_row({}, Holds(g, tuple(here)))
+            sub = _holds_row({}, Holds(g, tuple(here)), describe=False)
             if sub["status"] != "certified":
                 return _argue(row, f"the finding's hypothesis {shorten(str(g), 80)} is not established on the link's "
                                    f"domain ({sub['status']})")
@@ -806,7 +807,7 @@ def _fact_link(row: dict, prev, op, to, by: Fact, facts: dict, proved: dict, her
     for g in inst.given:                  # the fact's hypotheses, instantiated, hold where it is used
         if g in here or g is sympy.true:
             continue
-        sub = _holds_row({}, Holds(g, tuple(here)))
+        sub = _holds_row({}, Holds(g, tuple(here)), describe=False)
         if sub["status"] != "certified":
             return _argue(row, f"the fact {by.name}'s hypothesis {shorten(str(g), 80)}, instantiated, is not "
                                f"established where it is used ({sub['status']})")
@@ -837,7 +838,7 @@ def _premise_rows(given, st: Statement, i: int, prefix: str, facts: dict, proved
             if g in st.given:
                 rels.append(g)
                 continue
-            sub = _holds_row({}, Holds(g, st.given))
+            sub = _holds_row({}, Holds(g, st.given), describe=False)
             rels.append(g)
             if sub["status"] == "certified":
                 continue
@@ -1036,7 +1037,7 @@ def check_instance(record: dict, inst: dict, target: "Statement | None" = None, 
     for g in given:
         if g in here or g is sympy.true:
             continue
-        d = _holds_row({}, Holds(g, here))
+        d = _holds_row({}, Holds(g, here), describe=False)
         if d["status"] != "certified":
             return (f"the node's hypothesis {shorten(str(g), 80)} is not established on the link's domain "
                     f"({d['status']})")

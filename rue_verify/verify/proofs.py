@@ -5,6 +5,7 @@ step's, named by the method that decided it."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .findings import DECIDED, Finding, shorten
@@ -156,11 +157,22 @@ def _cites_row(s: dict, ok: Cites, i: int, decider=decide) -> dict:
     return s
 
 
-def _holds_row(s: dict, st) -> dict:
+#: the time limit of a certified statement's negation (the vacuity check: a statement true on its domain has a
+#: certified negation only where that domain is empty, which z3 sees at once); a negation not decided in it is not
+#: certified, so the statement is not called vacuous
+NEGATION_SECONDS = 5.0
+
+
+def _holds_row(s: dict, st, describe: bool = True) -> dict:
+    """The row of a decided statement: its status and detail, and (`describe`) its text and LaTeX (a check whose
+    row only gives its status need not typeset it)."""
     d = decide(st)
-    s.update(statement=st.text(), latex=st.latex(), method=d.method)
+    s.update(method=d.method)
+    if describe:
+        s.update(statement=st.text(), latex=st.latex())
     if d.status == "certified":
-        negation = decide(mutants(st)[0][1])
+        neg = mutants(st)[0][1]
+        negation = decide(dataclasses.replace(neg, seconds=min(neg.seconds, NEGATION_SECONDS)))
         if negation.status == "certified":
             s.update(status="argued", detail=f"the check does not depend on the step: its negation is certified too "
                                              f"({d.method}; the domain may be empty)")
