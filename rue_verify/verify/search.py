@@ -121,14 +121,29 @@ def minimize_relative(lhs: Callable[[dict], float], rhs: Callable[[dict], float]
                       mode: Mode, salt: int, **kw) -> SearchResult:
     """`minimize_margin` of the claimed `lhs <= rhs` on the relative margin ``(rhs - lhs) / max(|lhs|, |rhs|)``
     (0 where both sides are 0): the point where the claim is tightest in proportion, whatever the sides'
-    scale. The result's margin is that relative margin, < 0 exactly where lhs > rhs."""
+    scale. The result's margin is that relative margin, < 0 exactly where lhs > rhs.
+
+    The sides are read as mpmath numbers, so sides that `lhs` and `rhs` return as mpmath values (or sympy numbers)
+    keep their size where a float would underflow to 0 (two sides of 1e-400 and 2e-400 have relative margin 1/2,
+    not 0): return them so where they can be that small."""
+    import mpmath
+
     def margin(p: dict) -> float:
-        a, b = float(lhs(p)), float(rhs(p))
-        if math.isnan(a) or math.isnan(b):
+        a, b = _mp(lhs(p)), _mp(rhs(p))
+        if mpmath.isnan(a) or mpmath.isnan(b):
             return math.nan                     # undefined, never a pass (a NaN scale would read as 0)
         scale = max(abs(a), abs(b))
-        return (b - a) / scale if scale > 0 else 0.0
+        return float((b - a) / scale) if scale > 0 else 0.0
     return minimize_margin(margin, space, mode, salt, kind="relative", **kw)
+
+
+def _mp(x):
+    """A side as an mpmath number (a float, an mpmath or a sympy number, a numpy scalar)."""
+    import mpmath
+    try:
+        return mpmath.mpf(x)
+    except (TypeError, ValueError):
+        return mpmath.mpf(float(x))
 
 
 def _safe(fn: Callable[[dict], float], p: dict) -> float:

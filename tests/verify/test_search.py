@@ -42,3 +42,15 @@ def test_an_undefined_side_is_not_a_pass_and_a_bad_kind_is_refused():
     assert r.undefined > 0 and "undefined" in r.domain
     with pytest.raises(ValueError, match="kind: the margin minimised is one of absolute, relative"):
         minimize_margin(lambda p: 1.0, SPACE, Mode(), salt=0, kind="ratio")
+
+
+def test_relative_margin_keeps_sides_a_float_would_underflow():
+    """Sides of 1e-400 and 2e-400 (mpmath values) have relative margin 1/2, not 0; the same sides as floats (both
+    0.0) would read 0: the search reads them as mpmath numbers."""
+    import mpmath
+    r = minimize_relative(lambda p: mpmath.mpf("1e-400") * p["K"], lambda p: mpmath.mpf("2e-400") * p["K"], SPACE,
+                          Mode(), salt=2, random=8)
+    assert r.margin == pytest.approx(0.5)
+    wrong = minimize_relative(lambda p: mpmath.mpf("3e-400") * p["K"], lambda p: mpmath.mpf("2e-400") * p["K"],
+                              SPACE, Mode(), salt=2, random=8)
+    assert wrong.margin == pytest.approx(-1 / 3)
