@@ -273,10 +273,10 @@ COMMANDS = {
         "proved only when it is a derivation: a chain from its statement's computed left side to its right side, "
         "every link justified (decided, a cited result instantiated, a node it rests on, a fact); --node ID "
         "prints that chain link by link. With --node "
-        'ID --at JSON, evaluate one node\'s relation at a point instead, e.g. --node THM-GAP --at \'{"K": 36, '
-        '"alpha": 0.12, "sigma0_sq": 1}\' (a witness\'s params, or the whole witness; a step about a reward '
-        'history, such as Tk_lowv2, takes a history witness as claims -v prints it, and repair:ID evaluates the '
-        'repaired statement).',
+        "ID --at JSON, evaluate one node's relation at a point instead: the point names the node's own parameters "
+        "(those of a witness its claim printed, or the whole witness; repair:ID evaluates the repaired statement). "
+        'For the default paper (Zhu & Qiu), e.g. --node THM-GAP --at \'{"K": 36, "alpha": 0.12, "sigma0_sq": 1}\'; '
+        'a step about a reward history, such as Tk_lowv2, takes a history witness as claims -v prints it.',
         (
             P('--json', 'switch', help=
                 'print the nodes as JSON: id, label, location, statement, status, uses (what its checks used), '
@@ -289,7 +289,8 @@ COMMANDS = {
                 'when its negation and another mutant are refuted'),
             P('--node', metavar='ID', help="a node's id or LaTeX label (or a claim ID): print its proof as a "
               "derivation, link by link with each link's justification (with --at: its relation at a point)"),
-            P('--at', metavar='JSON', help='the point: K, n, sigma0_sq, sigma_sq, delta or nu_sq, T, means, k'),
+            P('--at', metavar='JSON', help="the point, as JSON: the node's parameters by name, as its claim's witness "
+              "gives them (--paper's own; for Zhu & Qiu's: K, n, sigma0_sq, sigma_sq, delta or nu_sq, T, means, k)"),
             PAPER,
             CLAIM_SECONDS,
             P('--claims', 'files', dest='claim_files', metavar='FILE', help=

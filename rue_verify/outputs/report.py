@@ -112,7 +112,7 @@ def _claims_only(paper, spec: str, scale, out: Path, final: Path, thorough, prog
     shown.close()
     results = collect(ids, done.values())
     meta = _meta(scale, mode, seed, paper, time.perf_counter() - t0, results, {}, "")
-    return _write(out, final, results, {}, meta, {}, workers)
+    return _write(out, final, results, {}, meta, {}, workers, _proof_lines(results, paper))
 
 
 def _meta(scale, mode, seed: int, paper, seconds: float, checked, files: dict, reads: str, **extra) -> dict:
@@ -126,12 +126,23 @@ def _meta(scale, mode, seed: int, paper, seconds: float, checked, files: dict, r
             "figures": sorted(files), "finished": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
 
 
-def _write(out: Path, final: Path, results, files: dict, meta: dict, inline: dict, workers: int) -> dict:
+def _proof_lines(checked, paper) -> list[str]:
+    """Each theorem's proof as a tree of the steps it uses, with each node's computed status (what `rue-verify
+    proofs` prints), from the run's graph; empty when the run has none."""
+    from ..verify import graph
+    g = getattr(checked, "graph", None)
+    if g is None or not g.nodes:
+        return []
+    return graph.trees(g, paper.theorems or graph.roots(g))
+
+
+def _write(out: Path, final: Path, results, files: dict, meta: dict, inline: dict, workers: int,
+           proofs: list[str] | None = None) -> dict:
     """The page, its Markdown, the KaTeX assets and COMPLETE.json written into `out` (the staging
-    directory); what was written, as `report` returns it."""
+    directory); what was written, as `report` returns it. `proofs`: the proofs section's lines."""
     _assets(out)
-    write_text(out / "index.html", _html(results, files, meta, inline))
-    write_text(out / "report.md", _markdown(results, files, meta))
+    write_text(out / "index.html", _html(results, files, meta, inline, proofs))
+    write_text(out / "report.md", _markdown(results, files, meta, proofs))
     write_text(out / "COMPLETE.json", dumps(meta, indent=1) + "\n")
     return {"out": str(final), "figures": [f"figures/{n}.{e}" for n in files for e in ("png", "svg")],
             "tables": [f"figures/{n}.csv" for n in files], "claims": len(results), "seconds": meta["seconds"],
@@ -217,7 +228,7 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     meta = _meta(scale, mode, seed, paper, time.perf_counter() - t0, results, files, paper.inputs_text(mode.inputs),
                  results=res.description, rates=rates.description, figure_errors=failed)
     inline = {n: (out / "figures" / f"{n}.svg").read_text() for n in files if FAMILIES[n].inline}
-    return _write(out, final, results, files, meta, inline, workers)
+    return _write(out, final, results, files, meta, inline, workers, _proof_lines(checked, paper))
 
 
 def _intro(meta: dict) -> str:
@@ -262,7 +273,15 @@ def place_figures(results, files: dict) -> tuple[dict[str, str], dict[str, list[
     return home, links, apart
 
 
-def _html(results, files: dict, meta: dict, inline: dict | None = None) -> str:
+#: the proofs section's heading and its one line of explanation (the page and the Markdown)
+PROOFS_HEAD = "Proofs"
+PROOFS_NOTE = ("Each theorem's proof as a tree of the steps it uses, each with the status this run computed (proved: a "
+               "derivation whose every link is decided on its whole domain; holds as far as checked: some step "
+               "sampled or certified on part of its domain; argued or broken: where, by step). `rue-verify proofs "
+               "--node ID` prints a node's derivation link by link.")
+
+
+def _html(results, files: dict, meta: dict, inline: dict | None = None, proofs: list[str] | None = None) -> str:
     e = html.escape
     inline = inline or {}
     home, links, apart = place_figures(results, files)
@@ -302,6 +321,7 @@ details.paper {{ margin: 0 0 0.5em; }} .paper-tex {{ background: #fafaf4; paddin
 {render.html_filters(results)}
 <h2>The claims ledger</h2>
 {render.html_table(results)}
+{_html_proofs(proofs)}
 <h2>Evidence and figures, claim by claim</h2>
 {render.html_evidence(results, figures)}
 {"<h2>Other figures</h2>" + (others or "<p>None: every figure is shown beside the claims it bears on.</p>")
@@ -358,7 +378,14 @@ def _assets(out: Path) -> None:
     copy(src, out / "katex")
 
 
-def _markdown(results, files: dict, meta: dict) -> str:
+def _html_proofs(proofs: list[str] | None) -> str:
+    if not proofs:
+        return ""
+    return (f'<h2 id="proofs">{PROOFS_HEAD}</h2>\n<p class="intro">{html.escape(PROOFS_NOTE)}</p>\n<pre>'
+            + html.escape("\n".join(proofs)) + "</pre>")
+
+
+def _markdown(results, files: dict, meta: dict, proofs: list[str] | None = None) -> str:
     paper = [r for r in results if render.yours(r.id) is None]
     lines = [f"# Which statements of {meta['short']} hold, where, and by how much", "", _intro(meta), "",
              "## The claims ledger", ""] + render.markdown_table(paper)
@@ -368,5 +395,7 @@ def _markdown(results, files: dict, meta: dict) -> str:
     lines += ["## Figures", ""] if files else []
     for n, c in files.items():
         lines += [f"![{FAMILIES[n].caption}](figures/{n}.png)", "", f"*{FAMILIES[n].caption}* {c}", ""]
+    if proofs:
+        lines += [f"## {PROOFS_HEAD}", "", PROOFS_NOTE, "", "```"] + proofs + ["```", ""]
     lines += ["## Evidence, claim by claim", ""] + render.markdown_evidence(results, level=3)
     return "\n".join(lines) + "\n"

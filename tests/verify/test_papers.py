@@ -101,6 +101,8 @@ def test_the_example_through_the_command_line(tmp_path):
     assert "Audibert, Bubeck &amp; Munos" in page.split("<h1>")[1].split("</h1>")[0]
     assert md.startswith("# Which statements of Audibert, Bubeck & Munos") and "Zhu & Qiu (TMLR 2024) hold" not in md
     assert "ABM-H-ORDER" in md and "THM-GAP" not in md
+    proofs = md.split("## Proofs")[1].split("## Evidence")[0]          # the paper's own proofs, with their status
+    assert "ABM-H2-LE-H [certified" in proofs and "ABM-UCBE-UPPER" in proofs and '<h2 id="proofs">' in page
     meta = json.loads((tmp_path / "rep" / "COMPLETE.json").read_text())
     assert meta["claims"] == 9 and meta["figures"] == []
     cli("erratum", "--paper", EXAMPLE, "--out", "err", "-q")
