@@ -522,7 +522,7 @@ def _condition_rows(conds, given) -> tuple[list[dict], list]:
         sub = _holds_row({}, h)
         state = {"certified": "holds", "refuted": "fails"}.get(sub["status"], "unchecked")
         rows.append({"text": text, "state": state, "statement": h.text(), "latex": h.latex(),
-                     "detail": sub.get("detail", "")})
+                     "detail": sub.get("detail", ""), **({"smt2": sub["smt2"]} if "smt2" in sub else {})})
         checks.append(h)
     return rows, checks
 
@@ -657,7 +657,8 @@ def _rule_link(row: dict, st: Statement, prev, op, to, by, extra: tuple = ()):
         # terms that fail somewhere do not make the sums' relation false: the rule does not apply (argued)
         row.update(status="certified" if sub["status"] == "certified" else "argued",
                    statement=f"for every index in range: {h.text()}", latex=h.latex(),
-                   detail=f"{name}: the terms' relation on the range ({sub['status']}): {sub['detail']}")
+                   detail=f"{name}: the terms' relation on the range ({sub['status']}): {sub['detail']}",
+                   **({"smt2": sub["smt2"]} if "smt2" in sub else {}))
         if isinstance(by, CountTimesMax) and row["status"] == "certified":
             nonneg = Holds(rel(count, ">=", 0), st.given + extra)
             if _holds_row({}, nonneg)["status"] != "certified":

@@ -131,6 +131,9 @@ class Case:
     offset: int | None = None
     model: dict | None = None
     reason: str = ""
+    #: an unsat case's SMT-LIB 2 text, exactly the problem z3 decided (each formula a named assertion under a comment
+    #: saying what it is: `statements.smt2_problem`), for cvc5 to re-decide (`rue_verify.certify.smt`); else None
+    smt2: str | None = None
 
 
 @dataclass
@@ -186,19 +189,35 @@ def _model(m) -> dict:
     return dict(sorted(out.items()))
 
 
-def _check(label: str, formulas: list, timeout_ms: int, offset: int | None) -> Case:
+def _check(label: str, named: list, timeout_ms: int, offset: int | None, step: str = "") -> Case:
+    """One case decided: `named` [(what it is, formula)], the last the statement negated."""
     Z = z3()
     s = Z.Solver()
     s.set(timeout=int(timeout_ms))
-    s.add(*formulas)
+    s.add(*[f for _, f in named])
     t0 = time.perf_counter()
     r = s.check()
     dt = round(time.perf_counter() - t0, 4)
     if r == Z.unsat:
-        return Case(label, "unsat", dt, offset)
+        return Case(label, "unsat", dt, offset, smt2=_smt2(label, named, step))
     if r == Z.sat:
         return Case(label, "sat", dt, offset, _model(s.model()))
     return Case(label, "unknown", dt, offset, reason=s.reason_unknown())
+
+
+def _smt2(label: str, named: list, step: str) -> str:
+    """An unsat case's SMT-LIB 2 text: its formulas as z3 had them, named assertions in order, the last (the
+    statement negated) named `negated_claim`."""
+    from .statements import smt2_problem
+    n = len(named) - 1
+    return smt2_problem([("negated_claim" if i == n else f"case_{i}", what, f) for i, (what, f) in enumerate(named)],
+                        [f"z3 found these assertions unsatisfiable: the case '{label}' of the induction proving {step} "
+                         "for every n (counts as reals: every reachable state is among its models)."])
+
+
+def _named(*groups) -> list:
+    """[(what, formula)] from groups (what, formulas): each formula of a group under its group's words."""
+    return [(what, f) for what, fs in groups for f in fs]
 
 
 def _fixed(fix: dict | None) -> list:
@@ -208,7 +227,9 @@ def _fixed(fix: dict | None) -> list:
 
 
 def _lemmas(step, p: dict, *states: dict) -> list:
-    return [lem.at(p, s) for s in states for lem in step.lemmas]
+    """[(what, formula)]: each lemma the step rests on, at each state."""
+    return [(f"the lemma {lem.node} at the state {'before' if i == 0 and len(states) > 1 else 'after' if i else 'of'} "
+             f"the case: {lem.text}", lem.at(p, s)) for i, s in enumerate(states) for lem in step.lemmas]
 
 
 def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEOUT_MS,
@@ -242,7 +263,10 @@ def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEO
     if unknown:
         raise ValueError(f"step {step.name} uses definitions the system does not have: {unknown}; it has "
                          f"{sorted(optional)}")
-    extra = pc + [c for d in step.defs for c in optional[d]] + _fixed(fix) + (extra(p) if extra else [])
+    extra = _named(("the system's parameters: their domain", pc),
+                   *[(f"the system's definition {d}, which the step names", optional[d]) for d in step.defs],
+                   ("a variable fixed at a value asked", _fixed(fix)),
+                   ("a constraint the caller adds to every case", extra(p) if extra else []))
     cases: list[Case] = []
 
     def covers(j: int) -> bool:             # E covers the state j rounds after the base state
@@ -253,31 +277,43 @@ def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEO
         j = max(1, system.event_from)            # a state after the base state that E covers
         given = step.given(p, s)
         formula = Z.Implies(Z.And(*given), step.then(p, s)) if given else step.then(p, s)
-        fs = extra + sc + _lemmas(step, p, s) + [system.event(p, s)] + given + [Z.Not(step.then(p, s))]
+        fs = extra + _named(("the state's constraints", sc)) + _lemmas(step, p, s) + _named(
+            ("the event E at the state", [system.event(p, s)]), ("the step's hypothesis", given),
+            ("the step's conclusion negated", [Z.Not(step.then(p, s))]))
         if only in (None, "any state E covers"):
-            cases.append(_check("any state E covers", fs, timeout_ms, j))
+            cases.append(_check("any state E covers", fs, timeout_ms, j, step.name))
     else:
         s, sc = system.state(p, "t")
         formula = step.holds(p, s)
-        base = extra + sc + system.base(p, s) + _lemmas(step, p, s) + ([system.event(p, s)] if covers(0) else [])
+        base = extra + _named(("the state's constraints", sc), ("the base state: the initialisation",
+                                                                 system.base(p, s)))
+        base += _lemmas(step, p, s) + _named(("the event E at the base state", [system.event(p, s)] if covers(0)
+                                              else []))
         if only in (None, BASE):
-            cases.append(_check(BASE, base + [Z.Not(step.holds(p, s))], timeout_ms, 0))
+            cases.append(_check(BASE, base + _named(("the invariant negated at the base state",
+                                                     [Z.Not(step.holds(p, s))])), timeout_ms, 0, step.name))
         starts = [(0, True)] + [(j, False) for j in range(1, system.event_from)] + [(max(1, system.event_from), False)]
         for j, at_base in starts:
             s, sc = system.state(p, "t")
             s2, sc2 = system.state(p, "t1")
-            common = extra + sc + sc2 + (system.base(p, s) if at_base else []) + _lemmas(step, p, s, s2)
-            common += [system.event(p, s)] if covers(j) else []
-            common += [system.event(p, s2)] if covers(j + 1) else []
+            common = extra + _named(("the state before the round: its constraints", sc),
+                                    ("the state after the round: its constraints", sc2),
+                                    ("the state before the round is the base state", system.base(p, s) if at_base
+                                     else [])) + _lemmas(step, p, s, s2)
+            common += _named(("the event E at the state before the round", [system.event(p, s)] if covers(j) else []),
+                             ("the event E at the state after the round", [system.event(p, s2)] if covers(j + 1)
+                              else []))
             where = ("from the base state" if at_base else
                      f"from the state {j} rounds after the base" if j < system.event_from else
                      "from any later state") + (", on E" if covers(j) else ", not on E")
             for label, rnd in system.rounds(p, s, s2):
                 if only is not None and only != f"the round {where}: {label}":
                     continue
-                fs = common + [step.holds(p, s), rnd, Z.Not(step.holds(p, s2))]
+                fs = common + _named(("the induction's hypothesis: the invariant before the round", [step.holds(p, s)]),
+                                     (f"the round: {label}", [rnd]),
+                                     ("the invariant negated after the round", [Z.Not(step.holds(p, s2))]))
                 cases.append(_check(f"the round {where}: {label}", fs, timeout_ms,
-                                    j if at_base or j < system.event_from else None))
+                                    j if at_base or j < system.event_from else None, step.name))
     # no case at all (an `only=` that matches none, a system with no rounds) decides nothing: unknown, never proved
     status = ("counterexample" if any(c.answer == "sat" for c in cases) else
               "unknown" if not cases or any(c.answer == "unknown" for c in cases) else "proved")

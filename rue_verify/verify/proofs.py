@@ -180,6 +180,8 @@ def _holds_row(s: dict, st, describe: bool = True) -> dict:
         s.update(status="certified", detail=d.detail)
         if d.partial:
             s["partial"] = d.partial
+        if d.smt2:                             # z3's problem as SMT-LIB, for a certificate (`rue_verify.certify`)
+            s["smt2"] = d.smt2
     elif d.status == "refuted":
         s.update(status="refuted", detail=d.detail, witness=d.witness)
     else:

@@ -189,6 +189,10 @@ class Decision:
     detail: str
     witness: dict | None = None
     partial: str | None = None
+    #: a z3 certificate: the SMT-LIB 2 text of exactly the problem z3 found unsat (`smt2_problem`), each
+    #: abstraction fact and hypothesis a named assertion under a comment saying what it is (`rue_verify.certify.smt`
+    #: re-decides it with cvc5); None for every other decision
+    smt2: str | None = None
 
 
 def rel(lhs, op: str, rhs):
@@ -551,8 +555,15 @@ class _ToZ3:
         self.vars: dict = {}
         self.reals: dict = {}
         self.side: list = []
+        self.why: list[str] = []              # what each fact of `side` is, and where it comes from (its comment)
         self.apps: dict[str, list] = {}       # function name -> [(z3 argument, z3 value)]
         self.fresh = itertools.count()
+
+    def fact(self, *pairs) -> None:
+        """Facts of the abstraction, each (z3 condition, what it is and where it comes from)."""
+        for c, why in pairs:
+            self.side.append(c)
+            self.why.append(why)
 
     def var(self, s):
         z3 = self.z3
@@ -561,10 +572,10 @@ class _ToZ3:
             self.vars[s] = v
             if s.is_integer:                  # arithmetic on the reals (z3's Int division is integer division)
                 self.reals[s] = z3.ToReal(v)
-            for a, c in (("positive", v > 0), ("nonnegative", v >= 0), ("negative", v < 0),
-                         ("nonpositive", v <= 0), ("nonzero", v != 0)):
+            for a, c, op in (("positive", v > 0, ">"), ("nonnegative", v >= 0, ">="), ("negative", v < 0, "<"),
+                             ("nonpositive", v <= 0, "<="), ("nonzero", v != 0, "!=")):
                 if s.assumptions0.get(a):
-                    self.side.append(c)
+                    self.fact((c, f"{s} {op} 0: the symbol's sympy assumption {a}"))
         return self.reals.get(s, self.vars[s])
 
     def new(self, name: str):
@@ -587,7 +598,12 @@ class _ToZ3:
                 return v
         k = z3.ToReal(z3.Int(f"_{name}{next(self.fresh)}"))
         self.apps[name].append((arg, k))
-        self.side += [k <= arg, arg < k + 1] if name == "floor" else [k - 1 < arg, arg <= k]
+        if name == "floor":
+            self.fact((k <= arg, f"{k} <= x: floor's defining inequality, x = its argument"),
+                      (arg < k + 1, f"x < {k} + 1: floor's defining inequality"))
+        else:
+            self.fact((k - 1 < arg, f"{k} - 1 < x: ceiling's defining inequality, x = its argument"),
+                      (arg <= k, f"x <= {k}: ceiling's defining inequality"))
         return k
 
     def erf_facts(self, s, a, v) -> None:
@@ -609,10 +625,18 @@ class _ToZ3:
         tail = 1 - v                                          # erfc(s)
         e = self(sympy.exp(-s ** 2))
         rp = self(sympy.sqrt(sympy.pi))
-        self.side += [v > -1, v < 1, z3.Implies(a == 0, v == 0), z3.Implies(a > 0, v > 0), z3.Implies(a < 0, v < 0),
-                      z3.Implies(a >= 0, tail <= e),
-                      z3.Implies(a > 0, 2 * a * e <= rp * (2 * a * a + 1) * tail),
-                      z3.Implies(a > 0, rp * a * tail <= e)]
+        defn = f"{v} = erf(s), from erf's definition, 2/sqrt(pi) times the integral of exp(-t^2) from 0 to s"
+        self.fact((v > -1, f"erf(s) > -1: {defn}"), (v < 1, f"erf(s) < 1: {defn}"),
+                  (z3.Implies(a == 0, v == 0), f"erf(0) = 0: {defn}"),
+                  (z3.Implies(a > 0, v > 0), f"erf(s) > 0 for s > 0: {defn}"),
+                  (z3.Implies(a < 0, v < 0), f"erf(s) < 0 for s < 0: {defn}"),
+                  (z3.Implies(a >= 0, tail <= e), "erfc(s) <= exp(-s^2) for s >= 0: Abramowitz & Stegun 7.1.13's "
+                                                  "upper bound at its weakest"),
+                  (z3.Implies(a > 0, 2 * a * e <= rp * (2 * a * a + 1) * tail),
+                   "2 s exp(-s^2) <= sqrt(pi) (2 s^2 + 1) erfc(s) for s > 0: Gordon's Mills-ratio lower bound "
+                   "(Ann. Math. Statist. 12, 1941) at x = sqrt(2) s"),
+                  (z3.Implies(a > 0, rp * a * tail <= e),
+                   "sqrt(pi) s erfc(s) <= exp(-s^2) for s > 0: Gordon's Mills-ratio upper bound at x = sqrt(2) s"))
 
     def __call__(self, e):
         import sympy
@@ -629,11 +653,13 @@ class _ToZ3:
             return z3.RealVal(str(sympy.Rational(e)))
         if e is sympy.pi:
             v = self.app("pi", z3.RealVal(0))
-            self.side += [v > z3.RealVal("314159/100000"), v < z3.RealVal("314160/100000")]
+            self.fact((v > z3.RealVal("314159/100000"), "pi > 3.14159: pi's decimal expansion"),
+                      (v < z3.RealVal("314160/100000"), "pi < 3.14160: pi's decimal expansion"))
             return v
         if e is sympy.E:
             v = self.app("e", z3.RealVal(0))
-            self.side += [v > z3.RealVal("271828/100000"), v < z3.RealVal("271829/100000")]
+            self.fact((v > z3.RealVal("271828/100000"), "e > 2.71828: e's decimal expansion"),
+                      (v < z3.RealVal("271829/100000"), "e < 2.71829: e's decimal expansion"))
             return v
         if isinstance(e, sympy.Add):
             return z3.Sum([self(a) for a in e.args])
@@ -653,11 +679,14 @@ class _ToZ3:
                 for _ in range(abs(n) - 1):
                     p = p * zb
                 if n < 0:                     # a statement speaks of the points where it is defined
-                    self.side.append(p != 0)
+                    self.fact((p != 0, f"({_short(b, 80)})^{abs(n)} != 0: the statement speaks of the points "
+                                       "where its negative power is defined"))
                 return p if n > 0 else z3.RealVal(1) / p
             if x.is_Rational and x.q == 2:          # square roots: r >= 0, r^2 = b (points where b < 0 excluded)
                 r = self.app("sqrt", self(b))
-                self.side += [r >= 0, r * r == self(b)]
+                self.fact((r >= 0, f"{r} >= 0: the square root of {_short(b, 80)} is nonnegative"),
+                          (r * r == self(b), f"{r}^2 = {_short(b, 80)}: the square root's definition (the statement "
+                                             "speaks of the points where it is defined)"))
                 return _pow(z3, r, int(x.p))
             if b is sympy.E:
                 return self(sympy.exp(x))
@@ -676,14 +705,20 @@ class _ToZ3:
         if isinstance(e, sympy.exp):
             a = self(e.args[0])
             v = self.app("exp", a)
-            self.side += [v > 0, v >= 1 + a, z3.Implies(a == 0, v == 1), z3.Implies(a > 0, v > 1),
-                          z3.Implies(a < 0, v < 1)]
+            self.fact((v > 0, f"{v}: exp(a) > 0: the exponential is positive"),
+                      (v >= 1 + a, f"{v}: exp(a) >= 1 + a: the exponential's tangent at 0 (it is convex)"),
+                      (z3.Implies(a == 0, v == 1), f"{v}: exp(0) = 1"),
+                      (z3.Implies(a > 0, v > 1), f"{v}: exp(a) > 1 for a > 0"),
+                      (z3.Implies(a < 0, v < 1), f"{v}: exp(a) < 1 for a < 0"))
             return v
         if isinstance(e, sympy.log):
             a = self(e.args[0])
             v = self.app("log", a)
-            self.side += [z3.Implies(a > 0, v <= a - 1), z3.Implies(a == 1, v == 0), z3.Implies(a > 1, v > 0),
-                          z3.Implies(z3.And(a > 0, a < 1), v < 0)]
+            self.fact((z3.Implies(a > 0, v <= a - 1), f"{v}: log(a) <= a - 1 for a > 0: the logarithm's tangent at 1 "
+                                                      "(it is concave)"),
+                      (z3.Implies(a == 1, v == 0), f"{v}: log(1) = 0"),
+                      (z3.Implies(a > 1, v > 0), f"{v}: log(a) > 0 for a > 1"),
+                      (z3.Implies(z3.And(a > 0, a < 1), v < 0), f"{v}: log(a) < 0 for 0 < a < 1"))
             return v
         if isinstance(e, sympy.erf):
             a = self(e.args[0])
@@ -701,7 +736,7 @@ class _ToZ3:
             return a - self.integer_part("floor", a)
         if isinstance(e, sympy.Mod):                      # p mod q = p - q floor(p/q), q != 0 (sympy's sign of q)
             p, q = self(e.args[0]), self(e.args[1])
-            self.side.append(q != 0)
+            self.fact((q != 0, f"{_short(e.args[1], 80)} != 0: Mod is defined where its modulus is nonzero"))
             return p - q * self.integer_part("floor", p / q)
         if isinstance(e, sympy.Rel):
             lhs, rhs = self(e.lhs), self(e.rhs)
@@ -737,8 +772,10 @@ class _ToZ3:
         sign = _range_sign(e) if _atom_kind(e) == "range" else ("positive" if e.is_positive else "nonnegative"
                                                                if e.is_nonnegative else "negative" if e.is_negative
                                                                else "nonpositive" if e.is_nonpositive else None)
-        self.side += {"positive": [v > 0], "nonnegative": [v >= 0], "negative": [v < 0],
-                      "nonpositive": [v <= 0]}.get(sign, [])
+        where = "its terms' sign at every index of its range" if _atom_kind(e) == "range" else "sympy's assumptions"
+        self.fact(*[(c, f"{v} {op} 0: the sign of {_short(e, 80)}, from {where}")
+                    for c, op in {"positive": [(v > 0, ">")], "nonnegative": [(v >= 0, ">=")],
+                                  "negative": [(v < 0, "<")], "nonpositive": [(v <= 0, "<=")]}.get(sign, [])])
         return v
 
     def monotone(self) -> None:
@@ -749,11 +786,15 @@ class _ToZ3:
             apps = self.apps.get(name, [])
             for (a, u), (b, v) in itertools.permutations(apps, 2):
                 pre = [a > 0, b > 0] if name == "log" else [a >= 0, b >= 0] if name == "sqrt" else []
-                self.side.append(z3.Implies(z3.And(*pre, a <= b), u <= v))
+                dom = {"log": " where both are positive", "sqrt": " where both are nonnegative"}.get(name, "")
+                self.fact((z3.Implies(z3.And(*pre, a <= b), u <= v), f"{name} is nondecreasing{dom}: {u} <= {v} "
+                                                                       "where their arguments are so ordered"))
                 if name not in ("floor", "ceiling"):      # strictly increasing; floor and ceiling are not
-                    self.side.append(z3.Implies(z3.And(*pre, a < b), u < v))
+                    self.fact((z3.Implies(z3.And(*pre, a < b), u < v), f"{name} is increasing{dom}: {u} < {v} "
+                                                                         "where their arguments are so ordered"))
                 if name == "erf":                          # odd
-                    self.side.append(z3.Implies(a == -b, u == -v))
+                    self.fact((z3.Implies(a == -b, u == -v), f"erf is odd: {u} = -{v} where their arguments are "
+                                                             "opposite"))
 
 
 def _pow(z3, r, p: int):
@@ -790,7 +831,8 @@ def _decide_z3(st: Holds) -> Decision:
         core = (" (every transcendental function read only through sound facts of it)" if facts else "") + \
             (f" ({' and '.join(read)} read through {'its' if len(read) == 1 else 'their'} defining inequalities on "
              "an integer)" if read else "")
-        return Decision("certified", "z3", f"z3: the negation is unsatisfiable over the reals{core}")
+        return Decision("certified", "z3", f"z3: the negation is unsatisfiable over the reals{core}",
+                        smt2=_z3_smt2(tr, given, hyps, claim, goal))
     if answer == z3.unknown:
         return Decision("argued", "z3", f"z3 could not decide it within {st.seconds:g} s ({solver.reason_unknown()})")
     model = solver.model()
@@ -799,6 +841,59 @@ def _decide_z3(st: Holds) -> Decision:
         val = model.eval(v, model_completion=True)
         point[s] = _z3_number(val)
     return _replay(st, point)
+
+
+def _z3_smt2(tr: _ToZ3, given: list, hyps: list, claim, goal) -> str:
+    """The SMT-LIB 2 text of the problem `_decide_z3` found unsat: the abstraction's facts (`tr.side`, each
+    with what it is: `tr.why`), the statement's given relations, the negated claim, in the order z3 had them."""
+    z3 = tr.z3
+    facts = [(f"fact_{i}", why, c) for i, (c, why) in enumerate(zip(tr.side, tr.why))]
+    hyp = [(f"given_{i}", f"given: {g}", h) for i, (g, h) in enumerate(zip(given, hyps))]
+    stands = {str(v): f"a symbol of the statement{' (an integer)' if s.is_integer else ''}" for s, v in tr.vars.items()}
+    for name, apps in tr.apps.items():
+        for arg, v in apps:
+            what = (f"the term {_short(arg, 200)}" if name == "atom" else name if name in ("pi", "e")
+                    else f"{name}({arg.sexpr()})")
+            stands[str(v.arg(0) if z3.is_to_real(v) else v)] = f"stands for {what}"
+    return smt2_problem(facts + hyp + [("negated_claim", f"the claim negated: not ({claim})", z3.Not(goal))],
+                        [f"z3 found these assertions unsatisfiable: for every value of the symbols allowed by "
+                         f"{'the given relations and ' if given else ''}their assumptions, {claim}.",
+                         "Each transcendental function's value is a fresh constant, constrained only by the facts "
+                         "stated of it."], stands)
+
+
+def smt2_problem(named: list, header: list[str], stands: dict[str, str] | None = None) -> str:
+    """An SMT-LIB 2 problem from z3 formulas `named` [(name, what it is, formula)]: `header` as comment lines, the
+    logic (QF_NRA, QF_NIRA with an integer constant), every constant declared (under its comment from `stands`:
+    constant name -> what it is), each formula a named assertion under its comment, then (check-sat). z3's own
+    printer writes the terms (standard SMT-LIB: to_real, ite, =>, let)."""
+    consts = _constants_of([f for _, _, f in named])
+    logic = "QF_NIRA" if any(c.sort().name() == "Int" for c in consts) else "QF_NRA"
+    out = [f"; {_one_line(h)}" for h in header] + [f"(set-logic {logic})"]
+    for c in consts:
+        out += [f"; {c}: {_one_line((stands or {}).get(str(c), 'a constant'))}", c.decl().sexpr()]
+    for name, what, f in named:
+        out += [f"; {_one_line(what)}", f"(assert (! {f.sexpr()} :named {name}))"]
+    return "\n".join(out + ["(check-sat)", ""])
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _constants_of(formulas: list) -> list:
+    """The uninterpreted constants of z3 formulas, in the order they first occur (each shared term walked once)."""
+    import z3
+    seen, out, stack = set(), {}, list(reversed(formulas))
+    while stack:
+        e = stack.pop()
+        if e.get_id() in seen:
+            continue
+        seen.add(e.get_id())
+        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out.setdefault(str(e), e)
+        stack.extend(reversed(e.children()))
+    return list(out.values())
 
 
 def _z3_number(val):

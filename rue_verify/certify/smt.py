@@ -1,0 +1,176 @@
+"""SMT-LIB 2 certificates: a z3 `unsat` re-decided by a second solver, cvc5 (from PyPI, `pip install cvc5`).
+
+A certificate of kind "smt2" holds, beside the common fields (`rue_verify.certify`), `smt2`: the SMT-LIB 2 text of
+exactly the problem z3 decided (`rue_verify.verify.statements.smt2_problem`): the logic, every constant declared,
+each abstraction fact (exp(a) >= 1 + a, Gordon's Mills-ratio bounds, a symbol's sign, ...) and each hypothesis a
+named assertion under a comment saying what it is and where it comes from, the negated link as the assertion
+named `negated_claim`, then `(check-sat)`. A reader can run any SMT solver on the file; `check` runs cvc5.
+
+`check` accepts a certificate only when
+
+- its `key` is the sha256 of its `statement` and `source` (a certificate moved to another link, or a changed
+  formula, does not match);
+- the text is a problem and nothing else: `set-logic`, `set-info`, declarations, assertions, one `(check-sat)`
+  last, and exactly one assertion named `negated_claim`;
+- cvc5 answers `unsat` on it, under a time limit (`SECONDS`). `sat` (cvc5 finds a model of the facts and the
+  negated link: z3 and cvc5 disagree, or the file was altered), `unknown` and a parse failure are rejections,
+  each saying why;
+- the facts alone are not unsatisfiable (cvc5 does not answer `unsat` on every assertion but the negated link and
+  an induction case's own formulas): facts that contradict one another prove every link and certify nothing.
+
+Assertion names say what each is: `fact_i` a fact of the abstraction (a property of exp, log, erf, a square root,
+floor, ... or a symbol's assumption: true of the functions it constrains wherever the statement is defined, so the
+facts hold together), `given_i` a relation of the statement's domain (its hypotheses, which the engine has shown
+satisfiable with the facts: a statement whose negation is certified too is never certified), `case_i` a formula of
+an induction's case (the system's states and round: a case whose round cannot happen is proved by its formulas
+contradicting one another, so these are left out of the consistency check).
+
+This module imports cvc5 and the standard library only: no z3, no search code."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+#: cvc5's time limit per check, in seconds
+SECONDS = 30.0
+#: the commands a certificate's problem may hold (anything else: push, pop, reset, set-option, ... is refused)
+COMMANDS = ("set-logic", "set-info", "declare-fun", "declare-const", "define-fun", "assert", "check-sat")
+#: the name of the assertion that is the link negated
+NEGATED = "negated_claim"
+
+
+def key(statement: str, source: str) -> str:
+    """The certificate's key: the sha256 (hex) of `statement` followed by `source`, as UTF-8."""
+    return hashlib.sha256((statement + source).encode("utf-8")).hexdigest()
+
+
+def certificate(smt2_text: str, statement: str, source: str, what: str) -> dict:
+    """A certificate of kind "smt2" (module docstring): `statement`, the link's relation as text; `source`, the
+    hash of the code the link is built from; `what`, one line naming the node and link it certifies."""
+    return {"kind": "smt2", "key": key(statement, source), "statement": statement, "source": source, "what": what,
+            "smt2": smt2_text}
+
+
+def check(cert: dict, seconds: float = SECONDS) -> tuple[bool, str]:
+    """(ok, detail): ok only when the key matches and cvc5 decides the problem unsat, and not unsat without its
+    negated link (module docstring)."""
+    for field in ("kind", "key", "statement", "source", "smt2"):
+        if not isinstance(cert.get(field), str):
+            return False, f"the certificate has no {field} (a string)"
+    if cert["kind"] != "smt2":
+        return False, f"a certificate of kind {cert['kind']!r}, not 'smt2'"
+    if cert["key"] != key(cert["statement"], cert["source"]):
+        return False, "its key is not the sha256 of its statement and source: it certifies another link"
+    try:
+        commands = commands_of(cert["smt2"])
+    except ValueError as err:
+        return False, f"the SMT-LIB text cannot be read: {err}"
+    bad = problem_fault(commands)
+    if bad:
+        return False, bad
+    base = [c for c in commands if c[1] != "check-sat" and not _is_negated(c[0])]
+    negated = [c for c in commands if _is_negated(c[0])]
+    facts = [c for c in base if not (_named(c[0]) or "").startswith("case_")]
+    answer, why = decide(base + negated, seconds)
+    if answer != "unsat":
+        return False, f"cvc5 does not re-decide it unsat: it answers {answer}{f' ({why})' if why else ''}" + \
+            (" (it disagrees with z3's unsat)" if answer == "sat" else "")
+    alone, why = decide(facts, seconds)
+    if alone == "unsat":
+        return False, "the facts are unsat without the negated link: they contradict one another and certify nothing"
+    asserted = sum(name == "assert" for _, name in commands)
+    return True, f"cvc5 re-decides it unsat ({asserted} assertions, the negated link among them; the facts and the " \
+                 f"domain without it: {alone})"
+
+
+def commands_of(text: str) -> list[tuple[str, str]]:
+    """The top-level commands of an SMT-LIB 2 text as (text, name): comments (`;` to the end of the line) dropped,
+    string literals and |quoted symbols| kept whole. ValueError on unbalanced parentheses or text outside a
+    command."""
+    out, depth, start, i, n = [], 0, None, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == ";":
+            j = text.find("\n", i)
+            i = n if j < 0 else j + 1
+            continue
+        if ch in "|\"":
+            j = text.find(ch, i + 1)
+            if j < 0:
+                raise ValueError(f"an unterminated {ch} at character {i}")
+            i = j + 1
+            continue
+        if ch == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"a ')' with no '(' at character {i}")
+            if depth == 0:
+                cmd = text[start:i + 1]
+                name = re.match(r"\(\s*([^\s()]*)", cmd).group(1)
+                out.append((cmd, name))
+        elif depth == 0 and not ch.isspace():
+            raise ValueError(f"text outside a command at character {i}: {text[i:i + 20]!r}")
+        i += 1
+    if depth:
+        raise ValueError("unbalanced parentheses: the text ends inside a command")
+    return out
+
+
+def problem_fault(commands: list[tuple[str, str]]) -> str | None:
+    """Why `commands` is not one problem with its negated link (None when it is)."""
+    names = [name for _, name in commands]
+    other = sorted(set(names) - set(COMMANDS))
+    if other:
+        return f"the file holds commands outside a problem's: {', '.join(other)}"
+    if names.count("check-sat") != 1 or names[-1] != "check-sat":
+        return "the file must end with its one (check-sat)"
+    negated = [c for c, _ in commands if _is_negated(c)]
+    if len(negated) != 1:
+        return f"the file must assert the negated link once, named {NEGATED} ({len(negated)} found)"
+    return None
+
+
+def _named(command: str) -> str | None:
+    """The name an assertion gives itself (`(assert (! ... :named NAME))`), None for another command or none."""
+    if not re.match(r"\(\s*assert\b", command):
+        return None
+    found = re.findall(r":named\s+([^\s()]+)", command)
+    return found[-1] if found else None
+
+
+def _is_negated(command: str) -> bool:
+    return _named(command) == NEGATED
+
+
+def decide(commands: list[tuple[str, str]], seconds: float = SECONDS) -> tuple[str, str]:
+    """cvc5's answer ('sat', 'unsat', 'unknown', or 'error') on the commands followed by (check-sat), with why
+    (the unknown's explanation, the parse error)."""
+    try:
+        import cvc5
+    except ImportError:
+        return "error", "cvc5 is not installed (pip install cvc5)"
+    tm = cvc5.TermManager()
+    solver = cvc5.Solver(tm)
+    solver.setOption("tlimit-per", str(int(seconds * 1000)))
+    symbols = cvc5.SymbolManager(tm)
+    parser = cvc5.InputParser(solver, symbols)
+    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, "\n".join(c for c, _ in commands), "certificate")
+    try:
+        while True:
+            cmd = parser.nextCommand()
+            if cmd.isNull():
+                break
+            cmd.invoke(solver, symbols)
+        result = solver.checkSat()
+    except Exception as err:                      # cvc5 raises on a term it cannot read: the certificate fails
+        return "error", f"cvc5 could not read it: {str(err)[:300]}"
+    if result.isUnsat():
+        return "unsat", ""
+    if result.isSat():
+        return "sat", ""
+    return "unknown", str(result.getUnknownExplanation())

@@ -1,0 +1,169 @@
+"""SMT-LIB certificates of z3's decisions (`rue_verify.certify.smt`), re-decided by cvc5: a certified statement's
+file is unsat for cvc5 too; planted corruptions (a fact dropped or weakened, facts that contradict one another, the
+negated claim removed or flipped, a key that does not match its statement) are rejected, each saying why; an
+induction's cases and a derivation's rows carry theirs; the checker loads no search."""
+
+import dataclasses
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+import sympy
+
+from rue_verify.certify import check, collect, smt
+from rue_verify.verify import induction as ind
+from rue_verify.verify.derivation import Decide, Statement, derive, from_derivation, link
+from rue_verify.verify.statements import Holds, decide, rel
+
+pytest.importorskip("cvc5")
+z3 = pytest.importorskip("z3")
+
+x = sympy.Symbol("x", real=True)
+#: exp(x) >= 1 + x for every real x: z3 proves it only through the fact exp(a) >= 1 + a (at x > 0 the other facts,
+#: exp(x) > 1 and exp(x) > 0, leave room below 1 + x)
+TANGENT = Holds(rel(sympy.exp(x), ">=", 1 + x), method="z3")
+
+
+@pytest.fixture(scope="module")
+def text() -> str:
+    d = decide(TANGENT)
+    assert d.status == "certified" and d.method == "z3" and d.smt2
+    return d.smt2
+
+
+def cert(smt2: str, statement: str = "exp(x) >= x + 1") -> dict:
+    return smt.certificate(smt2, statement, "source-hash", "test: exp's tangent")
+
+
+def assertion(text: str, comment: str) -> str:
+    """The assertion line under the comment line that contains `comment` (exactly one)."""
+    lines = text.splitlines()
+    hits = [i for i, line in enumerate(lines) if line.startswith(";") and comment in line]
+    assert len(hits) == 1, (comment, hits)
+    return lines[hits[0] + 1]
+
+
+def test_the_text_names_every_fact_and_cvc5_redecides_it_unsat(text):
+    assert text.rstrip().endswith("(check-sat)") and "(set-logic QF_NRA)" in text
+    assert "(declare-fun x () Real)" in text and re.search(r"; _exp\d+: stands for exp\(x\)", text)
+    tangent = assertion(text, "exp(a) >= 1 + a: the exponential's tangent at 0")
+    assert tangent.startswith("(assert (! ") and ":named fact_" in tangent
+    assert ":named negated_claim" in assertion(text, "the claim negated: not (exp(x) >= x + 1)")
+    ok, detail = smt.check(cert(text))
+    assert ok, detail
+    assert "unsat" in detail
+
+
+def test_a_fact_the_proof_needs_dropped_is_rejected(text):
+    dropped = text.replace(assertion(text, "tangent at 0") + "\n", "")
+    ok, detail = smt.check(cert(dropped))
+    assert not ok and "cvc5 does not re-decide it unsat" in detail and "sat" in detail
+
+
+def test_a_fact_weakened_is_rejected(text):
+    line = assertion(text, "tangent at 0")
+    weakened = text.replace(line, line.replace("(+ 1.0 x)", "x"))          # exp(a) >= a: true, and too weak
+    assert weakened != text
+    ok, detail = smt.check(cert(weakened))
+    assert not ok and "answers sat" in detail and "disagrees with z3" in detail
+
+
+def test_facts_that_contradict_one_another_certify_nothing(text):
+    line = assertion(text, "tangent at 0")
+    wrong = text.replace(line, re.sub(r"\(>= (_exp\d+) \(\+ 1\.0 x\)\)", r"(< \1 0.0)", line))
+    assert wrong != text
+    ok, detail = smt.check(cert(wrong))
+    assert not ok and "contradict" in detail
+    ok, detail = smt.check(cert(text.replace("(check-sat)", "(assert false)\n(check-sat)")))
+    assert not ok and "contradict" in detail
+
+
+def test_the_negated_claim_removed_or_flipped_is_rejected(text):
+    line = assertion(text, "the claim negated")
+    ok, detail = smt.check(cert(text.replace(line + "\n", "")))
+    assert not ok and "negated link once" in detail
+    flipped = line.replace("(not (>= ", "(>= ").replace(")) :named", ") :named")
+    assert flipped != line
+    ok, detail = smt.check(cert(text.replace(line, flipped)))
+    assert not ok and "answers sat" in detail
+
+
+def test_a_key_that_does_not_match_its_statement_is_rejected(text):
+    c = cert(text)
+    moved = dict(c, statement="exp(x) >= x + 2")          # the file moved to another link
+    ok, detail = smt.check(moved)
+    assert not ok and "key" in detail
+    ok, _ = smt.check(dict(c, key=smt.key("exp(x) >= x + 1", "another source")))
+    assert not ok
+
+
+def test_a_file_that_is_not_one_problem_is_rejected(text):
+    ok, detail = smt.check(cert(text.replace("(check-sat)", "(push 1)\n(check-sat)")))
+    assert not ok and "push" in detail
+    ok, detail = smt.check(cert(text + "(check-sat)\n"))
+    assert not ok and "check-sat" in detail
+    ok, detail = smt.check(cert(text.replace("(check-sat)", "(check-sat")))
+    assert not ok and "cannot be read" in detail
+    ok, detail = smt.check(cert(text.replace("(declare-fun x () Real)", "")))
+    assert not ok and "could not read" in detail
+
+
+def test_an_inductions_unsat_cases_carry_their_smt2_and_cvc5_agrees():
+    def params():
+        return {"c": z3.Real("c")}, [z3.Real("c") > 0], {}
+
+    def state(p, tag):
+        v = {"x": z3.Real(f"x@{tag}"), "y": z3.Real(f"y@{tag}")}
+        return v, [v["x"] >= 0]
+
+    def rounds(p, s, s2):
+        return [("grow", z3.And(s["y"] >= 1, s2["x"] == s["x"] + 1)), ("stay", s2["x"] == s["x"])]
+
+    system = ind.System(params, state, lambda p, s: [s["x"] == 0], rounds, lambda p, s: s["y"] <= 0, 0, "a counter")
+    flat = ind.Invariant("flat", "x <= 0", lambda p, s: s["x"] <= 0,
+                         (ind.Lemma("LEMMA-C", "c is positive", lambda p, s: p["c"] > 0),))
+    d = ind.decide(system, flat)
+    assert d.proved and all(c.smt2 for c in d.cases)
+    assert "; the lemma LEMMA-C at the state before the case: c is positive" in d.cases[1].smt2
+    certs = collect.certificates(d, source="s")
+    assert len(certs) == len(d.cases)
+    for c in certs:
+        ok, detail = smt.check(c)
+        assert ok, (c["what"], detail)
+    late = ind.decide(dataclasses.replace(system, event_from=1), flat)       # E one round late: a sat case
+    assert late.failing is not None and late.failing.smt2 is None          # a sat case certifies nothing
+
+
+def test_a_derivations_z3_rows_are_written_and_the_directory_checks(tmp_path):
+    y = sympy.Symbol("y", positive=True)
+    st = Statement(1 + y, "<=", sympy.exp(y) + y ** 2)
+    f = from_derivation(derive(st, [link("<=", sympy.exp(y), Decide("z3")),
+                                    link("<=", sympy.exp(y) + y ** 2, Decide("z3"))]), "y > 0")
+    rows = [r for r in f.proof["steps"] if r.get("smt2")]
+    assert len(rows) == 2 and all(r["status"] == "certified" for r in rows)
+    paths = collect.write_certificates([f], tmp_path)
+    assert len(paths) == 2 and all(p.name == json.loads(p.read_text())["key"] + ".json" for p in paths)
+    (tmp_path / "unknown.json").write_text(json.dumps({"kind": "tea", "key": "k"}))
+    (tmp_path / "broken.json").write_text("{")
+    got = {p.split("/")[-1]: (kind, ok, detail) for p, kind, ok, detail in check.check_directory(tmp_path)}
+    assert got.pop("unknown.json") == ("tea", False, "no checker for kind 'tea'")
+    assert got.pop("broken.json")[1] is False
+    assert [v[:2] for v in got.values()] == [("smt2", True)] * 2, got
+
+
+FORBIDDEN = ("z3", "highspy", "scipy.optimize", "rue_verify.verify.histories", "rue_verify.verify.search",
+             "rue_verify.verify.induction", "rue_verify.verify.statements")
+
+
+def test_the_checker_loads_no_search(tmp_path, text):
+    """Importing the checker, and checking an smt2 certificate with it, in a fresh interpreter loads none of
+    the solvers or searches that found the certificate."""
+    (tmp_path / "c.json").write_text(json.dumps(cert(text), sort_keys=True))
+    code = ("import sys\nfrom rue_verify.certify import check, smt\n"
+            f"rows = check.check_directory({str(tmp_path)!r})\n"
+            f"print([r[2] for r in rows], sorted(m for m in {FORBIDDEN!r} if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[True] []", out.stdout
