@@ -169,7 +169,17 @@ def _at(the_paper, node: str | None, at, claim_seconds: float | None) -> Output:
             data = graph.evaluate(the_paper, node, at)
     except (KeyError, ValueError, TypeError, OutOfMemory, TimeLimit) as err:
         raise ParameterError("node", f"{node} at this point: {str(err).strip(chr(34))}") from None
+    if isinstance(data, dict) and "seed_key" in at.get("params", {}):      # a Monte Carlo witness, simulated again
+        data = {**data, "replayed": _replayed_as(at)}
     return Output(data, [dumps(data, indent=2)])
+
+
+def _replayed_as(w: dict) -> dict:
+    """What a seed-keyed witness's replay reruns and compares (montecarlo.replay): the stream, the runs, the events
+    the rerun must count again, and the level of the exact interval whose lower end is the left side."""
+    p = w["params"]
+    return {"seed_key": p["seed_key"], "runs": p.get("runs"), "events": w.get("events"), "level": w.get("level"),
+            "lhs_is": w.get("what", "the exact lower confidence limit of the simulated rate, at that level")}
 
 
 @command('erratum')

@@ -193,7 +193,8 @@ def replay(simulate: Callable[[dict, int, np.random.Generator], Point],
         params = {k: v for k, v in p.items() if k not in ("runs", "seed_key")}
         pt = simulate(params, p["runs"], Mode(seed=key[0]).rng(*key[1:]))
         if "events" in w and pt.events != w["events"]:
-            raise AssertionError(f"rerun of {tuple(key)} gave {pt.events} events, the witness says {w['events']}")
+            raise ValueError(f"the rerun of {tuple(key)} ({p['runs']} runs) counted {pt.events} events where the "
+                             f"witness says {w['events']}: the witness is not this claim's, or the simulator changed")
         return binomial_interval(pt.events, p["runs"], w.get("level", LEVEL)).low, float(bound(params))
     return again
 

@@ -242,3 +242,22 @@ OUT = mutants_summary(proof_mutants(run_ledger(Mode(inputs=LedgerInputs(paper={E
     assert got["statements"] >= 8 and got["cannot_fail"] == got["negation_certified"] == 0, got
     assert got["negation_refuted"] >= 0.75 * got["statements"] and got["can_fail"] >= 0.5 * got["statements"], got
     assert got["undecided"] == got["negation_undecided"] == got["statements"] - got["negation_refuted"], got
+
+
+def test_a_monte_carlo_witness_replays_at_its_level_with_its_events(tmp_path):
+    """proofs --node ID --at WITNESS on a seed-keyed witness reruns its stream: the same left side, and the runs,
+    events and level it replayed at printed; a witness whose event count was altered is refused, naming both
+    counts."""
+    out = subprocess.run([sys.executable, "-m", "rue_verify.cli", "claims", "--paper", EXAMPLE, "--id",
+                          "ABM-UCBE-ANY-A", "--json"], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    w = next(f["witness"] for f in json.loads(out.stdout)[0]["findings"] if f.get("witness"))
+    got = subprocess.run([sys.executable, "-m", "rue_verify.cli", "proofs", "--paper", EXAMPLE, "--node",
+                          "ABM-UCBE-ANY-A", "--at", json.dumps(w)], capture_output=True, text=True, cwd=tmp_path,
+                         timeout=600)
+    data = json.loads(got.stdout)
+    assert data["lhs"] == pytest.approx(w["lhs"], rel=1e-12) and data["holds"] is False
+    assert data["replayed"]["events"] == w["events"] and data["replayed"]["level"] == w["level"]
+    bad = subprocess.run([sys.executable, "-m", "rue_verify.cli", "proofs", "--paper", EXAMPLE, "--node",
+                          "ABM-UCBE-ANY-A", "--at", json.dumps({**w, "events": w["events"] + 1})],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert bad.returncode == 2 and f"counted {w['events']} events" in bad.stderr, bad.stderr
