@@ -132,3 +132,18 @@ def test_the_estimator_modes_refuse_flags_they_do_not_use(capsys):
     assert "--large-k: bench --refit" in capsys.readouterr().err
     assert main(["reproduce", "--rue-estimators", "--conventions", "project"]) == 2
     assert "--conventions: reproduce --rue-estimators" in capsys.readouterr().err
+
+
+def test_fixed_share_takes_its_shares_as_a_list(capsys):
+    """--fixed-share-shares is one number per arm, comma-separated (issue 78: it read 'expected a number'); a share
+    out of (0, 1] is named with the flag, and K shares for another K are refused naming K."""
+    assert main(["simulate", "--setup", "F1", "--K", "4", "--algorithms", "fixed-share", "--fixed-share-shares",
+                 "0.4,0.3,0.2,0.1", "--budget", "40", "--runs", "20", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "0.4" in out and "0.1" in out
+    assert main(["simulate", "--setup", "F1", "--K", "4", "--algorithms", "fixed-share", "--fixed-share-shares",
+                 "0.4,0.3,0.2,1.5", "--budget", "40", "--runs", "20"]) == 2
+    assert "--fixed-share-shares" in capsys.readouterr().err
+    assert main(["simulate", "--setup", "F1", "--K", "4", "--algorithms", "fixed-share", "--fixed-share-shares",
+                 "0.5,0.5", "--budget", "40", "--runs", "20"]) == 2
+    assert "K = 4" in capsys.readouterr().err

@@ -124,7 +124,13 @@ def _param_type(p):
             raise argparse.ArgumentTypeError(f"expected one of {', '.join(map(str, p.choices))}, got {text!r}")
         choice.__name__ = "choice"
         return choice
-    return real(p.low, p.high, p.open_low, p.open_high)
+    one = real(p.low, p.high, p.open_low, p.open_high)
+    if getattr(p, "per_arm", False):                 # one number per arm, comma-separated ('' for none)
+        def each(text: str) -> tuple:
+            return tuple(one(x) for x in str(text).split(",") if x.strip())
+        each.__name__ = "numbers, one per arm"
+        return each
+    return one
 
 
 def algorithm_flags(parser: argparse.ArgumentParser) -> None:
