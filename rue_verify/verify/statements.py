@@ -193,6 +193,10 @@ class Decision:
     #: abstraction fact and hypothesis a named assertion under a comment saying what it is (`rue_verify.certify.smt`
     #: re-decides it with cvc5); None for every other decision
     smt2: str | None = None
+    #: an arb certificate: the box covers the branch-and-bound accepted (`intervals.statement_cover`: every box's
+    #: exact sides, its margin's enclosure, the margin's expression tree, the tail's proof where a side is
+    #: unbounded; `rue_verify.certify.boxes` re-checks it with arb); None for every other decision
+    cover: dict | None = None
 
 
 def rel(lhs, op: str, rhs):
@@ -1228,7 +1232,7 @@ def _decide_arb(st: Holds) -> Decision:
     symbol is replayed at integer points near the box's, and refutes only there."""
     import sympy
 
-    from .intervals import Side, certify
+    from .intervals import Side, certify, outward, statement_cover
     parts = _parts(st.claim)
     sides = {rel(k, ">=", lo) for k, (lo, _) in st.box.items()} | {rel(k, "<=", hi) for k, (_, hi) in st.box.items()}
     if st.given and set(st.given) != sides:
@@ -1268,12 +1272,14 @@ def _decide_arb(st: Holds) -> Decision:
             return Decision("argued", "arb", "the tail past the box is not proved (" + "; ".join(tried)[:600] +
                             "): give Holds(cut={symbol: X}) where a bound of the tail holds, or state the tail "
                             "as a step of its own")
-    box = {str(s): Side(float(lo), float(hi)) for s, (lo, hi) in finite.items()}
+    box = {str(s): Side(*outward(lo, hi)) for s, (lo, hi) in finite.items()}     # floats holding the exact ends
     smallest, boxes = [], 0
+    covers = []                          # each relation's cover, for its certificate (`Decision.cover`)
     for part in parts:
         margin = (part.rhs - part.lhs) if isinstance(part, (sympy.Le, sympy.Lt)) else (part.lhs - part.rhs)
+        expr = margin.doit()
         try:
-            fn = _arb_fn(margin.doit(), sorted(box))
+            fn = _arb_fn(expr, sorted(box))
         except _Untranslatable as err:
             return Decision("argued", "arb", f"arb cannot read {err}")
         cert = certify(fn, box, strict=isinstance(part, (sympy.Lt, sympy.Gt)), max_boxes=st.max_boxes)
@@ -1283,12 +1289,14 @@ def _decide_arb(st: Holds) -> Decision:
             return Decision("argued", "arb", cert.text())         # the budget, max_boxes, named: raise it
         smallest.append((cert.smallest, cert.smallest_text))
         boxes += cert.boxes
+        covers.append((cert, expr))
     where = ", ".join(f"{s} in [{_end(lo)}, {_end(hi)}]" for s, (lo, hi) in ends.items())
     inside = ", ".join(f"{s} in [{v.low:g}, {v.high:g}]" for s, v in box.items())
     least = min(smallest, key=lambda m: m[0])[1]
     return Decision("certified", "arb", f"arb interval arithmetic on {inside}: {boxes} boxes, every margin's lower "
                                         f"bound above 0 (smallest {least}){tail_said}",
-                    partial=None if on_its_box else f"the box {where} only")
+                    partial=None if on_its_box else f"the box {where} only",
+                    cover=statement_cover(ends, covers, finite, tail_said, on_its_box))
 
 
 def _end(v) -> str:
