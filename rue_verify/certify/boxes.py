@@ -17,7 +17,9 @@ The kind's own fields (beside `kind`, `key`, `statement`, `source`, `what`, see 
   ({symbol, cut, toward, decided_by}): a proof by sympy or z3 that this certificate does not hold, so the
   check passes it on as `partial` (and a reader looks for that proof's own certificate);
 - `on_its_box`: whether the box is the statement's whole domain (else the statement is certified on the box
-  only, and the decision says so).
+  only, and the decision says so);
+- `partial` (present only when there is something to say): the tail's proof and the box-only scope, in words,
+  which `check` repeats after "partial:" in its detail.
 
 `check(cert)` verifies, in this order:
 
@@ -63,11 +65,24 @@ def certificate(cover: dict, statement: str, source: str, what: str) -> dict:
     cert = {"kind": KIND, "key": key(statement, source), "statement": statement, "source": source, "what": what,
             "box": cover["box"], "covers": cover["covers"], "tail": cover.get("tail"),
             "on_its_box": bool(cover.get("on_its_box"))}
-    if cert["tail"]:
-        t = cert["tail"]
-        cert["partial"] = (f"the tail {t['symbol']} {'>=' if t['toward'] == 'oo' else '<='} {t['cut']} is decided by "
-                           f"another proof, not this cover: {t['decided_by']}")
+    said = _partial(cert)
+    if said:
+        cert["partial"] = said
     return cert
+
+
+def _partial(cert: dict) -> str:
+    """What the certificate leaves to others: the tail's proof, and the rest of the domain when the box is not the
+    statement's whole domain ('' when neither)."""
+    out = []
+    if cert.get("tail"):
+        t = cert["tail"]
+        out.append(f"the tail {t['symbol']} {'>=' if t['toward'] == 'oo' else '<='} {t['cut']} is decided by another "
+                   f"proof, not checked here ({t['decided_by']})")
+    if not cert.get("on_its_box"):
+        out.append("the statement is certified on the box " +
+                   ", ".join(f"{k} in [{lo}, {hi}]" for k, (lo, hi) in cert["box"].items()) + " only")
+    return "; ".join(out)
 
 
 # ------------------------------------------------------------------------------------------------ evaluate
@@ -252,7 +267,8 @@ def _rational(s, _read: dict = {}) -> Fraction:          # noqa: B006 - a memo: 
 # ------------------------------------------------------------------------------------------------- check
 def check(cert: dict) -> tuple[bool, str]:
     """(ok, detail): the certificate's key, each cover's partition of the statement's box, and every box's margin
-    recomputed with arb (module docstring). A certificate with a tail passes with `partial` in its detail."""
+    recomputed with arb (module docstring). A certificate with a tail, or whose box is not the statement's whole
+    domain, passes with "partial: ..." in its detail, saying what it leaves to others."""
     try:
         return _check(cert)
     except Exception as err:                   # a malformed file: rejected, with why
@@ -299,8 +315,11 @@ def _check(cert: dict) -> tuple[bool, str]:
         tree = cover["margin"]
         if tree is None:
             return False, f"cover {c} has no margin expression to evaluate"
+        prec = cover["prec"]
+        if isinstance(prec, bool) or not isinstance(prec, int) or not 2 <= prec <= 4096:
+            return False, f"cover {c}: prec {prec!r} is not a working precision in bits (2 to 4096)"
         old = ctx.prec
-        ctx.prec = int(cover["prec"])
+        ctx.prec = prec
         try:
             margin, balls = compile_tree(tree), {}
 
@@ -330,7 +349,7 @@ def _check(cert: dict) -> tuple[bool, str]:
               f"recomputed with arb and {'/'.join(sorted({cv['relation'] for cv in covers}))} 0 on each")
     if missed:
         detail += f" ({missed} recorded lower bounds differ from the recomputed ones: not relied on)"
-    if tail:
-        detail += (f"; partial: the tail {tail['symbol']} {'>=' if tail['toward'] == 'oo' else '<='} {tail['cut']} "
-                   f"is decided by another proof, not checked here ({tail['decided_by']})")
+    said = _partial(cert)
+    if said:
+        detail += f"; partial: {said}"
     return True, detail

@@ -119,7 +119,7 @@ def test_a_malformed_certificate_fails_and_never_raises(two):
     for mutate in (lambda c: c["covers"][0].pop("margin"),
                    lambda c: c["covers"][0].update(margin=["gamma", ["var", "x"]]),
                    lambda c: c["covers"][0]["boxes"][0][0].pop(), lambda c: c.update(kind="farkas"),
-                   lambda c: c["covers"][0].update(relation="<")):
+                   lambda c: c["covers"][0].update(relation="<"), lambda c: c["covers"][0].update(prec=10 ** 9)):
         bad = fresh(two)
         mutate(bad)
         ok, detail = boxes.check(bad)
@@ -137,6 +137,16 @@ def test_a_tail_proved_otherwise_passes_as_partial():
     bad = fresh(cert)
     bad["covers"][0]["domain"]["x"][1] = bad["covers"][0]["boxes"][-1][0][0][1] = str(Fraction(t["cut"]) - 1)
     assert not boxes.check(bad)[0]                          # the cover stops short of the tail's cut
+
+
+def test_a_box_that_is_not_the_statement_s_whole_domain_passes_as_partial():
+    st = Holds(rel(1 - sympy.erf(x), ">", 0), method="arb", box={x: (0, 3)})           # x real: the box is a part
+    d = decide(st)
+    assert d.status == "certified" and d.partial and not d.cover["on_its_box"]
+    cert = boxes.certificate(d.cover, str(st.claim), "source-hash", "test: erf on a part of its domain")
+    ok, detail = boxes.check(fresh(cert))
+    assert ok and "partial: the statement is certified on the box x in [0, 3] only" in detail, detail
+    assert cert["partial"] in detail
 
 
 def test_partition_exact_covers_and_what_it_refuses():
