@@ -30,6 +30,7 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -131,6 +132,10 @@ class _Program:
         self.depth: list[int] = []
         self.solved = 0
         self.status = highspy.HighsModelStatus
+        #: recording mode (`Tree`): after each decision, `last` holds what HiGHS gave for a certificate:
+        #: ("ray", y) for an infeasible program (its dual ray), ("dual", y) for an optimal one (its row duals)
+        self.record = False
+        self.last: tuple | None = None
 
     def push(self, rows: Sequence) -> None:
         for idx, coef, lo, hi in rows:
@@ -147,11 +152,20 @@ class _Program:
 
     def feasible(self) -> bool:
         self.h.changeColCost(self.n, 0.0)
-        return self._run() != self.status.kInfeasible
+        st = self._run()
+        if self.record:
+            self.last = self._ray() if st == self.status.kInfeasible else None
+        return st != self.status.kInfeasible
 
     def max_margin(self) -> tuple[float, np.ndarray | None]:
         self.h.changeColCost(self.n, -1.0)           # minimise -m
         st = self._run()
+        if self.record:
+            # (not getDualRay here: after a program with a cost it moves HiGHS's later warm starts, so
+            # that recording would change the search's rounding; an infeasible violation is certified
+            # from a program of its own, `_fresh`)
+            self.last = (("dual", np.array(self.h.getSolution().row_dual), self._tight())
+                         if st == self.status.kOptimal else None)
         self.h.changeColCost(self.n, 0.0)
         if st == self.status.kInfeasible:
             return -math.inf, None
@@ -159,6 +173,34 @@ class _Program:
             raise RuntimeError(f"HiGHS ended with {self.h.modelStatusToString(st)}")
         z = np.array(self.h.getSolution().col_value)
         return float(z[self.n]), z
+
+    def _ray(self, again: bool = False) -> tuple | None:
+        """The dual ray of an infeasible program (HiGHS's `getDualRay`: row multipliers y, y_i > 0 taking
+        row i's lower side and y_i < 0 its upper, whose combination of the rows has every column 0 and a
+        positive right side: Farkas' lemma). Where HiGHS keeps none (after presolve, or IPM) and `again`,
+        the program is solved again by simplex without presolve, which leaves one (HiGHS's documentation of
+        `getDualRay`: a ray exists after the simplex solver proves infeasibility); the search's own program
+        is never solved again for a certificate (`_fresh` is, in an instance of its own), so recording does
+        not move its warm starts."""
+        _, has, ray = self.h.getDualRay()
+        if not has and again:
+            self.h.setOptionValue("presolve", "off")
+            self.h.setOptionValue("solver", "simplex")
+            self.h.clearSolver()
+            self.h.run()
+            _, has, ray = self.h.getDualRay()
+            self.h.setOptionValue("presolve", "choose")
+            self.h.setOptionValue("solver", "choose")
+        return ("ray", np.array(ray), self._tight()) if has else None
+
+    def _tight(self) -> np.ndarray:
+        """The rows nonbasic in HiGHS's last basis (at a bound): where exact multipliers are sought."""
+        import highspy
+        basic = highspy.HighsBasisStatus.kBasic
+        b = self.h.getBasis()
+        if not b.valid:
+            return np.zeros(0, int)
+        return np.array([i for i, st in enumerate(b.row_status) if st != basic], int)
 
     def _run(self):
         self.solved += 1
@@ -176,6 +218,229 @@ class _Program:
             raise RuntimeError(f"HiGHS ended with {self.h.modelStatusToString(st)} on a program of "
                                f"{self.h.getNumRow()} rows")
         return st
+
+
+#: a certificate's multipliers: the support is HiGHS's entries above this fraction of the largest
+SUPPORT = 1e-9
+
+
+#: a coefficient is read as the rational of smallest denominator (at most `DENOMINATOR`) within `NEAR` of its
+#: double (`rational`)
+NEAR = 1e-12
+DENOMINATOR = 10 ** 6
+_RATIONAL: dict = {}
+
+
+def rational(x: float):
+    """The coefficient a double stands for: the fraction of smallest denominator q <= `DENOMINATOR` within
+    `NEAR` of x (found among the continued fraction's convergents and semiconvergents,
+    `Fraction.limit_denominator` at q = 10, 100, ...), else the double itself, exactly.
+
+    Why: a model's coefficients are often rationals its doubles round (a Gaussian posterior's weights with
+    rational variances are rational functions of the counts), and the linear programs' infeasibility rests on
+    identities between them (the weights of one arm's rewards cancelling across rows) that hold in the
+    rationals and fail by a few ulps in the doubles. With free variables a Farkas certificate must cancel every
+    column exactly, so it exists for the rational rows and in general not for the doubles. Two fractions of
+    denominator <= 10^5 differ by more than 1e-10 > 2 `NEAR`, so below that the fraction found is the only one
+    that near; the certificate states the rows it holds (`certify.farkas`), and that these are the model's real
+    coefficients is what it trusts."""
+    from fractions import Fraction
+    x = float(x)
+    r = _RATIONAL.get(x)
+    if r is None:
+        r = Fraction(x)
+        q = 10
+        while q <= DENOMINATOR:
+            f = r.limit_denominator(q)
+            if abs(f - r) <= NEAR:
+                r = f
+                break
+            q *= 10
+        if len(_RATIONAL) < 10 ** 6:
+            _RATIONAL[x] = r
+    return r
+
+
+def _plain(rows: Sequence, n_vars: int) -> list:
+    """Rows as (column list, coefficient list, lo, hi): the coefficients exact rationals (`rational`), the
+    bounds the doubles the model gave (taken exactly where a certificate is checked), the margin's column
+    `n_vars`."""
+    out = []
+    for idx, coef, lo, hi in rows:
+        idx = np.where(np.asarray(idx) == MARGIN, n_vars, np.asarray(idx))
+        out.append(([int(i) for i in idx], [rational(c) for c in np.asarray(coef, float)], float(lo), float(hi)))
+    return out
+
+
+def exact_multipliers(rows: list, y: np.ndarray, target: dict, strict: bool, tight=()) -> dict | None:
+    """Exact rational multipliers {row: Fraction} near HiGHS's floating ones `y` (y_i > 0 takes row i's
+    lower side lo_i <= a_i z, y_i < 0 its upper side a_i z <= hi_i), such that sum_i y_i a_i equals
+    `target` ({column: Fraction}, every other column 0: the variables are free) and L = sum_i y_i
+    (lo_i or hi_i, the side taken) is > 0 (`strict`: then 0 >= L > 0, Farkas' lemma for an infeasible
+    system) or >= 0 (with target -e_m: -m >= L, so the margin m <= -L <= 0). None where none is found.
+
+    The coefficients are the exact rationals their doubles are. Rounding HiGHS's y to nearby fractions
+    (`Fraction.limit_denominator`) does not make sum_i y_i a_i vanish exactly when the a_i are arbitrary
+    doubles, so the multipliers are solved for exactly instead, on HiGHS's support (entries above
+    `SUPPORT` of the largest): the system sum_i y_i a_i = target in rational arithmetic (python-flint's
+    fmpq_mat, reduced row echelon form); its free unknowns are set to HiGHS's values (rounded to
+    fractions of denominator at most 10^6) and the pivots solved from them. A multiplier of the wrong
+    sign for its row (a side the row does not have) drops the row from the support and the system is
+    solved again, at most 4 times. The result is checked by `certify.farkas.verify_multipliers`."""
+    from fractions import Fraction
+
+    import flint
+
+    from ..certify.farkas import verify_multipliers
+    y = np.asarray(y, float)
+    top = float(np.max(np.abs(y))) if y.size else 0.0
+    if not top > 0 or not math.isfinite(top):
+        return None
+    if not target:
+        y = y / top                          # a ray's scale is free
+    support = sorted({int(i) for i in np.flatnonzero(np.abs(y) > SUPPORT * top)} | {int(i) for i in tight})
+    for _ in range(4):
+        if not support:
+            return None
+        cols = sorted({c for i in support for c in rows[i][0]} | set(target))
+        at = {c: k for k, c in enumerate(cols)}
+        B = flint.fmpq_mat(len(cols), len(support) + 1)
+        for j, i in enumerate(support):
+            acc: dict[int, Fraction] = {}
+            for c, a in zip(rows[i][0], rows[i][1]):
+                acc[c] = acc.get(c, Fraction(0)) + a
+            for c, a in acc.items():
+                B[at[c], j] = flint.fmpq(a.numerator, a.denominator)
+        for c, v in target.items():
+            B[at[c], len(support)] = flint.fmpq(v.numerator, v.denominator)
+        R, rank = B.rref()
+        pivots = []
+        for r in range(rank):
+            pivots.append(next(j for j in range(len(support) + 1) if R[r, j] != 0))
+        if pivots and pivots[-1] == len(support):
+            return None                      # the target is not a combination of these rows
+        free = [j for j in range(len(support)) if j not in pivots]
+        val = {j: flint.fmpq(*Fraction(float(y[support[j]])).limit_denominator(10 ** 6).as_integer_ratio())
+               for j in free}
+        for r, j in enumerate(pivots):
+            v = R[r, len(support)]
+            for f in free:
+                if R[r, f] != 0:
+                    v -= R[r, f] * val[f]
+            val[j] = v
+        wrong = [support[j] for j, v in val.items()
+                 if (v > 0 and not math.isfinite(rows[support[j]][2]))
+                 or (v < 0 and not math.isfinite(rows[support[j]][3]))]
+        if wrong:
+            support = [i for i in support if i not in wrong]
+            continue
+        out = {support[j]: Fraction(int(v.p), int(v.q)) for j, v in val.items() if v != 0}
+        exact = [(r[0], r[1],
+                  Fraction(r[2]) if math.isfinite(r[2]) else None, Fraction(r[3]) if math.isfinite(r[3]) else None)
+                 for r in rows]
+        ok, _ = verify_multipliers(exact, out, target, strict)
+        return out if ok else None
+    return None
+
+
+@dataclass
+class Tree:
+    """What a recording search (`search_many(..., record=Tree())`) explored, for a certificate
+    (`certify.farkas.certificate`): the root (the forced prefix `start` with its rows: the model's root
+    rows, then each forced pull's), and every node after it in depth-first order, each a dict with
+
+    - `arms` (the pulls), `rows` (the rows its last pull adds, `_plain` form, the margin's column
+      `n_vars`), `status` ("internal", "pruned" or "leaf"), `branch` (an internal node's
+      `model.children(arms)`: the pulls the search tried);
+    - a pruned node's `y`: exact Farkas multipliers {i: Fraction} over its path's rows (the root's, then
+      each node's down to it, numbered in that order), or None (uncertified: HiGHS gave no ray, or no
+      exact multipliers were found near it);
+    - a leaf's `checks`: step name -> [{label, rows, margin, kind, y}] for each violation the step gave:
+      `kind` "bound" (HiGHS's largest margin was finite: `y` over the path's rows then the violation's,
+      combining them into -m >= L with L >= 0) or "infeasible" (a Farkas ray of the path and the
+      violation); `y` None where uncertified; and `z`, a point of the leaf's rows (HiGHS's, floats; the
+      history the leaf replays, not relied on).
+
+    `complete` is False where the walk stopped at a witness of every step (the tree is then cut short).
+    `seconds` is the time spent on certificates (exact multipliers)."""
+
+    n_vars: int = 0
+    n: int = 0
+    start: tuple = ()
+    root: list = field(default_factory=list)
+    root_status: str = "internal"
+    root_y: dict | None = None
+    root_branch: list = field(default_factory=list)
+    root_checks: dict = field(default_factory=dict)
+    nodes: list = field(default_factory=list)
+    complete: bool = True
+    seconds: float = 0.0
+    #: decisions whose first try gave no exact multipliers, solved again (`_fresh`), and how many then had them
+    retried: int = 0
+    retried_certified: int = 0
+
+    def counts(self) -> dict:
+        """Pruned nodes (and how many have exact multipliers), leaves, and the leaves' violations decided
+        (and how many have exact multipliers), by step."""
+        pruned = [nd for nd in self.nodes if nd["status"] == "pruned"] + (
+            [{"y": self.root_y}] if self.root_status == "pruned" else [])
+        out = {"pruned": len(pruned), "pruned_certified": sum(nd["y"] is not None for nd in pruned),
+               "leaves": sum(nd["status"] == "leaf" for nd in self.nodes), "checks": {}}
+        for nd in self.nodes:
+            for name, vs in nd.get("checks", {}).items():
+                c = out["checks"].setdefault(name, [0, 0])
+                c[0] += len(vs)
+                c[1] += sum(v["y"] is not None for v in vs)
+        return out
+
+
+def _fresh(rows: list, n_vars: int, target: dict) -> tuple | None:
+    """The program of `rows` solved again from scratch, in a HiGHS instance of its own: the coefficients the
+    rationals of the certificate (as doubles), simplex without presolve, feasibility and optimality tolerances
+    1e-10 (HiGHS's defaults are 1e-7); minimising -m where `target` is -e_m, else only feasibility. Its dual ray
+    or row duals and basis, as `_Program.last`: a second try where the search's own warm-started answer gave no
+    exact multipliers (its support was not the exact program's)."""
+    import highspy
+    h = _highs()
+    inf = highspy.kHighsInf
+    nc = n_vars + 1
+    h.setOptionValue("presolve", "off")
+    h.setOptionValue("solver", "simplex")
+    h.setOptionValue("primal_feasibility_tolerance", 1e-10)
+    h.setOptionValue("dual_feasibility_tolerance", 1e-10)
+    h.addVars(nc, np.full(nc, -inf), np.append(np.full(n_vars, inf), CAP))
+    for cols, coef, lo, hi in rows:
+        h.addRow(lo if math.isfinite(lo) else -inf, hi if math.isfinite(hi) else inf, len(cols),
+                 np.asarray(cols, np.int32), np.array([float(a) for a in coef]))
+    for c, v in target.items():
+        h.changeColCost(c, float(v))
+    h.run()
+    st = h.getModelStatus()
+    p = _Program.__new__(_Program)
+    p.h = h
+    if st == highspy.HighsModelStatus.kInfeasible:
+        return p._ray(again=True)
+    if st == highspy.HighsModelStatus.kOptimal:
+        return ("dual", np.array(h.getSolution().row_dual), p._tight())
+    return None
+
+
+def _certify(tree: Tree, rows: list, last: tuple | None, target: dict, strict: bool) -> dict | None:
+    """Exact multipliers for one decision (`exact_multipliers`) from the search's HiGHS answer `last`, else
+    from the program solved again from scratch with tighter tolerances (`_fresh`); None where neither gives
+    them (the decision is then uncertified, and counted so)."""
+    t0 = time.perf_counter()
+    try:
+        y = exact_multipliers(rows, last[1], target, strict, last[2]) if last is not None else None
+        if y is None:
+            again = _fresh(rows, tree.n_vars, target)
+            if again is not None and (again[0] == "ray") == strict:
+                y = exact_multipliers(rows, again[1], target, strict, again[2])
+            tree.retried += 1
+            tree.retried_certified += y is not None
+        return y
+    finally:
+        tree.seconds += time.perf_counter() - t0
 
 
 def _rows_of(model: Any, arms: tuple[int, ...]) -> list:
@@ -223,14 +488,14 @@ def exact_violation(model: Any, arms: tuple[int, ...], violation: Violation) -> 
 
 
 def search(model: Any, step: Callable[[Any, tuple[int, ...]], list[Violation]], *, tol: float = BAND,
-           progress: Callable[[int], None] | None = None, exact: bool = True) -> Outcome:
+           progress: Callable[[int], None] | None = None, exact: bool = True, record: Tree | None = None) -> Outcome:
     """Decide `step` on every history of `model` (`search_many` with one step)."""
-    return search_many(model, {"step": step}, tol=tol, progress=progress, exact=exact)["step"]
+    return search_many(model, {"step": step}, tol=tol, progress=progress, exact=exact, record=record)["step"]
 
 
 def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], list[Violation]]], *,
                 tol: float = BAND, progress: Callable[[int], None] | None = None,
-                exact: bool = True) -> dict[str, Outcome]:
+                exact: bool = True, record: Tree | None = None) -> dict[str, Outcome]:
     """Decide each of `steps` on every history of `model` in one walk of the tree: depth-first over the
     pull sequences from `model.start()`, pruning infeasible prefixes; at each full history, the largest
     margin of each violation of every step not yet broken. A margin above `tol` breaks the step: its
@@ -244,6 +509,10 @@ def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], li
         exact: decide the band exactly (about 50 ms a history); False counts those histories as holding
             and says how many (`Outcome.near_zero`), for a search beside an exact proof of the step.
         progress: called with the number of nodes visited, every 1000.
+        record: an empty `Tree`, filled with what the walk explored and a certificate of each decision
+            HiGHS made: exact Farkas multipliers of every pruned node, and of every violation's largest
+            margin at every leaf (`Tree`). The decisions and the results are the same as without it;
+            the certificates cost their own time (`Tree.seconds`).
 
     Returns:
         name -> `Outcome` (the tree's counts are the shared walk's).
@@ -254,6 +523,16 @@ def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], li
     start = tuple(model.start())
     for t in range(1, len(start) + 1):
         lp.push(model.rows(start[:t]))
+    rec = record
+    path: list[list] = []                 # recording: the rows of each level of the current path
+    if rec is not None:
+        lp.record = True
+        nv = model.n_vars
+        rec.n_vars, rec.n, rec.start = nv, model.n, start
+        rec.root = _plain(list(model.root_rows()) + [r for t in range(1, len(start) + 1)
+                                                     for r in model.rows(start[:t])], nv)
+        path.append(rec.root)
+        here: dict[tuple, dict] = {}
     stats = {"visited": 0, "leaves": 0, "pruned": 0}
     found: dict[str, tuple] = {}
     best = {name: (-math.inf, "") for name in steps}
@@ -270,6 +549,8 @@ def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], li
                 lp.push(v.rows)
                 m, z = lp.max_margin()
                 lp.pop()
+                if rec is not None:
+                    _check(arms, name, v, m, z)
                 if m > best[name][0]:
                     best[name] = (m, v.label)
                 if m > tol:
@@ -290,27 +571,69 @@ def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], li
                     ties.setdefault(name, (arms, float(ze[-1]), v.label))
         return len(found) == len(steps)
 
+    def _check(arms: tuple[int, ...], name: str, v: Violation, m: float, z) -> None:
+        rows = [r for level in path for r in level]
+        vr = _plain(v.rows, nv)
+        kind = "infeasible" if m == -math.inf else "bound"
+        if kind == "bound" and lp.last is not None and lp.last[0] == "ray":
+            kind = "infeasible"
+        target = {} if kind == "infeasible" else {nv: Fraction(-1)}
+        y = _certify(rec, rows + vr, lp.last, target, kind == "infeasible")
+        nd = here[arms]
+        nd.setdefault("checks", {}).setdefault(name, []).append(
+            {"label": v.label, "rows": vr, "margin": float(m), "kind": kind, "y": y})
+        if z is not None and "z" not in nd:
+            nd["z"] = [float(x) for x in z[:nv]]
+
     def visit(arms: tuple[int, ...]) -> bool:
         stats["visited"] += 1
         if progress and stats["visited"] % 1000 == 0:
             progress(stats["visited"])
         if len(arms) >= model.n:
+            if rec is not None:
+                here[arms]["status"] = "leaf"
             return leaf(arms)
-        for a in model.children(arms):
+        kids = model.children(arms)
+        if rec is not None:
+            here[arms]["branch"] = list(kids)
+        for a in kids:
             nxt = arms + (a,)
-            lp.push(model.rows(nxt))
+            rows = model.rows(nxt)
+            lp.push(rows)
+            if rec is not None:
+                nd = {"arms": nxt, "rows": _plain(rows, nv), "status": "internal"}
+                rec.nodes.append(nd)
+                here[nxt] = nd
+                path.append(nd["rows"])
             try:
                 if not lp.feasible():
                     stats["pruned"] += 1
+                    if rec is not None:
+                        nd["status"] = "pruned"
+                        nd["y"] = _certify(rec, [r for level in path for r in level], lp.last, {}, True)
                     continue
                 if visit(nxt):
                     return True
             finally:
                 lp.pop()
+                if rec is not None:
+                    path.pop()
+                    here.pop(nxt, None)
         return False
 
+    if rec is not None:
+        here[start] = {"arms": start, "rows": rec.root, "status": "internal"}
     if lp.feasible():
-        visit(start)
+        if visit(start) and rec is not None:
+            rec.complete = False
+    elif rec is not None:
+        rec.root_status = "pruned"
+        rec.root_y = _certify(rec, rec.root, lp.last, {}, True)
+    if rec is not None:
+        root = here.get(start, {})
+        rec.root_branch = root.get("branch", [])
+        rec.root_checks = root.get("checks", {})
+        rec.root_status = root.get("status", rec.root_status) if rec.root_status != "pruned" else "pruned"
     seconds = round(time.perf_counter() - t0, 3)
     out = {}
     for name in steps:

@@ -1,0 +1,283 @@
+"""Farkas certificates: an exact history search's tree, checked in exact rational arithmetic with no LP solver.
+
+The exact history search (`rue_verify.verify.histories`) walks a tree of pull sequences. At each node the pull
+sequence so far fixes rows lo <= a . z <= hi over the variables z (the rewards, the means, and a margin m): the
+algorithm's choices and the event. A node whose rows have no solution is pruned; at a full history (a leaf) each
+way the step can fail (a violation: more rows, using m) has a largest margin m <= 0. HiGHS decides both in
+floating point. This module turns the walk, recorded with `search_many(..., record=Tree())`, into a file, and
+checks that file without HiGHS.
+
+Each decision carries rational multipliers y over the rows of its path (the root's rows, then each node's rows
+down to it; a leaf's check then its violation's rows), y_i > 0 taking row i's lower side (a_i . z >= lo_i, times
+y_i) and y_i < 0 its upper side (a_i . z <= hi_i, times |y_i|). Summed, sum_i y_i a_i . z >= L, with L = sum_i
+y_i (lo_i or hi_i, the side taken). Then:
+
+- a pruned node ("infeasible"): sum_i y_i a_i = 0 on every column and L > 0 gives 0 >= L > 0: no z satisfies the
+  rows (Farkas' lemma, the easy direction: the multipliers are a proof of infeasibility; the variables are all
+  free, so no column bound enters);
+- a leaf's violation ("bound"): sum_i y_i a_i = -e_m (minus the margin's column) and L >= 0 gives -m >= L >= 0:
+  no z on the history has a margin m > 0, so the step holds on that violation. (The LP duality bound of the
+  margin, which HiGHS's row duals at the optimum give; a violation whose rows are infeasible on the history
+  carries an "infeasible" certificate instead.)
+
+A certificate of kind "farkas" holds, beside the common fields (`rue_verify.certify`):
+
+- `n_vars` (columns 0..n_vars-1 the search's variables, column `n_vars` the margin), `n` (a full history's
+  length), `step` (the step whose leaf checks it holds, or null: then it certifies the tree's pruning only);
+- `values`: every number the rows use, once, as an exact rational "p/q" (each is the double the model computed,
+  written exactly); a row is [columns, indices into `values`, lo's index or null for -inf, hi's or null for
+  +inf];
+- `root`: the forced prefix (`arms`), its rows (the model's root rows then each forced pull's), `status`,
+  `branch`, and `y` where the root itself is pruned;
+- `nodes`: every node after the root in depth-first order: `arms`, `rows` (the rows its last pull adds),
+  `status` ("internal", "pruned", "leaf"), an internal node's `branch` (the pulls the search tried), a pruned
+  node's `y`, a leaf's `checks` ([{label, rows, kind, y}] for each violation of `step`) and `z` (HiGHS's point
+  of the history, floats: the history a reader can replay; not relied on);
+- `branching` (optional): the rule the model's branching follows, re-computed here at every internal node:
+  {"rule": "every", "K": K} (every arm 0..K-1) or {"rule": "relabel", "K": K, "after": s} (arm 0, every other
+  arm pulled after position s, and the first arm never pulled after s: arms 1..K-1 are interchangeable);
+- a multiplier set `y` is [[row, "p/q"], ...], `row` numbering the path's rows in order.
+
+`check` verifies, in `fractions.Fraction` arithmetic:
+
+1. the key is the sha256 of statement and source;
+2. the tree is complete: the root's arms are a prefix of every node's; each node's parent (its arms less the
+   last) is an internal node that lists the last pull in its `branch`; each internal node has exactly one child
+   per pull of its `branch`, no pull twice, and has fewer than `n` pulls; each leaf has exactly `n`; with
+   `branching`, every internal node's branch is the rule's;
+3. every pruned node's multipliers prove its path's rows infeasible, and (with `step`) every leaf's every
+   violation's multipliers prove its margin <= 0 (or its rows infeasible).
+
+It trusts, and does not check: that the rows are the model's (the algorithm's choices and the event, as the
+doubles `simulate.proofs.linear.RUELinear` computed them: the statement is about that system of doubles taken
+exactly, not about the real numbers they round); that a leaf's violations are all the ways its step can fail
+(the step's own translation to rows); that the `branching` rule loses nothing (arms 1..K-1 interchangeable in the
+rows and the step); and that every history follows some pull sequence (the choice rows allow ties, so a history
+satisfies the rows of the sequence the algorithm's tie rule makes). A node or check without multipliers is
+counted as uncertified and the certificate is refused, saying how many.
+
+This module imports the standard library only: no LP solver, no scipy, no z3, no search code."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from fractions import Fraction
+
+
+def key(statement: str, source: str) -> str:
+    """The certificate's key: the sha256 (hex) of `statement` followed by `source`, as UTF-8."""
+    return hashlib.sha256((statement + source).encode("utf-8")).hexdigest()
+
+
+def _q(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
+
+
+def verify_multipliers(rows: list, y: dict, target: dict, strict: bool) -> tuple[bool, str]:
+    """Whether multipliers `y` ({row: Fraction}) prove what the module docstring says: each y_i > 0 on a row with a
+    lower side and y_i < 0 on one with an upper side; sum_i y_i a_i equal to `target` ({column: Fraction}, every
+    other column 0); L = sum_i y_i (side taken) > 0 (`strict`, infeasibility) or >= 0 (a margin bound). `rows`
+    are (columns, coefficients, lo or None, hi or None), in Fractions."""
+    acc: dict[int, Fraction] = {}
+    L = Fraction(0)
+    for i, v in y.items():
+        if not isinstance(i, int) or not 0 <= i < len(rows):
+            return False, f"a multiplier names row {i!r}, which the path does not have"
+        cols, coef, lo, hi = rows[i]
+        if v == 0:
+            continue
+        side = lo if v > 0 else hi
+        if side is None:
+            return False, f"the multiplier of row {i} takes its {'lower' if v > 0 else 'upper'} side, which it has not"
+        L += v * side
+        for c, a in zip(cols, coef):
+            acc[c] = acc.get(c, Fraction(0)) + v * a
+    for c in set(acc) | set(target):
+        if acc.get(c, Fraction(0)) != target.get(c, Fraction(0)):
+            return False, f"the rows combined leave column {c} at {acc.get(c, Fraction(0))}, not {target.get(c, 0)}"
+    if strict and not L > 0:
+        return False, f"the rows combined give 0 >= {L}, no contradiction"
+    if not strict and not L >= 0:
+        return False, f"the rows combined bound the margin by {-L} > 0, not by 0"
+    return True, ""
+
+
+# ---------------------------------------------------------------- writing
+def certificate(tree, statement: str, source: str, what: str, step: str | None = None,
+                branching: dict | None = None) -> dict:
+    """A certificate of kind "farkas" (module docstring) from a recorded walk (`verify.histories.Tree`, read by
+    its attributes): `step` names the step whose leaf checks it holds (None: the pruning only); `branching`
+    the model's branching rule, if it is one `check` knows."""
+    values: dict[Fraction, int] = {}
+
+    def vid(x: float):
+        if not math.isfinite(x):
+            return None
+        f = Fraction(x)
+        if f not in values:
+            values[f] = len(values)
+        return values[f]
+
+    def rows(rs):
+        return [[list(c), [vid(a) for a in co], vid(lo) if lo > -math.inf else None,
+                 vid(hi) if hi < math.inf else None] for c, co, lo, hi in rs]
+
+    def ys(y):
+        return None if y is None else [[int(i), _q(v)] for i, v in sorted(y.items())]
+
+    def checks(nd_checks):
+        return [{"label": c["label"], "rows": rows(c["rows"]), "kind": c["kind"], "y": ys(c["y"])}
+                for c in nd_checks.get(step, [])]
+
+    root = {"arms": list(tree.start), "rows": rows(tree.root), "status": tree.root_status,
+            "branch": list(tree.root_branch), "y": ys(tree.root_y)}
+    if step is not None and tree.root_status == "leaf":
+        root["checks"] = checks(tree.root_checks)
+    nodes = []
+    for nd in tree.nodes:
+        out = {"arms": list(nd["arms"]), "rows": rows(nd["rows"]), "status": nd["status"]}
+        if nd["status"] == "internal":
+            out["branch"] = list(nd.get("branch", []))
+        elif nd["status"] == "pruned":
+            out["y"] = ys(nd.get("y"))
+        else:
+            if step is not None:
+                out["checks"] = checks(nd.get("checks", {}))
+            if "z" in nd:
+                out["z"] = nd["z"]
+        nodes.append(out)
+    cert = {"kind": "farkas", "key": key(statement, source), "statement": statement, "source": source,
+            "what": what, "n_vars": tree.n_vars, "n": tree.n, "step": step, "complete": bool(tree.complete),
+            "values": [_q(v) for v in values], "root": root, "nodes": nodes}
+    if branching is not None:
+        cert["branching"] = dict(branching)
+    return cert
+
+
+# ---------------------------------------------------------------- checking
+def _branch(rule: dict, arms: tuple) -> list | None:
+    if rule.get("rule") == "every":
+        return list(range(int(rule["K"])))
+    if rule.get("rule") == "relabel":
+        K, s = int(rule["K"]), int(rule["after"])
+        seen = set(arms[s:])
+        fresh = [k for k in range(1, K) if k not in seen]
+        return [0] + sorted(k for k in seen if k) + fresh[:1]
+    return None
+
+
+def check(cert: dict) -> tuple[bool, str]:
+    """(ok, detail): ok only when the key matches, the tree is complete and every pruned node's and every leaf
+    check's multipliers verify in exact rationals (module docstring); the detail counts what was checked."""
+    try:
+        return _check(cert)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, IndexError, AttributeError) as err:
+        return False, f"the certificate cannot be read: {type(err).__name__}: {err}"
+
+
+def _check(cert: dict) -> tuple[bool, str]:
+    for f in ("kind", "key", "statement", "source"):
+        if not isinstance(cert.get(f), str):
+            return False, f"the certificate has no {f} (a string)"
+    if cert["kind"] != "farkas":
+        return False, f"a certificate of kind {cert['kind']!r}, not 'farkas'"
+    if cert["key"] != key(cert["statement"], cert["source"]):
+        return False, "its key is not the sha256 of its statement and source: it certifies another link"
+    nv, n, step = int(cert["n_vars"]), int(cert["n"]), cert.get("step")
+    values = [Fraction(v) for v in cert["values"]]
+    rule = cert.get("branching")
+
+    def rows(rs):
+        return [([int(c) for c in cols], [values[i] for i in co], None if lo is None else values[lo],
+                 None if hi is None else values[hi]) for cols, co, lo, hi in rs]
+
+    def ys(y):
+        return None if y is None else {int(i): Fraction(v) for i, v in y}
+
+    root = cert["root"]
+    start = tuple(root["arms"])
+    nodes: dict[tuple, dict] = {start: root}
+    for nd in cert["nodes"]:
+        a = tuple(nd["arms"])
+        if a in nodes:
+            return False, f"the pull sequence {list(a)} appears twice"
+        if len(a) <= len(start) or a[:len(start)] != start:
+            return False, f"the node {list(a)} does not extend the root's prefix {list(start)}"
+        nodes[a] = nd
+    kids: dict[tuple, list] = {}
+    for a in nodes:
+        if a != start:
+            kids.setdefault(a[:-1], []).append(a[-1])
+    counts = {"internal": 0, "pruned": 0, "leaf": 0, "checks": 0, "uncertified": 0}
+    for a, nd in nodes.items():
+        st = nd["status"]
+        if st not in counts:
+            return False, f"the node {list(a)} has status {st!r}"
+        counts[st] += 1
+        if a != start:
+            parent = nodes.get(a[:-1])
+            if parent is None or parent["status"] != "internal" or a[-1] not in parent.get("branch", []):
+                return False, f"the node {list(a)} is no branch of an internal node"
+        if st == "internal":
+            br = list(nd.get("branch", []))
+            if len(a) >= n:
+                return False, f"the node {list(a)} has {len(a)} pulls (a full history) but is not a leaf"
+            if len(set(br)) != len(br) or sorted(kids.get(a, [])) != sorted(br):
+                return False, (f"the node {list(a)}'s children {sorted(kids.get(a, []))} do not cover its branching "
+                               f"{br}: the tree is incomplete")
+            if rule is not None and _branch(rule, a) != br:
+                return False, f"the node {list(a)} branches on {br}, not on {_branch(rule, a)} (the stated rule)"
+        elif a in kids:
+            return False, f"the {st} node {list(a)} has children"
+        if st == "leaf" and len(a) != n:
+            return False, f"the leaf {list(a)} has {len(a)} pulls, not n = {n}"
+        if st == "pruned" and len(a) > n:
+            return False, f"the pruned node {list(a)} is longer than n = {n}"
+
+    # the multipliers, along each path (depth first from the root)
+    path: list = []
+    bad: list[str] = []
+
+    def walk(a: tuple) -> None:
+        nd = nodes[a]
+        k = len(path)
+        path.extend(rows(nd["rows"]))
+        st = nd["status"]
+        if st == "pruned":
+            y = ys(nd.get("y"))
+            if y is None:
+                counts["uncertified"] += 1
+            else:
+                ok, why = verify_multipliers(path, y, {}, True)
+                if not ok:
+                    bad.append(f"the pruned node {list(a)}: {why}")
+        elif st == "leaf" and step is not None:
+            if "checks" not in nd:
+                bad.append(f"the leaf {list(a)} holds no check of {step}")
+            for c in nd.get("checks", []):
+                counts["checks"] += 1
+                y = ys(c.get("y"))
+                if y is None:
+                    counts["uncertified"] += 1
+                    continue
+                strict = c["kind"] == "infeasible"
+                if c["kind"] not in ("infeasible", "bound"):
+                    bad.append(f"the leaf {list(a)}'s check {c['label']!r} is of kind {c['kind']!r}")
+                    continue
+                ok, why = verify_multipliers(path + rows(c["rows"]), y, {} if strict else {nv: Fraction(-1)}, strict)
+                if not ok:
+                    bad.append(f"the leaf {list(a)}, {c['label']}: {why}")
+        elif st == "internal":
+            for b in nd.get("branch", []):
+                walk(a + (b,))
+        del path[k:]
+
+    walk(start)
+    what = (f"{counts['internal']} internal nodes, {counts['pruned']} pruned, {counts['leaf']} leaves"
+            + (f", {counts['checks']} leaf checks of {step}" if step is not None else ""))
+    if bad:
+        return False, f"{len(bad)} multiplier sets do not verify ({what}); the first: {bad[0]}"
+    if counts["uncertified"]:
+        return False, f"{counts['uncertified']} decisions have no multipliers (uncertified) ({what})"
+    return True, f"every decision verified in exact rationals: {what}"

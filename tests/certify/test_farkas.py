@@ -1,0 +1,183 @@
+"""Farkas certificates of the exact history search (`rue_verify.certify.farkas`): a recorded search's tree checks
+in exact rationals, with no LP solver; every planted corruption (a multiplier changed, a pruned node's certificate
+removed, a row altered, a child removed, a key that does not match) is rejected; the checker imports no solver
+and no search code; recording leaves the search's results as they were."""
+
+import copy
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from functools import lru_cache
+
+import pytest
+
+from rue_verify.certify import farkas
+from rue_verify.ledger.proof_histories import ROUTE_STEPS, STEPS, Params
+from rue_verify.verify.histories import Tree, search_many
+
+P = Params(3, 10, 1.0, 1.0, "repaired")
+STEP = "gap-repaired"           # its leaves carry both kinds: margin bounds and infeasible violations
+
+
+@lru_cache(maxsize=1)
+def _recorded():
+    tree = Tree()
+    out = search_many(P.model(), {s: STEPS[s][0](P) for s in ROUTE_STEPS["repaired"]}, exact=False, record=tree)
+    return tree, out
+
+
+def _cert(step: str = STEP) -> dict:
+    tree, _ = _recorded()
+    c = farkas.certificate(tree, f"{step} at {P}", "source-hash", f"history step {step}", step=step,
+                           branching={"rule": "relabel", "K": P.K, "after": 2 * P.K})
+    return json.loads(json.dumps(c, sort_keys=True))        # as a reader gets it: through a JSON file
+
+
+def _pruned(c: dict) -> dict:
+    return next(nd for nd in c["nodes"] if nd["status"] == "pruned")
+
+
+def _bump(q: str) -> str:
+    return str(Fraction(q) * Fraction(1000001, 1000000))
+
+
+def test_recording_changes_no_result_and_certifies_every_decision():
+    tree, rec = _recorded()
+    plain = search_many(P.model(), {s: STEPS[s][0](P) for s in ROUTE_STEPS["repaired"]}, exact=False)
+    for s in plain:
+        a, b = plain[s], rec[s]
+        assert (a.visited, a.leaves, a.pruned, a.programs, a.holds, a.smallest, a.where) == \
+               (b.visited, b.leaves, b.pruned, b.programs, b.holds, b.smallest, b.where)
+    n = tree.counts()
+    assert n["pruned"] == rec[STEP].pruned >= 1 and n["pruned_certified"] == n["pruned"]
+    assert n["leaves"] == rec[STEP].leaves
+    assert all(done == total > 0 for total, done in n["checks"].values())
+    kinds = {c["kind"] for nd in tree.nodes for c in nd.get("checks", {}).get(STEP, [])}
+    assert kinds == {"bound", "infeasible"}
+
+
+@pytest.mark.parametrize("step", ROUTE_STEPS["repaired"])
+def test_a_small_search_certificate_checks(step):
+    ok, detail = farkas.check(_cert(step))
+    assert ok, detail
+    assert "pruned" in detail and "leaves" in detail
+
+
+def test_a_changed_multiplier_is_rejected():
+    c = _cert()
+    nd = _pruned(c)
+    nd["y"][0][1] = _bump(nd["y"][0][1])
+    ok, detail = farkas.check(c)
+    assert not ok and "pruned node" in detail
+    c = _cert()
+    leaf = next(nd for nd in c["nodes"] if nd["status"] == "leaf" and nd["checks"])
+    leaf["checks"][0]["y"][-1][1] = _bump(leaf["checks"][0]["y"][-1][1])
+    ok, detail = farkas.check(c)
+    assert not ok and "leaf" in detail
+
+
+def test_a_multiplier_taking_a_side_its_row_has_not_is_rejected():
+    c = _cert()
+    nd = _pruned(c)
+    one_sided = next(i for i, r in enumerate(c["root"]["rows"]) if r[3] is None)   # lo <= a.z only
+    nd["y"].append([one_sided, "-1/1"])
+    ok, detail = farkas.check(c)
+    assert not ok and "side" in detail
+
+
+def test_a_pruned_node_without_its_certificate_is_rejected():
+    c = _cert()
+    _pruned(c)["y"] = None
+    ok, detail = farkas.check(c)
+    assert not ok and "uncertified" in detail
+    c = _cert()
+    del _pruned(c)["y"]
+    assert not farkas.check(c)[0]
+
+
+def test_a_leaf_without_its_checks_is_rejected():
+    c = _cert()
+    leaf = next(nd for nd in c["nodes"] if nd["status"] == "leaf" and nd["checks"])
+    del leaf["checks"]
+    ok, detail = farkas.check(c)
+    assert not ok and "no check" in detail
+
+
+def test_an_altered_row_is_rejected():
+    for where in ("coefficient", "bound"):
+        c = _cert()
+        nd = _pruned(c)
+        i, y = max(nd["y"])                # the last row the certificate uses: the pruned node's own
+        row = nd["rows"][i - (sum(len(a["rows"]) for a in [c["root"]] + _ancestors(c, nd)))]
+        if where == "coefficient":
+            c["values"].append("3/7")
+            row[1][0] = len(c["values"]) - 1
+        else:                              # the side its multiplier takes, loosened
+            c["values"].append("-1000/1" if Fraction(y) > 0 else "1000/1")
+            row[2 if Fraction(y) > 0 else 3] = len(c["values"]) - 1
+        ok, detail = farkas.check(c)
+        assert not ok and "do not verify" in detail, detail
+
+
+def _ancestors(c: dict, nd: dict) -> list:
+    """The nodes strictly between the root and `nd`, in order."""
+    by = {tuple(a["arms"]): a for a in c["nodes"]}
+    r = len(c["root"]["arms"])
+    return [by[tuple(nd["arms"][:t])] for t in range(r + 1, len(nd["arms"]))]
+
+
+def test_a_removed_child_is_rejected():
+    c = _cert()
+    leaf = next(nd for nd in c["nodes"] if nd["status"] == "leaf")
+    c["nodes"].remove(leaf)
+    ok, detail = farkas.check(c)
+    assert not ok and "cover" in detail
+    # removed with its parent's branch too: the stated branching rule still asks for it
+    c = _cert()
+    parent = next(nd for nd in c["nodes"] if nd["status"] == "internal" and len(nd["branch"]) > 1)
+    a = parent["branch"].pop()
+    gone = tuple(parent["arms"]) + (a,)
+    c["nodes"] = [nd for nd in c["nodes"] if tuple(nd["arms"][:len(gone)]) != gone]
+    ok, detail = farkas.check(c)
+    assert not ok and "rule" in detail
+
+
+def test_a_key_not_matching_is_rejected():
+    c = _cert()
+    c["statement"] = c["statement"] + " (changed)"
+    ok, detail = farkas.check(c)
+    assert not ok and "key" in detail
+    c = _cert()
+    c["kind"] = "boxes"
+    assert not farkas.check(c)[0]
+
+
+def test_a_node_outside_the_tree_or_a_short_leaf_is_rejected():
+    c = _cert()
+    extra = copy.deepcopy(next(nd for nd in c["nodes"] if nd["status"] == "leaf"))
+    extra["arms"] = extra["arms"][:-1] + [7]
+    c["nodes"].append(extra)
+    assert not farkas.check(c)[0]
+    c = _cert()
+    c["n"] = c["n"] + 1
+    ok, detail = farkas.check(c)
+    assert not ok and "pulls" in detail
+
+
+def test_the_checker_imports_no_solver_and_no_search(tmp_path):
+    """In a fresh interpreter, loading the checker and checking a certificate from a file loads neither z3,
+    HiGHS, scipy.optimize nor any module of rue_verify.verify."""
+    path = tmp_path / "cert.json"
+    path.write_text(json.dumps(_cert(), sort_keys=True))
+    code = ("import json, sys\n"
+            "from rue_verify.certify import farkas\n"
+            f"ok, detail = farkas.check(json.load(open({str(path)!r})))\n"
+            "bad = sorted(k for k in sys.modules if k.split('.')[0] in ('z3', 'highspy', 'cvc5')\n"
+            "             or k.startswith('scipy.optimize') or k.startswith('rue_verify.verify'))\n"
+            "print(json.dumps([ok, detail, bad]))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    ok, detail, bad = json.loads(out.stdout.strip().splitlines()[-1])
+    assert ok, detail
+    assert bad == []
