@@ -31,11 +31,12 @@ Nothing here knows a paper."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 
 import sympy
 
-from .findings import Finding, shorten
+from .findings import Finding, made_by_engine, shorten
 from .proofs import Rests, _holds_row, settle_proof
 from .statements import Z3_SECONDS, Holds, rel
 
@@ -182,15 +183,22 @@ _ASSUMED = {"positive": ">", "nonnegative": ">=", "negative": "<", "nonpositive"
 
 
 def assumptions_hold(bind: dict, free, here: tuple) -> str | None:
-    """Why a symbol's assumptions (positive, nonnegative, negative, nonpositive, integer) do not hold of the
-    expression bound to it on the domain `here` (decided), or None: a statement proved for positive x says
-    nothing at x = -1."""
+    """Why a symbol's assumptions (real, nonzero, positive, nonnegative, negative, nonpositive, integer) do not
+    hold of the expression bound to it on the domain `here` (decided), or None: a statement proved for positive x
+    says nothing at x = -1."""
     for sym, v in _bind(bind, free).items():
         if not isinstance(sym, sympy.Symbol):
             continue
         v = sympy.sympify(v)
         if sym.is_integer and v.is_integer is not True:
             return f"{sym} is an integer in the statement, but it is bound to {shorten(str(v), 60)}"
+        if sym.is_real and v.is_real is not True:         # a real symbol bound to I*y: the statement says nothing
+            return f"{sym} is real in the statement, but {shorten(str(v), 60)} is not known to be real"
+        if sym.assumptions0.get("nonzero") and not (sym.is_positive or sym.is_negative) and v.is_zero is not False:
+            sub = _holds_row({}, Holds(sympy.Ne(v, 0, evaluate=False), tuple(here)), describe=False)
+            if sub["status"] != "certified":
+                return (f"{sym} is nonzero in the statement, but {shorten(str(v), 60)} != 0 is not established "
+                        f"({sub['status']})")
         for name, op in _ASSUMED.items():
             if sym.assumptions0.get(name) and not (name == "nonnegative" and sym.is_positive) \
                     and not (name == "nonpositive" and sym.is_negative):
@@ -216,6 +224,16 @@ def _free(*exprs) -> set:
     for e in exprs:
         out |= sympy.sympify(e).free_symbols
     return out
+
+
+class Continuous(sympy.Function):
+    """A schema's condition on a function parameter: Continuous(phi(y), y, lo, hi), phi defined and continuous at
+    every y in [lo, hi] (an infinite end: unbounded that way; y's own assumptions restrict it too). A condition
+    about phi'' or phi' is decided where they are defined, so a phi with a pole (1/t^2 'convex') or a logarithm
+    of a number that may be 0 would pass it: this one is decided by `_undefined_between` (each pole, root and
+    logarithm shown away from its bad set, every other function known continuous)."""
+
+    nargs = 4
 
 
 # --------------------------------------------------------------------------------------------------- schemas
@@ -518,6 +536,10 @@ def _condition_rows(conds, given) -> tuple[list[dict], list]:
                          "detail": "true as instantiated" if c else "false as instantiated"})
             checks.append(None)
             continue
+        if isinstance(c, Continuous):
+            rows.append(_continuous_row(text, c, given))
+            checks.append(None)
+            continue
         h = Holds(c, tuple(given))
         sub = _holds_row({}, h)
         state = {"certified": "holds", "refuted": "fails"}.get(sub["status"], "unchecked")
@@ -527,11 +549,26 @@ def _condition_rows(conds, given) -> tuple[list[dict], list]:
     return rows, checks
 
 
+def _continuous_row(text: str, c: Continuous, given) -> dict:
+    """A `Continuous` condition decided: its function defined and continuous on its range, under `given`."""
+    f, y, lo, hi = c.args
+    between = tuple(given) + tuple(rel(y, op, end) for op, end in ((">=", lo), ("<=", hi))
+                                   if end.is_infinite is not True)
+    why = _undefined_between(f, y, between)
+    return {"text": text, "state": "holds" if why is None else "unchecked",
+            "statement": f"{f} defined and continuous for {lo} <= {y} <= {hi}",
+            "detail": "each pole, root and logarithm decided away from its bad set, every other function continuous"
+            if why is None else why}
+
+
 def _cite_link(row: dict, st: Statement, prev, op, to, by: Cite, extra: tuple = ()):
     try:
         concl, conds = by.schema.instance(by.bind)
     except ValueError as err:
         return _argue(row, str(err)), None
+    if not isinstance(concl, sympy.Rel):     # numbers bound: sympy evaluated the instance (to False, or True)
+        return _argue(row, f"cites {by.schema.name}, whose conclusion as instantiated is {concl} (sympy evaluated it),"
+                           " not a relation between this link's sides"), None
     row.update(cites=by.schema.name, justification=f"cites {by.schema.name}",
                statement=f"{by.schema.name}: {concl}", latex=sympy.latex(concl))
     why = matches(concl.lhs, _OPS_OF[type(concl).__name__], concl.rhs, prev, op, to)
@@ -649,7 +686,8 @@ def _rule_link(row: dict, st: Statement, prev, op, to, by, extra: tuple = ()):
         idx = [r[0] for r in R]
         if isinstance(by, CountTimesMax) and set(idx) & sympy.sympify(by.bound).free_symbols:
             return _argue(row, f"CountTimesMax: the bound {by.bound} mentions the index {idx}")
-        fresh = {k: sympy.Dummy(k.name, **k.assumptions0) for k in idx}     # the index ranges over R, nothing else
+        # the index ranges over R, nothing else: an integer, its range given below (not its symbol's own sign)
+        fresh = {k: sympy.Dummy(k.name, integer=True) for k in idx}
         a, b = sympy.sympify(a).xreplace(fresh), sympy.sympify(b).xreplace(fresh)
         R = tuple((fresh[k], lo, hi) for k, lo, hi in R)
         h = Holds(rel(a, terms_op, b), st.given + extra + _in_range(R), by.method)
@@ -692,7 +730,7 @@ def _monotone_link(row: dict, st: Statement, prev, op, to, by: Monotone, extra: 
     a, b = (g.lhs, g.rhs) if pop in ("<=", "<", "==") else (g.rhs, g.lhs)
     pop = {">=": "<=", ">": "<"}.get(pop, pop)
     f, x0 = sympy.sympify(by.f), sympy.sympify(by.var)
-    x = sympy.Dummy(x0.name, **x0.assumptions0)      # the variable ranges over [a, b]: no statement's symbol
+    x = sympy.Dummy(x0.name, real=True)      # the variable ranges over [a, b] only: not its symbol's own sign
     f = f.xreplace({x0: x})
     if not (same(prev, f.xreplace({x: a})) and same(to, f.xreplace({x: b}))):
         return _argue(row, f"the link's sides are not {f} at {x} = {shorten(str(a), 60)} and at {x} = "
@@ -729,24 +767,100 @@ _CONTINUOUS = (sympy.exp, sympy.erf, sympy.erfc, sympy.Abs, sympy.sin, sympy.cos
 def _undefined_between(f, x, between: tuple) -> str | None:
     """Why f may be undefined or discontinuous somewhere `between` (a pole, a logarithm or a root of a
     nonpositive number, a function not known continuous), or None: each such place decided safe."""
+    for what, cond, here in _defined_conditions(f, x):
+        status = _defined_status(cond, tuple(between) + here)
+        if status != "certified":
+            return f"{what} is not established there ({status})"
     for e in sympy.preorder_traversal(f):
-        if not (getattr(e, "free_symbols", set()) & {x}):
-            continue
-        if isinstance(e, sympy.Pow) and e.exp.is_number:
-            if e.exp.is_negative:
-                ok = [_holds_row({}, Holds(rel(e.base, op, 0), between), describe=False)["status"]
-                      for op in (">", "<")]
-                if "certified" not in ok:
-                    return f"the base of {shorten(str(e), 50)} may be 0 there"
-            if not e.exp.is_integer:
-                if _holds_row({}, Holds(rel(e.base, ">=", 0), between), describe=False)["status"] != "certified":
-                    return f"the base of {shorten(str(e), 50)} may be negative there"
-        elif isinstance(e, sympy.log):
-            if _holds_row({}, Holds(rel(e.args[0], ">", 0), between), describe=False)["status"] != "certified":
-                return f"the argument of {shorten(str(e), 50)} may be nonpositive there"
-        elif isinstance(e, sympy.Function) and not isinstance(e, _CONTINUOUS):
+        if isinstance(e, sympy.Function) and not isinstance(e, (*_CONTINUOUS, sympy.log)) \
+                and x in getattr(e, "free_symbols", set()):
             return f"{type(e).__name__} is not known continuous"
     return None
+
+
+def _defined_conditions(f, x=None) -> list:
+    """Where the expression f is defined, as (what, relation, ranges) triples: each denominator (a power of
+    negative integer exponent) nonzero, each root's radicand (a power of non-integer exponent) >= 0 and > 0 under
+    a negative or symbolic exponent, each logarithm's argument > 0; `ranges` the relations that put the indices of
+    the sums (products, integrals, unions) around it in their ranges. A condition sympy's assumptions make true
+    (a positive symbol's reciprocal) is left out; with `x`, only the places that mention x are listed."""
+    out, seen = [], set()
+
+    def put(what, cond, here):
+        if (cond, here) not in seen:
+            seen.add((cond, here))
+            out.append((what, cond, here))
+
+    def walk(e, here):
+        if not isinstance(e, sympy.Basic) or isinstance(e, sympy.Lambda) or not e.free_symbols:
+            return
+        if x is None or x in e.free_symbols:
+            if isinstance(e, sympy.Pow):
+                b, p = e.base, e.exp
+                if p.is_integer and p.is_nonnegative:
+                    pass
+                elif p.is_integer:
+                    if b.is_zero is not False:
+                        put(f"the denominator {shorten(str(b), 60)} is nonzero", rel(b, "!=", 0), here)
+                elif p.is_nonnegative:
+                    if b.is_nonnegative is not True:
+                        put(f"the radicand {shorten(str(b), 60)} of {shorten(str(e), 60)} is >= 0", rel(b, ">=", 0),
+                            here)
+                elif b.is_positive is not True:
+                    put(f"the base {shorten(str(b), 60)} of {shorten(str(e), 60)} is > 0", rel(b, ">", 0), here)
+            elif isinstance(e, sympy.log) and e.args[0].is_positive is not True:
+                put(f"the argument of {shorten(str(e), 60)} is > 0", rel(e.args[0], ">", 0), here)
+        ranges = [a for a in e.args[1:] if isinstance(a, sympy.Tuple) and len(a) == 3
+                  and isinstance(a[0], sympy.Symbol)]
+        inner = here
+        for k, lo, hi in ranges:
+            walk(lo, here)
+            walk(hi, here)
+            inner += tuple(rel(k, op, end) for op, end in ((">=", lo), ("<=", hi)) if end.is_infinite is not True)
+        for a in e.args:
+            walk(a, inner if ranges and a is e.args[0] else here)
+
+    walk(sympy.sympify(f), ())
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _defined_status(cond, given: tuple) -> str:
+    """The status of one condition of `_defined_conditions` decided on `given` (certified only when its negation
+    is not: an empty domain decides nothing)."""
+    return _holds_row({}, Holds(cond, given), describe=False)["status"]
+
+
+def _undefined_rows(to, given: tuple) -> list[dict]:
+    """The conditions under which the chain's intermediate expression `to` is defined (`_defined_conditions`),
+    each decided on the statement's domain `given`: [{text, statement, state}]."""
+    rows = []
+    for what, cond, here in _defined_conditions(to):
+        status = _defined_status(cond, tuple(given) + here)
+        rows.append({"text": what, "statement": str(cond) + (f" where {', '.join(map(str, here))}" if here else ""),
+                     "state": "holds" if status == "certified" else "unchecked", "status": status})
+    return rows
+
+
+def _intermediate_undefined(row: dict, to, given: tuple) -> bool:
+    """Whether the chain's intermediate expression `to` is not shown defined on the statement's whole domain
+    `given`; if so the link `row` is argued, naming each condition: a link speaks only where its expressions are
+    defined, so a chain through (y^3 + y)/(y + 1/y) = y^2 would prove y^2 > 0 at y = 0 too."""
+    conds = _undefined_rows(to, given)
+    if conds:
+        row["defined"] = conds
+    bad = [c for c in conds if c["state"] != "holds"]
+    if not bad:
+        return False
+    why = (f"the chain passes through {shorten(str(to), 80)}, which is not shown defined on the statement's whole "
+           f"domain (" + "; ".join(f"{c['text']}: {c['status']}" for c in bad) + "): a link speaks only where its "
+           "expressions are defined, so the chain would prove the statement only where this one is")
+    if row.get("status") == "refuted":
+        return True
+    if row.get("uses"):                  # a link resting on a node: the graph would read it at the node's status
+        row["rests_on"], row["uses"] = row["uses"], None
+    row.update(status="argued", detail=why + (f"; the link itself: {row['detail']}" if row.get("detail") else ""))
+    return True
 
 
 def _rests_link(row: dict, st: Statement, prev, op, to, by: Rests):
@@ -765,6 +879,10 @@ def _found_link(row: dict, by: Found, prev=None, op=None, to=None, here: tuple =
         return _argue(row, f"Found takes a Finding, got {type(f).__name__}")
     row["justification"] = "found by " + (f.decided_by if f.verdict == "holds" else "a check that did not pass")
     target = getattr(f, "statement_object", None)
+    if f.verdict == "holds" and not getattr(f, "engine_method", None):
+        return _argue(row, "the finding was not made by one of the engine's methods (an induction decided by z3, a "
+                           "derivation): a Finding built by hand, or from the caller's own computation"
+                           + (" (it is marked trusted)" if f.trusted else "") + ", certifies nothing in a derivation")
     if f.verdict == "holds" and prev is not None:
         # the finding must say which relation it decided (`restate`), and that relation must be this link
         if not isinstance(target, Statement):
@@ -923,6 +1041,8 @@ def _chain_rows(d: Derivation, start: int, prefix: str, facts: dict, proved: dic
                         f"{type(by).__name__}: it establishes nothing")
         if not row["text"].strip() or row["text"] == prefix:
             row["text"] = prefix + f"{shorten(str(prev), 60)} {lk.op} {shorten(str(lk.to), 60)}"
+        if lk is not d.links[-1] and _intermediate_undefined(row, lk.to, st.given):
+            check = None
         rows.append(row)
         if check is not None:
             checks[i] = check
@@ -979,7 +1099,7 @@ def from_derivation(d: Derivation, domain: str, conclusion: str | None = None) -
     f.statement_object = d.statement
     f.statement, f.latex = statement["text"], statement["latex"]
     settle_proof(f)
-    return f
+    return made_by_engine(f, "a derivation")
 
 
 def instance_of(record: dict, bind: dict):

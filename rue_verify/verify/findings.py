@@ -91,6 +91,14 @@ def trusted_text(how: str) -> str:
             "toolkit")
 
 
+def made_by_engine(f: Finding, method: str) -> Finding:
+    """`f`, marked as made by one of the engine's own methods (`method`: an induction decided by z3, a derivation):
+    only such a finding justifies a link of a derivation (`derivation.Found`); a Finding built by hand, or from the
+    caller's own computation (`trusted`), decides nothing there."""
+    f.engine_method = method
+    return f
+
+
 def _trusted(f: Finding) -> Finding:
     """`f`, built from the caller's own computation: marked `trusted`, and where it holds as certified or
     exhausted its detail opens with what its status then means (so every place that prints it says so)."""

@@ -327,15 +327,16 @@ def finding(d: Decision, *, witness: dict | None = None, searched: str = "", nod
     own steps); 'refuted' with `witness`, a concrete history the caller's exact search found for the
     abstract counterexample; otherwise 'inconclusive', the step open, with the abstract counterexample
     and what the search covered (`searched`), or the solver's 'unknown'."""
-    from .findings import Finding
+    from .findings import Finding, made_by_engine
     given = f", given {', '.join(d.rests_on)}" if d.rests_on else ""
     domain = f"every budget n and every state of {d.domain}{given} (induction, z3)"
     cases = "; ".join(f"{c.label}: {c.answer}" for c in d.cases)
     if d.proved:
         text, latex = statement_of(d.formula) if d.formula is not None else (None, None)
-        return Finding("holds", domain, f"{d.statement}: proved for every n by induction over the states, every case "
-                                        f"unsat ({cases}).", certified=True, node=node,
-                       statement=text and f"at every state: {text}", latex=latex)
+        proved = Finding("holds", domain, f"{d.statement}: proved for every n by induction over the states, every "
+                                          f"case unsat ({cases}).", certified=True, node=node,
+                         statement=text and f"at every state: {text}", latex=latex)
+        return made_by_engine(proved, "an induction decided by z3")
     bad = d.failing
     if bad is not None:
         shown = {k: round(v, 6) if isinstance(v, float) else v for k, v in (bad.model or {}).items()}

@@ -538,6 +538,8 @@ def _range_sign(e) -> str | None:
     else:
         f, (k, lo, hi) = e.args
         limits, is_max = [(k, lo, hi)], True
+        if (hi - lo).is_nonnegative is not True:          # a maximum over a range not shown nonempty: no sign
+            return None
     for k, lo, _ in limits:
         f = f.xreplace({k: lo + sympy.Dummy("j", integer=True, nonnegative=True)})
     if f.is_positive:
@@ -946,13 +948,17 @@ def _written_out(s):
 
 
 def _doit(e):
-    """`e.doit()` where sympy does it in good time: every sum whose summand is not a rational function of its
-    index (a sum of exponentials, of an undefined sequence's terms, ...) is kept as it is, since sympy's symbolic
-    summation of those can take minutes and gives nothing the methods read; its other parts evaluated."""
+    """`e.doit()` where sympy does it in good time and as the engine reads sums: every sum whose summand is not a
+    rational function of its index (a sum of exponentials, of an undefined sequence's terms, ...) is kept as it is,
+    since sympy's symbolic summation of those can take minutes and gives nothing the methods read; so is every sum
+    whose range is not shown to run forwards (`_forward`): sympy sums a reversed range by Karr's convention (the
+    negative of the range between), the engine reads it as empty (0: the sampler, a sum's sign, the sum rules), so
+    such a sum is evaluated by neither. Its other parts evaluated."""
     import sympy
     if not isinstance(e, sympy.Basic):
         return e
-    slow = [s for s in e.atoms(sympy.Sum) if not all(s.function.is_rational_function(lim[0]) for lim in s.limits)]
+    slow = [s for s in e.atoms(sympy.Sum) if not all(s.function.is_rational_function(lim[0]) for lim in s.limits)
+            or not _forward(s)]
     if not slow:
         return e.doit()
     keep = {s: sympy.Dummy("kept_sum") for s in slow}
@@ -961,6 +967,20 @@ def _doit(e):
         return e.xreplace(keep).doit().xreplace(back)
     except Exception:
         return e
+
+
+def _forward(s) -> bool:
+    """Whether every range of the sum `s` is shown to run forwards (hi >= lo - 1: empty or not, never reversed) from
+    the symbols' assumptions alone, outermost first, an outer index written lo + j (j a nonnegative integer: the
+    index symbol's own assumptions are not used)."""
+    import sympy
+    sub: dict = {}
+    for k, lo, hi in reversed(s.limits):
+        lo, hi = lo.xreplace(sub), hi.xreplace(sub)
+        if (hi - lo + 1).is_nonnegative is not True:
+            return False
+        sub[k] = lo + sympy.Dummy("j", integer=True, nonnegative=True)
+    return True
 
 
 def _mp_value(e):

@@ -145,8 +145,12 @@ def sequence(name: str, *, positive: bool = False, nonnegative: bool = False, in
     if integer:
         assume["integer"] = True
     f = sympy.Function(name, **assume)
-    _SEQUENCES[f] = SequenceFacts(name, order, None if lower is None else sympy.sympify(lower),
-                                  None if upper is None else sympy.sympify(upper))
+    facts = SequenceFacts(name, order, None if lower is None else sympy.sympify(lower),
+                          None if upper is None else sympy.sympify(upper))
+    if f in _SEQUENCES and _SEQUENCES[f] != facts:      # one name, one sequence: its facts are not redeclared
+        raise ValueError(f"sequence {name!r} is declared already with other properties ({_said_of(f)}): a second "
+                         "declaration would change what every statement about it means; give it another name")
+    _SEQUENCES[f] = facts
     return f
 
 
@@ -165,9 +169,10 @@ _OPAQUE = (sympy.Sum, sympy.Integral, sympy.Product, MaxOver, Pr, Ex, Avg, Cup) 
 _TRANSCENDENTAL = (sympy.exp, sympy.log, sympy.erf, sympy.erfc, sympy.harmonic, sympy.zeta, sympy.gamma)
 
 
-def _canon(e):
-    """`e` with the bound index of every sum, integral and maximum renamed canonically (by depth), so that
-    two sums that differ only in the name of their index are one expression."""
+def _canon(e, depth: int = 0):
+    """`e` with the bound index of every sum, integral, product, maximum and union renamed canonically, by its
+    depth of nesting and its place, so that two expressions that differ only in the names of their indices are one
+    expression, and an inner index never takes an outer one's name (which would capture it)."""
     e = sympy.sympify(e)
     if not getattr(e, "args", ()):
         return e
@@ -176,25 +181,26 @@ def _canon(e):
         limits = []
         for j, lim in enumerate(e.limits):
             var = lim[0]
-            new = sympy.Symbol(f"_i{j}_{len(e.limits)}", integer=bool(var.is_integer), real=True)
+            new = sympy.Symbol(f"_i{depth}_{j}_{len(e.limits)}", integer=bool(var.is_integer), real=True)
             body = body.xreplace({var: new})
             limits = [tuple(sympy.sympify(x).xreplace({var: new}) for x in lm) for lm in limits]
-            limits.append((new,) + tuple(_canon(x) for x in lim[1:]))
-        return e.func(_canon(body), *limits)
+            limits.append((new,) + tuple(_canon(x, depth + 1) for x in lim[1:]))
+        return e.func(_canon(body, depth + 1), *limits)
     if isinstance(e, MaxOver):
         f, (k, lo, hi) = e.args
-        new = sympy.Symbol("_m0", integer=True)
-        return MaxOver(_canon(f.xreplace({k: new})), sympy.Tuple(new, _canon(lo), _canon(hi)))
+        new = sympy.Symbol(f"_m{depth}", integer=True)
+        return MaxOver(_canon(f.xreplace({k: new}), depth + 1),
+                       sympy.Tuple(new, _canon(lo, depth + 1), _canon(hi, depth + 1)))
     if isinstance(e, Cup):
         body, ranges = e.args[0], list(e.args[1:])
         out = []
         for j, (k, lo, hi) in enumerate(ranges):
-            new = sympy.Symbol(f"_c{j}", integer=True)
+            new = sympy.Symbol(f"_c{depth}_{j}", integer=True)
             body = body.xreplace({k: new})
             out.append(sympy.Tuple(new, lo, hi))
-        return Cup(_canon(body), *out)
+        return Cup(_canon(body, depth + 1), *out)
     try:
-        return e.func(*[_canon(a) for a in e.args])
+        return e.func(*[_canon(a, depth) for a in e.args])
     except Exception:
         return e
 
@@ -642,14 +648,9 @@ def _in_range(limits) -> tuple:
 
 
 def _int_index(S):
-    """The sum S with every index an integer symbol (a fresh one where the index carries no such
-    assumption), and its limits."""
-    rename = {}
-    for j, (var, _, _) in enumerate(S.limits):
-        if not var.is_integer:
-            rename[var] = sympy.Symbol(f"_{var.name}_int{j}", integer=True)
-    if not rename:
-        return S
+    """The sum S with every index a fresh integer symbol and nothing more: an index ranges over its limits, so its
+    symbol's own assumptions (a sign) must not be read as facts of the terms (a positive index summed from -3)."""
+    rename = {var: sympy.Dummy(var.name, integer=True) for var, _, _ in S.limits}
     return S.xreplace(rename)
 
 

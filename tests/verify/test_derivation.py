@@ -34,9 +34,14 @@ from rue_verify.verify.derivation import (
     rests,
 )
 from rue_verify.verify.derivation import restate as derivation_restate
+from rue_verify.verify.findings import made_by_engine
 from rue_verify.verify.graph import Node, resolve
 from rue_verify.verify.schemas import GAUSSIAN_TAIL, JENSEN
 from rue_verify.verify.statements import rel
+
+#: what a test's hand-made certified finding stands in for (an induction, a derivation): marked as the engine marks
+#: its own findings, since a Finding built by hand certifies nothing in a derivation
+STAND_IN = "a test's stand-in for an engine method"
 
 T, s0, s, n, tau = sympy.symbols("T_k sigma0_sq sigma_sq n tau_sq", positive=True)
 K = sympy.Symbol("K", integer=True, positive=True)
@@ -92,7 +97,7 @@ def test_a_premise_resting_on_a_node_is_matched_against_that_nodes_statement():
     instance of it and the proof is argued."""
     def graph(upper):
         st = Statement(tau, "<=", upper(T, K, s0, s), DOMAIN)
-        certificate = Finding("holds", "all", "a certificate", certified=True)
+        certificate = made_by_engine(Finding("holds", "all", "a certificate", certified=True), STAND_IN)
         up = from_derivation(derive(st, [link("<=", upper(T, K, s0, s), Found(derivation_restate(certificate, st)))]),
                              "d")
         table = (Node("up", "lemma", "L", "tau <= upper", (), "UP"), Node("top", "equation", "E", "toTilde", (), "TOP"))
@@ -231,7 +236,7 @@ def test_a_fact_established_earlier_is_used_only_as_it_was_stated():
 def test_a_found_link_reads_as_its_finding_was_decided():
     x = sympy.Symbol("x", positive=True)
     st = Statement(x, "<=", x + 1)
-    sampled = Finding("holds", "1000 points", "no counterexample")
+    sampled = made_by_engine(Finding("holds", "1000 points", "no counterexample"), STAND_IN)
     f = from_derivation(derive(st, [link("<=", x + 1, Found(derivation_restate(sampled, st)))]), "d")
     assert f.proof["status"] == "checked"
     refuted = Finding("refuted", "x", "a counterexample", witness={"params": {"x": 1}})
@@ -255,13 +260,13 @@ def test_one_finding_justifies_one_link():
     """A certified finding (an induction, a search) decides one relation: the same object offered for two
     links certifies the first only."""
     x = sympy.Symbol("x", positive=True)
-    cert = Finding("holds", "all", "a certificate", certified=True)
+    cert = made_by_engine(Finding("holds", "all", "a certificate", certified=True), STAND_IN)
     st = Statement(x, "<=", x + 2)
     derivation_restate(cert, Statement(x, "<=", x + 1))
     f = from_derivation(derive(st, [link("<=", x + 1, Found(cert)), link("<=", x + 2, Found(cert))]), "d")
     assert [r["status"] for r in f.proof["steps"]][:2] == ["certified", "argued"]
     assert "already justifies step 1" in f.proof["steps"][1]["detail"]
-    other = Finding("holds", "all", "another certificate", certified=True)
+    other = made_by_engine(Finding("holds", "all", "another certificate", certified=True), STAND_IN)
     derivation_restate(other, Statement(x + 1, "<=", x + 2))
     g = from_derivation(derive(st, [link("<=", x + 1, Found(cert)), link("<=", x + 2, Found(other))]), "d")
     assert g.proof["status"] == "proved"
@@ -361,7 +366,8 @@ def test_the_holes_a_reviewer_found_stay_closed():
     assert status(derive(Statement(sympy.exp(Ex(Z) / 4), "<=", Ex(sympy.exp(Z / 4))),
                          [link("<=", Ex(sympy.exp(Z / 4)), Cite(JENSEN, {"phi": sympy.Lambda(y, sympy.exp(y / 4)),
                                                                          "Y": Z}))])) == "proved"
-    stated = derivation_restate(Finding("holds", "all", "a certificate", certified=True), Statement(x, "<=", x + 1))
+    stated = derivation_restate(made_by_engine(Finding("holds", "all", "a certificate", certified=True), STAND_IN),
+                                Statement(x, "<=", x + 1))
     assert status(derive(Statement(x, "<=", x + 1), [link("<=", x + 1, Found(stated))])) == "proved"
 
 
@@ -377,3 +383,50 @@ def test_a_node_is_not_used_where_its_symbols_assumptions_fail():
     g = resolve(res, table, known={"UP", "TOP"})
     step = g.nodes["repair:TOP"]["proof_steps"][0]
     assert g.nodes["repair:TOP"]["proof"] != "proved" and "does not apply" in step["detail"], step
+
+
+def test_the_holes_a_second_reviewer_found_stay_closed():
+    """Each read proved in a reviewer's copy (issue 77's second review) and is false: a sum over a reversed range
+    read by sympy's convention (negative) where the engine reads it empty; sum rules and Monotone reading an index's
+    or a variable's own sign where only its range holds; a node's real or nonzero symbol bound to what is not; a
+    nested sum or maximum whose inner index took an outer one's name; a Finding built by hand; a sequence's facts
+    declared twice."""
+    from rue_verify.verify.derivation import Termwise
+    from rue_verify.verify.sums import AsAtoms, CountTimesBound, Reindex, _eq, max_over, sequence
+    status = lambda d: from_derivation(d, "d").proof["status"]                      # noqa: E731
+    n, k = sympy.Symbol("n", integer=True), sympy.Symbol("k", integer=True)
+    assert status(derive(Statement(sympy.Sum(k ** 2, (k, 1, n)), "<=", -1, (rel(n, "<=", -2),)),
+                         [link("<=", sympy.Integer(-1), Decide())])) != "proved"          # 0 <= -1 at n = -2
+    nn, kp = sympy.Symbol("n", integer=True, nonnegative=True), sympy.Symbol("k", positive=True)
+    R = sympy.Sum(kp + 1, (kp, -3, nn))
+    assert status(derive(Statement(sympy.Sum(1, (kp, -3, nn)), "<=", R), [link("<=", R, Termwise())])) != "proved"
+    ki = sympy.Symbol("k", integer=True, positive=True)
+    assert status(derive(Statement(sympy.Sum(-ki, (ki, -3, nn)), "<=", 0),
+                         [link("<=", 0, CountTimesBound(bound=0))])) != "proved"      # 6 <= 0 at n = 0
+    x, y = sympy.Symbol("x", positive=True), sympy.Symbol("y", positive=True)
+    assert status(derive(Statement(4 * y, "<=", y), [link("<=", y, Monotone(x ** 2 * y, x, rel(-2, "<=", 1)))])) \
+        != "proved"
+    j, m = sympy.symbols("j m", integer=True)
+    npos = sympy.Symbol("n", integer=True, positive=True)
+    A = sympy.Sum(2 * sympy.Sum(k, (j, 1, k)), (k, 1, npos))
+    B = sympy.Sum(2 * sympy.Sum(j, (j, 1, k)), (k, 1, npos))
+    assert not _eq(A, B) and not _eq(max_over(max_over(k - j, (j, 1, k)), (k, 1, npos)),
+                                     max_over(max_over(j - k, (j, 1, k)), (k, 1, npos)))
+    S, T = sympy.Sum(m, (m, 1, npos)), sympy.Sum(m + 1, (m, 0, npos - 1))
+    assert status(derive(Statement(S + A, "==", T + B), [link("=", T + B, Reindex())])) != "proved"
+    assert _eq(A, sympy.Sum(2 * sympy.Sum(m, (j, 1, m)), (m, 1, npos)))       # a renamed index is the same sum
+    xr = sympy.Symbol("x", positive=True)
+    hand = derivation_restate(Finding("holds", "all", "trust me", certified=True), Statement(xr + 1, "<=", xr))
+    assert status(derive(Statement(xr + 1, "<=", xr), [link("<=", xr, Found(hand))])) == "argued"
+    D = sequence("D_reviewed", positive=True, order="increasing")
+    assert status(derive(Statement(D(1), ">", D(2)), [link(">", D(2), AsAtoms())])) != "proved"
+    with pytest.raises(ValueError, match="declared already"):
+        sequence("D_reviewed", positive=True, order="decreasing")
+
+
+def test_a_node_is_not_used_where_its_real_or_nonzero_symbol_is_bound_to_what_is_not():
+    from rue_verify.verify.derivation import assumptions_hold
+    xr, z, yr = sympy.Symbol("x", real=True), sympy.Symbol("z", real=True, nonzero=True), sympy.Symbol("y", real=True)
+    assert "real" in assumptions_hold({"x": sympy.I * yr}, {xr}, ())
+    assert "nonzero" in assumptions_hold({"z": yr}, {z}, ())
+    assert assumptions_hold({"z": yr ** 2 + 1}, {z}, ()) is None

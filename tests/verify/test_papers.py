@@ -124,28 +124,27 @@ def test_an_unknown_paper_and_an_unknown_id_are_named():
 
 def test_rests_resolve_to_the_status_of_what_they_rest_on_in_any_order(toy):
     """A chain declared in the reverse of the order it must settle in: TOP's proof rests on MID, whose
-    own proof rests on LEAF (certified). Both proofs end proved; a Rests on a name that is neither a
+    own proof rests on LEAF (decided). Both proofs end proved; a Rests on a name that is neither a
     node nor a claim is an error, not 'argued'."""
     import sympy
 
-    from rue_verify.verify import Decide, Found, Statement, derive, from_derivation, link, restate, rests
+    from rue_verify.verify import Decide, Statement, derive, from_derivation, link, rel, rests
     x = sympy.Symbol("x", positive=True)
+    small = (rel(x, "<=", 1),)
     with declaring(toy, "paper"):
         @claim("TOP", "toy", "top")
-        def top(mode):      # x <= 4: from MID's x <= 3, then 3 <= 4
-            return "x", [from_derivation(derive(Statement(x, "<=", 4), [link("<=", 3, rests("MID", x=x)),
-                                                                         link("<=", 4, Decide())]), "all")]
+        def top(mode):      # x <= 4 where x <= 1: from MID's x <= 3, then 3 <= 4
+            return "x", [from_derivation(derive(Statement(x, "<=", 4, small), [link("<=", 3, rests("MID", x=x)),
+                                                                                link("<=", 4, Decide())]), "all")]
 
         @claim("MID", "toy", "mid")
-        def mid(mode):      # x <= 3: from LEAF's x <= 2
-            return "x", [from_derivation(derive(Statement(x, "<=", 3), [link("<=", 2, rests("LEAF", x=x)),
-                                                                         link("<=", 3, Decide())]), "all")]
+        def mid(mode):      # x <= 3 where x <= 1: from LEAF's x <= 2
+            return "x", [from_derivation(derive(Statement(x, "<=", 3, small), [link("<=", 2, rests("LEAF", x=x)),
+                                                                                link("<=", 3, Decide())]), "all")]
 
         @claim("LEAF", "toy", "leaf")
-        def leaf(mode):     # x <= 2, found by a certified check that states what it decided
-            leaf_st = Statement(x, "<=", 2)
-            found = restate(from_value(1.0, "all", "x is at most two", at_most=2.0, certified=True), leaf_st)
-            return "x", [from_derivation(derive(leaf_st, [link("<=", 2, Found(found))]), "all")]
+        def leaf(mode):     # x <= 2 where x <= 1, decided by the engine
+            return "x", [from_derivation(derive(Statement(x, "<=", 2, small), [link("<=", 2, Decide())]), "all")]
 
         @claim("TYPO", "toy", "a step on a name that does not exist")
         def typo(mode):
