@@ -209,12 +209,22 @@ def ucbe_lower_chain_threshold_repaired(n: Any, K: Any, p: Any = 0.2) -> Any:
     return m.sqrt(p * (1 - p) * m.log(n) / (5 * m.log(2 * K) * n))
 
 
-def harmonic_log_bound_repaired(K: Any) -> Any:
-    """1/2 + sum_{i=2}^K 1/i, the factor in H <= (1/2 + sum_{i=2}^K 1/i) H_2 <= log(2K) H_2 (Section 2
-    repaired: the paper's H <= H_2 <= log(2K) H has its first inequality reversed)."""
-    check_int("K", K, 2)
+def _harmonic(K: Any) -> Any:
+    """The harmonic number H_K = sum_{i=1}^K 1/i: sympy's `harmonic` for a symbol, psi(K + 1) + Euler's gamma
+    (DLMF 5.4.14) for a number."""
+    if namespace_for(K).name == "sympy":
+        import sympy
+        return sympy.harmonic(K)
     from scipy.special import digamma
-    return 0.5 + float(digamma(float(K) + 1)) + EULER_GAMMA - 1.0      # sum_{i<=K} 1/i = psi(K+1) + gamma
+    return float(digamma(float(K) + 1)) + EULER_GAMMA
+
+
+def harmonic_log_bound_repaired(K: Any) -> Any:
+    """1/2 + sum_{i=2}^K 1/i = (2 H_K - 1)/2, H_K the harmonic number, the factor in H <= (1/2 + sum_{i=2}^K 1/i) H_2
+    <= log(2K) H_2 (Section 2 repaired: the paper's H <= H_2 <= log(2K) H has its first inequality reversed). One
+    expression for numbers and symbols (the repair's derivation passes through it)."""
+    check_int("K", K, 2)
+    return (2 * _harmonic(K) - 1) / 2
 
 
 __all__ = [n for n in dir() if n.endswith("repaired") or n == "range_second_moment_bound"]

@@ -33,6 +33,7 @@ from ..verify import (
 )
 from ..verify.derivation import (
     Cite,
+    Continuous,
     Decide,
     Fact,
     Found,
@@ -413,12 +414,15 @@ def lower_h2_derivation(harmonic=None):
         "i Delta_(i)^-2 <= S_i <= H for every i: the sorted Delta^-2 up to i are each >= Delta_(i)^-2 and the rest "
         "of H is positive (induction on t, z3)")])
     st = Statement(H, "<=", sympy.log(2 * K) * H2, dom, "H <= log(2K) H_2")
+    factor = rp.harmonic_log_bound_repaired(K)          # the repair's named formula, in the chain
     links = [
         link("<=", H2 * (half + sympy.Sum(harmonic(i), (i, 2, K))),
              Found(upper, states="S_t <= (1/2 + sum_{i=2}^t 1/i) H_2 at every t >= 2, so at t = K: H <= (1/2 + "
                                  "sum_{i=2}^K 1/i) H_2"),
              "H <= (1/2 + sum_{i=2}^K 1/i) H_2: by induction on t, Delta_(1)^-2 = Delta_(2)^-2 <= H_2/2 and each "
              "Delta_(i)^-2 <= H_2/i (H_2 is the largest i Delta_(i)^-2)"),
+        link("=", H2 * factor, Decide(method="sympy"),
+             "= harmonic_log_bound_repaired(K) H_2 (1/2 + sum_{i=2}^K 1/i = H_K - 1/2)"),
         link("=", sympy.Sum(H2 * (1 / i + spread), (i, 2, K)), Fact("spread"),
              "= sum_{i=2}^K H_2 (1/i + 1/(2(K-1))): the 1/2 spread over the K - 1 terms"),
         link("<=", sympy.Sum(H2 * (-sympy.log(1 - 1 / i) + spread), (i, 2, K)), Termwise(method="z3"),
@@ -427,11 +431,10 @@ def lower_h2_derivation(harmonic=None):
              "the sum telescopes: -log(1 - 1/i) = log i - log(i - 1) sums to log K, and the spread 1/2 to 1/2"),
         link("<=", sympy.log(2 * K) * H2, Decide(), "1/2 <= log 2, so log K + 1/2 <= log(2K)")]
     # an identity of sums for every K where both sides are defined (K != 1), decided on that whole domain
-    spread_st = Statement(H2 * (half + sympy.Sum(harmonic(i), (i, 2, K))), "==",
-                          sympy.Sum(H2 * (1 / i + spread), (i, 2, K)), (rel(K, ">=", 2),),
+    spread_st = Statement(H2 * factor, "==", sympy.Sum(H2 * (1 / i + spread), (i, 2, K)), (rel(K, ">=", 2),),
                           "the 1/2 spread over the K - 1 terms")
     spread_fact = derive(spread_st, [link("=", spread_st.rhs, Decide(method="sympy"),
-                                          "sum_{i=2}^K 1/(2(K-1)) = 1/2")])
+                                          "H_K - 1/2 = sum_{i=2}^K 1/i + sum_{i=2}^K 1/(2(K-1))")])
     return derive(st, links, facts={"H_2 <= H": h2_le_h, "spread": spread_fact})
 
 
@@ -711,12 +714,14 @@ _u, _a, _b, _c = sympy.symbols("u a b c", real=True)
 _phi = sympy.Function("phi")
 
 #: phi(b) <= phi(a) for c <= a <= b when phi' <= 0 on [c, oo): the mean value theorem, for phi differentiable on
-#: [c, oo) (the derivative's sign is decided where it is defined, so a phi with a pole there is outside the result)
+#: [a, b]. The derivative's sign is decided where it is defined, so a phi with a pole in [a, b] (w/(u - 2) on [1, 3],
+#: phi' = -w/(u - 2)^2 <= 0) would pass it: phi defined and continuous on [a, b] is a condition of its own
 DECREASING = Schema(
     "a function whose derivative is <= 0 on [c, oo) decreases there", (_phi, _a, _b, _c, _u),
     rel(_phi(_b), "<=", _phi(_a)),
     (("a lies in [c, oo)", rel(_c, "<=", _a)), ("a <= b", rel(_a, "<=", _b)),
-     ("phi' <= 0 on [c, oo)", sympy.Implies(rel(_u, ">=", _c), rel(sympy.Derivative(_phi(_u), _u), "<=", 0)))),
+     ("phi' <= 0 on [c, oo)", sympy.Implies(rel(_u, ">=", _c), rel(sympy.Derivative(_phi(_u), _u), "<=", 0))),
+     ("phi is defined and continuous on [a, b]", Continuous(_phi(_u), _u, _a, _b))),
     "the mean value theorem; Rudin, Principles of Mathematical Analysis (1976), Thm 5.11, for phi differentiable "
     "on [c, oo)")
 

@@ -65,6 +65,9 @@ PLANTS = {
         "bounds/repaired.py", "    return s0 * s / A * (1 + s / (K * A))\n",
         "    return s0 * s / A * (1 + s / ((K - 1) * A))\n",
         ["LEM-TAU-LOWER"], ["repair:LEM-TAU-LOWER"]),
+    "Section 2's repaired harmonic factor, its constant moved (a reviewer's plant: false at K = 2)": (
+        "bounds/repaired.py", "    return (2 * _harmonic(K) - 1) / 2\n", "    return (2 * _harmonic(K) - 1.02) / 2\n",
+        ["SEC2-LOWER-H2"], ["repair:SEC2-LOWER-H2"]),
 }
 
 
