@@ -54,7 +54,9 @@ exactly, not about the real numbers they round); that a leaf's violations are al
 (the step's own translation to rows); that the `branching` rule loses nothing (arms 1..K-1 interchangeable in the
 rows and the step); and that every history follows some pull sequence (the choice rows allow ties, so a history
 satisfies the rows of the sequence the algorithm's tie rule makes). A node or check without multipliers is
-counted as uncertified and the certificate is refused, saying how many.
+counted as uncertified and the certificate is refused, saying how many. The bounds lo, hi are the model's doubles
+(widths with square roots and logarithms, irrational): a decision whose L exceeds 1e-9 of sum_i |y_i side_i| (its
+slack) survives any rounding of the bounds below that relative size; the detail counts the decisions that do not.
 
 This module imports the standard library only: no LP solver, no scipy, no z3, no search code."""
 
@@ -74,13 +76,20 @@ def _q(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
-def verify_multipliers(rows: list, y: dict, target: dict, strict: bool) -> tuple[bool, str]:
+#: a decision whose L is below this fraction of sum_i |y_i| |side_i| rests on the bounds' doubles exactly
+TIGHT = Fraction(1, 10 ** 9)
+
+
+def verify_multipliers(rows: list, y: dict, target: dict, strict: bool, stats: dict | None = None) -> tuple[bool, str]:
     """Whether multipliers `y` ({row: Fraction}) prove what the module docstring says: each y_i > 0 on a row with a
     lower side and y_i < 0 on one with an upper side; sum_i y_i a_i equal to `target` ({column: Fraction}, every
     other column 0); L = sum_i y_i (side taken) > 0 (`strict`, infeasibility) or >= 0 (a margin bound). `rows`
-    are (columns, coefficients, lo or None, hi or None), in Fractions."""
+    are (columns, coefficients, lo or None, hi or None), in Fractions. With `stats`, a verified decision whose L
+    is below `TIGHT` times sum_i |y_i side_i| counts in stats["tight"]: moving each bound by that fraction could
+    undo it, so it holds of the bounds as written (doubles) and says nothing of bounds they round."""
     acc: dict[int, Fraction] = {}
     L = Fraction(0)
+    size = Fraction(0)
     for i, v in y.items():
         if not isinstance(i, int) or not 0 <= i < len(rows):
             return False, f"a multiplier names row {i!r}, which the path does not have"
@@ -91,6 +100,7 @@ def verify_multipliers(rows: list, y: dict, target: dict, strict: bool) -> tuple
         if side is None:
             return False, f"the multiplier of row {i} takes its {'lower' if v > 0 else 'upper'} side, which it has not"
         L += v * side
+        size += abs(v * side)
         for c, a in zip(cols, coef):
             acc[c] = acc.get(c, Fraction(0)) + v * a
     for c in set(acc) | set(target):
@@ -100,6 +110,8 @@ def verify_multipliers(rows: list, y: dict, target: dict, strict: bool) -> tuple
         return False, f"the rows combined give 0 >= {L}, no contradiction"
     if not strict and not L >= 0:
         return False, f"the rows combined bound the margin by {-L} > 0, not by 0"
+    if stats is not None and L <= TIGHT * size:
+        stats["tight"] = stats.get("tight", 0) + 1
     return True, ""
 
 
@@ -209,7 +221,7 @@ def _check(cert: dict) -> tuple[bool, str]:
     for a in nodes:
         if a != start:
             kids.setdefault(a[:-1], []).append(a[-1])
-    counts = {"internal": 0, "pruned": 0, "leaf": 0, "checks": 0, "uncertified": 0}
+    counts = {"internal": 0, "pruned": 0, "leaf": 0, "checks": 0, "uncertified": 0, "tight": 0}
     for a, nd in nodes.items():
         st = nd["status"]
         if st not in counts:
@@ -249,7 +261,7 @@ def _check(cert: dict) -> tuple[bool, str]:
             if y is None:
                 counts["uncertified"] += 1
             else:
-                ok, why = verify_multipliers(path, y, {}, True)
+                ok, why = verify_multipliers(path, y, {}, True, counts)
                 if not ok:
                     bad.append(f"the pruned node {list(a)}: {why}")
         elif st == "leaf" and step is not None:
@@ -265,7 +277,8 @@ def _check(cert: dict) -> tuple[bool, str]:
                 if c["kind"] not in ("infeasible", "bound"):
                     bad.append(f"the leaf {list(a)}'s check {c['label']!r} is of kind {c['kind']!r}")
                     continue
-                ok, why = verify_multipliers(path + rows(c["rows"]), y, {} if strict else {nv: Fraction(-1)}, strict)
+                ok, why = verify_multipliers(path + rows(c["rows"]), y, {} if strict else {nv: Fraction(-1)}, strict,
+                                             counts)
                 if not ok:
                     bad.append(f"the leaf {list(a)}, {c['label']}: {why}")
         elif st == "internal":
@@ -280,4 +293,6 @@ def _check(cert: dict) -> tuple[bool, str]:
         return False, f"{len(bad)} multiplier sets do not verify ({what}); the first: {bad[0]}"
     if counts["uncertified"]:
         return False, f"{counts['uncertified']} decisions have no multipliers (uncertified) ({what})"
-    return True, f"every decision verified in exact rationals: {what}"
+    tight = (f"; {counts['tight']} of them with a slack under 1e-9 of their bounds' size (they hold of the bounds' "
+             "doubles as written)") if counts["tight"] else ""
+    return True, f"every decision verified in exact rationals: {what}{tight}"

@@ -22,6 +22,13 @@ column `MARGIN`; the step is broken on that pull sequence when the largest margi
 history's rows and the violation's is > 0. Linear programs are solved by HiGHS (`highspy`, rows added
 and removed as the depth-first search goes, warm-started); a witness is then moved into the interior
 of every choice and event row (`interior`) so that it replays without ties.
+
+With `record=Tree()` the walk also keeps what it explored and a certificate of each HiGHS decision (issue 79):
+exact rational Farkas multipliers of every pruned node (from HiGHS's dual ray) and of every leaf violation's
+largest margin (from its row duals, or a ray where the violation is infeasible), solved exactly on HiGHS's basis
+(`exact_multipliers`) and verified in rational arithmetic; a decision with none is counted as uncertified.
+`rue_verify.certify.farkas` writes the tree as a file and checks it with no LP solver. Recording changes no
+decision: the search's own program is never re-solved for a certificate (a second try is `_fresh`'s own instance).
 """
 
 from __future__ import annotations
