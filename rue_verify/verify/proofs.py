@@ -163,6 +163,21 @@ def _cites_row(s: dict, ok: Cites, i: int, decider=decide) -> dict:
 NEGATION_SECONDS = 5.0
 
 
+def _negation(neg) -> "object":
+    """A certified statement's negation decided (the vacuity check), kept between runs even where its time limit
+    cut it short: the check asks only whether the negation is certified, so a kept 'not decided' can only leave a
+    statement not called vacuous, which an empty domain would not be for long (z3 sees one at once)."""
+    from . import statements
+    key = statements._cache_key(neg)
+    key = key and key + "-negation"
+    hit = statements._cache_get(key)
+    if hit is not None:
+        return hit
+    d = decide(neg)
+    statements._cache_put(key, d, keep_timed=True)
+    return d
+
+
 def _holds_row(s: dict, st, describe: bool = True) -> dict:
     """The row of a decided statement: its status and detail, and (`describe`) its text and LaTeX (a check whose
     row only gives its status need not typeset it)."""
@@ -172,7 +187,7 @@ def _holds_row(s: dict, st, describe: bool = True) -> dict:
         s.update(statement=st.text(), latex=st.latex())
     if d.status == "certified":
         neg = mutants(st)[0][1]
-        negation = decide(dataclasses.replace(neg, seconds=min(neg.seconds, NEGATION_SECONDS)))
+        negation = _negation(dataclasses.replace(neg, seconds=min(neg.seconds, NEGATION_SECONDS)))
         if negation.status == "certified":
             s.update(status="argued", detail=f"the check does not depend on the step: its negation is certified too "
                                              f"({d.method}; the domain may be empty)")

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 from dataclasses import dataclass
 
 #: the time limit of one z3 decision, in seconds (a step may set its own)
@@ -237,13 +238,114 @@ def decide(st: Holds) -> Decision:
     if same:
         return Decision("argued", "none", f"both sides of {same[0]} are the same expression as written, so the check "
                                           "cannot fail: state what the step derives")
+    key = _cache_key(st)
+    hit = _cache_get(key)
+    if hit is not None:
+        return hit
     try:
         d = _decide(st)
     except Exception as err:                   # an expression a method cannot read: argued, with why
         d = Decision("argued", st.method, f"the {st.method} decision failed: {type(err).__name__}: {str(err)[:200]}")
     if d.status == "argued":                   # not decided: a point where it is false refutes it all the same
-        return _sample_refutation(st) or d
+        d = _sample_refutation(st) or d
+    _cache_put(key, d)
     return d
+
+
+# ----------------------------------------------------------------------------------------------- the decision cache
+#: where decisions are kept between runs (`RUE_VERIFY_CACHE`: a directory, or 0 / off for none); a decision is a
+#: pure function of its statement and of the engine's code, so it is kept under a key of both (`_cache_key`)
+CACHE_ENV = "RUE_VERIFY_CACHE"
+_ENGINE: list = []
+
+
+def _cache_dir():
+    import os
+    from pathlib import Path
+    where = os.environ.get(CACHE_ENV, "")
+    if where.lower() in ("0", "off", "no", "false"):
+        return None
+    base = Path(where) if where else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rue-verify"
+    return base / "decisions"
+
+
+def _engine_hash() -> str:
+    """The hash of the code a decision depends on (this module and `intervals`, and the versions of sympy, z3 and
+    python-flint): a changed engine decides afresh."""
+    if not _ENGINE:
+        import hashlib
+        from importlib import metadata
+        from pathlib import Path
+        h = hashlib.sha256()
+        for name in ("statements.py", "intervals.py"):
+            h.update((Path(__file__).with_name(name)).read_bytes())
+        for dist in ("sympy", "z3-solver", "python-flint", "mpmath"):
+            try:
+                h.update(f"{dist}={metadata.version(dist)}".encode())
+            except metadata.PackageNotFoundError:
+                h.update(dist.encode())
+        _ENGINE.append(h.hexdigest()[:16])
+    return _ENGINE[0]
+
+
+def _cache_key(st: Holds) -> str | None:
+    """A statement's key: its claim, given relations, method and limits written out (sympy's srepr, every Dummy
+    renamed by its order of creation, so the same statement built again has the same key), with the engine's hash.
+    None where it cannot be written."""
+    import hashlib
+
+    import sympy
+    try:
+        parts = [st.claim, *st.given]
+        dummies = sorted({d for p in parts for d in sympy.sympify(p).atoms(sympy.Dummy)}, key=lambda d: d.dummy_index)
+        order = {d.dummy_index: i for i, d in enumerate(dummies)}       # renamed in the text: a substitution would
+        text = re.sub(r"dummy_index=(\d+)", lambda m: f"dummy_index=#{order.get(int(m.group(1)), m.group(1))}",
+                      "|".join(sympy.srepr(p) for p in parts))           # let sympy evaluate the relation
+        box = sorted((str(k), str(v)) for k, v in (st.box or {}).items())
+        text += f"|{st.method}|{st.seconds}|{st.max_boxes}|{box}|{st.cut}"
+    except Exception:
+        return None
+    return _engine_hash() + "-" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def _cache_get(key: str | None) -> Decision | None:
+    import json
+    where = _cache_dir()
+    if key is None or where is None:
+        return None
+    try:
+        data = json.loads((where / f"{key}.json").read_text())
+        return Decision(**data)
+    except Exception:                      # absent, unreadable or from another layout: decided afresh
+        return None
+
+
+def _cache_put(key: str | None, d: Decision, keep_timed: bool = False) -> None:
+    """Keep `d` (not a decision a time limit cut short, which another run may finish, unless `keep_timed`), written
+    whole or not at all (a temporary file renamed into place, so a reader never sees half of it)."""
+    import dataclasses
+    import json
+    import os
+    import tempfile
+    where = _cache_dir()
+    if key is None or where is None or (d.status == "argued" and not keep_timed and any(w in d.detail for w in _TIMED)):
+        return
+    try:
+        text = json.dumps(dataclasses.asdict(d))
+        where.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=where, suffix=".tmp")
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, where / f"{key}.json")
+    except Exception:                      # a full disk, a read-only home: the decision stands, only not kept
+        try:
+            os.unlink(tmp)
+        except Exception:
+            pass
+
+
+#: words of a decision a time limit cut short (never kept: another run, less loaded, may finish it)
+_TIMED = ("within", "timeout", "canceled", "time limit", "interrupted")
 
 
 def _decide(st: Holds) -> Decision:

@@ -1,0 +1,61 @@
+"""The decision cache (`statements.decide`): a decision is kept under a key of its statement and of the engine's
+code, read back the same, never a decision a time limit cut short; a changed statement, a corrupted file or the
+cache turned off decides afresh."""
+
+import sympy
+
+from rue_verify.verify import statements
+from rue_verify.verify.statements import Decision, Holds, decide, rel
+
+
+def _files(tmp_path):
+    return sorted((tmp_path / "decisions").glob("*.json"))
+
+
+def test_a_decision_is_kept_and_read_back_the_same(tmp_path, monkeypatch):
+    monkeypatch.setenv(statements.CACHE_ENV, str(tmp_path))
+    x = sympy.Symbol("x", positive=True)
+    st = Holds(rel(x + 1, ">", x))
+    first = decide(st)
+    assert first.status == "certified" and len(_files(tmp_path)) == 1
+    again = decide(Holds(rel(x + 1, ">", x)))                    # built again: the same key, read back
+    assert again == first and len(_files(tmp_path)) == 1
+    wrong = decide(Holds(rel(x - 1, ">", x)))                    # another statement: decided, not read back
+    assert wrong.status == "refuted" and len(_files(tmp_path)) == 2
+
+
+def test_a_corrupted_file_is_decided_afresh(tmp_path, monkeypatch):
+    monkeypatch.setenv(statements.CACHE_ENV, str(tmp_path))
+    x = sympy.Symbol("x", positive=True)
+    st = Holds(rel(x ** 2 + 1, ">", 0))
+    decide(st)
+    (path,) = _files(tmp_path)
+    path.write_text('{"status": "refut')                        # half a file, as a killed writer could not leave
+    assert decide(st).status == "certified"
+    path.write_text('{"status": "certified", "method": "sympy", "detail": "kept", "extra": 1}')   # another layout
+    assert decide(st).detail != "kept"
+
+
+def test_a_timed_out_decision_is_not_kept_and_the_cache_can_be_turned_off(tmp_path, monkeypatch):
+    monkeypatch.setenv(statements.CACHE_ENV, str(tmp_path))
+    x = sympy.Symbol("x", positive=True)
+    key = statements._cache_key(Holds(rel(x, ">", 0)))
+    statements._cache_put(key, Decision("argued", "z3", "z3 could not decide it within 8 s (timeout)"))
+    assert not _files(tmp_path)
+    statements._cache_put(key, Decision("argued", "z3", "z3 could not decide it within 8 s"), keep_timed=True)
+    assert len(_files(tmp_path)) == 1
+    monkeypatch.setenv(statements.CACHE_ENV, "off")
+    other = tmp_path / "other"
+    decide(Holds(rel(x + 2, ">", x)))
+    assert not other.exists() and len(_files(tmp_path)) == 1
+
+
+def test_a_statement_with_fresh_variables_has_one_key():
+    """A rule's fresh variable (a Dummy) is new in every run; the key names it by its order, so the same statement
+    built twice has one key, and two statements that differ have two."""
+    def built():
+        d = sympy.Dummy("u", positive=True)
+        return Holds(rel(d + 1, ">", d))
+    assert statements._cache_key(built()) == statements._cache_key(built())
+    d = sympy.Dummy("u", positive=True)
+    assert statements._cache_key(Holds(rel(d + 2, ">", d))) != statements._cache_key(built())
