@@ -650,8 +650,12 @@ def _in_range(limits) -> tuple:
 def _int_index(S):
     """The sum S with every index a fresh integer symbol and nothing more: an index ranges over its limits, so its
     symbol's own assumptions (a sign) must not be read as facts of the terms (a positive index summed from -3)."""
-    rename = {var: sympy.Dummy(var.name, integer=True) for var, _, _ in S.limits}
-    return S.xreplace(rename)
+    return S.xreplace(_index_renaming(S))
+
+
+def _index_renaming(S) -> dict:
+    """{index: a fresh integer symbol} for every index of the sum S (`_int_index`)."""
+    return {var: sympy.Dummy(var.name, integer=True) for var, _, _ in S.limits}
 
 
 class SumRule(Rule):
@@ -967,7 +971,8 @@ class TermByTerm(SumRule):
         weak = {"<": "<=", ">": ">="}.get(op, op)
         said_terms = []
         for S, T in pairs:
-            S, T = _int_index(S), _int_index(T)
+            ren = _index_renaming(S)
+            S, T = S.xreplace(ren), _int_index(T)
             g = T.function
             for (k, _, _), (j, _, _) in zip(S.limits, T.limits):
                 g = g.xreplace({j: k})
@@ -978,7 +983,7 @@ class TermByTerm(SumRule):
                 checks.append((f"the terms: {S.function} {weak} {g} for {', '.join(str(x) for x in inside)}",
                                rel(S.function, weak, g), inside))
             else:
-                got = self._cited(S.function, weak, g, inside, dom)
+                got = self._cited(S.function, weak, g, inside, dom, ren)
                 if got is not None:
                     return "argued", got
                 said_terms.append(f"every term by {self.cite.schema.name} ({self.cite.schema.source})")
@@ -991,9 +996,13 @@ class TermByTerm(SumRule):
             return "certified", "; ".join(said_terms + [said]), h
         return "argued", said
 
-    def _cited(self, a, op, b, inside, dom) -> str | None:
+    def _cited(self, a, op, b, inside, dom, ren: dict | None = None) -> str | None:
+        """`self.cite` instantiated at every index: its bind's objects read with the sum's indices renamed as the
+        terms were (`ren`), so a bind that names the index names the same fresh one."""
+        bind = {k: (sympy.sympify(v).xreplace(ren) if ren and isinstance(v, sympy.Basic) else v)
+                for k, v in dict(self.cite.bind or {}).items()}
         try:
-            concl, conds = self.cite.schema.instance(self.cite.bind)
+            concl, conds = self.cite.schema.instance(bind)
         except ValueError as err:
             return str(err)
         why = matches(concl.lhs, _OPS_OF[type(concl).__name__], concl.rhs, a, op, b)
