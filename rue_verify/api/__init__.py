@@ -15,6 +15,7 @@ says what is wrong; a file that cannot be written, a ParameterError naming where
 
 from __future__ import annotations
 
+from .certificates import certificates
 from .formulas import bound, vacuity
 from .ledger import check_bound, claims, decide, erratum, new_paper, proofs
 from .output import Output
@@ -23,6 +24,6 @@ from .studies import bench, rates, report, reproduce, simulate, table
 #: the command each function is (`rue-verify COMMAND`)
 COMMANDS = {"claims": claims, "proofs": proofs, "erratum": erratum, "decide": decide, "check-bound": check_bound,
             "new-paper": new_paper, "bound": bound, "vacuity": vacuity, "simulate": simulate, "bench": bench,
-            "table": table, "reproduce": reproduce, "rates": rates, "report": report}
+            "table": table, "reproduce": reproduce, "rates": rates, "report": report, "certificates": certificates}
 
 __all__ = ["Output", "COMMANDS", *(f.__name__ for f in COMMANDS.values())]

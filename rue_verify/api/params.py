@@ -299,6 +299,25 @@ COMMANDS = {
             CLAIM_WORKERS,
             QUIET,
         )),
+    'certificates': Command(
+        "write the proofs' certificates, or check a directory of them with the small checker alone",
+        "With --write DIR: run the paper's quick ledger and write one file per certified z3 link (its SMT-LIB 2 "
+        'problem, every abstraction fact a named assertion, that cvc5 re-decides), keyed by a hash of the '
+        "link's statement and of the engine's code. With --check DIR: verify every certificate under DIR in a "
+        'process of its own that imports no search (no z3, no HiGHS, no scipy.optimize, no rue_verify.verify '
+        'module): SMT-LIB files re-decided by cvc5, Farkas certificates of the history search checked in exact '
+        "rationals, interval covers re-checked box by box with arb; prints what each kind checked and the "
+        "checker's size, exit status 1 if any fails.",
+        (
+            P('--check', metavar='DIR', help='a directory of certificate files to verify (python -m '
+              'rue_verify.certify DIR does the same)'),
+            P('--write', metavar='DIR', help="the directory to write the paper's certificates into"),
+            PAPER,
+            CLAIM_SECONDS,
+            CLAIM_WORKERS,
+            JSON,
+            QUIET,
+        )),
     'bound': Command(
         'evaluate a bound of the paper, with its terms',
         'Evaluate a named formula: rue-verify bound theorem_5_1 --K 100 --n 1e6 --sigma0-sq 1 --sigma-sq 0.1 '
