@@ -778,6 +778,10 @@ def _undefined_between(f, x, between: tuple) -> str | None:
     return None
 
 
+#: the objects whose arguments after the first are index ranges (k, lo, hi) binding k (and `sums.MaxOver`)
+_RANGED = (sympy.concrete.expr_with_limits.ExprWithLimits, Cup)
+
+
 def _defined_conditions(f, x=None) -> list:
     """Where the expression f is defined, as (what, relation, ranges) triples: each denominator (a power of
     negative integer exponent) nonzero, each root's radicand (a power of non-integer exponent) >= 0 and > 0 under
@@ -792,7 +796,7 @@ def _defined_conditions(f, x=None) -> list:
             out.append((what, cond, here))
 
     def walk(e, here):
-        if not isinstance(e, sympy.Basic) or isinstance(e, sympy.Lambda) or not e.free_symbols:
+        if not isinstance(e, sympy.Basic) or isinstance(e, sympy.Lambda) or e.is_Atom:
             return
         if x is None or x in e.free_symbols:
             if isinstance(e, sympy.Pow):
@@ -800,18 +804,18 @@ def _defined_conditions(f, x=None) -> list:
                 if p.is_integer and p.is_nonnegative:
                     pass
                 elif p.is_integer:
-                    if b.is_zero is not False:
+                    if _known_signs(b, roots=x is None).is_zero is not False:
                         put(f"the denominator {shorten(str(b), 60)} is nonzero", rel(b, "!=", 0), here)
                 elif p.is_nonnegative:
-                    if b.is_nonnegative is not True:
+                    if _known_signs(b, roots=x is None).is_nonnegative is not True:
                         put(f"the radicand {shorten(str(b), 60)} of {shorten(str(e), 60)} is >= 0", rel(b, ">=", 0),
                             here)
-                elif b.is_positive is not True:
+                elif _known_signs(b, roots=x is None).is_positive is not True:
                     put(f"the base {shorten(str(b), 60)} of {shorten(str(e), 60)} is > 0", rel(b, ">", 0), here)
-            elif isinstance(e, sympy.log) and e.args[0].is_positive is not True:
+            elif isinstance(e, sympy.log) and _known_signs(e.args[0], roots=x is None).is_positive is not True:
                 put(f"the argument of {shorten(str(e), 60)} is > 0", rel(e.args[0], ">", 0), here)
-        ranges = [a for a in e.args[1:] if isinstance(a, sympy.Tuple) and len(a) == 3
-                  and isinstance(a[0], sympy.Symbol)]
+        ranges = [a for a in e.args[1:] if isinstance(a, sympy.Tuple) and len(a) == 3 and isinstance(a[0], sympy.Symbol)
+                  ] if isinstance(e, _RANGED) or type(e).__name__ == "MaxOver" else []
         inner = here
         for k, lo, hi in ranges:
             walk(lo, here)
@@ -824,11 +828,66 @@ def _defined_conditions(f, x=None) -> list:
     return out
 
 
+def _known_signs(e, memo: dict | None = None, roots: bool = False):
+    """e with each expectation of a positive (nonnegative) quantity, and each erfc of a real argument, replaced by
+    a positive (nonnegative) symbol: what sympy's assumptions do not know of them, so that a square root of E X^2 or
+    K erfc(x) needs no decision. Read with the other conditions of `_defined_conditions` (an argument of real
+    symbols is real where its own roots and logarithms are defined, each a condition of its own); with `roots`
+    (every place of the whole expression listed, not only those of one variable), each root b^p (p not an integer)
+    too, nonnegative (positive for p < 0 or symbolic), since b >= 0 (b > 0) is a condition of its own. `memo`: one
+    symbol for one object across the expressions that share it."""
+    memo = {} if memo is None else memo
+
+    def fresh(name, **sign):             # named by its place, not a Dummy: the decisions are kept between runs
+        return sympy.Symbol(f"_{name}_sign{len(memo)}", real=True, **sign)
+
+    def sign(n):
+        if n not in memo:
+            a = n.args[0]
+            if isinstance(n, sympy.Pow):
+                got = fresh("root", nonnegative=True) if n.exp.is_nonnegative else fresh("root", positive=True)
+            elif isinstance(n, sympy.erfc):
+                # real where its argument is defined: the argument's roots and logarithms are conditions of their own
+                real = a.is_extended_real or all(q.is_extended_real for q in a.free_symbols)
+                got = fresh("erfc", positive=True) if real else n
+            else:
+                got = (fresh("E", positive=True) if a.is_positive else fresh("E", nonnegative=True)
+                       if a.is_nonnegative else n)
+            memo[n] = got
+        return memo[n]
+
+    def known(n):                       # a root only with `roots`, or where another expression replaced it already
+        return isinstance(n, (Ex, sympy.erfc)) or (isinstance(n, sympy.Pow) and (n in memo or roots and (
+            n.exp.is_integer is not True and n.base.is_positive is not True)))
+    return e.replace(known, sign) if e.has(Ex, sympy.erfc, sympy.Pow) else e
+
+
 @functools.lru_cache(maxsize=4096)
-def _defined_status(cond, given: tuple) -> str:
+def _defined_status(cond, given: tuple, roots: bool = False) -> str:
     """The status of one condition of `_defined_conditions` decided on `given` (certified only when its negation
-    is not: an empty domain decides nothing)."""
+    is not: an empty domain decides nothing), each expectation and erfc (`roots`: and root) read with its sign
+    (`_known_signs`)."""
+    memo: dict = {}
+    cond = _known_signs(cond, memo, roots)               # the domain's roots read as the condition reads them
+    given = tuple(_known_signs(sympy.sympify(g), memo) for g in given)
+    if isinstance(cond, (sympy.Ge, sympy.Gt)) and cond.rhs == 0 and _by_parts(cond.lhs, _OPS_OF[type(cond).__name__],
+                                                                            given):
+        return "certified"
     return _holds_row({}, Holds(cond, given), describe=False)["status"]
+
+
+def _by_parts(b, op: str, given: tuple, depth: int = 0) -> bool:
+    """b >= 0 (`op` '>=') or b > 0 ('>') read from its parts: a sum's terms all >= 0 (one > 0 for '>'), a product's
+    factors all >= 0 (> 0), each part by sympy's assumptions or decided alone on `given` (a large sum of roots and
+    erfcs, decided whole, can take z3 and sympy most of a minute; its terms take moments). False: not seen so."""
+    if (b.is_positive if op == ">" else b.is_nonnegative):
+        return True
+    if depth < 4 and isinstance(b, sympy.Add) and all(_by_parts(t, ">=", given, depth + 1) for t in b.args) and (
+            op == ">=" or any(_by_parts(t, ">", given, depth + 1) for t in b.args)):
+        return True
+    if depth < 4 and isinstance(b, sympy.Mul) and all(_by_parts(f, op, given, depth + 1) for f in b.args):
+        return True
+    return depth > 0 and bool(b.free_symbols) and _defined_status(rel(b, op, 0), given, True) == "certified"
 
 
 def _undefined_rows(to, given: tuple) -> list[dict]:
@@ -836,7 +895,7 @@ def _undefined_rows(to, given: tuple) -> list[dict]:
     each decided on the statement's domain `given`: [{text, statement, state}]."""
     rows = []
     for what, cond, here in _defined_conditions(to):
-        status = _defined_status(cond, tuple(given) + here)
+        status = _defined_status(cond, tuple(given) + here, True)
         rows.append({"text": what, "statement": str(cond) + (f" where {', '.join(map(str, here))}" if here else ""),
                      "state": "holds" if status == "certified" else "unchecked", "status": status})
     return rows

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sympy
 
-from .derivation import Ex, Mean, Normal, Pr, Schema
+from .derivation import Continuous, Ex, Mean, Normal, Pr, Schema
 from .statements import rel
 
 
@@ -103,11 +103,17 @@ MEAN_OF_GAUSSIANS = Schema(
     (("the count is at least one", rel(_T, ">=", 1)), ("the reward variance is positive", rel(_w, ">", 0))),
     "sums of independent Gaussians are Gaussian (any probability text)")
 
+#: phi defined and continuous on the whole real line, where the convexity condition quantifies: phi'' is decided
+#: only where it is defined, so 1/t^2 ('phi'' = 6/t^4 >= 0') would pass alone, and 1/E Y^2 <= E 1/Y^2 is false
+#: for Y = -1 or 3 with probability 1/2 each
+_DEFINED_ON_R = ("phi is defined and continuous on the whole real line", Continuous(_phi(_y), _y, -sympy.oo, sympy.oo))
+
 #: phi(E Y) <= E phi(Y) for convex phi (Jensen's inequality).
 JENSEN = Schema(
     "Jensen's inequality", (_phi, _Y),
     rel(_phi(Ex(_Y)), "<=", Ex(_phi(_Y))),
-    (("phi is convex (second derivative >= 0)", rel(sympy.Derivative(_phi(_y), (_y, 2)), ">=", 0)),),
+    (("phi is convex (second derivative >= 0)", rel(sympy.Derivative(_phi(_y), (_y, 2)), ">=", 0)),
+     _DEFINED_ON_R),
     "Jensen (1906); e.g. Durrett, Probability: Theory and Examples, Thm 1.6.2")
 
 #: E[X Y] <= sqrt(E X^2) sqrt(E Y^2) (Cauchy-Schwarz for expectations).
@@ -127,7 +133,8 @@ MARKOV = Schema(
 JENSEN_CONCAVE = Schema(
     "Jensen's inequality (concave)", (_phi, _Y),
     rel(Ex(_phi(_Y)), "<=", _phi(Ex(_Y))),
-    (("phi is concave (second derivative <= 0)", rel(sympy.Derivative(_phi(_y), (_y, 2)), "<=", 0)),),
+    (("phi is concave (second derivative <= 0)", rel(sympy.Derivative(_phi(_y), (_y, 2)), "<=", 0)),
+     _DEFINED_ON_R),
     "Jensen (1906), applied to -phi; e.g. Durrett, Probability: Theory and Examples, Thm 1.6.2")
 
 _yp = sympy.Symbol("y", positive=True)
@@ -138,6 +145,7 @@ JENSEN_CONCAVE_NONNEGATIVE = Schema(
     rel(Ex(_phi(_Y)), "<=", _phi(Ex(_Y))),
     (("Y is nonnegative", rel(_Y, ">=", 0)),
      ("phi is concave on (0, oo) (second derivative <= 0 there)", rel(sympy.Derivative(_phi(_yp), (_yp, 2)), "<=", 0)),
+     ("phi is defined and continuous on (0, oo)", Continuous(_phi(_yp), _yp, 0, sympy.oo)),
      ("phi(0) is at most its limit from the right (so phi is concave on [0, oo))",
       rel(_phi(0), "<=", sympy.Limit(_phi(_yp), _yp, 0, "+")))),
     "Jensen (1906) on the convex set [0, oo) where Y lies; e.g. Durrett, Probability: Theory and Examples, Thm 1.6.2")

@@ -165,3 +165,33 @@ def test_lower_chain_rests_on_h_def_and_the_lower_h2_repair_matched_to_their_sta
 def test_lower_chain_with_a_planted_formula_is_not_proved(monkeypatch, module, which, wrong):
     monkeypatch.setattr(module, which, wrong(getattr(module, which)))
     assert _broken(_proof(section2.lower_chain_derivation()))
+
+
+def test_hole_c_decreasing_with_a_phi_with_a_pole_is_not_proved():
+    """phi = w/(u - 2) has phi' = -w/(u - 2)^2 <= 0 wherever it is defined, yet phi(3) = w > -w = phi(1): the
+    mean value theorem needs phi defined and continuous on [a, b], a condition of DECREASING decided like the
+    others."""
+    from rue_verify.verify.derivation import Cite, derive, link
+    u, w = sympy.Symbol("u", real=True), sympy.Symbol("w", real=True)
+    st = Statement(w, "<=", -w, given=(sympy.Gt(w, 0, evaluate=False),))
+    proof = _proof(derive(st, [link("<=", -w, Cite(section2.DECREASING, {"phi": sympy.Lambda(u, w / (u - 2)), "a": 1,
+                                                                          "b": 3, "c": 1}))]))
+    row = proof["steps"][0]
+    assert proof["status"] != "proved" and row["status"] == "argued"
+    assert [c["state"] for c in row["conditions"]][-1] == "unchecked" and "u - 2" in row["detail"]
+    # with the pole outside [a, b] = [3, 4] the same function decreases there: proved
+    st2 = Statement(w / 2, "<=", w, given=(sympy.Gt(w, 0, evaluate=False),))
+    ok = _proof(derive(st2, [link("<=", w, Cite(section2.DECREASING, {"phi": sympy.Lambda(u, w / (u - 2)),
+                                                                      "a": 3, "b": 4, "c": 3}))]))
+    assert ok["status"] == "proved", ok["steps"]
+
+
+def test_hole_c_decreasing_at_numbers_is_argued_not_a_crash():
+    """At numbers sympy evaluates the instance phi(b) <= phi(a) to False (or True): an argued link, not an
+    AttributeError."""
+    from rue_verify.verify.derivation import Cite, derive, link
+    u = sympy.Symbol("u", real=True)
+    proof = _proof(derive(Statement(-1, "<=", 1), [link("<=", 1, Cite(section2.DECREASING, {
+        "phi": sympy.Lambda(u, 1 / (u - 2)), "a": 1, "b": 3, "c": 1}))]))
+    assert proof["status"] != "proved" and proof["steps"][0]["status"] == "argued"
+    assert "sympy evaluated it" in proof["steps"][0]["detail"]

@@ -430,3 +430,72 @@ def test_a_node_is_not_used_where_its_real_or_nonzero_symbol_is_bound_to_what_is
     assert "real" in assumptions_hold({"x": sympy.I * yr}, {xr}, ())
     assert "nonzero" in assumptions_hold({"z": yr}, {z}, ())
     assert assumptions_hold({"z": yr ** 2 + 1}, {z}, ()) is None
+
+
+def _hole_status(d) -> str:
+    return from_derivation(d, "d").proof["status"]
+
+
+def test_hole_a_a_chain_through_an_expression_undefined_somewhere_is_not_proved():
+    """Each link speaks where its expressions are defined: (y^3 + y)/(y + 1/y) = y^2 except at y = 0, so a chain
+    y^2 = that > 0 would prove y^2 > 0 at y = 0. The intermediate must be shown defined on the whole domain."""
+    from rue_verify.verify.derivation import _undefined_rows
+    y = sympy.Symbol("y", real=True)
+    E = (y ** 3 + y) / (y + 1 / y)
+    f = from_derivation(derive(Statement(y ** 2, ">", 0), [link("=", E, Decide()), link(">", 0, Decide())]), "d")
+    assert f.proof["status"] != "proved"
+    row = f.proof["steps"][0]
+    assert row["status"] == "argued" and "not shown defined" in row["detail"] and "the denominator y" in row["detail"]
+    assert any(c["state"] != "holds" for c in row["defined"])
+    # the same chain for a positive y is proved: sympy's assumptions answer at once, nothing is decided
+    yp = sympy.Symbol("y", positive=True)
+    Ep = (yp ** 3 + yp) / (yp + 1 / yp)
+    assert _undefined_rows(Ep, ()) == []
+    chain = [link("=", Ep, Decide()), link(">", 0, Decide())]
+    assert _hole_status(derive(Statement(yp ** 2, ">", 0), chain)) == "proved"
+    # a logarithm whose argument is positive on the statement's domain (x >= 1), decided there
+    x = sympy.Symbol("x", real=True)
+    dom = (rel(x, ">=", 1),)
+    assert all(c["state"] == "holds" for c in _undefined_rows(x + sympy.log(x), dom))
+    assert any(c["state"] != "holds" for c in _undefined_rows(x + sympy.log(x), ()))
+    # an index of a sum lies in its range: 1/k is defined for k = 1..n, not for k = 0..n
+    k, n = sympy.Symbol("k", integer=True), sympy.Symbol("n", integer=True, positive=True)
+    assert all(c["state"] == "holds" for c in _undefined_rows(sympy.Sum(1 / k, (k, 1, n)), ()))
+    assert any(c["state"] != "holds" for c in _undefined_rows(sympy.Sum(1 / k, (k, 0, n)), ()))
+    # a link resting on a node is argued too, and no longer read at the node's status
+    g = from_derivation(derive(Statement(y ** 2, ">", 0), [link("=", E, rests("SOME-NODE")), link(">", 0, Decide())]),
+                        "d")
+    assert g.proof["steps"][0]["status"] == "argued" and g.proof["steps"][0]["uses"] is None
+
+
+def test_hole_b_jensen_with_a_phi_undefined_somewhere_is_not_proved():
+    """phi'' is decided only where it is defined: 1/t^2 has phi'' = 6/t^4 >= 0, yet 1/E Y^2 <= E 1/Y^2 is false
+    (Y = -1 or 3 with probability 1/2: 1 <= 5/9). Jensen needs phi defined and continuous on the whole line."""
+    from rue_verify.verify.schemas import JENSEN_CONCAVE
+    Y, t = sympy.Symbol("Y", real=True), sympy.Symbol("t", real=True)
+    st = Statement(1 / Ex(Y) ** 2, "<=", Ex(1 / Y ** 2))
+    f = from_derivation(derive(st, [link("<=", Ex(1 / Y ** 2), Cite(JENSEN, {"phi": sympy.Lambda(t, 1 / t ** 2),
+                                                                               "Y": Y}))]), "d")
+    row = f.proof["steps"][0]
+    assert f.proof["status"] != "proved" and row["status"] == "argued"
+    assert [c["state"] for c in row["conditions"]] == ["holds", "unchecked"]
+    assert "defined and continuous" in row["detail"]
+    st2 = Statement(Ex(sympy.log(Y ** 2)), "<=", sympy.log(Ex(Y) ** 2))
+    log_sq = sympy.Lambda(t, sympy.log(t ** 2))
+    f2 = from_derivation(derive(st2, [link("<=", st2.rhs, Cite(JENSEN_CONCAVE, {"phi": log_sq, "Y": Y}))]), "d")
+    assert f2.proof["status"] != "proved" and "log" in f2.proof["steps"][0]["detail"]
+    # a phi defined everywhere still proves
+    st3 = Statement(sympy.exp(Ex(Y) / 4), "<=", Ex(sympy.exp(Y / 4)))
+    assert _hole_status(derive(st3, [link("<=", st3.rhs, Cite(JENSEN, {"phi": sympy.Lambda(t, sympy.exp(t / 4)),
+                                                                 "Y": Y}))])) == "proved"
+
+
+def test_hole_a_cite_whose_instance_sympy_evaluates_is_argued_not_a_crash():
+    """A conclusion instantiated at numbers is evaluated by sympy (to False or True): no relation to match."""
+    x = sympy.Symbol("x", real=True)
+    at_most_one = Schema("x <= 1", (x,), rel(x, "<=", 1), (("x is real", rel(x ** 2, ">=", 0)),))
+    for v in (2, 0):
+        f = from_derivation(derive(Statement(v, "<=", 1), [link("<=", 1, Cite(at_most_one, {"x": v}))]), "d")
+        row = f.proof["steps"][0]
+        assert f.proof["status"] != "proved" and row["status"] == "argued"
+        assert "sympy evaluated it" in row["detail"]
