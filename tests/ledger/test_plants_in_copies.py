@@ -68,6 +68,22 @@ PLANTS = {
     "Section 2's repaired harmonic factor, its constant moved (a reviewer's plant: false at K = 2)": (
         "bounds/repaired.py", "    return (2 * _harmonic(K) - 1) / 2\n", "    return (2 * _harmonic(K) - 1.02) / 2\n",
         ["SEC2-LOWER-H2"], ["repair:SEC2-LOWER-H2"]),
+    "the repaired Theorem 3.1's constant, its log term shrunk (the derived bound no longer below it)": (
+        "bounds/repaired.py", "    return GAP_CONSTANT_OFFSET + m.sqrt(2 * m.log(K + 1))\n",
+        "    return GAP_CONSTANT_OFFSET + m.sqrt(3 * m.log(K + 1) / 2)\n",
+        ["THM-GAP", "FACT-1-3", "FACT-RANGE", "LEM-A1-FORMULA"], ["repair:THM-GAP"]),
+    "the repaired variance proxy of the pooled mean, halved term (false: nu_t can reach sigma0^2 + nu^2/2)": (
+        "bounds/repaired.py", "    return as_numeric(sigma0_sq) + as_numeric(nu_sq) / 2\n",
+        "    return as_numeric(sigma0_sq) + as_numeric(nu_sq) / 3\n",
+        ["PF-NU-T", "PF-E31"], ["repair:PF-NU-T", "repair:PF-E31"]),
+    "the repaired tail of a reward table's mean, its exponent doubled": (
+        "bounds/repaired.py", "    return 2 * m.exp(-x ** 2 * T / (2 * nu))\n",
+        "    return 2 * m.exp(-x ** 2 * T / nu)\n",
+        ["PF-E3K"], ["repair:PF-E3K"]),
+    "the repaired upper bound on a suboptimal arm's count, a count off by one": (
+        "bounds/repaired.py", "    return 2 + 2 * (1 + e) ** 2 * b * sigma_sq * m.log(n) / Delta_k ** 2\n",
+        "    return 1 + 2 * (1 + e) ** 2 * b * sigma_sq * m.log(n) / Delta_k ** 2\n",
+        ["LEM-TK-UP", "LEM-TAU-LOWER", "LEM-TAU-UPPER"], ["repair:LEM-TK-UP"]),
 }
 
 
