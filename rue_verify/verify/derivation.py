@@ -90,6 +90,12 @@ class Ex(sympy.Function):
     nargs = 1
     is_real = True
 
+    def _eval_is_nonnegative(self):           # the expectation of a nonnegative quantity (where it exists)
+        return True if self.args[0].is_nonnegative else None
+
+    def _eval_is_positive(self):              # of a positive one
+        return True if self.args[0].is_positive else None
+
     def _latex(self, printer, exp=None):
         return _power(r"\mathbb{E}\left[" + printer._print(self.args[0]) + r"\right]", exp)
 
@@ -749,12 +755,15 @@ def _monotone_link(row: dict, st: Statement, prev, op, to, by: Monotone, extra: 
     if undefined:
         return _argue(row, f"the rule does not apply: {f} is not shown defined and continuous between "
                            f"{x0} = {shorten(str(a), 40)} and {shorten(str(b), 40)} ({undefined})")
+    # the mean value theorem: f continuous on [a, b] (above) with f' >= 0 (> 0) inside, a < x < b, gives f(a) <= f(b)
+    # (f(a) < f(b) for a < b); f' need not exist at the ends (sqrt at 0)
     d = sympy.Derivative(f, x)
-    h = Holds(rel(d, ">" if want == "<" else ">=", 0), between, by.method)
+    inside = st.given + extra + (rel(x, ">", a), rel(x, "<", b))
+    h = Holds(rel(d, ">" if want == "<" else ">=", 0), inside, by.method)
     sub = _holds_row({}, h)
     # a function that is not monotone there does not make the link false: the rule does not apply (argued)
     row.update(status="certified" if sub["status"] == "certified" else "argued",
-               statement=f"d/d{x} {f} {'>' if want == '<' else '>='} 0 between a and b", latex=h.latex(),
+               statement=f"d/d{x} {f} {'>' if want == '<' else '>='} 0 strictly between a and b", latex=h.latex(),
                detail=("monotone: " if sub["status"] == "certified" else f"the rule does not apply, {f} is not "
                        f"shown nondecreasing in {x} there ({sub['status']}): ") + sub["detail"])
     return h if sub["status"] == "certified" else None

@@ -863,8 +863,8 @@ class _ToZ3:
             for expr, cond in reversed(e.args):
                 out = self(expr) if out is None else z3.If(self(cond), self(expr), out)
             return out
-        if _atom_kind(e):
-            return self.atom(e)
+        if _atom_kind(e) or (isinstance(e, sympy.Function) and e.is_real is True):
+            return self.atom(e)             # a real-valued object of no function above: one unknown, with its sign
         raise _Untranslatable(f"{type(e).__name__} ({_short(e, 60)})")
 
     def atom(self, e):

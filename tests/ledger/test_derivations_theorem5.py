@@ -211,7 +211,8 @@ def test_a_wrong_repaired_theorem_5_1_leaves_its_chain_unproved(monkeypatch, pla
 def test_the_repaired_theorem_5_2_is_a_chain_ending_at_its_formula():
     """Cauchy-Schwarz and Jensen are cited as schemas on the proof's own objects; the chain rests on the repaired
     Theorem 5.1 and ends at theorem_5_2_repaired. What stays argued: the expectation's monotonicity where its
-    pointwise relation involves the maximum over the K arms (the engine's citation conditions cannot read it)."""
+    pointwise relation involves the maximum over the K arms (its condition, X <= Y at every outcome, is read with
+    the maximum as one unknown, which decides nothing)."""
     from rue_verify.ledger import theorem5
     f = theorem5.thm_regret_derivation()
     rows = f.proof["steps"]
@@ -221,7 +222,8 @@ def test_the_repaired_theorem_5_2_is_a_chain_ending_at_its_formula():
     assert next(r for r in rows if r.get("cites") == "the Cauchy-Schwarz inequality")["status"] == "certified"
     assert [r["uses"] for r in rows if r.get("uses")] == ["repair:THM-FAIL"]
     argued = [r for r in rows if r["status"] == "argued" and not r.get("premise")]
-    assert argued and all("MaxOver" in r["detail"] for r in argued), [(r["text"], r["detail"][:100]) for r in argued]
+    assert argued and all("max_k" in r["text"] and "X <= Y at every outcome" in r["detail"] for r in argued), \
+        [(r["text"], r["detail"][:100]) for r in argued]
 
 
 _MOMENT, _THM51 = bounds.repaired.range_second_moment_bound, bounds.repaired.theorem_5_1_repaired
