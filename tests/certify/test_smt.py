@@ -67,7 +67,7 @@ def test_a_fact_weakened_is_rejected(text):
     weakened = text.replace(line, line.replace("(+ 1.0 x)", "x"))          # exp(a) >= a: true, and too weak
     assert weakened != text
     ok, detail = smt.check(cert(weakened))
-    assert not ok and "answers sat" in detail and "disagrees with z3" in detail
+    assert not ok and ": sat" in detail and "disagrees with z3" in detail
 
 
 def test_facts_that_contradict_one_another_certify_nothing(text):
@@ -87,7 +87,7 @@ def test_the_negated_claim_removed_or_flipped_is_rejected(text):
     flipped = line.replace("(not (>= ", "(>= ").replace(")) :named", ") :named")
     assert flipped != line
     ok, detail = smt.check(cert(text.replace(line, flipped)))
-    assert not ok and "answers sat" in detail
+    assert not ok and ": sat" in detail and "disagrees" in detail
 
 
 def test_a_key_that_does_not_match_its_statement_is_rejected(text):
