@@ -15,9 +15,8 @@ says what is wrong; a file that cannot be written, a ParameterError naming where
 
 from __future__ import annotations
 
-from .certificates import certificates
 from .formulas import bound, vacuity
-from .ledger import check_bound, claims, decide, erratum, new_paper, proofs
+from .ledger import certificates, check_bound, claims, decide, erratum, new_paper, proofs
 from .output import Output
 from .studies import bench, rates, report, reproduce, simulate, table
 

@@ -68,7 +68,7 @@ from rue_verify.verify import (
 )
 from rue_verify.verify.montecarlo import Point, rate_finding, rate_score, search
 from rue_verify.verify.search import Dim, minimize_relative
-from rue_verify.verify.sums import CountTimesBound, IntegralComparison, TermByTerm
+from rue_verify.verify.sums import CountTimesBound, IntegralComparison, TermByTerm, sequence
 
 # CHANGE: your paper's name (the namespace of its IDs and what --paper names), title, reference and theorems
 # (the roots `rue-verify proofs` prints).
@@ -132,7 +132,11 @@ def harmonic(K):
 # be read back and matched by the proofs that rest on it). CHANGE: your paper's model.
 SumOfIndependent = sp.Function("SumOfIndependent")   # SumOfIndependent(N, r, mean, tag): N independent variables,
 #                                                      each in an interval of length r, summed; its mean `mean`
-Delta = sp.Function("Delta")                         # Delta(k) = mu_1 - mu_k, arm k's gap
+DELTA_MIN = sp.Symbol("Delta_min", positive=True)     # the smallest gap
+# Delta(k) = mu_1 - mu_k, arm k's gap: a sequence declared with what holds of every term (positive, at least the
+# smallest gap), so that every rule reads it at every index (a relation about Delta(k) in a statement's domain, with
+# k a free symbol, says it of one k only)
+Delta = sequence("Delta", positive=True, lower=DELTA_MIN)
 
 
 def difference_of_means(k, m):
@@ -214,9 +218,9 @@ def theorem_1():
     (EXPONENT), and the K - 1 terms each at most the term at the smallest gap."""
     K, n = sp.symbols("K n", integer=True, positive=True)
     k = sp.Symbol("k", integer=True)
-    d = sp.Symbol("Delta_min", positive=True)
+    d = DELTA_MIN
     m = pulls(n, K)
-    domain = (rel(K, ">=", 2), rel(n, ">=", K), rel(Delta(k), ">=", d))   # every gap at least the smallest
+    domain = (rel(K, ">=", 2), rel(n, ">=", K))   # every gap at least the smallest: the sequence Delta says so
     st = Statement(Pr(cup(looks_better(k, m), (k, 2, K))), "<=", bound(K, n, d), domain)
     hoeffding_k = Cite(HOEFFDING, {"N": 2 * m, "r": 1 / m, "mu": -Delta(k), "t": Delta(k), "tag": k})
     each_exponent = (rel(hoeffding_exponent(Delta(k), 2 * m, 1 / m), "==", m * Delta(k) ** 2),
@@ -272,9 +276,9 @@ def uniform_no_k_repair(mode):
     is matched against this link once the graph resolves, and read at that node's proof status."""
     K, n = sp.symbols("K n", integer=True, positive=True)
     k = sp.Symbol("k", integer=True)
-    d = sp.Symbol("Delta_min", positive=True)
+    d = DELTA_MIN
     st = Statement(Pr(cup(looks_better(k, pulls(n, K)), (k, 2, K))), "<=", bound(K, n, d),
-                   (rel(K, ">=", 2), rel(n, ">=", K), rel(Delta(k), ">=", d)))
+                   (rel(K, ">=", 2), rel(n, ">=", K)))
     proof = derive(st, [link("<=", bound(K, n, d), rests("UNIFORM-UPPER", K=K, n=n, Delta_min=d), "Theorem 1")])
     return Repair("e_n <= (K - 1) exp(-floor(n/K) Delta^2): the exponent counts one arm's pulls", None,
                   [from_derivation(proof, "every K >= 2, n >= K, rewards in [0, 1]")])

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 import sympy
 
 from .findings import Finding, made_by_engine, shorten
-from .proofs import Rests, _holds_row, settle_proof
+from .proofs import Rests, settle_proof
+from .proofs import holds_row as _holds_row
 from .statements import Z3_SECONDS, Holds, rel
 
 #: the relations a link or a statement may state, and the direction each goes

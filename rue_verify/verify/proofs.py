@@ -204,6 +204,10 @@ def _holds_row(s: dict, st, describe: bool = True) -> dict:
     return s
 
 
+#: the row of a decided statement, for the engine's other modules (derivation, sums)
+holds_row = _holds_row
+
+
 def _step(i: int, text: str, ok) -> dict:
     if ok is None:
         raise TypeError(f"proof step ({i}) '{shorten(text, 60)}': an unchecked step must say why it cannot be "

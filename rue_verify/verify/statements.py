@@ -835,6 +835,12 @@ class _ToZ3:
             if not known:
                 self.erf_facts(e.args[0], a, v)
             return v
+        if isinstance(e, sympy.harmonic) and len(e.args) == 1 and e.args[0].is_integer:
+            # H_m = sum_{i=1}^m 1/i: 0 at m = 0, at least 1 and at most m for m >= 1 (its terms are in (0, 1])
+            m = self(e.args[0])
+            v = self.app("harmonic", m)
+            self.side += [z3.Implies(m == 0, v == 0), z3.Implies(m >= 1, v >= 1), z3.Implies(m >= 1, v <= m)]
+            return v
         if isinstance(e, sympy.erfc):
             return 1 - self(sympy.erf(e.args[0]))
         if isinstance(e, (sympy.floor, sympy.ceiling)):
@@ -974,7 +980,10 @@ def smt2_problem(named: list, header: list[str], stands: dict[str, str] | None =
     """An SMT-LIB 2 problem from z3 formulas `named` [(name, what it is, formula)]: `header` as comment lines, the
     logic (QF_NRA, QF_NIRA with an integer constant), every constant declared (under its comment from `stands`:
     constant name -> what it is), each formula a named assertion under its comment, then (check-sat). z3's own
-    printer writes the terms (standard SMT-LIB: to_real, ite, =>, let)."""
+    printer writes the terms (standard SMT-LIB: to_real, ite, =>, let); a Python bool (z3's solver takes one) is
+    written as true or false."""
+    import z3
+    named = [(n, what, f if z3.is_expr(f) else z3.BoolVal(bool(f))) for n, what, f in named]
     consts = _constants_of([f for _, _, f in named])
     logic = "QF_NIRA" if any(c.sort().name() == "Int" for c in consts) else "QF_NRA"
     out = [f"; {_one_line(h)}" for h in header] + [f"(set-logic {logic})"]
@@ -1713,3 +1722,7 @@ def _constants(e) -> list[tuple]:
             return x
         _walk(part, visit)
     return found
+
+
+#: the engine's helpers its other modules use (verify.sums)
+sample_refutation, truth, range_sign = _sample_refutation, _truth, _range_sign

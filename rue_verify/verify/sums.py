@@ -50,9 +50,11 @@ import sympy
 
 from .derivation import Cite, Cup, Ex, Mean, Normal, Pr, Rule, Statement, implies, matches
 from .findings import shorten
-from .proofs import _holds_row
+from .proofs import holds_row as _holds_row
 from .schemas import HARMONIC, Avg, Bounded, BoundedDeviation, SubGaussian
-from .statements import Holds, _sample_refutation, _truth, rel
+from .statements import Holds, rel
+from .statements import sample_refutation as _sample_refutation
+from .statements import truth as _truth
 
 #: the z3 time limit of one decision a rule makes, in seconds
 SECONDS = 5.0
@@ -93,7 +95,7 @@ class MaxOver(sympy.Function):
 
 def _sign_of_terms(m) -> str | None:
     """The sign of a maximum over its nonempty range from its terms' at every index of it (`statements._range_sign`)."""
-    from .statements import _range_sign
+    from .statements import range_sign as _range_sign
     return _range_sign(m)
 
 
