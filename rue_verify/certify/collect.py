@@ -65,7 +65,8 @@ def _links(obj, where: str, seen: set):
     elif hasattr(obj, "cases") and hasattr(obj, "step") and hasattr(obj, "statement"):   # an induction's Decision
         for c in obj.cases:
             if getattr(c, "answer", None) == "unsat" and getattr(c, "smt2", None):
-                yield f"{obj.statement} [case: {c.label}]", f"induction {obj.step}: {c.label}", c.smt2
+                yield (f"{obj.statement} on {getattr(obj, 'domain', '')} [case: {c.label}]",
+                       f"induction {obj.step}: {c.label}", c.smt2)
     elif hasattr(obj, "findings") and hasattr(obj, "id"):                                # a ClaimResult
         yield from _links(list(obj.findings) + list(getattr(obj, "repairs", [])), f"{where}{obj.id}", seen)
     elif hasattr(obj, "nodes") and isinstance(obj.nodes, dict):                          # the proof graph

@@ -42,7 +42,7 @@ import hashlib
 import re
 
 #: cvc5's configurations tried in turn on a problem: (name, options, time limit in seconds)
-CONFIGS = (("coverings", {"nl-ext": "none", "nl-cov": "true"}, 15.0), ("cvc5's defaults", {}, 10.0),
+CONFIGS = (("coverings", {"nl-ext": "none", "nl-cov": "true"}, 25.0), ("cvc5's defaults", {}, 10.0),
            ("incremental linearization", {"nl-cov": "false", "nl-ext-tplanes": "true"}, 5.0))
 #: the time limit of the facts' consistency check (module docstring), in seconds
 CONSISTENCY_SECONDS = 2.0
