@@ -217,6 +217,14 @@ class Repair:
                           "evidence": [asdict(f) for f in self.findings]})
 
 
+def _only_argued(rep) -> bool:
+    """Whether a repair that is not 'holds' is so only because its proof is argued at a step: no finding of it
+    refuted, undefined or inconsistent, and a proof among them argued."""
+    bad = {"refuted", "undefined", "inconsistent", "broken", "error", "vacuous"}
+    return not any(f.verdict in bad for f in rep.findings) and any(
+        (f.proof or {}).get("status") == "argued" for f in rep.findings)
+
+
 @dataclass(frozen=True)
 class NoRepair:
     """Why a refuted, undefined or inconsistent claim has no repair, and what that reason rests on, so
@@ -235,7 +243,10 @@ class NoRepair:
             other = results.get(arg)
             if other is None or not other.repairs:
                 return None, f"{arg} did not run"
-            return other.repairs[0].verdict == "holds", f"{arg}'s repair: {other.repairs[0].verdict}"
+            rep = other.repairs[0]
+            if rep.verdict == "inconclusive" and _only_argued(rep):      # stated and checked, its proof open
+                return True, f"{arg}'s repair: inconclusive (no check fails; its proof is argued at a named step)"
+            return rep.verdict == "holds", f"{arg}'s repair: {rep.verdict}"
         want = {"holds": ("computed", "holds"), "charitable": ("charitable", "holds"), "rate": ("rate", None),
                 "computed": ("computed", None)}[arg]
         found = [f for f in result.findings if f.kind == want[0] and (want[1] is None or f.verdict == want[1])]

@@ -309,6 +309,8 @@ def _cache_key(st: Holds) -> str | None:
 
 
 def _cache_get(key: str | None) -> Decision | None:
+    """The kept decision of `key`: this machine's cache first, then the decisions shipped with the package
+    (`shipped_decisions`: the paper's statements decided by this very engine, matched only under its hash)."""
     import json
     where = _cache_dir()
     if key is None or where is None:
@@ -316,8 +318,53 @@ def _cache_get(key: str | None) -> Decision | None:
     try:
         data = json.loads((where / f"{key}.json").read_text())
         return Decision(**data)
-    except Exception:                      # absent, unreadable or from another layout: decided afresh
+    except Exception:                      # absent, unreadable or from another layout: the shipped ones, or afresh
+        pass
+    data = shipped_decisions().get(key)
+    try:
+        return None if data is None else Decision(**data)
+    except Exception:
         return None
+
+
+#: the decisions shipped with the package, read once (`shipped_decisions`)
+_SHIPPED: dict = {}
+#: where they are, in the package (`rue_verify/data`), and how they are built (`pack_decisions`)
+SHIPPED_FILE = "decisions.json.gz"
+
+
+def shipped_decisions() -> dict:
+    """{key: decision} shipped in `rue_verify/data/decisions.json.gz`: the decisions a run of the test suite's
+    ledger made, under this engine's hash only (a changed engine finds none and decides afresh). Empty where the
+    file is absent or unreadable. The suite re-decides a sample of them afresh and compares (tests/verify)."""
+    if "all" not in _SHIPPED:
+        import gzip
+        import json
+        from importlib import resources
+        try:
+            raw = resources.files("rue_verify").joinpath("data", SHIPPED_FILE).read_bytes()
+            pack = json.loads(gzip.decompress(raw))
+            _SHIPPED["all"] = pack["decisions"] if pack.get("engine") == _engine_hash() else {}
+        except Exception:
+            _SHIPPED["all"] = {}
+    return _SHIPPED["all"]
+
+
+def pack_decisions(cache_dir, out) -> int:
+    """Write `out` (gzip JSON) from the decisions kept in `cache_dir` under this engine's hash; how many."""
+    import gzip
+    import json
+    from pathlib import Path
+    engine = _engine_hash()
+    got = {}
+    for f in sorted(Path(cache_dir).glob(f"{engine}-*.json")):
+        try:
+            got[f.stem] = json.loads(f.read_text())
+        except Exception:
+            continue
+    data = json.dumps({"engine": engine, "decisions": got}, sort_keys=True).encode()
+    Path(out).write_bytes(gzip.compress(data, 9, mtime=0))
+    return len(got)
 
 
 def _cache_put(key: str | None, d: Decision, keep_timed: bool = False) -> None:
