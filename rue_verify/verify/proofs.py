@@ -174,7 +174,7 @@ def _negation(neg) -> "object":
     if hit is not None:
         return hit
     d = decide(neg)
-    statements._cache_put(key, d, keep_timed=True)
+    statements._cache_put(key, d, keep_timed=True, st=neg)
     return d
 
 

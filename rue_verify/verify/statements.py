@@ -248,7 +248,7 @@ def decide(st: Holds) -> Decision:
         d = Decision("argued", st.method, f"the {st.method} decision failed: {type(err).__name__}: {str(err)[:200]}")
     if d.status == "argued":                   # not decided: a point where it is false refutes it all the same
         d = _sample_refutation(st) or d
-    _cache_put(key, d)
+    _cache_put(key, d, st=st)
     return d
 
 
@@ -317,12 +317,23 @@ def _cache_get(key: str | None) -> Decision | None:
         return None
     try:
         data = json.loads((where / f"{key}.json").read_text())
-        return Decision(**data)
+        return Decision(**data["decision"])
     except Exception:                      # absent, unreadable or from another layout: the shipped ones, or afresh
         pass
     data = shipped_decisions().get(key)
     try:
-        return None if data is None else Decision(**data)
+        return None if data is None else Decision(**data["decision"])
+    except Exception:
+        return None
+
+
+def kept_statement(entry: dict) -> "Holds | None":
+    """The statement a kept decision (`shipped_decisions()[key]`) decided, rebuilt (so it can be decided afresh and
+    compared); None where it cannot be."""
+    import base64
+    import pickle
+    try:
+        return pickle.loads(base64.b64decode(entry["holds"]))
     except Exception:
         return None
 
@@ -367,7 +378,7 @@ def pack_decisions(cache_dir, out) -> int:
     return len(got)
 
 
-def _cache_put(key: str | None, d: Decision, keep_timed: bool = False) -> None:
+def _cache_put(key: str | None, d: Decision, keep_timed: bool = False, st: "Holds | None" = None) -> None:
     """Keep `d` (not a decision a time limit cut short, which another run may finish, unless `keep_timed`), written
     whole or not at all (a temporary file renamed into place, so a reader never sees half of it)."""
     import dataclasses
@@ -378,7 +389,15 @@ def _cache_put(key: str | None, d: Decision, keep_timed: bool = False) -> None:
     if key is None or where is None or (d.status == "argued" and not keep_timed and any(w in d.detail for w in _TIMED)):
         return
     try:
-        text = json.dumps(dataclasses.asdict(d))
+        entry = {"decision": dataclasses.asdict(d)}
+        if st is not None:                 # the statement itself, so that a kept decision can be re-decided
+            import base64
+            import pickle
+            try:
+                entry["holds"] = base64.b64encode(pickle.dumps(st)).decode()
+            except Exception:
+                pass
+        text = json.dumps(entry)
         where.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=where, suffix=".tmp")
         with os.fdopen(fd, "w") as fh:
