@@ -110,7 +110,7 @@ def test_the_document_compiles(document, tmp_path):
     tex = tmp_path / "erratum.tex"
     tex.write_text(document)
     pdf, why = erratum.compile_pdf(str(tex))
-    assert pdf and why == "" and (tmp_path / "erratum.pdf").stat().st_size > 10_000
+    assert pdf and why == "" and (tmp_path / "erratum.pdf").stat().st_size > 10_000, why
 
 
 def test_without_tex_the_pdf_is_refused_in_one_line(tmp_path, monkeypatch):
