@@ -303,6 +303,12 @@ def _cache_key(st: Holds) -> str | None:
                       "|".join(sympy.srepr(p) for p in parts))           # let sympy evaluate the relation
         box = sorted((str(k), str(v)) for k, v in (st.box or {}).items())
         text += f"|{st.method}|{st.seconds}|{st.max_boxes}|{box}|{st.cut}"
+        # sympy's srepr omits an undefined function's assumptions (and a sequence's declared facts): two functions
+        # of one name with other assumptions are other statements, so their assumptions are part of the key
+        funcs = sorted({type(a) for p in parts for a in sympy.sympify(p).atoms(sympy.core.function.AppliedUndef)},
+                       key=str)
+        text += "|" + ";".join(f"{f}:{sorted((k, str(v)) for k, v in getattr(f, '_kwargs', {}).items())}"
+                               for f in funcs)
     except Exception:
         return None
     return _engine_hash() + "-" + hashlib.sha256(text.encode()).hexdigest()

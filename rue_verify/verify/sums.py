@@ -146,12 +146,12 @@ def sequence(name: str, *, positive: bool = False, nonnegative: bool = False, in
         assume["nonnegative"] = True
     if integer:
         assume["integer"] = True
-    f = sympy.Function(name, **assume)
     facts = SequenceFacts(name, order, None if lower is None else sympy.sympify(lower),
                           None if upper is None else sympy.sympify(upper))
-    if f in _SEQUENCES and _SEQUENCES[f] != facts:      # one name, one sequence: its facts are not redeclared
-        raise ValueError(f"sequence {name!r} is declared already with other properties ({_said_of(f)}): a second "
-                         "declaration would change what every statement about it means; give it another name")
+    # the facts are part of the function itself (sympy compares undefined functions by name and keyword
+    # arguments): a sequence of this name declared with other facts is another object, so a second declaration
+    # never changes what a statement about the first means
+    f = sympy.Function(name, **assume, facts=f"{order}|{facts.lower}|{facts.upper}")
     _SEQUENCES[f] = facts
     return f
 

@@ -87,3 +87,10 @@ def test_a_sample_of_the_shipped_decisions_is_decided_afresh_the_same():
             del os.environ[statements.CACHE_ENV]
         else:
             os.environ[statements.CACHE_ENV] = old
+
+
+def test_functions_of_one_name_with_other_assumptions_have_other_keys():
+    """sympy's srepr omits an undefined function's assumptions: f(1) > 0 for a positive f and for a plain f are
+    other statements (certified and not), so the key writes the assumptions out."""
+    pos, plain = sympy.Function("f_keyed", positive=True), sympy.Function("f_keyed")
+    assert statements._cache_key(Holds(rel(pos(1), ">", 0))) != statements._cache_key(Holds(rel(plain(1), ">", 0)))

@@ -420,8 +420,10 @@ def test_the_holes_a_second_reviewer_found_stay_closed():
     assert status(derive(Statement(xr + 1, "<=", xr), [link("<=", xr, Found(hand))])) == "argued"
     D = sequence("D_reviewed", positive=True, order="increasing")
     assert status(derive(Statement(D(1), ">", D(2)), [link(">", D(2), AsAtoms())])) != "proved"
-    with pytest.raises(ValueError, match="declared already"):
-        sequence("D_reviewed", positive=True, order="decreasing")
+    D2 = sequence("D_reviewed", positive=True, order="decreasing")          # another sequence of the same name
+    assert D2 != D and D2(1) != D(1) and sequence("D_reviewed", positive=True, order="increasing") == D
+    assert status(derive(Statement(D(1), ">", D(2)), [link(">", D(2), AsAtoms())])) != "proved"
+    assert status(derive(Statement(D2(1), ">", D2(2)), [link(">", D2(2), AsAtoms())])) == "proved"
 
 
 def test_a_node_is_not_used_where_its_real_or_nonzero_symbol_is_bound_to_what_is_not():
