@@ -81,7 +81,9 @@ class Normal(sympy.Function):
 
     def _latex(self, printer, exp=None):
         m, v, tag = self.args
-        return _power(rf"{printer._print(tag)}_{{\mathcal{{N}}({printer._print(m)}, {printer._print(v)})}}", exp)
+        # the law on an empty nucleus after the tag ({}_): a tag with its own subscript (rbar_0) would make a double
+        # subscript, which TeX refuses even inside braces or \mathord
+        return _power(rf"{printer._print(tag)}{{}}_{{\mathcal{{N}}({printer._print(m)}, {printer._print(v)})}}", exp)
 
 
 class Ex(sympy.Function):
