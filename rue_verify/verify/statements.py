@@ -270,14 +270,15 @@ def _cache_dir():
 
 
 def _engine_hash() -> str:
-    """The hash of the code a decision depends on (this module and `intervals`, and the versions of sympy, z3 and
-    python-flint): a changed engine decides afresh."""
+    """The hash of the code a decision depends on (this module and `intervals`; `derivation` and `sums`, whose
+    objects' signs the decisions read; the versions of sympy, z3, python-flint and mpmath): a changed engine decides
+    afresh."""
     if not _ENGINE:
         import hashlib
         from importlib import metadata
         from pathlib import Path
         h = hashlib.sha256()
-        for name in ("statements.py", "intervals.py"):
+        for name in ("statements.py", "intervals.py", "derivation.py", "sums.py"):
             h.update((Path(__file__).with_name(name)).read_bytes())
         for dist in ("sympy", "z3-solver", "python-flint", "mpmath"):
             try:
