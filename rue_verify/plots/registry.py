@@ -1,7 +1,9 @@
 """Every figure family, declared once: its name, caption, the claims it bears on, what it needs, a
 `compute(inputs)` that returns its tidy table and a `draw(table, ax=None)` that only draws. The
 report and the reproduction both draw from here; `save` writes the PNG, the SVG and the table's CSV
-side by side, and `redraw` draws a figure again from its CSV alone (restyling never simulates).
+side by side (copying the image shipped with the package where the table, the drawing code and matplotlib
+are the shipped figure's: `ship`), and `redraw` draws a figure again from its CSV alone (restyling never
+simulates).
 
 Adding a figure family is one `Family(...)` in FAMILIES.
 """
@@ -163,35 +165,51 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
 )}
 
 
-def save(family: Family, table: Table, stem: str | Path) -> tuple[list[str], str]:
-    """Draw `table`, write STEM.png, STEM.svg and STEM.csv (each whole or not at all; the same table
-    gives the same bytes); returns the paths and the figure's caption line."""
+def draw_bytes(family: Family, table: Table) -> tuple[bytes, bytes, str]:
+    """Draw `table` (with its family named in its parameters): (PNG bytes, SVG bytes, caption line). The same
+    table gives the same bytes."""
     import io
 
     import matplotlib.pyplot as plt
-    table = Table(table.rows, {**table.meta, "family": family.name})
     fig = family.draw(table)
-    line = next((t.get_text() for t in fig.texts), "")
-    paths = []
-    for ext in ("png", "svg"):
-        buf = io.BytesIO()
-        # no date, and the SVG's element ids salted by the family's name rather than drawn at random:
-        # the same table gives the same bytes, so a regenerated report differs only where its content does
-        with plt.rc_context({"svg.hashsalt": family.name}):
-            fig.savefig(buf, format=ext, dpi=130, metadata={"Date": None} if ext == "svg" else None)
-        paths.append(str(write_bytes(f"{stem}.{ext}", buf.getvalue())))
-    plt.close(fig)
-    paths.append(str(write_text(f"{stem}.csv", table.to_csv())))
+    try:
+        line = next((t.get_text() for t in fig.texts), "")
+        out = []
+        for ext in ("png", "svg"):
+            buf = io.BytesIO()
+            # no date, and the SVG's element ids salted by the family's name rather than drawn at random:
+            # the same table gives the same bytes, so a regenerated report differs only where its content does
+            with plt.rc_context({"svg.hashsalt": family.name}):
+                fig.savefig(buf, format=ext, dpi=130, metadata={"Date": None} if ext == "svg" else None)
+            out.append(buf.getvalue())
+    finally:
+        plt.close(fig)
+    return out[0], out[1], line
+
+
+def save(family: Family, table: Table, stem: str | Path, redraw: bool = False) -> tuple[list[str], str]:
+    """Write STEM.png, STEM.svg and STEM.csv of `table` (each whole or not at all; the same table gives the same
+    bytes); returns the paths and the figure's caption line. The figure is drawn from the table as its CSV
+    reads back, so it is a function of the CSV; where the CSV's key (`ship.key`: the table, the family, the
+    drawing code and matplotlib) is that of the figure shipped with the package and the shipped images are
+    intact, their bytes are copied instead of drawn (`ship`). `redraw` (or RUE_VERIFY_REDRAW=1): draw anyway."""
+    from . import ship
+    csv = Table(table.rows, {**table.meta, "family": family.name}).to_csv()
+    got = None if redraw or ship.forced() else ship.lookup(family.name, ship.key(family.name, csv))
+    png, svg, line = got or draw_bytes(family, Table.from_csv(csv))
+    paths = [str(write_bytes(f"{stem}.png", png)), str(write_bytes(f"{stem}.svg", svg)),
+             str(write_text(f"{stem}.csv", csv))]
     return paths, line
 
 
 def redraw(csv_path: str | Path, stem: str | Path | None = None) -> list[str]:
-    """Draw a figure again from its table alone (its family is named in the table's parameters)."""
+    """Draw a figure again from its table alone (its family is named in the table's parameters); always
+    drawn, never a shipped image copied."""
     table = Table.from_csv(Path(csv_path))
     family = FAMILIES.get(table.meta.get("family"))
     if family is None:
         raise ValueError(f"redraw: {csv_path} is not the table of a figure family ({', '.join(FAMILIES)})")
-    return save(family, table, stem or Path(csv_path).with_suffix(""))[0]
+    return save(family, table, stem or Path(csv_path).with_suffix(""), redraw=True)[0]
 
 
 class Failed(str):
@@ -199,14 +217,15 @@ class Failed(str):
     (`verify.faults.one_line`). The report shows it and goes on without the figure."""
 
 
-def make(name: str, inputs: Inputs, directory: str | Path) -> str:
+def make(name: str, inputs: Inputs, directory: str | Path, redraw: bool = False) -> str:
     """Compute, draw and save family `name` into `directory`; its caption line (a module-level
     function, so a worker process can run it), or a `Failed` line where the family raised (a disk that
-    is full or read-only still ends the run: the report cannot be written)."""
+    is full or read-only still ends the run: the report cannot be written). `redraw`: draw even where the
+    shipped figure's table is this one (`save`)."""
     from ..verify.faults import one_line
     fam = FAMILIES[name]
     try:
-        return save(fam, fam.compute(inputs), Path(directory) / name)[1]
+        return save(fam, fam.compute(inputs), Path(directory) / name, redraw)[1]
     except (KeyboardInterrupt, OSError):
         raise
     except Exception as err:
@@ -215,10 +234,10 @@ def make(name: str, inputs: Inputs, directory: str | Path) -> str:
         return Failed(f"figure {name} failed: {one_line(err)}")
 
 
-def make_group(names: tuple[str, ...], inputs: Inputs, directory: str | Path) -> dict[str, str]:
+def make_group(names: tuple[str, ...], inputs: Inputs, directory: str | Path, redraw: bool = False) -> dict[str, str]:
     """`make` for each of `names` in turn, in this process (families that share a cached simulation);
     name -> caption line."""
-    return {name: make(name, inputs, directory) for name in names}
+    return {name: make(name, inputs, directory, redraw) for name in names}
 
 
 def groups(names: list[str]) -> list[tuple[str, ...]]:
@@ -228,14 +247,14 @@ def groups(names: list[str]) -> list[tuple[str, ...]]:
 
 
 def draw_all(inputs: Inputs, directory: str | Path, names=None,
-             progress: Callable[[str], None] | None = None) -> dict[str, str]:
+             progress: Callable[[str], None] | None = None, redraw: bool = False) -> dict[str, str]:
     """Compute and save every available family (or `names`) into `directory`, in this process;
-    name -> caption line. `progress(name)` is called as each finishes."""
+    name -> caption line. `progress(name)` is called as each finishes; `redraw` as `make`."""
     out = {}
     for name, fam in FAMILIES.items():
         if (names is not None and name not in names) or not fam.available(inputs):
             continue
-        out[name] = make(name, inputs, directory)
+        out[name] = make(name, inputs, directory, redraw)
         if progress:
             progress(name)
     return out
