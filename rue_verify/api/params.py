@@ -473,6 +473,9 @@ COMMANDS = {
             P('--section', metavar='SECTION', nargs='+', help=
                 "only the claims of these sections of the paper (as the report's filter names them; an unknown "
                 "one is listed against the paper's)"),
+            P('--redraw', 'switch', help=
+                "draw every figure, even one whose table equals that of the figure shipped with the package (by "
+                "default its images are copied; RUE_VERIFY_REDRAW=1 does the same)"),
             JSON_WRITTEN,
             QUIET,
         ), compiles=True, kept="the previous report, if there was one, is unchanged"),

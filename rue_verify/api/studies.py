@@ -232,7 +232,7 @@ def rates(scale: str = "quick", out: str | None = None, seed: int = 0, show: str
 def report(scale: str = "quick", out: str = "report", thorough: bool = False, results: str | None = None,
            rates: str | None = None, claim_files=(), bounds=(), ids=None, section=None, seed: int = 0,
            workers: int | None = None, paper: str = "zhu-qiu", claim_seconds: float | None = None,
-           progress: bool = False) -> Output:
+           progress: bool = False, redraw: bool = False) -> Output:
     """`rue-verify report`: the ledger and every figure in one page (`outputs.report.report`); status 1, with
     a note, when a claim or figure could not be made."""
     from ..outputs.report import report as write
@@ -242,7 +242,7 @@ def report(scale: str = "quick", out: str = "report", thorough: bool = False, re
         res = write(scale, out, thorough=thorough, results_dir=results, rates_dir=rates,
                     claim_files=tuple(claim_files or ()), your_bounds=tuple(bounds or ()), claims=ids_of(ids),
                     sections=section, seed=seed, progress=progress, workers=workers or cores(), paper=paper,
-                    claim_seconds=claim_seconds)
+                    claim_seconds=claim_seconds, redraw=redraw)
     except OSError as err:
         raise cannot_write("out", out, err) from None
     errored = (res.get("errored") or []) + [f"figure {n}" for n in res.get("figure_errors") or {}]

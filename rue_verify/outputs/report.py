@@ -34,7 +34,7 @@ from .paper_latex import MACROS
 def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: bool = False, results_dir=None,
            progress: bool = True, seed: int = 0, claims=None, workers: int = 1, rates_dir=None,
            claim_files: tuple[str, ...] = (), your_bounds: tuple[tuple[str, str], ...] = (), sections=None,
-           paper: str = "zhu-qiu", claim_seconds: float | None = None) -> dict:
+           paper: str = "zhu-qiu", claim_seconds: float | None = None, redraw: bool = False) -> dict:
     """Run the ledger and draw every figure family (`plots.FAMILIES`) whose inputs are there, the claims
     and the figures together on `workers` processes; write index.html, report.md and figures/ (PNG, SVG
     and each figure's table as CSV). The output is the same whatever the number of workers.
@@ -48,7 +48,9 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
     another paper (`Paper.figures` false) has its claims, their evidence and its proof graph's
     statuses, titled by that paper.
     claim_seconds: the time limit of one claim's check (None: the mode's default; 0: none); a claim
-    past it, or whose check fails, reads `error` (`errored` in what is returned) and the report goes on."""
+    past it, or whose check fails, reads `error` (`errored` in what is returned) and the report goes on.
+    redraw: draw every figure, even one whose table is that of the figure shipped with the package (whose
+    images are otherwise copied: `plots.ship`)."""
     if not isinstance(scale, Scale):
         if scale not in SCALES:
             raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
@@ -76,7 +78,7 @@ def report(scale: str | Scale = "quick", out: str | Path = "report", thorough: b
             return _claims_only(the_paper, paper, scale, out, final, thorough, progress, seed, ids, workers,
                                 tuple(claim_files), limit)
         return _report(scale, out, final, thorough, results_dir, progress, seed, ids, workers, rates_dir,
-                       tuple(claim_files), tuple(your_bounds), the_paper, limit)
+                       tuple(claim_files), tuple(your_bounds), the_paper, limit, redraw)
 
 
 def _chosen(ids: list[str], sections) -> list[str]:
@@ -182,7 +184,7 @@ def staged(final: Path):
 
 
 def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, ids, workers, rates_dir,
-            claim_files, your_bounds, paper, limit: dict) -> dict:
+            claim_files, your_bounds, paper, limit: dict, redraw: bool = False) -> dict:
     from ..ledger import LedgerInputs, Mode, collect, load_claims, units
     from ..plots.registry import groups, make, make_group
     from ..rates import load as load_rates
@@ -206,7 +208,7 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     names = [n for n, f in FAMILIES.items() if f.available(inputs, ledger=True)]
     drawn_here = [n for n in names if "ledger" in FAMILIES[n].needs]        # they need the ledger's results
     tasks = [(("claims",) + key, fn, a) for key, fn, a in units(ids, mode)]
-    tasks += [(("figures",) + g, make_group, (g, inputs, out / "figures"))
+    tasks += [(("figures",) + g, make_group, (g, inputs, out / "figures", redraw))
               for g in groups([n for n in names if n not in drawn_here])]
     shown = bar(len(ids) + len(names), "report", "task", progress)       # one step per claim and per figure
     step = counter(shown)
@@ -219,7 +221,7 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     with_ledger = Inputs(scale, seed, tuple(res.rows), tuple(results), mode.inputs.rates, tuple(your_bounds),
                          checked.graph, mode.inputs.results)
     for n in drawn_here:
-        done[("figure", n)] = make(n, with_ledger, out / "figures")
+        done[("figure", n)] = make(n, with_ledger, out / "figures", redraw)
         step(("figure", n))
     shown.close()
     from ..plots.registry import Failed
