@@ -70,14 +70,15 @@ def test_different_states_within_the_slack_take_the_plain_sums():
 
 def test_the_heap_run_replays_the_reference_on_a_reward_table():
     """The plain numpy reference, recomputing every index every round, and the tree kernel on one
-    table, with Gaussian and with Bernoulli rewards (forced; K = 300 takes the tree path by default)."""
+    table, with Gaussian and with Bernoulli rewards (forced; from `rue.HEAP_MAX` the tree path is the default on
+    every host, below it from the host's measured crossover: `test_rue_crossover.py`)."""
     for K, gaussian in ((90, True), (300, False)):
         mu = np.random.default_rng(3).uniform(0.2, 0.8, K)
         table, ties = reward_table(mu, 2 * K + 300, gaussian, 4)
         a, T = rue.run(mu, 2 * K + 300, gaussian=gaussian, nu=1.0, table=table, ties=ties, path="heap", **KNOWN)
         b, T2 = rue.reference(TableSource(table, ties), K, 2 * K + 300, gaussian=gaussian, nu=1.0, **KNOWN)
         assert a == b and np.array_equal(T, T2)
-    assert rue.argmax_path(300, "known", False) == "heap"
+    assert rue.argmax_path(rue.HEAP_MAX, "known", False) == "heap"
     testing.assert_kernel_matches_reference("rue", mu, 2 * K + 300, False, 4, KNOWN)
 
 

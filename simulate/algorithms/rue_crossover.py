@@ -1,0 +1,216 @@
+"""Where RUE's argmax with known variances turns from the lazy pass (`rue_lazy`) to the tournament trees
+(`rue_heap`) on this host: measured once, in well under a second, and kept beside numba's compiled kernels.
+
+Why a measurement. The lazy pass costs about a + b K a round (two passes of multiply-adds over the arms,
+vectorised across a block of runs); the trees cost about the same whatever K (a serial chain: a few index
+evaluations and walks up log2 K levels, one run at a time). Where the two meet depends on the core: K = 160
+on the AMD EPYC (znver5) host, near 100 on the Intel Xeon host (docs/bench.txt). The paths make the same
+pulls and recommendations to the bit (tests/simulate/test_rue_heap.py, test_rue_lazy.py,
+test_rue_crossover.py), so the crossover decides speed only: a calibration taken under load, a stale or
+missing cache or a forced value can never change a result.
+
+The calibration (`measure`): one thread, means drawn once from the model of Section 3 (the bench's "model"
+setup: N(1/2, 0.01) means, Gaussian rewards of sd 1/2, known variances), at K = 64 and 192: the lazy path on
+one block of runs (`rue.block_for(K)` runs, `LAZY_ROUNDS` rounds past the initial passes), the trees on
+`HEAP_RUNS` runs of `HEAP_N` rounds, best of `REPEATS` interleaved timings; about 0.5 s on both host classes.
+The lazy cost is fitted as a + b K through its two points, the trees' as linear in log K above the first
+point and flat below it (at K = 24-64 they cost the same on the Intel host, 85-100 ns a round); the crossover
+(`crossover`) is the smallest K in [HEAP_MIN, HEAP_MAX] where the trees cost no more, HEAP_MAX where they do
+not meet. Outside that window no host measured differs: the lazy pass below HEAP_MIN (the trees 1.5-3x
+slower at K = 20-40 on both), the trees from HEAP_MAX (2-3x faster at K = 320 on both). The trees' cost a
+round falls as a run goes on (fewer arms evaluated once the top settles: at K = 160 on the Intel host 210 ns
+a round over n = 20,000, 120 over n = 200,000), so the crossover is measured at one budget, n = 50,000 (the
+bench's): shorter runs would put it higher, longer ones lower, near a point where the two paths cost the same.
+
+The cache: `rue_argmax-<key>.json` in the directory numba keeps `rue_heap`'s compiled kernels in (beside the
+module, or the user's cache directory where that is read-only, or under NUMBA_CACHE_DIR where set: numba's own
+choice), keyed by the CPU (its model, the LLVM target and features numba compiles for), numba's version and the
+source of the kernels timed. It is written whole (a temporary file renamed over it); a file that cannot be read
+or parsed, or holds another key or a value outside the window, is ignored and measured afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+#: below HEAP_MIN arms the lazy pass is taken, from HEAP_MAX the trees, on every host (no calibration)
+HEAP_MIN = 32
+HEAP_MAX = 320
+#: a call of fewer arm-rounds (runs x n x K) than this does not wait for a calibration: it takes the crossover
+#: already known on this host (in this process or in the cache), else the fixed `rue.HEAP_FROM`. About 2-3 s of
+#: the lazy path at K = 100 on one core of either host: past it a calibration (0.5 s, once per host and kernel
+#: source) pays for itself near the crossover, below it a wrong side costs less than measuring
+CALIBRATE_WORK = 2e9
+#: the calibration's points and sizes (module docstring)
+POINTS = (64, 192)
+LAZY_ROUNDS = 3000
+HEAP_N = 50000
+HEAP_RUNS = 4
+REPEATS = 3
+SIGMA0_SQ, SIGMA_SQ = 0.01, 0.25
+#: the files whose code the timings measure: a change to any of them measures again
+SOURCES = ("rue_crossover.py", "rue_lazy.py", "rue_heap.py", "rue_index.py", "rue_recommend.py", "sources.py")
+PREFIX = "rue_argmax-"
+
+_lock = threading.Lock()
+_known: dict[str, int | None] = {}      # key -> crossover, this process (None: its measurement failed)
+
+
+def host_key() -> str:
+    """The cache's key: the CPU (model name, the LLVM target and features numba compiles for), numba's
+    version and the kernels' source."""
+    import platform
+
+    import llvmlite.binding as llvm
+    import numba
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), model)
+    except OSError:
+        pass
+    h = hashlib.sha256()
+    for part in (model, numba.config.CPU_NAME or llvm.get_host_cpu_name(),
+                 numba.config.CPU_FEATURES or llvm.get_host_cpu_features().flatten(), numba.__version__):
+        h.update(str(part).encode() + b"\0")
+    here = Path(__file__).parent
+    for name in SOURCES:
+        h.update((here / name).read_bytes())
+    return h.hexdigest()[:20]
+
+
+def cache_dir() -> Path | None:
+    """Where numba keeps `rue_heap`'s compiled kernels (its locator's choice, NUMBA_CACHE_DIR first), or None."""
+    try:
+        from . import rue_heap
+        return Path(rue_heap._batch._cache.cache_path)
+    except Exception:                      # no cache locator (say, a read-only tree and no home): this process only
+        return None
+
+
+def cache_file(key: str | None = None) -> Path | None:
+    where = cache_dir()
+    return None if where is None else where / f"{PREFIX}{key or host_key()}.json"
+
+
+def read(path: Path | None, key: str) -> int | None:
+    """The crossover kept in `path` under `key`, or None (absent, unreadable, corrupt, another key, out of range)."""
+    if path is None:
+        return None
+    try:
+        data = json.loads(path.read_text())
+        value = data["heap_from"]
+        if data["key"] == key and type(value) is int and HEAP_MIN <= value <= HEAP_MAX:
+            return value
+    except Exception:
+        pass
+    return None
+
+
+def write(path: Path | None, record: dict) -> bool:
+    """Write `record` to `path` whole (a temporary file in the same directory renamed over it); False where
+    it cannot be written (the value then lives in this process only)."""
+    if path is None:
+        return False
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        os.fchmod(fd, 0o644)
+        with os.fdopen(fd, "w") as f:
+            json.dump(record, f, indent=1, sort_keys=True)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
+        return False
+
+
+def measure(batch, block_for) -> dict:
+    """ns a round (past the initial passes, per run) of the lazy path and the trees at each of POINTS, one
+    thread, best of REPEATS interleaved timings (module docstring). batch, block_for: `rue`'s."""
+    import numba
+    threads = numba.get_num_threads()
+    jobs = []
+    for K in POINTS:
+        mu = 0.5 + math.sqrt(SIGMA0_SQ) * np.random.default_rng(np.random.SeedSequence([7, K])).standard_normal(K)
+        for path, runs, n in (("lazy", block_for(K), 2 * K + LAZY_ROUNDS), ("heap", HEAP_RUNS, HEAP_N)):
+            seeds = np.random.SeedSequence([8, K]).generate_state(2 * runs, dtype=np.uint64).reshape(2, runs)
+            jobs.append((path, K, np.tile(mu, (runs, 1)), n, seeds))
+    kw = {"gaussian": True, "nu": math.sqrt(SIGMA_SQ), "variances": "known", "sigma0_sq": SIGMA0_SQ,
+          "sigma_sq": SIGMA_SQ}
+    best = {}
+    try:
+        numba.set_num_threads(1)
+        for path, K, means, n, seeds in jobs:      # compiled or loaded from numba's cache, before any timing
+            batch(means[:1], 2 * K + 10, seeds[0][:1], seeds[1][:1], path=path, **kw)
+        for _ in range(REPEATS):
+            for path, K, means, n, seeds in jobs:
+                t0 = time.perf_counter()
+                batch(means, n, seeds[0], seeds[1], path=path, **kw)
+                ns = (time.perf_counter() - t0) * 1e9 / (means.shape[0] * (n - 2 * K))
+                best[path, K] = min(best.get((path, K), math.inf), ns)
+    finally:
+        numba.set_num_threads(threads)
+    return {path: {str(K): best[path, K] for K in POINTS} for path in ("lazy", "heap")}
+
+
+def crossover(ns: dict) -> int:
+    """The smallest K in [HEAP_MIN, HEAP_MAX] where the trees' fitted cost a round is at most the lazy pass's
+    (HEAP_MAX where it never is), from `measure`'s timings."""
+    (k1, k2), lazy, heap = POINTS, ns["lazy"], ns["heap"]
+    l1, l2, h1, h2 = lazy[str(k1)], lazy[str(k2)], heap[str(k1)], heap[str(k2)]
+    if not all(math.isfinite(x) and x > 0 for x in (l1, l2, h1, h2)):
+        raise ValueError(f"the calibration's timings must be finite and positive, got {ns}")
+    b = (l2 - l1) / (k2 - k1)
+    for K in range(HEAP_MIN, HEAP_MAX):          # the trees' cost flat below k1 (measured: 85-100 ns at K = 24-64)
+        if h1 + (h2 - h1) * max(math.log(K / k1), 0.0) / math.log(k2 / k1) <= l1 + b * (K - k1):
+            return K
+    return HEAP_MAX
+
+
+def heap_from(batch, block_for, calibrate: bool = True) -> int | None:
+    """This host's crossover: this process's, else the cache's, else (`calibrate`) measured now and written to
+    the cache; None where none is known and `calibrate` is False, or where numba does not compile (a
+    calibration would time the Python fallback). batch, block_for: `rue`'s."""
+    import numba
+    if numba.config.DISABLE_JIT:
+        return None
+    key = host_key()
+    with _lock:
+        if key in _known:
+            return _known[key]
+        path = cache_file(key)
+        value = read(path, key)
+        if value is None and calibrate:
+            t0 = time.perf_counter()
+            try:
+                ns = measure(batch, block_for)
+                value = crossover(ns)
+            except Exception:              # a failed measurement costs speed, never a run: the fixed value,
+                _known[key] = None         # and no second try in this process
+                return None
+            write(path, {"key": key, "heap_from": value, "ns_per_round": ns, "points": list(POINTS),
+                         "heap_n": HEAP_N, "seconds": round(time.perf_counter() - t0, 3),
+                         "measured": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+        if value is not None:
+            _known[key] = value
+        return value
+
+
+def forget() -> None:
+    """Drop this process's value (the cache file stays): the next `heap_from` reads the cache again."""
+    with _lock:
+        _known.clear()
