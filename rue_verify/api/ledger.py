@@ -110,10 +110,10 @@ def claims(paper: str = "zhu-qiu", ids=None, thorough: bool = False, seed: int |
 @command('proofs')
 def proofs(paper: str = "zhu-qiu", node: str | None = None, at: dict | str | None = None, mutants: bool = False,
            claim_files=(), claim_seconds: float | None = None, workers: int | None = None,
-           progress: bool = False) -> Output:
+           progress: bool = False, trust: str | None = None) -> Output:
     """`rue-verify proofs`: every node's status (the paper's quick ledger run), or with `mutants` every
     certified step's mutants decided, or with `node` and `at` (a dict, or its JSON) one node's relation at
-    that point."""
+    that point, or with `trust` (a node) what that node's proof rests on, link by link (`verify.trust`)."""
     from ..verify import graph
     the_paper = _paper(paper, claim_files)
     if at is not None:
@@ -129,6 +129,13 @@ def proofs(paper: str = "zhu-qiu", node: str | None = None, at: dict | str | Non
             raise ParameterError("node", str(err).strip(chr(34))) from None
         data = graph.derivation_json(n)
         return Output(data, lines.derivation(data), notes, status)
+    if trust:
+        from ..verify.trust import trust as rests_on
+        try:
+            data = rests_on(g, trust)
+        except KeyError as err:
+            raise ParameterError("trust", str(err).strip(chr(34))) from None
+        return Output(data, lines.trust(data), notes, status)
     if mutants:
         from ..verify.proofs import mutants_summary, proof_mutants
         rows = proof_mutants(checked)

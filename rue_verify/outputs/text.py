@@ -214,6 +214,27 @@ def derivation(d: dict) -> list[str]:
     return out
 
 
+def trust(d: dict) -> list[str]:
+    """`proofs --trust NODE` (`verify.trust.trust`): the totals (links per kind and per deciding method, the
+    certificates carried, the links argued), then each link by node."""
+    kinds = ", ".join(f"{v} {k}" for k, v in d["kinds"].items() if v)
+    methods = ", ".join(f"{v} by {k}" for k, v in d["methods"].items()) or "none"
+    out = [f"{d['node']}: proof {d['proof'] or 'none'}; it rests on {len(d['nodes'])} node(s) and {len(d['links'])} "
+           f"links: {kinds or 'none'}",
+           f"  the links decided, ruled or cited rest on: {methods}; findings: {', '.join(d['found']) or 'none'}; "
+           f"SMT-LIB certificates carried: {d['certificates']} (rue-verify certificates --write DIR, then --check DIR, "
+           "re-decides them with cvc5)"]
+    if d["argued"]:
+        out.append(f"  argued (not decided): {', '.join(d['argued'])}")
+    for n in d["nodes"]:
+        out.append(f"  {n['node']}: proof {n['proof'] or 'none'}" + ("" if n["derivation"] else " (no closed chain)"))
+        for lk in (x for x in d["links"] if x["node"] == n["node"]):
+            by = f" by {', '.join(lk['by'])}" if lk["by"] else ""
+            to = f" -> {lk['rests_on']}" if lk["rests_on"] else ""
+            out.append(f"    ({lk['step']}) {lk['kind']}{by}{to}: {(lk['justification'] or lk['text'])[:90]}")
+    return out
+
+
 def code_mutants(rows: list[dict], summary: dict) -> list[str]:
     """The code mutants of `proofs --mutants` (`verify.code_mutants`): per formula and mutant, whether every
     proof built on the formula stopped reading proved."""

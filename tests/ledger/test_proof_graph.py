@@ -423,3 +423,41 @@ def test_every_proved_node_is_a_derivation_of_its_computed_statement(graph):
         steps = d.get("steps") or (graph.nodes[k].get("own") or {}).get("steps") or []
         if d.get("proof") == "proved":
             assert any(s.get("closure") and s["status"] == "certified" for s in steps) or not steps, k
+
+
+def test_trust_lists_what_each_proved_node_rests_on_and_names_what_is_argued(graph):
+    """`proofs --trust NODE` (verify.trust): a proved node rests on no argued link and only on proved nodes; every
+    link z3 decided carries its SMT-LIB certificate; a node whose proof is not proved names a link that is
+    argued or a node it rests on that is not proved."""
+    from rue_verify.verify.trust import trust
+    proved = [k for k, n in graph.nodes.items() if n.get("proof") == "proved"]
+    assert proved
+    for key in graph.nodes:
+        d = trust(graph, key)
+        assert sum(d["kinds"].values()) == len(d["links"])
+        for lk in d["links"]:
+            if lk["kind"] == "decided" and "z3" in lk["by"]:
+                assert lk["certificates"] >= 1, (key, lk)
+        below = [n for n in d["nodes"] if n["node"] != key]
+        if key in proved:
+            assert d["argued"] == [], key
+            assert all(n["proof"] in ("proved", None) for n in below), (key, below)
+        elif d["links"] and graph.nodes[key].get("proof") in ("argued", "inconclusive"):
+            assert d["argued"] or any(n["proof"] not in ("proved", None) for n in below), key
+
+
+def test_trust_reads_a_link_planted_argued_and_a_certificate_taken_away(graph):
+    """Planted in a copy of the graph: a proved node's decided link made argued is listed as argued; a z3 link's
+    certificate removed is counted as missing."""
+    from rue_verify.verify.trust import trust
+    g = copy.deepcopy(graph)
+    key, row = next((k, s) for k, n in g.nodes.items() if n.get("proof") == "proved"
+                    for s in ((n.get("own") or {}).get("steps") or n.get("proof_steps") or [])
+                    if isinstance(s.get("smt2"), str) and (s.get("justification") or "").startswith("decided"))
+    before = trust(g, key)
+    row.pop("smt2")
+    assert trust(g, key)["certificates"] == before["certificates"] - 1
+    row["status"] = "argued"
+    after = trust(g, key)
+    assert f"{key} step {row['step']}" in after["argued"] and before["argued"] == []
+
