@@ -1309,13 +1309,26 @@ def _at_point(rel, point: dict, terms: dict, rng):
     import sympy
     sub = {k: (v if k.is_integer or not isinstance(v, sympy.Rational) else sympy.Float(v, 50))
            for k, v in point.items()}
-    e = _expand_sums(rel.subs(sub))
+    e = _sidewise(rel, lambda x: _expand_sums(x.subs(sub)))
     for a in sorted(e.atoms(sympy.Indexed), key=str):
         if a not in terms and all(i.is_Integer for i in a.indices):
             terms[a] = _draw(rng, a, None)
             if not _admits(a, terms[a]):
                 raise ValueError("a drawn term outside its sequence's assumptions")
-    return e.xreplace({a: (v if a.is_integer else sympy.Float(v, 50)) for a, v in terms.items()})
+    values = {a: (v if a.is_integer else sympy.Float(v, 50)) for a, v in terms.items()}
+    return _sidewise(e, lambda x: x.xreplace(values))
+
+
+def _sidewise(e, f):
+    """`e` with `f` applied to each side of each of its relations, the relations (and their boolean combinations)
+    rebuilt unevaluated: sympy would otherwise compare two numeric sides itself, exactly, and read an identity
+    whose sides differ in their last rounded digit as False (`_truth` compares them with a tolerance)."""
+    import sympy
+    if isinstance(e, sympy.Rel):
+        return type(e)(f(e.lhs), f(e.rhs), evaluate=False)
+    if isinstance(e, (sympy.And, sympy.Or, sympy.Not, sympy.Implies)):
+        return type(e)(*(_sidewise(a, f) for a in e.args), evaluate=False)
+    return f(e)
 
 
 def _draw(rng, s, side):

@@ -154,3 +154,24 @@ def test_an_arb_certificate_covers_its_box_and_is_partial_unless_the_box_is_the_
     whole = decide(Holds(claim, on_box(box), "arb", box))
     assert whole.status == "certified" and whole.partial is None                 # claimed on the box alone
     assert decide(Holds(claim, (rel(x, ">=", 0),), "arb", box)).status != "certified"   # another given: not read
+
+
+def test_sampling_never_refutes_a_true_identity_by_its_last_rounded_digit():
+    """A true identity sympy cannot simplify, sampled at points where its two sides are computed along different
+    roads: its relation is kept unevaluated at the point and compared with a tolerance (sympy compares two numeric
+    sides exactly and read this one False, which made it 'refuted'); the same identity off by 1% is refuted."""
+    import sympy
+
+    from rue_verify.verify.statements import Holds, decide, sample_refutation
+    K = sympy.Symbol("K", positive=True, integer=True)
+    a, b, c = sympy.symbols("a b c", positive=True)
+    k = sympy.Symbol("k", integer=True, positive=True)
+    x = sympy.IndexedBase("x", positive=True)
+    term = x[k] / (b * x[k] + c)
+    lhs = sympy.Sum(sympy.sqrt(a / 2 + b) * term, (k, 1, K)) ** 2
+    true = Holds(sympy.Eq(lhs, (a / 2 + b) * sympy.Sum(term, (k, 1, K)) ** 2, evaluate=False), method="z3")
+    false = Holds(sympy.Eq(lhs, sympy.Rational(101, 100) * (a / 2 + b) * sympy.Sum(term, (k, 1, K)) ** 2,
+                           evaluate=False), method="z3")
+    assert sample_refutation(true, tries=16) is None
+    assert decide(true).status != "refuted"
+    assert sample_refutation(false, tries=16) is not None
