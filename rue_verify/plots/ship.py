@@ -54,11 +54,11 @@ def _sha(data: bytes) -> str:
 
 
 def context() -> str:
-    """The hash of everything besides a table that decides its figure's bytes: the source of every module of
+    """The hash of what besides a table decides every figure's bytes: the source of every module of
     `rue_verify.plots` (the drawing code, `save` and this file), the values the drawings read from elsewhere (the
-    verdicts' palette and order, the proof words, each algorithm's line style and label under each of its
-    readings), the versions of matplotlib, FreeType and numpy, the machine's architecture, the default font's
-    file, and the rcParams that draw (read at each call; the rest once per process)."""
+    verdicts' palette and order, the proof words), the versions of matplotlib, FreeType and numpy, the machine's
+    architecture, the default font's file, and the rcParams that draw (read at each call; the rest once per
+    process). The algorithms' line styles are in `key`, for those a table names."""
     import matplotlib
     if not _CONTEXT:
         import platform
@@ -66,18 +66,13 @@ def context() -> str:
         import numpy
         from matplotlib import font_manager, ft2font
 
-        from simulate.algorithms import REGISTRY
-
         from ..outputs.render import PALETTE
         from ..verify import SEVERITY
         from ..verify.proofs import PROOF_WORDS
         h = hashlib.sha256(f"rue-verify figures {FORMAT}\n".encode())
         for path in sorted(Path(__file__).parent.glob("*.py")):
             h.update(f"{path.name}\n".encode() + path.read_bytes())
-        # each algorithm's series style and label, at its defaults and under every reading's variant (`line_style`)
-        styles = [(name, a.style, a.label(), a.line(), [(a.label(v), a.line(v)) for r in a.readings
-                                                        for v in r.variants.values()]) for name, a in REGISTRY.items()]
-        h.update(repr((PALETTE, SEVERITY, PROOF_WORDS, styles)).encode())
+        h.update(repr((PALETTE, SEVERITY, PROOF_WORDS)).encode())
         h.update(f"matplotlib={matplotlib.__version__} freetype={ft2font.__freetype_version__} "
                  f"numpy={numpy.__version__} machine={platform.machine()}\n".encode())
         h.update(Path(font_manager.findfont(font_manager.FontProperties())).read_bytes())
@@ -86,9 +81,23 @@ def context() -> str:
     return _sha(f"{_CONTEXT['static']}\n{rc}".encode())
 
 
+def _styles(csv: str) -> str:
+    """The line style and label of every registered algorithm whose name occurs in `csv`, at its defaults and
+    under each of its readings' variants: what the drawings take from `simulate.algorithms` (`line_style`, a
+    series' colour). A drawing takes an algorithm's style only by a name its table holds, so an algorithm added
+    elsewhere changes no other figure's key."""
+    from simulate.algorithms import REGISTRY
+    if "styles" not in _CONTEXT:
+        _CONTEXT["styles"] = {name: repr((a.style, a.label(), a.line(), [(a.label(v), a.line(v)) for r in a.readings
+                                                                         for v in r.variants.values()]))
+                              for name, a in REGISTRY.items()}
+    return "\n".join(f"{name}={style}" for name, style in sorted(_CONTEXT["styles"].items()) if name in csv)
+
+
 def key(family: str, csv: str) -> str:
-    """A figure's key: the hash of its family's name, its table's CSV (as written) and the drawing `context`."""
-    return _sha(f"{family}\n{context()}\n".encode() + csv.encode("utf-8"))
+    """A figure's key: the hash of its family's name, its table's CSV (as written), the drawing `context` and the
+    styles of the algorithms the table names."""
+    return _sha(f"{family}\n{context()}\n{_styles(csv)}\n".encode() + csv.encode("utf-8"))
 
 
 def _directory() -> Path:
