@@ -26,10 +26,12 @@ CONFIGS = (("F2", 20, 7000, 1000), ("F4", 80, 50000, 100))
 #: arms pulled as often with as many successes have the same index to the bit: at K = 1000 dozens of them
 #: tie at the top and the lazy path must evaluate them all (the plain kernel's tie rule counts them);
 #: with Gaussian rewards no two indices tie.
+#: The "model" rows at K = 40-160 straddle the window where the crossover is measured per host (`rue.heap_from`).
 LARGE_K = (("F4", 20, 20000, 256), ("F4", 40, 20000, 256), ("F4", 80, 50000, 128), ("F4", 160, 50000, 64),
            ("F4", 320, 50000, 32), ("F4", 1000, 50000, 128), ("F4:gaussian", 20, 20000, 256),
-           ("F4:gaussian", 320, 50000, 32), ("F4:gaussian", 1000, 50000, 128), ("model", 320, 50000, 32),
-           ("model", 1000, 50000, 128))
+           ("F4:gaussian", 320, 50000, 32), ("F4:gaussian", 1000, 50000, 128), ("model", 40, 50000, 128),
+           ("model", 80, 50000, 128), ("model", 120, 50000, 128), ("model", 160, 50000, 64),
+           ("model", 320, 50000, 32), ("model", 1000, 50000, 128))
 GAUSSIAN_NU = 0.5
 LARGE_K_NAMES = ("rue-known-plain", "rue-known-lazy", "rue-known-heap")
 
@@ -198,6 +200,9 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     info = host_info()
     out(host_info_line(info))
     rows.append({"impl": "host", **info, "cores": cores, "numba": numba.__version__})
+    if any(name in PATHS for name in algorithms):     # RUE's paths forced: where this host's default turns
+        rows.append(crossover_row())
+        out(crossover_line(rows[-1]))
     before = host_check()
     out(host_line("before", before))
     rows.append({"impl": "host-check", "when": "before", **before})
@@ -237,7 +242,7 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
         fast = [{"setup": setup, "K": K, "n": n, "runs": runs, "algorithm": name, "impl": "numba",
                  "threads": th or cores, "wall_s": min(w[th]), "arm_rounds_per_s": runs * n * K / min(w[th]),
                  "slowest_arm_rounds_per_s": runs * n * K / max(w[th]), "repeats": repeats,
-                 "first_call_s": compile_s} for th in threads]
+                 "ns_per_round": min(w[th]) * 1e9 / (runs * n), "first_call_s": compile_s} for th in threads]
         rows.extend(fast)
         rng = np.random.default_rng(0)
         t0, done = time.perf_counter(), 0
@@ -268,4 +273,54 @@ def bench(algorithms=NAMES, configs=CONFIGS, reference_seconds: float = 3.0, thr
     after = host_check()
     out(host_line("after", after))
     rows.append({"impl": "host-check", "when": "after", **after})
+    for line in crossover_table(rows):
+        out(line)
     return rows
+
+
+def crossover_row() -> dict:
+    """Where RUE's known-variance runs take the trees on this host (`rue.heap_from`), for long runs and for
+    short ones, and the timings it was read off (measured here now, or read from their cache beside numba's
+    kernels)."""
+    from .algorithms import rue_crossover as C
+    t0 = time.perf_counter()
+    ns = C.timings(rue.batch, rue.block_for)
+    seconds = time.perf_counter() - t0
+    return {"impl": "crossover", "heap_from": rue.heap_from(), "heap_from_short": rue.heap_from(n=C.SHORT_ROUNDS),
+            "rounds": [C.HEAP_ROUNDS, C.SHORT_ROUNDS], "fixed_heap_from": rue.HEAP_FROM,
+            "window": [rue.HEAP_MIN, rue.HEAP_MAX], "seconds": seconds, "ns_per_round": ns}
+
+
+def crossover_line(row: dict) -> str:
+    ns = row["ns_per_round"]
+    timed = "" if not ns else "; its timings (ns a round, one thread, K = " + " / ".join(next(iter(ns.values()))) + \
+        "): " + ", ".join(f"{what} {' / '.join(f'{v:.0f}' for v in d.values())}" for what, d in ns.items())
+    long, short = row["rounds"]
+    low, high = row["window"]
+    return (f"RUE's trees on this host from K = {row['heap_from']} for runs of {long:,} rounds, "
+            f"{row['heap_from_short']} for runs of {short:,} (timed, or read from the cache beside numba's kernels, "
+            f"in {row['seconds']:.2f} s; lazy below K = {low}, trees from {high} on every host; before: trees from "
+            f"HEAP_FROM = {row['fixed_heap_from']}){timed}")
+
+
+def crossover_table(rows: list[dict]) -> list[str]:
+    """Where the bench timed all three of RUE's paths at one (setup, K, n): ns a round of each (one thread), and
+    the path the default takes before (the fixed HEAP_FROM) and after (this host's crossover for the row's
+    budget) with its cost."""
+    one = {}
+    for r in rows:
+        if r.get("impl") == "numba" and r["algorithm"] in PATHS and r["threads"] == 1:
+            one.setdefault((r["setup"], r["K"], r["n"]), {})[PATHS[r["algorithm"]]] = r["ns_per_round"]
+    timed = {key: ns for key, ns in one.items() if len(ns) == len(rue.PATHS)}
+    if not timed or not any(r.get("impl") == "crossover" for r in rows):
+        return []
+    out = [f"ns a round, one thread (plain / lazy / trees); the default path before (trees from K = {rue.HEAP_FROM}) "
+           f"and after (trees from this host's crossover at the row's budget, K = its value):"]
+    for (setup, K, n), ns in timed.items():
+        old = "plain" if K < rue.LAZY_FROM else "lazy" if K < rue.HEAP_FROM else "heap"
+        new = rue.argmax_path(K, "known", False, n=n)
+        cross = rue.heap_from(n=n, K=K)
+        out.append(f"  {setup:<12} K = {K:<5} n = {n:<6} {ns['plain']:8.1f} / {ns['lazy']:7.1f} / {ns['heap']:6.1f}"
+                   f"   before {old:<5} {ns[old]:7.1f}   after {new:<5} {ns[new]:7.1f}  (K = {cross})"
+                   + ("" if new == old else f"   {ns[old] / ns[new]:.2f}x"))
+    return out

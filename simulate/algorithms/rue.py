@@ -224,33 +224,36 @@ LAZY_FROM = 8
 #: the smallest K at which they take the tree argmax (`rue_heap`) where this host's own crossover is not known
 #: (`heap_from`). Measured on one thread (AMD EPYC, znver5; docs/bench.txt, `bench --large-k`, F4): the lazy path
 #: is 2-3x faster at K = 20-80, the two are level at K = 160 (60% / 58% of the ceiling), and the trees 2.9x faster
-#: at K = 320 and 8x at K = 1000. On the Intel Xeon host the two meet near K = 100 at n = 50,000-100,000, so the
-#: crossover is measured on each host (`rue_crossover`) between HEAP_MIN and HEAP_MAX
+#: at K = 320 and 8x at K = 1000. On the Intel Xeon host they meet at K = 65-75 for runs of 50,000 rounds and
+#: near 150 for runs of 3,000, so between HEAP_MIN and HEAP_MAX the crossover is measured on each host and for
+#: each budget (`rue_crossover`)
 HEAP_FROM = 160
 #: RUE's argmax paths with known variances: every arm's index each round (the reference), the lazy
 #: pass over cheap bounds (`rue_lazy`), the tournament trees (`rue_heap`)
 PATHS = ("plain", "lazy", "heap")
 
 
-def heap_from(calibrate: bool = True) -> int:
-    """The K from which known-variance runs take the trees on this host: measured once per host and kernel
-    source (`rue_crossover`: about 0.5 s, one thread) and kept beside numba's compiled kernels; with
-    `calibrate` False, only a value already known (this process, the cache), else HEAP_FROM. Speed only:
-    every path makes the same pulls."""
+def heap_from(calibrate: bool = True, n: int | None = None, K: int = 0) -> int:
+    """The K from which known-variance runs of budget n (None: runs of `rue_crossover.HEAP_ROUNDS` rounds past
+    the initial passes; K: the arms, for those passes) take the trees on this host: from timings taken once
+    per host and kernel source (`rue_crossover`: about a second, one thread) and kept beside numba's compiled
+    kernels; with `calibrate` False, only timings already known (this process, the cache), else HEAP_FROM.
+    Speed only: every path makes the same pulls."""
     from . import rue_crossover
-    value = rue_crossover.heap_from(batch, block_for, calibrate)
+    value = rue_crossover.heap_from(batch, block_for, calibrate, None if n is None else n - 2 * K)
     return HEAP_FROM if value is None else value
 
 
 def argmax_path(K: int, variances: str, top_two: bool, path: str | None = None, given: str = "path",
-                work: float | None = None) -> str:
+                work: float | None = None, n: int | None = None) -> str:
     """The argmax path runs take: `path` where asked for, else by K with known variances (the only
     mode where the lazy and tree bounds hold) and RUE's own pick: plain below LAZY_FROM, lazy below
     HEAP_MIN, the trees from HEAP_MAX (plain again from `rue_heap.MAX_K`, beyond its slack's reach), and
-    in between the trees from this host's measured crossover (`heap_from`). `work`: the call's arm-rounds
-    (runs x n x K); below `CALIBRATE_WORK` a call does not wait for a calibration and takes the crossover
-    already known, else HEAP_FROM (None: calibrate where needed). Every path makes the same pulls, so the
-    choice, and so the calibration, changes speed only. `given`: the parameter an error names."""
+    in between the trees from this host's measured crossover for the budget n (`heap_from`; n None: a long
+    run). `work`: the call's arm-rounds (runs x n x K); below `CALIBRATE_WORK` a call does not wait for a
+    calibration and takes the crossover already known, else HEAP_FROM (None: calibrate where needed). Every
+    path makes the same pulls, so the choice, and so the calibration, changes speed only. `given`: the
+    parameter an error names."""
     if path is not None and path not in PATHS:
         raise ValueError(f"{given}: RUE's argmax path must be one of {', '.join(PATHS)}, got {path!r}")
     if path not in (None, "plain") and (variances != "known" or top_two):
@@ -267,7 +270,7 @@ def argmax_path(K: int, variances: str, top_two: bool, path: str | None = None, 
         return "plain"
     if K >= HEAP_MAX:
         return "heap"
-    return "heap" if K >= heap_from(calibrate=work is None or work >= CALIBRATE_WORK) else "lazy"
+    return "heap" if K >= heap_from(work is None or work >= CALIBRATE_WORK, n, K) else "lazy"
 
 
 def lazy_path(K: int, variances: str, top_two: bool, lazy: bool | None) -> bool:
@@ -275,14 +278,14 @@ def lazy_path(K: int, variances: str, top_two: bool, lazy: bool | None) -> bool:
     return _chosen(K, variances, top_two, lazy, None) != "plain"
 
 
-def _chosen(K, variances, top_two, lazy, path, work=None) -> str:
+def _chosen(K, variances, top_two, lazy, path, work=None, n=None) -> str:
     """`argmax_path` from the kernels' two spellings: `path`, or the older `lazy` (True: 'lazy',
     False: 'plain')."""
     if path is not None and lazy is not None:
         raise ValueError(f"path and lazy: give one of them, got path={path!r} and lazy={lazy!r}")
     if lazy is not None:
         return argmax_path(K, variances, top_two, "lazy" if lazy else "plain", given="lazy")
-    return argmax_path(K, variances, top_two, path, work=work)
+    return argmax_path(K, variances, top_two, path, work=work, n=n)
 
 
 def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="authors", sigma0_sq=1.0,
@@ -323,7 +326,7 @@ def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="auth
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     kept = np.zeros((0, 0)) if out is None else out if RU == R else np.empty((RU, means.shape[1]))  # padded: theirs too
     mode = V.mode_of(variances)
-    chosen = _chosen(means.shape[1], variances, top_two, lazy, path, work=float(R) * n * means.shape[1])
+    chosen = _chosen(means.shape[1], variances, top_two, lazy, path, work=float(R) * n * means.shape[1], n=n)
     if chosen == "heap":
         from . import rue_heap
         st = np.zeros((RU, 3))
@@ -367,7 +370,7 @@ def run(mu, n, gaussian=False, nu=0.0, table=None, ties=None, seed=0, reward_see
                                          sigma_sq, deg=deg, top_two=top_two, lazy=lazy, refit=refit, path=path))
     rec, pulls = np.empty(1, np.int64), np.empty((1, mu.size))
     src = replay_source(mu.size, table, ties, gaussian, nu)
-    chosen = _chosen(mu.size, variances, top_two, lazy, path, work=float(n) * mu.size)
+    chosen = _chosen(mu.size, variances, top_two, lazy, path, work=float(n) * mu.size, n=n)
     if chosen == "heap":
         from . import rue_heap
         rue_heap._run(src, 0, n, float(sigma0_sq), float(sigma_sq), math.sqrt(float(deg) * math.log(n)), not gaussian,

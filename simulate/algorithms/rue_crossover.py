@@ -1,32 +1,36 @@
 """Where RUE's argmax with known variances turns from the lazy pass (`rue_lazy`) to the tournament trees
-(`rue_heap`) on this host: measured once, in well under a second, and kept beside numba's compiled kernels.
+(`rue_heap`) on this host: measured once (about a second, one thread) and kept beside numba's compiled kernels.
 
 Why a measurement. The lazy pass costs about a + b K a round (two passes of multiply-adds over the arms,
 vectorised across a block of runs); the trees cost about the same whatever K (a serial chain: a few index
 evaluations and walks up log2 K levels, one run at a time). Where the two meet depends on the core: K = 160
-on the AMD EPYC (znver5) host, near 100 on the Intel Xeon host (docs/bench.txt). The paths make the same
-pulls and recommendations to the bit (tests/simulate/test_rue_heap.py, test_rue_lazy.py,
-test_rue_crossover.py), so the crossover decides speed only: a calibration taken under load, a stale or
-missing cache or a forced value can never change a result.
+on the AMD EPYC (znver5) host, 65-75 on the Intel Xeon host for runs of 50,000 rounds (docs/bench.txt). And
+on the budget: the trees' cost a round falls as a run goes on (fewer arms evaluated once the top settles: at
+K = 100 on the Intel host 175-210 ns a round over 1,000-3,000 rounds, 100-120 over 50,000-200,000), the lazy
+pass's hardly moves. The paths make the same pulls and recommendations to the bit
+(tests/simulate/test_rue_heap.py, test_rue_lazy.py, test_rue_crossover.py), so the crossover decides speed
+only: a calibration taken under load, a stale or missing cache or a forced value can never change a result.
 
-The calibration (`measure`): one thread, means drawn once from the model of Section 3 (the bench's "model"
-setup: N(1/2, 0.01) means, Gaussian rewards of sd 1/2, known variances), at K = 64 and 192: the lazy path on
-one block of runs (`rue.block_for(K)` runs, `LAZY_ROUNDS` rounds past the initial passes), the trees on
-`HEAP_RUNS` runs of `HEAP_N` rounds, best of `REPEATS` interleaved timings; about 0.5 s on both host classes.
-The lazy cost is fitted as a + b K through its two points, the trees' as linear in log K above the first
-point and flat below it (at K = 24-64 they cost the same on the Intel host, 85-100 ns a round); the crossover
-(`crossover`) is the smallest K in [HEAP_MIN, HEAP_MAX] where the trees cost no more, HEAP_MAX where they do
-not meet. Outside that window no host measured differs: the lazy pass below HEAP_MIN (the trees 1.5-3x
-slower at K = 20-40 on both), the trees from HEAP_MAX (2-3x faster at K = 320 on both). The trees' cost a
-round falls as a run goes on (fewer arms evaluated once the top settles: at K = 160 on the Intel host 210 ns
-a round over n = 20,000, 120 over n = 200,000), so the crossover is measured at one budget, n = 50,000 (the
-bench's): shorter runs would put it higher, longer ones lower, near a point where the two paths cost the same.
+The calibration (`measure`): one thread, each run's means drawn from the model of Section 3 (as the bench's
+"model" setup: N(1/2, 0.01) means, Gaussian rewards of sd 1/2, known variances), at K = 64 and 192: the lazy
+path on one block of runs (`rue.block_for(K)` runs, `LAZY_ROUNDS` rounds past the initial passes), the trees
+on `HEAP_RUNS` runs of `HEAP_ROUNDS` rounds and on `SHORT_RUNS` of `SHORT_ROUNDS`, best of `REPEATS`
+interleaved timings of CPU time, not wall time (`_cpu_seconds`: on the shared Intel host, under a load of 4 on
+2 cores, the wall time of one call varied by 30-50% and its CPU time by 1-3%). The lazy cost is fitted as
+a + b K through its two points; the trees' as linear in log K above the first point and flat below it (at
+K = 24-64 they cost the same on the Intel host, 85-100 ns a round), and linear in the log of the run's rounds
+between the two budgets (flat outside them: longer runs are charged as HEAP_ROUNDS, a little against the
+trees). A call's crossover (`crossover`) is the smallest K in [HEAP_MIN, HEAP_MAX] where the trees cost no
+more at its budget, HEAP_MAX where they do not meet. Outside that window no host measured differs: the lazy
+pass below HEAP_MIN (the trees 1.5-3x slower at K = 20-40 on both), the trees from HEAP_MAX (2-3x faster at
+K = 320 on both).
 
 The cache: `rue_argmax-<key>.json` in the directory numba keeps `rue_heap`'s compiled kernels in (beside the
 module, or the user's cache directory where that is read-only, or under NUMBA_CACHE_DIR where set: numba's own
 choice), keyed by the CPU (its model, the LLVM target and features numba compiles for), numba's version and the
-source of the kernels timed. It is written whole (a temporary file renamed over it); a file that cannot be read
-or parsed, or holds another key or a value outside the window, is ignored and measured afresh.
+source of the kernels timed (this module's included, so a change to the sizes measures again). It is written
+whole (a temporary file renamed over it); a file that cannot be read or parsed, or holds another key or
+timings that are not finite and positive, is ignored and measured afresh.
 """
 
 from __future__ import annotations
@@ -52,17 +56,20 @@ HEAP_MAX = 320
 CALIBRATE_WORK = 2e9
 #: the calibration's points and sizes (module docstring)
 POINTS = (64, 192)
-LAZY_ROUNDS = 3000
-HEAP_N = 50000
-HEAP_RUNS = 4
-REPEATS = 3
+LAZY_ROUNDS = 2000
+HEAP_ROUNDS, HEAP_RUNS = 40000, 8
+SHORT_ROUNDS, SHORT_RUNS = 2000, 48      # short runs' cost varies most from one draw of the means to another
+REPEATS = 2
 SIGMA0_SQ, SIGMA_SQ = 0.01, 0.25
+#: the timings `measure` returns, each {str(K): ns a round} over POINTS: the lazy pass, the trees over HEAP_ROUNDS
+#: and over SHORT_ROUNDS
+TIMINGS = ("lazy", "heap", "heap_short")
 #: the files whose code the timings measure: a change to any of them measures again
 SOURCES = ("rue_crossover.py", "rue_lazy.py", "rue_heap.py", "rue_index.py", "rue_recommend.py", "sources.py")
 PREFIX = "rue_argmax-"
 
 _lock = threading.Lock()
-_known: dict[str, int | None] = {}      # key -> crossover, this process (None: its measurement failed)
+_known: dict[str, dict | None] = {}     # key -> timings, this process (None: its measurement failed)
 
 
 def host_key() -> str:
@@ -102,18 +109,29 @@ def cache_file(key: str | None = None) -> Path | None:
     return None if where is None else where / f"{PREFIX}{key or host_key()}.json"
 
 
-def read(path: Path | None, key: str) -> int | None:
-    """The crossover kept in `path` under `key`, or None (absent, unreadable, corrupt, another key, out of range)."""
+def read_record(path: Path | None) -> dict | None:
+    """The record kept in `path` (its key, crossover, timings), or None where it is absent or cannot be read as one."""
     if path is None:
         return None
     try:
         data = json.loads(path.read_text())
-        value = data["heap_from"]
-        if data["key"] == key and type(value) is int and HEAP_MIN <= value <= HEAP_MAX:
-            return value
+        return data if isinstance(data, dict) else None
+    except Exception:                      # unreadable, not UTF-8, not JSON: as if absent
+        return None
+
+
+def read(path: Path | None, key: str) -> dict | None:
+    """The timings kept in `path` under `key`, or None (absent, unreadable, corrupt, another key, a timing that
+    is not finite and positive)."""
+    data = read_record(path) or {}
+    ns = data.get("ns_per_round")
+    if data.get("key") != key:
+        return None
+    try:
+        crossover(ns)
     except Exception:
-        pass
-    return None
+        return None
+    return ns
 
 
 def write(path: Path | None, record: dict) -> bool:
@@ -139,41 +157,66 @@ def write(path: Path | None, record: dict) -> bool:
 
 
 def measure(batch, block_for) -> dict:
-    """ns a round (past the initial passes, per run) of the lazy path and the trees at each of POINTS, one
-    thread, best of REPEATS interleaved timings (module docstring). batch, block_for: `rue`'s."""
+    """ns a round (past the initial passes, per run) of the lazy path and the trees at each of POINTS (`TIMINGS`),
+    one thread, best of REPEATS interleaved timings (module docstring). batch, block_for: `rue`'s."""
     import numba
     threads = numba.get_num_threads()
     jobs = []
     for K in POINTS:
-        mu = 0.5 + math.sqrt(SIGMA0_SQ) * np.random.default_rng(np.random.SeedSequence([7, K])).standard_normal(K)
-        for path, runs, n in (("lazy", block_for(K), 2 * K + LAZY_ROUNDS), ("heap", HEAP_RUNS, HEAP_N)):
-            seeds = np.random.SeedSequence([8, K]).generate_state(2 * runs, dtype=np.uint64).reshape(2, runs)
-            jobs.append((path, K, np.tile(mu, (runs, 1)), n, seeds))
+        for i, (what, path, runs, rounds) in enumerate((("lazy", "lazy", block_for(K), LAZY_ROUNDS),
+                                                        ("heap", "heap", HEAP_RUNS, HEAP_ROUNDS),
+                                                        ("heap_short", "heap", SHORT_RUNS, SHORT_ROUNDS))):
+            rng = np.random.default_rng(np.random.SeedSequence([7, K, i]))
+            means = 0.5 + math.sqrt(SIGMA0_SQ) * rng.standard_normal((runs, K))       # a prior draw per run
+            seeds = rng.integers(0, 2 ** 63, (2, runs)).astype(np.uint64)
+            jobs.append((what, path, K, means, 2 * K + rounds, seeds))
     kw = {"gaussian": True, "nu": math.sqrt(SIGMA_SQ), "variances": "known", "sigma0_sq": SIGMA0_SQ,
           "sigma_sq": SIGMA_SQ}
     best = {}
     try:
         numba.set_num_threads(1)
-        for path, K, means, n, seeds in jobs:      # compiled or loaded from numba's cache, before any timing
+        for _, path, K, means, n, seeds in jobs:   # compiled or loaded from numba's cache, before any timing
             batch(means[:1], 2 * K + 10, seeds[0][:1], seeds[1][:1], path=path, **kw)
         for _ in range(REPEATS):
-            for path, K, means, n, seeds in jobs:
-                t0 = time.perf_counter()
+            for what, path, K, means, n, seeds in jobs:
+                t = _clocks()
                 batch(means, n, seeds[0], seeds[1], path=path, **kw)
-                ns = (time.perf_counter() - t0) * 1e9 / (means.shape[0] * (n - 2 * K))
-                best[path, K] = min(best.get((path, K), math.inf), ns)
+                ns = _cpu_seconds(t, _clocks()) * 1e9 / (means.shape[0] * (n - 2 * K))
+                best[what, K] = min(best.get((what, K), math.inf), ns)
     finally:
         numba.set_num_threads(threads)
-    return {path: {str(K): best[path, K] for K in POINTS} for path in ("lazy", "heap")}
+    return {what: {str(K): best[what, K] for K in POINTS} for what in TIMINGS}
 
 
-def crossover(ns: dict) -> int:
-    """The smallest K in [HEAP_MIN, HEAP_MAX] where the trees' fitted cost a round is at most the lazy pass's
-    (HEAP_MAX where it never is), from `measure`'s timings."""
-    (k1, k2), lazy, heap = POINTS, ns["lazy"], ns["heap"]
-    l1, l2, h1, h2 = lazy[str(k1)], lazy[str(k2)], heap[str(k1)], heap[str(k2)]
-    if not all(math.isfinite(x) and x > 0 for x in (l1, l2, h1, h2)):
-        raise ValueError(f"the calibration's timings must be finite and positive, got {ns}")
+def _clocks() -> tuple[float, float, float]:
+    return time.perf_counter(), time.thread_time(), time.process_time()
+
+
+def _cpu_seconds(start, end) -> float:
+    """The CPU seconds a one-thread kernel call took: this thread's (other processes' share of the core does
+    not count, so a loaded host times its core, not its queue), or, where the threading layer ran the call on
+    a worker thread (numba's workqueue does; omp and tbb run it on the caller), the process's, at most the
+    wall time."""
+    wall, thread, process = (b - a for a, b in zip(start, end))
+    return thread if thread >= 0.25 * wall else min(process, wall)
+
+
+def crossover(ns: dict, rounds: float | None = None) -> int:
+    """The smallest K in [HEAP_MIN, HEAP_MAX] where the trees' fitted cost a round, for runs of `rounds` rounds
+    past the initial passes (None: HEAP_ROUNDS), is at most the lazy pass's (HEAP_MAX where it never is), from
+    `measure`'s timings."""
+    k1, k2 = POINTS
+    try:
+        v = {(w, k): float(ns[w][str(k)]) for w in TIMINGS for k in POINTS}
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"the calibration's timings must hold {', '.join(TIMINGS)} at K = {k1} and {k2}, "
+                         f"got {ns!r}") from None
+    if not all(math.isfinite(x) and x > 0 for x in v.values()):
+        raise ValueError(f"the calibration's timings must be finite and positive, got {ns!r}")
+    r = HEAP_ROUNDS if rounds is None else min(max(float(rounds), SHORT_ROUNDS), HEAP_ROUNDS)
+    s = math.log(HEAP_ROUNDS / r) / math.log(HEAP_ROUNDS / SHORT_ROUNDS)     # 0 at HEAP_ROUNDS, 1 at SHORT_ROUNDS
+    h1, h2 = ((1 - s) * v["heap", k] + s * v["heap_short", k] for k in POINTS)
+    l1, l2 = v["lazy", k1], v["lazy", k2]
     b = (l2 - l1) / (k2 - k1)
     for K in range(HEAP_MIN, HEAP_MAX):          # the trees' cost flat below k1 (measured: 85-100 ns at K = 24-64)
         if h1 + (h2 - h1) * max(math.log(K / k1), 0.0) / math.log(k2 / k1) <= l1 + b * (K - k1):
@@ -181,10 +224,10 @@ def crossover(ns: dict) -> int:
     return HEAP_MAX
 
 
-def heap_from(batch, block_for, calibrate: bool = True) -> int | None:
-    """This host's crossover: this process's, else the cache's, else (`calibrate`) measured now and written to
-    the cache; None where none is known and `calibrate` is False, or where numba does not compile (a
-    calibration would time the Python fallback). batch, block_for: `rue`'s."""
+def timings(batch, block_for, calibrate: bool = True) -> dict | None:
+    """This host's timings (`measure`): this process's, else the cache's, else (`calibrate`) measured now and
+    written to the cache; None where none is known and `calibrate` is False, where the measurement failed, or
+    where numba does not compile (a calibration would time the Python fallback). batch, block_for: `rue`'s."""
     import numba
     if numba.config.DISABLE_JIT:
         return None
@@ -193,21 +236,30 @@ def heap_from(batch, block_for, calibrate: bool = True) -> int | None:
         if key in _known:
             return _known[key]
         path = cache_file(key)
-        value = read(path, key)
-        if value is None and calibrate:
+        ns = read(path, key)
+        if ns is None and calibrate:
             t0 = time.perf_counter()
             try:
                 ns = measure(batch, block_for)
-                value = crossover(ns)
+                crossover(ns)
             except Exception:              # a failed measurement costs speed, never a run: the fixed value,
                 _known[key] = None         # and no second try in this process
                 return None
-            write(path, {"key": key, "heap_from": value, "ns_per_round": ns, "points": list(POINTS),
-                         "heap_n": HEAP_N, "seconds": round(time.perf_counter() - t0, 3),
+            write(path, {"key": key, "ns_per_round": ns, "points": list(POINTS),
+                         "rounds": {"lazy": LAZY_ROUNDS, "heap": HEAP_ROUNDS, "heap_short": SHORT_ROUNDS},
+                         "heap_from": crossover(ns), "heap_from_short": crossover(ns, SHORT_ROUNDS),
+                         "seconds": round(time.perf_counter() - t0, 3),
                          "measured": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
-        if value is not None:
-            _known[key] = value
-        return value
+        if ns is not None:
+            _known[key] = ns
+        return ns
+
+
+def heap_from(batch, block_for, calibrate: bool = True, rounds: float | None = None) -> int | None:
+    """This host's crossover for runs of `rounds` rounds past the initial passes (None: HEAP_ROUNDS), from
+    `timings`; None where no timings are known."""
+    ns = timings(batch, block_for, calibrate)
+    return None if ns is None else crossover(ns, rounds)
 
 
 def forget() -> None:

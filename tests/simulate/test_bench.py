@@ -52,8 +52,17 @@ def test_bench_interleaves_its_repeats(monkeypatch):
     assert timed == ["uniform", "sh"] * 3
 
 
+@pytest.fixture
+def crossover_at_64(monkeypatch):
+    """This host's crossover said to be K = 64 whatever the budget (no calibration runs in the bench's tests)."""
+    from simulate.algorithms import rue
+    from simulate.algorithms import rue_crossover as C
+    monkeypatch.setattr(rue, "heap_from", lambda calibrate=True, n=None, K=0: 64)
+    monkeypatch.setattr(C, "timings", lambda batch, block_for, calibrate=True: None)
+
+
 @pytest.mark.parametrize("setup", ["F4", "F4:gaussian"])
-def test_large_k_rows_count_the_indices_each_path_evaluates(setup):
+def test_large_k_rows_count_the_indices_each_path_evaluates(setup, crossover_at_64):
     """The plain path evaluates K indices a round, the lazy and tree ones far fewer (each row says how
     many; the tree row also its re-keys and the share of rounds the plain sums decided), with either
     reward model."""
@@ -67,6 +76,28 @@ def test_large_k_rows_count_the_indices_each_path_evaluates(setup):
     assert 1 <= heap["evaluations_per_round"] < 10 and heap["evaluations_per_round"] <= heap["rekeys_per_round"] < 20
     assert 0 <= heap["plain_rounds_share"] < 0.1 and "rekeys_per_round" not in lazy
     assert any("re-keys a round" in line and "rue-known-heap" in line for line in lines)
+
+
+def test_large_k_names_the_crossover_and_the_default_path_before_and_after(crossover_at_64):
+    """With RUE's three paths timed, the bench says from which K this host takes the trees, and per K the ns a
+    round of each path and of the path the default takes with the fixed HEAP_FROM and with this host's value."""
+    from simulate.algorithms import rue
+    from simulate.algorithms import rue_crossover as C
+    from simulate.bench import LARGE_K_NAMES, bench
+    lines = []
+    rows = bench(LARGE_K_NAMES, configs=(("model", 100, 600, 8), ("model", 20, 300, 8)), reference_seconds=0.0,
+                 threads=(1,), out=lines.append, repeats=1)
+    (cross,) = [r for r in rows if r["impl"] == "crossover"]
+    assert cross["heap_from"] == cross["heap_from_short"] == 64 and cross["fixed_heap_from"] == rue.HEAP_FROM
+    assert f"RUE's trees on this host from K = 64 for runs of {C.HEAP_ROUNDS:,} rounds" in lines[2]
+    ns = {r["algorithm"]: r["ns_per_round"] for r in rows if r["impl"] == "numba" and r["K"] == 100}
+    assert all(r["ns_per_round"] == pytest.approx(r["wall_s"] * 1e9 / (r["runs"] * r["n"]))
+               for r in rows if r["impl"] == "numba")
+    table = lines[lines.index(next(x for x in lines if x.startswith("ns a round"))):]
+    assert "this host's crossover at the row's budget" in table[0] and len(table) == 3
+    assert "K = 100" in table[1] and "before lazy" in table[1] and "after heap" in table[1] and "(K = 64)" in table[1]
+    assert f"{ns['rue-known-heap']:.1f}" in table[1] and f"{ns['rue-known-lazy']:.1f}" in table[1]
+    assert "before lazy" in table[2] and "after lazy" in table[2]      # K = 20: below the window on every host
 
 
 def test_a_setups_reward_model_is_gaussian_or_bernoulli():

@@ -13,8 +13,10 @@ from simulate.algorithms import rue_crossover as C
 from simulate.algorithms import rue_heap as H
 
 KNOWN = {"variances": "known", "sigma0_sq": 0.01, "sigma_sq": 0.25}
-#: timings `measure` might return (ns a round): the trees level with the lazy pass at K = 128
-LEVEL_AT_128 = {"lazy": {"64": 50.0, "192": 150.0}, "heap": {"64": 100.0, "192": 100.0}}
+#: timings `measure` might return (ns a round): the trees level with the lazy pass at K = 128 in long runs, at
+#: K = 192 in short ones
+LEVEL_AT_128 = {"lazy": {"64": 50.0, "192": 150.0}, "heap": {"64": 100.0, "192": 100.0},
+                "heap_short": {"64": 150.0, "192": 150.0}}
 
 
 @pytest.fixture
@@ -56,7 +58,7 @@ def test_the_crossover_never_changes_results(K, gaussian, monkeypatch):
         rec, pulls, _ = go(path=path)
         assert np.array_equal(rec, ref) and np.array_equal(pulls, ref_pulls), path
     for crossover, trees in ((C.HEAP_MIN, True), (C.HEAP_MAX, False)):
-        monkeypatch.setattr(rue, "heap_from", lambda calibrate=True, at=crossover: at)
+        monkeypatch.setattr(rue, "heap_from", lambda calibrate=True, n=None, K=0, at=crossover: at)
         assert rue.argmax_path(K, "known", False) == ("heap" if trees else "lazy")
         rec, pulls, heap_ran = go()
         assert heap_ran == trees
@@ -66,7 +68,7 @@ def test_the_crossover_never_changes_results(K, gaussian, monkeypatch):
 def test_the_window_is_fixed_and_a_forced_path_wins(monkeypatch):
     """Below HEAP_MIN the lazy pass and from HEAP_MAX the trees, whatever the host measured; `path`
     overrides the measurement either way; estimated variances and the top-two pick stay plain."""
-    monkeypatch.setattr(rue, "heap_from", lambda calibrate=True: pytest.fail("no calibration outside the window"))
+    monkeypatch.setattr(rue, "heap_from", lambda *a, **kw: pytest.fail("no calibration outside the window"))
     assert rue.argmax_path(C.HEAP_MIN - 1, "known", False) == "lazy"
     assert rue.argmax_path(C.HEAP_MAX, "known", False) == "heap"
     assert rue.argmax_path(100, "known", False, path="lazy") == "lazy"
@@ -80,21 +82,27 @@ def test_the_calibration_is_kept_and_read_on_a_second_call(cache):
     (f,) = where.glob(f"{C.PREFIX}*.json")
     kept = json.loads(f.read_text())
     assert kept["heap_from"] == 128 and kept["key"] == C.host_key() and kept["ns_per_round"] == LEVEL_AT_128
+    assert kept["heap_from_short"] == 192
     assert rue.heap_from() == 128 and len(calls) == 1           # this process's value
     C.forget()                                                  # as a new process would: the file, not a measurement
     assert rue.heap_from() == 128 and len(calls) == 1
     assert [p.name for p in where.iterdir()] == [f.name]        # written whole: no temporary left beside it
 
 
-@pytest.mark.parametrize("text", ["", "{not json", "[]", '{"key": "KEY", "heap_from": "128"}',
-                                  '{"key": "KEY", "heap_from": 5000}', '{"key": "another", "heap_from": 100}',
-                                  '{"key": "KEY"}', "\x00\xff"])
+BAD_TIMINGS = json.dumps({**LEVEL_AT_128, "heap": {"64": -1.0, "192": 100.0}})
+
+
+@pytest.mark.parametrize("text", ["", "{not json", "[]", '{"key": "KEY", "heap_from": 128}',
+                                  '{"key": "KEY", "ns_per_round": {"lazy": {"64": 1}}}',
+                                  '{"key": "KEY", "ns_per_round": "fast"}', '{"key": "KEY", "ns_per_round": BAD}',
+                                  '{"key": "another", "ns_per_round": GOOD}', '{"key": "KEY"}', "\x00\xff"])
 def test_a_corrupt_cache_file_is_measured_again(cache, text):
     """An unreadable file, another layout, another key or a value outside the window: measured afresh and
     written over, never a crash and never the file's value."""
     where, calls = cache
     f = C.cache_file()
-    f.write_text(text.replace("KEY", C.host_key()))
+    f.write_text(text.replace("KEY", C.host_key()).replace("BAD", BAD_TIMINGS)
+                 .replace("GOOD", json.dumps({k: {x: 1.0 for x in d} for k, d in LEVEL_AT_128.items()})))
     assert rue.heap_from() == 128 and len(calls) == 1
     assert json.loads(f.read_text())["heap_from"] == 128
     C.forget()
@@ -130,7 +138,7 @@ def test_a_failed_measurement_falls_back_to_the_fixed_crossover(cache, monkeypat
 
     def broken(batch, block_for):
         calls.append(1)
-        return {"lazy": {"64": float("nan"), "192": 1.0}, "heap": {"64": 1.0, "192": 1.0}}
+        return {**LEVEL_AT_128, "lazy": {"64": float("nan"), "192": 1.0}}
     monkeypatch.setattr(C, "measure", broken)
     assert rue.heap_from() == rue.HEAP_FROM and rue.heap_from() == rue.HEAP_FROM and len(calls) == 1
     assert not list(where.iterdir())                            # nothing kept: the next process tries again
@@ -138,28 +146,46 @@ def test_a_failed_measurement_falls_back_to_the_fixed_crossover(cache, monkeypat
 
 def test_small_calls_do_not_wait_for_a_calibration(cache):
     """A call of fewer arm-rounds than CALIBRATE_WORK takes HEAP_FROM where nothing is known yet (here:
-    K = 150 below it, so the lazy pass), and the measured crossover once it is known (the trees)."""
+    K = 150 below it, so the lazy pass), and the measured crossover once it is known (the trees, for runs
+    this long)."""
     _, calls = cache
-    K = 150
+    K, n = 150, 300 + C.HEAP_ROUNDS
     means = np.random.default_rng(0).normal(0.5, 0.1, (4, K))
     seeds, rewards = _seeds(4, 0)
     stats = np.zeros((4, 3))
-    rue.batch(means, 2 * K + 50, seeds, rewards, gaussian=True, nu=0.5, stats=stats, **KNOWN)
+    rue.batch(means, n, seeds, rewards, gaussian=True, nu=0.5, stats=stats, **KNOWN)
     assert not calls and stats.sum() == 0
     assert rue.argmax_path(K, "known", False, work=C.CALIBRATE_WORK) == "heap" and len(calls) == 1
-    rue.batch(means, 2 * K + 50, seeds, rewards, gaussian=True, nu=0.5, stats=stats, **KNOWN)
+    rue.batch(means, n, seeds, rewards, gaussian=True, nu=0.5, stats=stats, **KNOWN)
     assert stats[:, H.REKEYS].sum() > 0 and len(calls) == 1
 
 
+def _timings(lazy, heap, short=None):
+    return {"lazy": dict(zip(("64", "192"), lazy)), "heap": dict(zip(("64", "192"), heap)),
+            "heap_short": dict(zip(("64", "192"), short or heap))}
+
+
 def test_the_fit_finds_where_the_costs_meet():
-    assert C.crossover(LEVEL_AT_128) == 128
-    slower = {"lazy": {"64": 50.0, "192": 60.0}, "heap": {"64": 500.0, "192": 600.0}}
-    faster = {"lazy": {"64": 50.0, "192": 150.0}, "heap": {"64": 10.0, "192": 12.0}}
-    assert C.crossover(slower) == C.HEAP_MAX and C.crossover(faster) == C.HEAP_MIN
+    assert C.crossover(LEVEL_AT_128) == 128 and C.crossover(LEVEL_AT_128, C.HEAP_ROUNDS * 10) == 128
+    assert C.crossover(LEVEL_AT_128, C.SHORT_ROUNDS) == 192 and C.crossover(LEVEL_AT_128, 10) == 192
+    between = C.crossover(LEVEL_AT_128, (C.SHORT_ROUNDS * C.HEAP_ROUNDS) ** 0.5)     # the trees at 125 ns
+    assert between == 160
+    assert C.crossover(_timings((50, 60), (500, 600))) == C.HEAP_MAX
+    assert C.crossover(_timings((50, 150), (10, 12))) == C.HEAP_MIN
     # the trees' cost is not extrapolated below the first point: level at 64 means 64, not lower
-    assert C.crossover({"lazy": {"64": 100.0, "192": 200.0}, "heap": {"64": 100.0, "192": 110.0}}) == 64
-    with pytest.raises(ValueError, match="finite and positive"):
-        C.crossover({"lazy": {"64": 0.0, "192": 1.0}, "heap": {"64": 1.0, "192": 1.0}})
+    assert C.crossover(_timings((100, 200), (100, 110))) == 64
+    for bad in (_timings((0, 1), (1, 1)), _timings((1, 1), (1, float("inf"))), {"lazy": {}}, None, "fast"):
+        with pytest.raises(ValueError, match="timings must"):
+            C.crossover(bad)
+
+
+def test_the_budget_moves_the_crossover(cache, monkeypatch):
+    """Runs of few rounds take the trees from a higher K (their first rounds cost the trees more): the
+    default follows the budget of the call."""
+    rue.heap_from()
+    assert rue.argmax_path(150, "known", False, n=300 + C.SHORT_ROUNDS) == "lazy"
+    assert rue.argmax_path(150, "known", False, n=300 + C.HEAP_ROUNDS) == "heap"
+    assert rue.argmax_path(150, "known", False) == "heap"
 
 
 def test_a_real_calibration_writes_a_value_in_the_window(tmp_path, monkeypatch):
@@ -167,12 +193,13 @@ def test_a_real_calibration_writes_a_value_in_the_window(tmp_path, monkeypatch):
     monkeypatch.setattr(C, "cache_dir", lambda: tmp_path)
     monkeypatch.setattr(C, "_known", {})
     monkeypatch.setattr(C, "LAZY_ROUNDS", 200)
-    monkeypatch.setattr(C, "HEAP_N", 1000)
+    monkeypatch.setattr(C, "HEAP_ROUNDS", 1000)
+    monkeypatch.setattr(C, "SHORT_ROUNDS", 300)
     monkeypatch.setattr(C, "REPEATS", 1)
     value = rue.heap_from()
     assert C.HEAP_MIN <= value <= C.HEAP_MAX
     kept = json.loads(C.cache_file().read_text())
-    assert kept["heap_from"] == value and set(kept["ns_per_round"]) == {"lazy", "heap"}
+    assert kept["heap_from"] == value and set(kept["ns_per_round"]) == set(C.TIMINGS)
     assert all(x > 0 for d in kept["ns_per_round"].values() for x in d.values())
 
 
