@@ -291,13 +291,26 @@ def certificates(check: str | None = None, write: str | None = None, paper: str 
     the_paper = _paper(paper, ())
     checked = _run(_mode(paper, the_paper, claim_seconds=claim_seconds), _select(None), workers, progress)
     notes, status = _errored(checked)
+    uncovered: list = []
+    mode = _mode(paper, the_paper, claim_seconds=claim_seconds)
+    extra = the_paper.certificates(mode, uncovered) if the_paper.certificates else ()
     try:
-        paths = write_certificates([checked, checked.graph], write)
+        paths = write_certificates([checked, checked.graph], write, uncovered=uncovered, extra=extra)
     except OSError as err:
         raise cannot_write("write", write, err) from None
-    text = [f"wrote {len(paths)} certificates (SMT-LIB 2 problems of the certified z3 links) into {write}; check "
-            f"them with: rue-verify certificates --check {write}"]
-    return Output({"written": len(paths), "directory": str(write)}, text, notes, status)
+    kinds: dict = {}
+    for p in paths:
+        kind = json.loads(p.read_text(encoding="utf-8")).get("kind")
+        kinds[kind] = kinds.get(kind, 0) + 1
+    text = [f"wrote {len(paths)} certificates into {write} ({', '.join(f'{v} {k}' for k, v in sorted(kinds.items()))}:"
+            " SMT-LIB 2 problems of the certified z3 links and of the sympy steps z3 re-decides, box covers of the "
+            "arb steps, Farkas certificates of the exact history search's trees at each parameter point); check them "
+            f"with: rue-verify certificates --check {write}"]
+    if uncovered:
+        text.append(f"{len(uncovered)} certified steps carry no certificate:")
+        text += [f"  {u['what'][:120]} ({u['method']}): {u['why'][:160]}" for u in uncovered]
+    return Output({"written": len(paths), "directory": str(write), "kinds": kinds, "uncovered": uncovered}, text,
+                  notes, status)
 
 
 def _check_certificates(directory: str) -> Output:

@@ -7,7 +7,12 @@ whatever the run gave: the claims' results (`ClaimResult`s, their JSON, an `api`
 induction's `Decision`, or a list or dict of these, and writes each as `<key>.json` (sorted keys, UTF-8).
 
 Only certified rows are taken (a row's `status` "certified", a condition's `state` "holds"), each once (by key).
-This module reads results; it decides nothing."""
+
+A claim's findings also keep the statement each certified step decided (`Finding.checks`); from them
+`certificates` adds what the rows do not carry: an arb decision's box cover (kind "boxes", `boxes.certificate`),
+and for a step sympy decided, the same statement decided by z3 (`second_opinion`): where z3 certifies it too, its
+SMT-LIB problem, which cvc5 then re-decides; where it does not, the step is listed as uncovered (`coverage`) with
+z3's answer. That second decision is the one thing this module decides; the checker decides nothing of ours."""
 
 from __future__ import annotations
 
@@ -29,25 +34,97 @@ def source_hash() -> str:
     return h.hexdigest()
 
 
-def certificates(results_or_graph, source: str | None = None) -> list[dict]:
+def certificates(results_or_graph, source: str | None = None, uncovered: list | None = None) -> list[dict]:
     """Every certified z3 link found in `results_or_graph` (module docstring) as an "smt2" certificate, each key
-    once; `source` defaults to `source_hash()`."""
+    once, then the certified steps kept in findings' `checks`: an arb cover as a "boxes" certificate, a sympy
+    decision re-decided by z3 as an "smt2" one; `source` defaults to `source_hash()`. `uncovered`, when given, is
+    appended one {"what", "method", "why"} per certified step that got no certificate."""
     source = source_hash() if source is None else source
     out: dict[str, dict] = {}
     for statement, what, text in _links(results_or_graph, "", set()):
         cert = smt.certificate(text, statement, source, what)
         out.setdefault(cert["key"], cert)
+    for what, h in _checked_steps(results_or_graph):
+        for cert in _step_certificates(h, what, source, uncovered):
+            out.setdefault(cert["key"], cert)
     return list(out.values())
 
 
-def write_certificates(results_or_graph, directory, source: str | None = None) -> list[Path]:
-    """Write each certificate of `certificates(results_or_graph)` to `directory/<key>.json`; the paths written."""
+def second_opinion(h, seconds: float = 20.0):
+    """The statement `h` (a `Holds` another method certified) decided by z3, for its SMT-LIB problem: the
+    `Decision` (kept decisions are reused, `statements.decide`)."""
+    from ..verify.statements import decide
+    return decide(dataclasses.replace(h, method="z3", seconds=max(seconds, h.seconds)))
+
+
+def _step_certificates(h, what: str, source: str, uncovered: list | None) -> list[dict]:
+    from ..verify.statements import decide
+    from . import boxes
+    d = decide(h)                                     # kept: the run decided it already
+    if d.status != "certified":
+        return []
+    statement = h.text()
+    if d.smt2:
+        return [smt.certificate(d.smt2, statement, source, what)]
+    if d.cover:
+        return [boxes.certificate(d.cover, statement, source, what)]
+    if d.method == "sympy":
+        z = second_opinion(h)
+        if z.status == "certified" and z.smt2:
+            return [smt.certificate(z.smt2, statement, source, what + " (sympy decided it; z3 too, for cvc5)")]
+        why = f"z3 does not re-decide it: {z.detail}"
+    else:
+        why = f"its {d.method} decision keeps no certificate"
+    if uncovered is not None:
+        uncovered.append({"what": what, "method": d.method, "why": why[:300]})
+    return []
+
+
+def _checked_steps(obj):
+    """(what, Holds) of each certified step a claim's findings keep (`Finding.checks`) in `obj` (results, a list of
+    them, an api Output's list): a derivation's decided links and a proof's decided steps."""
+    from ..verify.statements import Holds
+    if isinstance(obj, (list, tuple)) or (hasattr(obj, "graph") and hasattr(obj, "__iter__")):   # a run's results
+        for x in obj:
+            yield from _checked_steps(x)
+        return
+    for r in [obj]:
+        if not (hasattr(r, "findings") and hasattr(r, "id")):
+            continue
+        groups = [(r.id, r.findings)] + [(f"repair:{r.id}", rep.findings) for rep in getattr(r, "repairs", [])]
+        for node, findings in groups:
+            for f in findings:
+                checks = getattr(f, "checks", None) or {}
+                for row in (f.proof or {}).get("steps", []) if f.proof else []:
+                    h = checks.get(row.get("step"))
+                    if row.get("status") == "certified" and isinstance(h, Holds):
+                        yield f"{node}, step {row['step']}: {row.get('text') or h.text()}", h
+
+
+def write_certificates(results_or_graph, directory, source: str | None = None,
+                       uncovered: list | None = None, extra=()) -> list[Path]:
+    """Write each certificate of `certificates(results_or_graph)`, then each of `extra` (a paper's own searches',
+    `Paper.certificates`), to `directory/<key>.json`, each whole or not at all (a temporary file renamed into
+    place); the paths written (`uncovered` as `certificates` takes it)."""
+    import itertools
+    import os
+    import tempfile
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for cert in certificates(results_or_graph, source):
+    paths, done = [], set()
+    for cert in itertools.chain(certificates(results_or_graph, source, uncovered), extra):
+        if cert["key"] in done:
+            continue
+        done.add(cert["key"])
         p = d / f"{cert['key']}.json"
-        p.write_text(json.dumps(cert, sort_keys=True, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(cert, sort_keys=True, indent=1, ensure_ascii=False) + "\n")
+            os.replace(tmp, p)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
         paths.append(p)
     return paths
 

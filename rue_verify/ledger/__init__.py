@@ -106,6 +106,12 @@ def _statement_tex(location: str) -> str | None:
     return statement_tex(location)
 
 
+def _certificates(mode, uncovered: list | None = None):
+    """The exact history search's Farkas certificates at the mode's grid (`proof_histories.farkas_certificates`)."""
+    from .proof_histories import farkas_certificates
+    return farkas_certificates(mode, uncovered)
+
+
 PAPER = register(Paper(
     NAME, "Zhu & Qiu (TMLR 2024), RUE", short="Zhu & Qiu (TMLR 2024)",
     citation=CITATION,
@@ -114,7 +120,8 @@ PAPER = register(Paper(
     settings=SETTINGS, coverage=_coverage, check_inputs=check_inputs, evaluate=_evaluate, inputs_text=inputs_text,
     statement_tex=_statement_tex, figures=True, formula=_formula, formula_command="rue-verify bound {name}",
     formulas=("bounds.theorems", "bounds.repaired", "bounds.estimation", "bounds.gap", "bounds.section2",
-              "bounds.lower", "bounds.limit")))
+              "bounds.lower", "bounds.limit"),
+    certificates=_certificates))
 
 
 def collect(ids: list[str], parts: Iterable[list[ClaimResult]]) -> Checked:

@@ -305,6 +305,57 @@ def _beyond(step: str, route: str, history_n: tuple, beyond: tuple, programs: in
     return out
 
 
+def source_hash() -> str:
+    """The hash of the code a history certificate's rows are built from: this module, the search and RUE's linear
+    form (read as files)."""
+    import hashlib
+    import inspect
+    from pathlib import Path
+
+    from simulate.proofs import linear
+
+    from ..verify import histories
+    h = hashlib.sha256()
+    for mod in (linear, histories):
+        h.update(Path(inspect.getfile(mod)).read_bytes())
+    h.update(Path(__file__).read_bytes())
+    return h.hexdigest()
+
+
+def farkas_certificates(mode, uncovered: list | None = None, progress: Callable[[str], None] | None = None):
+    """A Farkas certificate (`rue_verify.certify.farkas`) of every step of each route that no history of the mode's
+    grid breaks, one per parameter point: the walk at that point recorded (`search_many(record=Tree())`: every
+    pruned node's multipliers and every leaf's margin bounds), so that a reader checks in exact rationals, with no
+    LP solver, that no history at that point breaks the step. A step some point breaks is refuted, and certifies
+    nothing here. A point where a history's largest margin is within HiGHS's rounding of 0 (`Outcome.near_zero`)
+    has no Farkas certificate of it (its margin may be 0 or above only at a tie, which the exact search decides
+    in rational arithmetic with z3): it is appended to `uncovered` ({"what", "method", "why"}) instead."""
+    from ..certify import farkas
+    from ..verify.histories import Tree
+    source = source_hash()
+    for route, steps in ROUTE_STEPS.items():
+        runs = _walks(route, tuple(mode.history_n))
+        holding = [s for s in steps if all(o.witness is None for _, o in runs[s])]
+        for p in grid(mode, route) if holding else []:
+            tree = Tree()
+            got = search_many(p.model(), {s: STEPS[s][0](p) for s in holding}, exact=False, record=tree)
+            m = p.model()
+            rule = {"rule": "relabel", "K": p.K, "after": 2 * p.K} if m.relabel else {"rule": "every", "K": p.K}
+            for s in holding:
+                what = (f"history step {s} ({route} route) at K = {p.K}, n = {p.n}, sigma0^2 = {p.sigma0_sq:g}, "
+                        f"sigma^2 = {p.sigma_sq:g}")
+                if progress:
+                    progress(what)
+                if got[s].near_zero:
+                    if uncovered is not None:
+                        uncovered.append({"what": what, "method": "exact history search", "why": (
+                            f"{got[s].near_zero} histories have a largest margin within HiGHS's rounding of 0: no "
+                            "Farkas certificate of a margin that may be 0 exactly")})
+                    continue
+                yield farkas.certificate(tree, f"{s}: {STEPS[s][1]}; on every reward history of E at {p.as_dict()}",
+                                         source, what, step=s, branching=rule)
+
+
 def history_finding(step: str, mode, route: str = "paper", node: str | None = None) -> Finding:
     """The step decided on every history of the mode's grid (`grid`): exhausted when no history on E
     breaks it, refuted with the first history that does (smallest K, n), which replays. Where it holds

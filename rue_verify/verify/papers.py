@@ -57,6 +57,10 @@ class Paper:
             beside it; empty: nothing is shown.
         formulas: the modules whose functions are its formulas (`proofs --mutants` mutates each one a
             proved statement is built from and checks that the proof no longer reads proved).
+        certificates: a function of the run's `Mode` and a list -> an iterable of certificates (dicts of a kind
+            `rue_verify.certify` checks) that its own searches record beside what the results carry (the
+            exact history search's Farkas certificates), appending to the list {"what", "method", "why"} for
+            each decision it has no certificate of; None: the results' certificates alone.
     """
 
     name: str
@@ -78,6 +82,7 @@ class Paper:
     formula: Callable[[str], list | None] | None = None
     formula_command: str = ""
     formulas: tuple[str, ...] = ()
+    certificates: Callable | None = None
 
     def __post_init__(self) -> None:
         """Each field of the type it is read as: a wrong one is a TypeError naming the field (a str for a
@@ -102,7 +107,7 @@ class Paper:
             raise TypeError("Paper.replaces and Paper.settings must be mappings (dicts)")
         if not isinstance(self.figures, bool):
             raise TypeError(f"Paper.figures must be True or False, got {self.figures!r}")
-        for f in ("coverage", "check_inputs", "evaluate", "inputs_text", "statement_tex", "formula"):
+        for f in ("coverage", "check_inputs", "evaluate", "inputs_text", "statement_tex", "formula", "certificates"):
             v = getattr(self, f)
             if v is not None and not callable(v):
                 raise TypeError(f"Paper.{f} must be a function or None, got {type(v).__name__}")

@@ -181,3 +181,31 @@ def test_the_checker_imports_no_solver_and_no_search(tmp_path):
     ok, detail, bad = json.loads(out.stdout.strip().splitlines()[-1])
     assert ok, detail
     assert bad == []
+
+
+def test_the_papers_history_certificates_cover_every_holding_step_at_every_point_and_check():
+    """`Paper.certificates` of the paper (written by `certificates --write`): at a small grid, one Farkas certificate
+    per step no history breaks and per parameter point, each checking in exact rationals; a step some history
+    breaks gets none."""
+    from types import SimpleNamespace
+
+    from rue_verify.ledger import PAPER
+    from rue_verify.ledger.proof_histories import _walks, grid
+    mode = SimpleNamespace(history_n=((2, 6),))
+    uncovered: list = []
+    certs = list(PAPER.certificates(mode, uncovered))
+    assert all("within HiGHS's rounding of 0" in u["why"] for u in uncovered)
+    expected = -len(uncovered)
+    for route, steps in ROUTE_STEPS.items():
+        runs = _walks(route, mode.history_n)
+        holding = [s for s in steps if all(o.witness is None for _, o in runs[s])]
+        broken = set(steps) - set(holding)
+        expected += len(holding) * len(grid(mode, route))
+        assert not any(c["step"] in broken and f"({route} route)" in c["what"] for c in certs)
+    assert len(certs) == expected > 0
+    for c in certs:
+        ok, detail = farkas.check(json.loads(json.dumps(c)))
+        assert ok, (c["what"], detail)
+    c = json.loads(json.dumps(certs[0]))
+    c["statement"] = c["statement"].replace("K", "k", 1)              # moved to another statement: its key fails
+    assert not farkas.check(c)[0]
