@@ -324,3 +324,70 @@ def crossover_table(rows: list[dict]) -> list[str]:
                    f"   before {old:<5} {ns[old]:7.1f}   after {new:<5} {ns[new]:7.1f}  (K = {cross})"
                    + ("" if new == old else f"   {ns[old] / ns[new]:.2f}x"))
     return out
+
+
+#: `python -m simulate.bench --crossover`: K and budgets (rounds past the initial passes) of the grid
+GRID_K = (32, 64, 100, 150, 200, 256, 320, 1000)
+GRID_ROUNDS = (2000, 5000, 20000, 100000)
+
+
+def crossover_grid(ks=GRID_K, budgets=GRID_ROUNDS, out=print, max_work: float = 4e9) -> list[dict]:
+    """ns a round (CPU time of one thread, best of 2-3; `rue_crossover.cpu_seconds`) of RUE's three paths with
+    known variances, per K and budget, each run's means drawn from the model of Section 3 (the calibration's
+    setup), and the path the default takes before (the fixed HEAP_FROM) and after (this host's crossover for the
+    budget). The plain and lazy paths run one block of runs (`rue.block_for(K)`), the trees enough runs for about
+    400,000 rounds (4-64); a path whose timing would exceed `max_work` arm-rounds is left out ("-")."""
+    from .algorithms import rue_crossover as C
+    numba_threads = numba.get_num_threads()
+    kw = {"gaussian": True, "nu": math.sqrt(C.SIGMA_SQ), "variances": "known", "sigma0_sq": C.SIGMA0_SQ,
+          "sigma_sq": C.SIGMA_SQ}
+    info = host_info()
+    out(host_info_line(info))
+    row = crossover_row()
+    out(crossover_line(row))
+    out("ns a round (CPU time, one thread): plain / lazy / trees; the default before (trees from K = "
+        f"{rue.HEAP_FROM}) and after (this host's crossover at the budget)")
+    rows = [{"impl": "host", **info}, row]
+    try:
+        numba.set_num_threads(1)
+        for K in ks:
+            for rounds in budgets:
+                ns = {}
+                for path in rue.PATHS:
+                    runs = rue.block_for(K) if path != "heap" else max(4, min(64, int(4e5 // rounds)) // 4 * 4)
+                    if K * runs * rounds > max_work:
+                        continue
+                    rng = np.random.default_rng(np.random.SeedSequence([K, rounds]))
+                    means = 0.5 + math.sqrt(C.SIGMA0_SQ) * rng.standard_normal((runs, K))
+                    seeds = rng.integers(0, 2 ** 63, (2, runs)).astype(np.uint64)
+                    rue.batch(means[:1], 2 * K + 10, seeds[0][:1], seeds[1][:1], path=path, **kw)
+                    best = math.inf
+                    for _ in range(2 if path == "plain" else 3):
+                        t = C.clocks()
+                        rue.batch(means, 2 * K + rounds, seeds[0], seeds[1], path=path, **kw)
+                        best = min(best, C.cpu_seconds(t, C.clocks()) * 1e9 / (runs * rounds))
+                    ns[path] = best
+                old = "plain" if K < rue.LAZY_FROM else "lazy" if K < rue.HEAP_FROM else "heap"
+                new = rue.argmax_path(K, "known", False, n=2 * K + rounds)
+                rows.append({"impl": "grid", "K": K, "rounds": rounds, "ns_per_round": ns, "before": old, "after": new,
+                             "crossover": rue.heap_from(n=2 * K + rounds, K=K)})
+                cell = " / ".join(f"{ns[p]:7.1f}" if p in ns else f"{'-':>7}" for p in rue.PATHS)
+                change = ""
+                if old in ns and new in ns:
+                    change = f"   before {old:<5} {ns[old]:7.1f}   after {new:<5} {ns[new]:7.1f}"
+                    change += f"   {ns[old] / ns[new]:.2f}x" if new != old else ""
+                out(f"  K = {K:<5} rounds = {rounds:<6} {cell}{change}  (crossover {rows[-1]['crossover']})")
+    finally:
+        numba.set_num_threads(numba_threads)
+    return rows
+
+
+if __name__ == "__main__":
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m simulate.bench", description="RUE's argmax paths against K and "
+                                     "the budget, and where this host's default turns (`crossover_grid`)")
+    parser.add_argument("--crossover", action="store_true", required=True)
+    parser.add_argument("--k", type=lambda x: [int(v) for v in x.split(",")], default=list(GRID_K))
+    parser.add_argument("--rounds", type=lambda x: [int(float(v)) for v in x.split(",")], default=list(GRID_ROUNDS))
+    args = parser.parse_args()
+    crossover_grid(args.k, args.rounds)

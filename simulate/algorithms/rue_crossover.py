@@ -15,7 +15,7 @@ The calibration (`measure`): one thread, each run's means drawn from the model o
 "model" setup: N(1/2, 0.01) means, Gaussian rewards of sd 1/2, known variances), at K = 64 and 192: the lazy
 path on one block of runs (`rue.block_for(K)` runs, `LAZY_ROUNDS` rounds past the initial passes), the trees
 on `HEAP_RUNS` runs of `HEAP_ROUNDS` rounds and on `SHORT_RUNS` of `SHORT_ROUNDS`, best of `REPEATS`
-interleaved timings of CPU time, not wall time (`_cpu_seconds`: on the shared Intel host, under a load of 4 on
+interleaved timings of CPU time, not wall time (`cpu_seconds`: on the shared Intel host, under a load of 4 on
 2 cores, the wall time of one call varied by 30-50% and its CPU time by 1-3%). The lazy cost is fitted as
 a + b K through its two points; the trees' as linear in log K above the first point and flat below it (at
 K = 24-64 they cost the same on the Intel host, 85-100 ns a round), and linear in the log of the run's rounds
@@ -179,20 +179,20 @@ def measure(batch, block_for) -> dict:
             batch(means[:1], 2 * K + 10, seeds[0][:1], seeds[1][:1], path=path, **kw)
         for _ in range(REPEATS):
             for what, path, K, means, n, seeds in jobs:
-                t = _clocks()
+                t = clocks()
                 batch(means, n, seeds[0], seeds[1], path=path, **kw)
-                ns = _cpu_seconds(t, _clocks()) * 1e9 / (means.shape[0] * (n - 2 * K))
+                ns = cpu_seconds(t, clocks()) * 1e9 / (means.shape[0] * (n - 2 * K))
                 best[what, K] = min(best.get((what, K), math.inf), ns)
     finally:
         numba.set_num_threads(threads)
     return {what: {str(K): best[what, K] for K in POINTS} for what in TIMINGS}
 
 
-def _clocks() -> tuple[float, float, float]:
+def clocks() -> tuple[float, float, float]:
     return time.perf_counter(), time.thread_time(), time.process_time()
 
 
-def _cpu_seconds(start, end) -> float:
+def cpu_seconds(start, end) -> float:
     """The CPU seconds a one-thread kernel call took: this thread's (other processes' share of the core does
     not count, so a loaded host times its core, not its queue), or, where the threading layer ran the call on
     a worker thread (numba's workqueue does; omp and tbb run it on the caller), the process's, at most the

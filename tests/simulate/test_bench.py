@@ -100,6 +100,19 @@ def test_large_k_names_the_crossover_and_the_default_path_before_and_after(cross
     assert "before lazy" in table[2] and "after lazy" in table[2]      # K = 20: below the window on every host
 
 
+def test_the_crossover_grid_times_every_path_and_names_the_default(crossover_at_64):
+    from simulate.bench import crossover_grid
+    lines = []
+    rows = crossover_grid((40, 100), (300,), out=lines.append, max_work=2e6)
+    grid = [r for r in rows if r["impl"] == "grid"]
+    assert [(r["K"], r["before"], r["after"], r["crossover"]) for r in grid] == [(40, "lazy", "lazy", 64),
+                                                                                (100, "lazy", "heap", 64)]
+    assert set(grid[0]["ns_per_round"]) == {"plain", "lazy", "heap"}
+    assert all(v > 0 for v in grid[0]["ns_per_round"].values())
+    assert set(grid[1]["ns_per_round"]) == {"heap"}              # plain and lazy above max_work: left out
+    assert "before lazy" in lines[-2] and "-" in lines[-1] and "before" not in lines[-1]
+
+
 def test_a_setups_reward_model_is_gaussian_or_bernoulli():
     from simulate.bench import _kernel_kwargs, _setup
     assert _setup("F4") == ("F4", False) and _setup("F4:gaussian") == ("F4", True)
