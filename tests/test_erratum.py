@@ -119,3 +119,20 @@ def test_without_tex_the_pdf_is_refused_in_one_line(tmp_path, monkeypatch):
     tex.write_text("x")
     pdf, why = erratum.compile_pdf(str(tex))
     assert pdf is None and "PATH" in why and "\n" not in why
+
+
+def test_each_certified_z3_step_names_its_certificate_and_write_puts_it_there(quick_ledger, tmp_path):
+    """A repair's step that z3 certified names its SMT-LIB certificate (the first hex digits of its key) in the
+    erratum, and `write` puts every such file in certificates/ beside erratum.tex, under its full key."""
+    import json
+
+    from rue_verify.certify import smt
+    from rue_verify.ledger import PAPER
+    from rue_verify.verify import Mode
+    tex, _ = erratum.write(PAPER, Mode(), quick_ledger, tmp_path)
+    named = re.findall(r"certificate \\texttt\{certificates/([0-9a-f]{12})\.\.\.json\}", open(tex).read())
+    files = {p.stem: json.loads(p.read_text()) for p in (tmp_path / "certificates").glob("*.json")}
+    assert named and files
+    assert {k[:12] for k in files} >= set(named)
+    for k, c in files.items():
+        assert k == c["key"] == smt.key(c["statement"], c["source"])

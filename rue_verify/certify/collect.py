@@ -40,14 +40,38 @@ def certificates(results_or_graph, source: str | None = None, uncovered: list | 
     decision re-decided by z3 as an "smt2" one; `source` defaults to `source_hash()`. `uncovered`, when given, is
     appended one {"what", "method", "why"} per certified step that got no certificate."""
     source = source_hash() if source is None else source
-    out: dict[str, dict] = {}
-    for statement, what, text in _links(results_or_graph, "", set()):
-        cert = smt.certificate(text, statement, source, what)
-        out.setdefault(cert["key"], cert)
+    out = {c["key"]: c for c in row_certificates(results_or_graph, source)}
     for what, h in _checked_steps(results_or_graph):
         for cert in _step_certificates(h, what, source, uncovered):
             out.setdefault(cert["key"], cert)
     return list(out.values())
+
+
+def row_certificates(results_or_graph, source: str | None = None) -> list[dict]:
+    """The "smt2" certificates the rows of `results_or_graph` carry (each certified z3 link's problem), each key
+    once: `certificates` without the steps it decides again."""
+    source = source_hash() if source is None else source
+    out: dict[str, dict] = {}
+    for statement, what, text in _links(results_or_graph, "", {}):
+        cert = smt.certificate(text, statement, source, what)
+        out.setdefault(cert["key"], cert)
+    return list(out.values())
+
+
+def by_node(graph, source: str | None = None) -> dict[str, list[dict]]:
+    """Node id -> the "smt2" certificates of its own links (its rows' and their conditions' z3 problems), for
+    every node of a proof graph that has any: what the report lists beside each proof."""
+    source = source_hash() if source is None else source
+    out: dict[str, list[dict]] = {}
+    for key, n in graph.nodes.items():
+        rows = (n.get("own") or {}).get("steps") or n.get("proof_steps") or []
+        seen: dict[str, dict] = {}
+        for statement, what, text in _links(rows, key, {}):
+            cert = smt.certificate(text, statement, source, what)
+            seen.setdefault(cert["key"], cert)
+        if seen:
+            out[key] = list(seen.values())
+    return out
 
 
 def second_opinion(h, seconds: float = 20.0):
@@ -129,11 +153,14 @@ def write_certificates(results_or_graph, directory, source: str | None = None,
     return paths
 
 
-def _links(obj, where: str, seen: set):
+def _links(obj, where: str, seen):
     """(statement, what, smt2) of each certified z3 link in `obj`; `where` names the claim or node around it."""
     if isinstance(obj, (str, bytes, int, float, bool)) or obj is None or id(obj) in seen:
         return
-    seen.add(id(obj))
+    if isinstance(seen, dict):       # each object visited kept alive, so that no later temporary reuses its id
+        seen[id(obj)] = obj
+    else:
+        seen.add(id(obj))
     if isinstance(obj, dict):
         yield from _dict_links(obj, where, seen)
     elif isinstance(obj, (list, tuple)):
@@ -150,11 +177,13 @@ def _links(obj, where: str, seen: set):
         yield from _links(obj.nodes, where, seen)
     elif hasattr(obj, "data") and not dataclasses.is_dataclass(obj):                     # an api Output
         yield from _links(obj.data, where, seen)
-    elif dataclasses.is_dataclass(obj):                                                  # a Finding, a Repair
+    elif hasattr(obj, "proof") and hasattr(obj, "verdict") and not dataclasses.is_dataclass(obj):   # a Finding
+        yield from _links(obj.proof, where, seen)
+    elif dataclasses.is_dataclass(obj):                                                  # a Repair
         yield from _links({f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}, where, seen)
 
 
-def _dict_links(d: dict, where: str, seen: set):
+def _dict_links(d: dict, where: str, seen):
     here = f"{where} {d['id']}".strip() if isinstance(d.get("id"), str) else where
     certified = d.get("status") == "certified" or d.get("state") == "holds"
     if isinstance(d.get("smt2"), str) and certified and isinstance(d.get("statement"), str):

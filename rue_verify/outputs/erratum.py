@@ -104,7 +104,9 @@ def _proof_tex(p: dict) -> list[str]:
         for s in p["steps"]:
             uses = rf" (rests on \texttt{{{text(s['uses'])}}})" if s.get("uses") else ""
             how = rf" [{text(s['justification'])}]" if s.get("justification") else ""
-            out.append(rf"\item {text(s['text'])}{uses}{how}: \textbf{{{text(s['status'])}}}")
+            cert = _certificate_name(s)
+            cert = rf" (certificate \texttt{{{text(cert)}}})" if cert else ""
+            out.append(rf"\item {text(s['text'])}{uses}{how}: \textbf{{{text(s['status'])}}}{cert}")
             link = s.get("link") or {}
             if link.get("latex"):               # the link itself, typeset from the expressions it relates
                 out.append(rf"\\ \fitmath{{{link['latex']}}}")
@@ -112,6 +114,21 @@ def _proof_tex(p: dict) -> list[str]:
                 out.append(rf"\\ \fitmath{{{s['latex']}}}")
         out.append(r"\end{enumerate}")
     return out
+
+
+#: where the erratum's certificates are written, beside erratum.tex (`write`)
+CERTIFICATES = "certificates"
+
+
+def _certificate_name(row: dict, short: bool = True) -> str | None:
+    """The file of a certified z3 step's SMT-LIB certificate (`certify.collect`'s key: its statement and the
+    engine's source hash), first 12 hex digits and an ellipsis where `short`; None for any other step."""
+    if row.get("status") != "certified" or not isinstance(row.get("smt2"), str) or not row.get("statement"):
+        return None
+    from ..certify.collect import source_hash
+    from ..certify.smt import key
+    k = key(row["statement"], source_hash())
+    return f"{CERTIFICATES}/{k[:12]}...json" if short else f"{CERTIFICATES}/{k}.json"
 
 
 @dataclass(frozen=True)
@@ -145,6 +162,11 @@ def write(paper, mode, results, out, ids=None) -> tuple[str, int]:
     prov = Provenance(mode.name, mode.seed, mode.coverage(), reads, "", paper=paper.title, citation=paper.citation,
                       statement_tex=paper.statement_tex, toolkit_paper=bool(paper.figures))
     tex = Path(out) / "erratum.tex"
+    listed = [r for r in results if r.verdict in LISTED and (ids is None or r.id in ids)]
+    for r in listed:              # each repair's certified z3 steps, as the erratum names them (`_certificate_name`)
+        from ..certify.collect import row_certificates
+        for c in row_certificates(list(r.repairs)) if r.repairs else []:
+            write_text(Path(out) / CERTIFICATES / f"{c['key']}.json", json.dumps(c, indent=1, sort_keys=True) + "\n")
     write_text(tex, document(results, prov, ids))
     return str(tex), sum(r.verdict in LISTED and (ids is None or r.id in ids) for r in results)
 

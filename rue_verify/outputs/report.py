@@ -114,7 +114,7 @@ def _claims_only(paper, spec: str, scale, out: Path, final: Path, thorough, prog
     shown.close()
     results = collect(ids, done.values())
     meta = _meta(scale, mode, seed, paper, time.perf_counter() - t0, results, {}, "")
-    return _write(out, final, results, {}, meta, {}, workers, _proof_lines(results, paper))
+    return _write(out, final, results, {}, meta, {}, workers, _proof_lines(results, paper), _certificates(results))
 
 
 def _meta(scale, mode, seed: int, paper, seconds: float, checked, files: dict, reads: str, **extra) -> dict:
@@ -135,14 +135,41 @@ def _proof_lines(checked, paper) -> list[str]:
     g = getattr(checked, "graph", None)
     if g is None or not g.nodes:
         return []
-    return graph.trees(g, paper.theorems or graph.roots(g))
+    lines = graph.trees(g, paper.theorems or graph.roots(g))
+    certs = _certificates(checked)
+    if certs:
+        lines += ["", f"Certificates ({CERTIFICATES}/, one SMT-LIB 2 problem a file: each link z3 decided, with every "
+                      "fact it used named; a reader re-decides them with cvc5 or any SMT solver, or with `rue-verify "
+                      f"certificates --check {CERTIFICATES}` beside this page):"]
+        for node, mine in certs.items():
+            lines.append(f"  {node} (proof {g.nodes[node].get('proof') or 'none'}): "
+                         + ", ".join(f"{CERTIFICATES}/{c['key']}.json" for c in mine))
+    return lines
+
+
+#: the directory of a report's certificates (`_certificates`)
+CERTIFICATES = "certificates"
+
+
+def _certificates(checked) -> dict[str, list[dict]]:
+    """The run's graph's z3 links as certificates, by node (`certify.collect.by_node`); empty without a graph."""
+    g = getattr(checked, "graph", None)
+    if g is None or not g.nodes:
+        return {}
+    from ..certify.collect import by_node
+    return by_node(g)
 
 
 def _write(out: Path, final: Path, results, files: dict, meta: dict, inline: dict, workers: int,
-           proofs: list[str] | None = None) -> dict:
+           proofs: list[str] | None = None, certificates: dict | None = None) -> dict:
     """The page, its Markdown, the KaTeX assets and COMPLETE.json written into `out` (the staging
-    directory); what was written, as `report` returns it. `proofs`: the proofs section's lines."""
+    directory); what was written, as `report` returns it. `proofs`: the proofs section's lines; `certificates`:
+    node -> its links' certificates, each written as `certificates/<key>.json`."""
     _assets(out)
+    for mine in (certificates or {}).values():
+        for c in mine:
+            (out / CERTIFICATES).mkdir(exist_ok=True)
+            write_text(out / CERTIFICATES / f"{c['key']}.json", dumps(c, indent=1, sort_keys=True) + "\n")
     write_text(out / "index.html", _html(results, files, meta, inline, proofs))
     write_text(out / "report.md", _markdown(results, files, meta, proofs))
     write_text(out / "COMPLETE.json", dumps(meta, indent=1) + "\n")
@@ -152,7 +179,7 @@ def _write(out: Path, final: Path, results, files: dict, meta: dict, inline: dic
 
 
 #: everything a report directory holds: the only entries `report` replaces
-REPORT_FILES = ("index.html", "report.md", "figures", "COMPLETE.json", "katex")
+REPORT_FILES = ("index.html", "report.md", "figures", "COMPLETE.json", "katex", CERTIFICATES)
 
 
 @contextlib.contextmanager
@@ -230,7 +257,8 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     meta = _meta(scale, mode, seed, paper, time.perf_counter() - t0, results, files, paper.inputs_text(mode.inputs),
                  results=res.description, rates=rates.description, figure_errors=failed)
     inline = {n: (out / "figures" / f"{n}.svg").read_text() for n in files if FAMILIES[n].inline}
-    return _write(out, final, results, files, meta, inline, workers, _proof_lines(checked, paper))
+    return _write(out, final, results, files, meta, inline, workers, _proof_lines(checked, paper),
+                  _certificates(checked))
 
 
 def _intro(meta: dict) -> str:
