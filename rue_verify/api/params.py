@@ -290,9 +290,9 @@ COMMANDS = {
             P('--node', metavar='ID', help="a node's id or LaTeX label (or a claim ID): print its proof as a "
               "derivation, link by link with each link's justification (with --at: its relation at a point)"),
             P('--trust', metavar='ID', help="a node's id or label: list what its proof rests on, link by link through "
-              "the nodes it rests on: each link decided by sympy, z3 (its SMT-LIB certificate re-decided by cvc5 "
-              "with rue-verify certificates) or arb, an engine rule, a citation, a fact, a finding (an induction, "
-              "an exhaustive search), or argued"),
+              "the nodes it rests on: each link decided by sympy, z3 (each of its SMT-LIB problems re-decided here by "
+              "cvc5, a second solver, and every disagreement named) or arb, an engine rule, a citation, a fact, a "
+              "finding (an induction, an exhaustive search), or argued"),
             P('--at', metavar='JSON', help="the point, as JSON: the node's parameters by name, as its claim's witness "
               "gives them (--paper's own; for Zhu & Qiu's: K, n, sigma0_sq, sigma_sq, delta or nu_sq, T, means, k)"),
             PAPER,

@@ -226,12 +226,19 @@ def trust(d: dict) -> list[str]:
            "re-decides them with cvc5)"]
     if d["argued"]:
         out.append(f"  argued (not decided): {', '.join(d['argued'])}")
+    if "rechecked" in d:
+        r = d["rechecked"]
+        out.append(f"  cvc5 re-decided {r['agreed']} of the {r['agreed'] + r['not']} z3 problems"
+                   + (": every one" if not r["not"] else "; these it did not (z3 alone decided them):"))
+        out += [f"    {x[:200]}" for x in d["disagreements"]]
     for n in d["nodes"]:
         out.append(f"  {n['node']}: proof {n['proof'] or 'none'}" + ("" if n["derivation"] else " (no closed chain)"))
         for lk in (x for x in d["links"] if x["node"] == n["node"]):
             by = f" by {', '.join(lk['by'])}" if lk["by"] else ""
             to = f" -> {lk['rests_on']}" if lk["rests_on"] else ""
-            out.append(f"    ({lk['step']}) {lk['kind']}{by}{to}: {(lk['justification'] or lk['text'])[:90]}")
+            again = lk.get("rechecked") or []
+            cvc5 = (f" [cvc5: {sum(bool(c['ok']) for c in again)}/{len(again)} re-decided]" if again else "")
+            out.append(f"    ({lk['step']}) {lk['kind']}{by}{to}{cvc5}: {(lk['justification'] or lk['text'])[:90]}")
     return out
 
 

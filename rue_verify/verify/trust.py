@@ -57,6 +57,20 @@ def _methods(obj, out: set) -> set:
     return out
 
 
+def _problems(obj, out: list) -> list:
+    """(statement, SMT-LIB text) of every z3 problem a link's row carries (its own and its conditions')."""
+    if isinstance(obj, dict):
+        if isinstance(obj.get("smt2"), str) and isinstance(obj.get("statement"), str):
+            out.append((obj["statement"], obj["smt2"]))
+        for k, v in obj.items():
+            if k != "smt2":
+                _problems(v, out)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _problems(v, out)
+    return out
+
+
 def _certificates(obj) -> int:
     """How many SMT-LIB certificates a link's row carries (its own and its conditions')."""
     if isinstance(obj, dict):
@@ -93,11 +107,16 @@ def classify(row: dict) -> tuple[str, list[str]]:
     return "decided", by
 
 
-def trust(g, key: str) -> dict:
+def trust(g, key: str, recheck=None) -> dict:
     """What node `key` of graph `g` rests on (module docstring): {"node", "proof", "links": [{"node", "step", "text",
     "kind", "by", "justification", "certificates", "rests_on"}], "nodes": the nodes visited with their proof
     status, "kinds": links per kind, "methods": links per deciding method, "certificates": SMT-LIB certificates
-    carried, "argued": the links not decided}. KeyError for a node the graph does not have."""
+    carried, "argued": the links not decided}. KeyError for a node the graph does not have.
+
+    `recheck`, a function (statement, SMT-LIB text) -> (ok, detail) (a second solver: `rue-verify proofs --trust`
+    passes cvc5's, `rue_verify.certify.smt.check`), is run on every z3 problem of every link: each link gets
+    "rechecked" [{ok, detail}], and the totals "rechecked" {"agreed", "not"} and "disagreements" (the links whose
+    problem the second solver does not re-decide, with its answer)."""
     from .graph import derivation_json
     start = g.node(key)
     seen, order, links = set(), [], []
@@ -116,6 +135,9 @@ def trust(g, key: str) -> dict:
             links.append({"node": k, "step": row.get("step"), "text": row.get("text", ""), "kind": kind, "by": by,
                           "justification": row.get("justification") or ("closure" if row.get("closure") else ""),
                           "certificates": _certificates(row), "rests_on": target})
+            if recheck is not None and kind != "argued":
+                links[-1]["rechecked"] = [dict(zip(("ok", "detail"), recheck(st, text)))
+                                          for st, text in _problems(row, [])]
             if target:
                 visit(target)
         for u in d["uses"] if not d["links"] else []:      # a node without links of its own: its parts
@@ -123,7 +145,11 @@ def trust(g, key: str) -> dict:
                 visit(u)
     visit(start["id"])
     methods = Counter(m for lk in links for m in lk["by"] if lk["kind"] in ("decided", "rule", "cites"))
-    return {"node": start["id"], "proof": start.get("proof"), "links": links, "nodes": order,
+    checked = [(lk, c) for lk in links for c in lk.get("rechecked", [])]
+    out_extra = {} if recheck is None else {
+        "rechecked": {"agreed": sum(bool(c["ok"]) for _, c in checked), "not": sum(not c["ok"] for _, c in checked)},
+        "disagreements": [f"{lk['node']} step {lk['step']}: {c['detail']}" for lk, c in checked if not c["ok"]]}
+    return {**out_extra, "node": start["id"], "proof": start.get("proof"), "links": links, "nodes": order,
             "kinds": {k: sum(lk["kind"] == k for lk in links) for k in KINDS},
             "methods": dict(sorted(methods.items())),
             "found": sorted({lk["by"][0] for lk in links if lk["kind"] == "found" and lk["by"]}),

@@ -461,3 +461,18 @@ def test_trust_reads_a_link_planted_argued_and_a_certificate_taken_away(graph):
     after = trust(g, key)
     assert f"{key} step {row['step']}" in after["argued"] and before["argued"] == []
 
+
+
+def test_trust_rechecks_each_z3_problem_with_a_second_solver_and_names_a_disagreement(graph):
+    """`recheck` runs on every z3 problem of the node's links; a second solver that refuses one (planted: a checker
+    that says no to the first problem) is counted and the link named."""
+    from rue_verify.verify.trust import trust
+    key = next(k for k, n in graph.nodes.items() if n.get("proof") == "proved" and trust(graph, k)["certificates"])
+    seen = []
+
+    def checker(statement, text):
+        seen.append(statement)
+        return (len(seen) > 1, "planted: no")
+    d = trust(graph, key, recheck=checker)
+    assert d["rechecked"] == {"agreed": len(seen) - 1, "not": 1} and len(seen) >= d["certificates"]
+    assert len(d["disagreements"]) == 1 and d["disagreements"][0].endswith("planted: no")
