@@ -19,9 +19,11 @@ from .environments import fixed_means
 
 CONFIGS = (("F2", 20, 7000, 1000), ("F4", 80, 50000, 100))
 #: `bench --large-k`: RUE with known variances, the plain pass over every arm against the lazy argmax
-#: (`rue_lazy`) and the tournament trees (`rue_heap`), at K from 20 to 1000 (the crossovers `rue.LAZY_FROM`
-#: and `rue.HEAP_FROM` are read off these rows), on F4's clustered means with Bernoulli and with Gaussian
-#: rewards, and on means drawn from the model of Section 3 ("model": N(0, sigma0^2) means, Gaussian rewards)
+#: (`rue_lazy`) and the tournament trees (`rue_heap`), at K from 20 to 1000 (`rue.LAZY_FROM` and the fixed
+#: `rue.HEAP_FROM` were read off these rows; the trees' crossover is now measured per host, `rue.heap_from`,
+#: and the bench names it and the default path's cost before and after), on F4's clustered means with
+#: Bernoulli and with Gaussian rewards, and on means drawn from the model of Section 3 ("model": N(0, sigma0^2)
+#: means, Gaussian rewards)
 #: "F4:gaussian": F4's means with Gaussian rewards of sd 1/2 (a Bernoulli(1/2)'s). With Bernoulli rewards
 #: arms pulled as often with as many successes have the same index to the bit: at K = 1000 dozens of them
 #: tie at the top and the lazy path must evaluate them all (the plain kernel's tie rule counts them);
@@ -293,8 +295,10 @@ def crossover_row() -> dict:
 
 def crossover_line(row: dict) -> str:
     ns = row["ns_per_round"]
-    timed = "" if not ns else "; its timings (ns a round, one thread, K = " + " / ".join(next(iter(ns.values()))) + \
-        "): " + ", ".join(f"{what} {' / '.join(f'{v:.0f}' for v in d.values())}" for what, d in ns.items())
+    ks = sorted(next(iter(ns.values())), key=int) if ns else []
+    order = sorted(ns or {}, key=lambda what: what != "lazy")            # the lazy pass first, then the trees
+    timed = "" if not ns else f"; its timings (ns a round, one thread, K = {' / '.join(ks)}): " + ", ".join(
+        f"{what} {' / '.join(f'{ns[what][k]:.0f}' for k in ks)}" for what in order)
     long, short = row["rounds"]
     low, high = row["window"]
     return (f"RUE's trees on this host from K = {row['heap_from']} for runs of {long:,} rounds, "

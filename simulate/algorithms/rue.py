@@ -224,9 +224,9 @@ LAZY_FROM = 8
 #: the smallest K at which they take the tree argmax (`rue_heap`) where this host's own crossover is not known
 #: (`heap_from`). Measured on one thread (AMD EPYC, znver5; docs/bench.txt, `bench --large-k`, F4): the lazy path
 #: is 2-3x faster at K = 20-80, the two are level at K = 160 (60% / 58% of the ceiling), and the trees 2.9x faster
-#: at K = 320 and 8x at K = 1000. On the Intel Xeon host they meet at K = 65-75 for runs of 50,000 rounds and
-#: near 150 for runs of 3,000, so between HEAP_MIN and HEAP_MAX the crossover is measured on each host and for
-#: each budget (`rue_crossover`)
+#: at K = 320 and 8x at K = 1000. On the Intel Xeon host they meet near K = 90 for runs of 100,000 rounds, 150
+#: for 20,000 and 260-300 for 2,000 (CPU time, one thread), so between HEAP_MIN and HEAP_MAX the crossover is
+#: measured on each host and for each budget (`rue_crossover`)
 HEAP_FROM = 160
 #: RUE's argmax paths with known variances: every arm's index each round (the reference), the lazy
 #: pass over cheap bounds (`rue_lazy`), the tournament trees (`rue_heap`)
@@ -296,7 +296,7 @@ def batch(means, n, seeds, reward_seeds, gaussian=False, nu=0.0, variances="auth
     threads where that leaves each at least `block`; where there are too few runs for that, in
     blocks of at least MIN_BLOCK runs, one per thread. `block` None: BLOCK, capped by K
     (`block_for`). Identical to `run` with the same seeds for
-    every run, whatever the blocking. `path` (None: by K, `argmax_path`; `lazy` True / False is
+    every run, whatever the blocking. `path` (None: by K and n, `argmax_path`; `lazy` True / False is
     path 'lazy' / 'plain') sends known-variance runs to the lazy argmax (`rue_lazy`) or the trees
     (`rue_heap`), with the same pulls and recommendations; `evaluated`, an `(R,)` array, gets each
     run's exact index evaluations after round 2K (the plain kernel's are K per round); `stats`, an

@@ -1,29 +1,34 @@
 """Where RUE's argmax with known variances turns from the lazy pass (`rue_lazy`) to the tournament trees
-(`rue_heap`) on this host: measured once (about a second, one thread) and kept beside numba's compiled kernels.
+(`rue_heap`) on this host: measured once (about a second of one thread, half of it loading both kernels) and
+kept beside numba's compiled kernels.
 
 Why a measurement. The lazy pass costs about a + b K a round (two passes of multiply-adds over the arms,
 vectorised across a block of runs); the trees cost about the same whatever K (a serial chain: a few index
-evaluations and walks up log2 K levels, one run at a time). Where the two meet depends on the core: K = 160
-on the AMD EPYC (znver5) host, 65-75 on the Intel Xeon host for runs of 50,000 rounds (docs/bench.txt). And
-on the budget: the trees' cost a round falls as a run goes on (fewer arms evaluated once the top settles: at
-K = 100 on the Intel host 175-210 ns a round over 1,000-3,000 rounds, 100-120 over 50,000-200,000), the lazy
-pass's hardly moves. The paths make the same pulls and recommendations to the bit
+evaluations and walks up log2 K levels, one run at a time). Where the two meet depends on the core: K = 160 on
+the AMD EPYC (znver5) host for runs of 50,000 rounds; on the Intel Xeon host about 90 for runs of 100,000
+rounds, 150 for 20,000 and 260-300 for 2,000 (docs/bench.txt, `python -m simulate.bench --crossover`). So it
+depends on the budget too: the trees' cost a round falls as a run goes on (fewer arms evaluated once the top
+settles: at K = 100 on the Intel host 210 ns a round of CPU over 2,000 rounds, 76 over 100,000), the lazy
+pass's less (119 to 81). The paths make the same pulls and recommendations to the bit
 (tests/simulate/test_rue_heap.py, test_rue_lazy.py, test_rue_crossover.py), so the crossover decides speed
 only: a calibration taken under load, a stale or missing cache or a forced value can never change a result.
 
 The calibration (`measure`): one thread, each run's means drawn from the model of Section 3 (as the bench's
 "model" setup: N(1/2, 0.01) means, Gaussian rewards of sd 1/2, known variances), at K = 64 and 192: the lazy
-path on one block of runs (`rue.block_for(K)` runs, `LAZY_ROUNDS` rounds past the initial passes), the trees
-on `HEAP_RUNS` runs of `HEAP_ROUNDS` rounds and on `SHORT_RUNS` of `SHORT_ROUNDS`, best of `REPEATS`
-interleaved timings of CPU time, not wall time (`cpu_seconds`: on the shared Intel host, under a load of 4 on
-2 cores, the wall time of one call varied by 30-50% and its CPU time by 1-3%). The lazy cost is fitted as
-a + b K through its two points; the trees' as linear in log K above the first point and flat below it (at
-K = 24-64 they cost the same on the Intel host, 85-100 ns a round), and linear in the log of the run's rounds
-between the two budgets (flat outside them: longer runs are charged as HEAP_ROUNDS, a little against the
-trees). A call's crossover (`crossover`) is the smallest K in [HEAP_MIN, HEAP_MAX] where the trees cost no
-more at its budget, HEAP_MAX where they do not meet. Outside that window no host measured differs: the lazy
-pass below HEAP_MIN (the trees 1.5-3x slower at K = 20-40 on both), the trees from HEAP_MAX (2-3x faster at
-K = 320 on both).
+path on one block of runs (`rue.block_for(K)` runs, `LAZY_ROUNDS` rounds past the initial passes), the trees on
+`HEAP_RUNS` runs of `HEAP_ROUNDS` rounds and on `SHORT_RUNS` of `SHORT_ROUNDS`, best of `REPEATS` interleaved
+timings of CPU time, not wall time (`cpu_seconds`: on the shared Intel host, under a load of 4 on 2 cores, the
+wall time of one call varied by 30-50% and its CPU time by 1-3%). The lazy cost is fitted as a + b K through its
+two points; the trees' as linear in log K above the first point and flat below it (at K = 24-64 they cost the
+same on the Intel host, 85-100 ns a round), and linear in the log of the run's rounds between the two budgets
+(flat outside them: longer runs are charged as HEAP_ROUNDS, a little against the trees). The lazy pass is timed
+over LAZY_ROUNDS only, and its cost falls too in longer runs (20-30% from 2,000 to 100,000 rounds on the Intel
+host: fewer rounds rescan the arms), so for runs of 20,000-100,000 rounds the crossover comes out below where
+the two paths meet (75-90 against 90-150 there), where the trees cost up to about 20% more; timing the lazy pass
+over long runs would triple the calibration. A call's crossover (`crossover`) is the smallest K in [HEAP_MIN,
+HEAP_MAX] where the trees cost no more at its budget, HEAP_MAX where they do not meet. Outside that window no
+host measured differs: the lazy pass below HEAP_MIN (the trees 1.5-3x slower at K = 20-40 on both), the trees
+from HEAP_MAX (2-3x faster at K = 320 on both).
 
 The cache: `rue_argmax-<key>.json` in the directory numba keeps `rue_heap`'s compiled kernels in (beside the
 module, or the user's cache directory where that is read-only, or under NUMBA_CACHE_DIR where set: numba's own
@@ -51,8 +56,9 @@ HEAP_MIN = 32
 HEAP_MAX = 320
 #: a call of fewer arm-rounds (runs x n x K) than this does not wait for a calibration: it takes the crossover
 #: already known on this host (in this process or in the cache), else the fixed `rue.HEAP_FROM`. About 2-3 s of
-#: the lazy path at K = 100 on one core of either host: past it a calibration (0.5 s, once per host and kernel
-#: source) pays for itself near the crossover, below it a wrong side costs less than measuring
+#: the lazy path at K = 100 on one core of either host: past it a calibration (about a second of one thread, half
+#: of it loading both kernels; once per host and kernel source) pays for itself near the crossover, below it a
+#: wrong side costs less than measuring
 CALIBRATE_WORK = 2e9
 #: the calibration's points and sizes (module docstring)
 POINTS = (64, 192)
@@ -70,11 +76,18 @@ PREFIX = "rue_argmax-"
 
 _lock = threading.Lock()
 _known: dict[str, dict | None] = {}     # key -> timings, this process (None: its measurement failed)
+_key: list[str] = []
 
 
 def host_key() -> str:
     """The cache's key: the CPU (model name, the LLVM target and features numba compiles for), numba's
-    version and the kernels' source."""
+    version and the kernels' source (read once a process: the kernels running are the ones loaded)."""
+    if not _key:
+        _key.append(_host_key())
+    return _key[0]
+
+
+def _host_key() -> str:
     import platform
 
     import llvmlite.binding as llvm
