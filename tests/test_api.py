@@ -153,3 +153,35 @@ def test_a_commands_running_lines_come_back_as_its_text_or_go_where_it_is_told()
     shown = []
     again = api.bench(**kw, echo=shown.append)
     assert again.text == [] and shown[0].startswith("machine:") and len(shown) == len(out.text)
+
+
+@pytest.mark.parametrize("name", ["claims", "proofs", "erratum", "report"])
+def test_recheck_runs_the_command_with_no_kept_decision_and_no_shipped_figure_then_restores(name, monkeypatch):
+    """`--recheck` (every ledger command): while the command runs, the decision cache and the shipped decisions are
+    off and figures are drawn (the environment its worker pools inherit); after it, the environment is as it was."""
+    import os
+
+    from rue_verify.api import ledger, studies
+    from rue_verify.api.params import RECHECK_ENV
+    seen = {}
+
+    class Stop(Exception):
+        pass
+
+    def spy(*a, **k):
+        seen.update({key: os.environ.get(key) for key in RECHECK_ENV})
+        raise Stop
+    monkeypatch.setattr(ledger, "_run", spy)
+    monkeypatch.setattr(studies, "_report_paper", spy, raising=False)
+    import rue_verify.outputs.report as rep
+    monkeypatch.setattr(rep, "report", spy)
+    monkeypatch.setenv("RUE_VERIFY_CACHE", "/somewhere")
+    monkeypatch.delenv("RUE_VERIFY_REDRAW", raising=False)
+    with pytest.raises(Stop):
+        getattr(api, name)(recheck=True)
+    assert seen == RECHECK_ENV
+    assert os.environ["RUE_VERIFY_CACHE"] == "/somewhere" and "RUE_VERIFY_REDRAW" not in os.environ
+    seen.clear()
+    with pytest.raises(Stop):
+        getattr(api, name)()
+    assert seen == {"RUE_VERIFY_CACHE": "/somewhere", "RUE_VERIFY_REDRAW": None}

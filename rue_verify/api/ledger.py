@@ -80,7 +80,8 @@ def _errored(results) -> tuple[list[str], int]:
 @command('claims')
 def claims(paper: str = "zhu-qiu", ids=None, thorough: bool = False, seed: int | None = None, results=None,
            rates=None, claim_files=(), claim_seconds: float | None = None, workers: int | None = None,
-           markdown: str | None = None, verbose: bool = False, progress: bool = False) -> Output:
+           markdown: str | None = None, verbose: bool = False, progress: bool = False, recheck: bool = False
+           ) -> Output:
     """`rue-verify claims`: the paper's claims (all, or `ids`) judged; data is the JSON list CLAIMS.md
     specifies. markdown: also write the ledger as Markdown there."""
     from ..outputs import render
@@ -110,7 +111,7 @@ def claims(paper: str = "zhu-qiu", ids=None, thorough: bool = False, seed: int |
 @command('proofs')
 def proofs(paper: str = "zhu-qiu", node: str | None = None, at: dict | str | None = None, mutants: bool = False,
            claim_files=(), claim_seconds: float | None = None, workers: int | None = None,
-           progress: bool = False, trust: str | None = None) -> Output:
+           progress: bool = False, trust: str | None = None, recheck: bool = False) -> Output:
     """`rue-verify proofs`: every node's status (the paper's quick ledger run), or with `mutants` every
     certified step's mutants decided, or with `node` and `at` (a dict, or its JSON) one node's relation at
     that point, or with `trust` (a node) what that node's proof rests on, link by link (`verify.trust`)."""
@@ -198,7 +199,7 @@ def _replayed_as(w: dict) -> dict:
 @command('erratum')
 def erratum(paper: str = "zhu-qiu", out: str = "erratum", ids=None, pdf: bool = False, seed: int | None = None,
             claim_files=(), claim_seconds: float | None = None, workers: int | None = None,
-            progress: bool = False) -> Output:
+            progress: bool = False, recheck: bool = False) -> Output:
     """`rue-verify erratum`: the whole quick ledger run, and `out`/erratum.tex written with every claim (of
     `ids`, if given) refuted, undefined or inconsistent; with `pdf`, compiled where LaTeX is on PATH."""
     from ..outputs import erratum as typeset

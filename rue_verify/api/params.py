@@ -11,10 +11,12 @@ has, parsed by the command line: 'processes', 'files', 'bounds', 'setup', 'budge
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
 import numbers
+import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -128,6 +130,24 @@ def _plain(command: str, given: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+@contextlib.contextmanager
+def _rechecking(on: bool):
+    """`RECHECK_ENV` set while the block runs (the pools it starts inherit it), the environment restored after."""
+    if not on:
+        yield
+        return
+    before = {k: os.environ.get(k) for k in RECHECK_ENV}
+    os.environ.update(RECHECK_ENV)
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def command(name: str) -> Callable:
     """The function that is command `name`: its arguments checked against the command's declared parameters
     before it runs (`check`), and its docstring ending with each parameter's help, as --help gives it."""
@@ -140,7 +160,8 @@ def command(name: str) -> Callable:
             for k, v in signature.bind_partial(*args, **kwargs).arguments.items():
                 given.update(v if signature.parameters[k].kind == inspect.Parameter.VAR_KEYWORD else {k: v})
             check(name, given)
-            return fn(**_plain(name, given))
+            with _rechecking(bool(given.get("recheck"))):
+                return fn(**_plain(name, given))
         takes = [f"    {p.name}: {p.help.replace('%%', '%').replace('{algorithms}', 'simulate.algorithms.REGISTRY')}"
                  for p in COMMANDS[name].params if p.name in signature.parameters]
         call.__doc__ = f"{fn.__doc__}\n\n    Parameters, as `rue-verify {name}` takes them:\n" + "\n".join(takes)
@@ -188,7 +209,13 @@ SWEEP_WORKERS = P('--workers', 'processes', help=
 
 # what every command that runs the whole ledger with its inputs takes (claims, report): how hard it works,
 # the paper, what the empirical claims read, your own claims
-LEDGER = (THOROUGH, PAPER, CLAIM_SECONDS, RESULTS, RATES, CLAIM_FILES)
+#: the environment `--recheck` sets while its command runs: no kept or shipped decision, no shipped figure
+RECHECK_ENV = {"RUE_VERIFY_CACHE": "off", "RUE_VERIFY_REDRAW": "1"}
+RECHECK = P('--recheck', 'switch', help=
+    'decide every statement afresh and draw every figure: no decision kept in ~/.cache/rue-verify or shipped with '
+    'the package is read, no shipped figure copied (RUE_VERIFY_CACHE=off and RUE_VERIFY_REDRAW=1 for this run); '
+    'its verdicts and proof statuses must equal a run without it')
+LEDGER = (THOROUGH, PAPER, CLAIM_SECONDS, RESULTS, RATES, CLAIM_FILES, RECHECK)
 # what every sweep takes (reproduce, rates): where it runs, how it waits, its seed
 SWEEP = (SCHEDULER, WAIT, SWEEP_WORKERS, MASTER_SEED)
 
@@ -226,6 +253,7 @@ COMMANDS = {
             LEDGER_SEED,
             PAPER,
             CLAIM_SECONDS,
+            RECHECK,
             P('--claims', 'files', dest='claim_files', metavar='FILE', help=
                 "files of your own claims, comma-separated, judged beside the paper's (as claims --claims)"),
             CLAIM_WORKERS,
@@ -297,6 +325,7 @@ COMMANDS = {
               "gives them (--paper's own; for Zhu & Qiu's: K, n, sigma0_sq, sigma_sq, delta or nu_sq, T, means, k)"),
             PAPER,
             CLAIM_SECONDS,
+            RECHECK,
             P('--claims', 'files', dest='claim_files', metavar='FILE', help=
                 'files of your own claims, comma-separated: their nodes (claim(..., node=, uses=)) join the '
                 'graph, and --node can name them'),

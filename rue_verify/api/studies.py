@@ -232,7 +232,7 @@ def rates(scale: str = "quick", out: str | None = None, seed: int = 0, show: str
 def report(scale: str = "quick", out: str = "report", thorough: bool = False, results: str | None = None,
            rates: str | None = None, claim_files=(), bounds=(), ids=None, section=None, seed: int = 0,
            workers: int | None = None, paper: str = "zhu-qiu", claim_seconds: float | None = None,
-           progress: bool = False, redraw: bool = False) -> Output:
+           progress: bool = False, redraw: bool = False, recheck: bool = False) -> Output:
     """`rue-verify report`: the ledger and every figure in one page (`outputs.report.report`); status 1, with
     a note, when a claim or figure could not be made."""
     from ..outputs.report import report as write
