@@ -13,8 +13,11 @@ Forcing a redraw: `rue-verify report --redraw`, `api.report(redraw=True)`, or `R
 environment (every command that saves figures). Regenerating the shipped figures after a change to the drawing
 code, matplotlib or the quick report's tables (one quick report, drawn afresh, about a minute on 2 cores):
 
-    python -m rue_verify.plots.ship            # or --from REPORT_DIR: ship a report's figures
-    python -m rue_verify.plots.ship --check    # redraw every shipped table; its bytes must be the shipped ones
+    python -m rue_verify.plots.ship_build            # or --from REPORT_DIR: ship a report's figures
+    python -m rue_verify.plots.ship_build --check    # redraw every shipped table; its bytes must be the shipped ones
+
+(`ship_build` is apart so that this module, which `registry.save` reads, imports neither the registry nor the
+report.)
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ import gzip
 import hashlib
 import json
 import os
-import sys
 import zlib
 from pathlib import Path
 
@@ -49,7 +51,7 @@ def forced() -> bool:
     return os.environ.get(REDRAW_ENV, "").strip().lower() in ("1", "yes", "true", "on")
 
 
-def _sha(data: bytes) -> str:
+def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
@@ -78,7 +80,7 @@ def context() -> str:
         h.update(Path(font_manager.findfont(font_manager.FontProperties())).read_bytes())
         _CONTEXT["static"] = h.hexdigest()
     rc = repr(sorted((k, repr(v)) for k, v in matplotlib.rcParams.items() if not k.startswith(_NOT_DRAWN)))
-    return _sha(f"{_CONTEXT['static']}\n{rc}".encode())
+    return sha256_hex(f"{_CONTEXT['static']}\n{rc}".encode())
 
 
 def _styles(csv: str) -> str:
@@ -97,10 +99,10 @@ def _styles(csv: str) -> str:
 def key(family: str, csv: str) -> str:
     """A figure's key: the hash of its family's name, its table's CSV (as written), the drawing `context` and the
     styles of the algorithms the table names."""
-    return _sha(f"{family}\n{context()}\n{_styles(csv)}\n".encode() + csv.encode("utf-8"))
+    return sha256_hex(f"{family}\n{context()}\n{_styles(csv)}\n".encode() + csv.encode("utf-8"))
 
 
-def _directory() -> Path:
+def shipped_directory() -> Path:
     if WHERE is not None:
         return Path(WHERE)
     from importlib import resources
@@ -110,7 +112,7 @@ def _directory() -> Path:
 def manifest(where: str | Path | None = None) -> dict:
     """The shipped figures' manifest ({} where it is missing, unreadable or of another format); read once per
     directory and process."""
-    d = Path(where) if where is not None else _directory()
+    d = Path(where) if where is not None else shipped_directory()
     if str(d) not in _MANIFESTS:
         try:
             m = json.loads((d / MANIFEST).read_text())
@@ -123,7 +125,7 @@ def manifest(where: str | Path | None = None) -> dict:
 def lookup(family: str, figure_key: str) -> tuple[bytes, bytes, str] | None:
     """The shipped (PNG bytes, SVG bytes, caption line) of `family` if its entry's key is `figure_key` and both
     images hash as the manifest says; None otherwise (the figure is then drawn, never a doubtful file copied)."""
-    d = _directory()
+    d = shipped_directory()
     entry = manifest(d).get("figures", {}).get(family)
     if not isinstance(entry, dict) or entry.get("key") != figure_key:
         return None
@@ -132,119 +134,24 @@ def lookup(family: str, figure_key: str) -> tuple[bytes, bytes, str] | None:
         svg = gzip.decompress((d / f"{family}.svg.gz").read_bytes())
     except (OSError, EOFError, ValueError, zlib.error):
         return None
-    if _sha(png) != entry.get("png") or _sha(svg) != entry.get("svg") or not isinstance(entry.get("line"), str):
+    if sha256_hex(png) != entry.get("png") or sha256_hex(svg) != entry.get("svg") \
+            or not isinstance(entry.get("line"), str):
         return None
     return png, svg, entry["line"]
 
 
 def shipped_table(family: str, where: str | Path | None = None) -> str:
     """The CSV of `family`'s shipped table (KeyError where none is shipped)."""
-    d = Path(where) if where is not None else _directory()
+    d = Path(where) if where is not None else shipped_directory()
     if family not in manifest(d).get("figures", {}):
         raise KeyError(family)
     return gzip.decompress((d / f"{family}.csv.gz").read_bytes()).decode("utf-8")
 
 
-def _gz(data: bytes) -> bytes:
+def forget(where) -> None:
+    """Drop the manifest read from `where` (a build rewrote it)."""
+    _MANIFESTS.pop(str(where), None)
+
+
+def gzipped(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=9, mtime=0)         # no date: the same figure, the same file
-
-
-def build(source: str | Path | None = None, into: str | Path | None = None, workers: int | None = None,
-          progress: bool = False) -> dict:
-    """Ship the figures of a report: `source` a report directory (or its figures/), or None to run `report
-    --quick` first with every figure drawn afresh. Each figure is drawn again from its CSV alone and must give
-    the report's bytes (a figure that does not is left out, with a line on stderr); its table, PNG and SVG are
-    written into `into` (default: the package's `rue_verify/data/figures/`), each atomically, the manifest last,
-    so an interrupted build leaves entries whose images do not hash as listed (drawn, never copied). Files of
-    figures no longer shipped are removed. Returns the manifest."""
-    import tempfile
-
-    from ..store.files import write_bytes, write_text
-    from .registry import FAMILIES, draw_bytes
-    from .table import Table
-    into = Path(into) if into is not None else Path(__file__).resolve().parents[1] / DATA
-    with tempfile.TemporaryDirectory() as tmp:
-        if source is None:
-            from ..outputs.report import report
-            from ..verify.parallel import cores
-            source = Path(tmp) / "report"
-            report("quick", source, progress=progress, workers=workers or cores(), redraw=True)
-        figures = Path(source) / "figures" if (Path(source) / "figures").is_dir() else Path(source)
-        entries, files = {}, {}
-        for csv_path in sorted(figures.glob("*.csv")):
-            csv = csv_path.read_text()
-            name = Table.from_csv(csv).meta.get("family")
-            if name not in FAMILIES or csv_path.stem != name:
-                continue
-            png, svg, line = draw_bytes(FAMILIES[name], Table.from_csv(csv))
-            if (figures / f"{name}.png").read_bytes() != png or (figures / f"{name}.svg").read_bytes() != svg:
-                print(f"ship: {name} is not shipped: drawn again from its CSV it differs from the report's image",
-                      file=sys.stderr)
-                continue
-            entries[name] = {"key": key(name, csv), "line": line, "png": _sha(png), "svg": _sha(svg),
-                             "csv": _sha(csv.encode("utf-8"))}
-            files.update({f"{name}.png": png, f"{name}.svg.gz": _gz(svg), f"{name}.csv.gz": _gz(csv.encode("utf-8"))})
-    import matplotlib
-    import numpy
-    from matplotlib import ft2font
-    for name, data in files.items():
-        write_bytes(into / name, data)
-    out = {"format": FORMAT, "context": context(), "matplotlib": matplotlib.__version__,
-           "freetype": ft2font.__freetype_version__, "numpy": numpy.__version__,
-           "made_by": "python -m rue_verify.plots.ship", "figures": entries}
-    write_text(into / MANIFEST, json.dumps(out, indent=1, sort_keys=True) + "\n")
-    for old in into.iterdir():              # a figure no longer shipped (only the files a build writes)
-        if old.name not in files and old.name.endswith((".png", ".svg.gz", ".csv.gz")) \
-                and old.name.split(".")[0] in FAMILIES:
-            old.unlink()
-    _MANIFESTS.pop(str(into), None)
-    return out
-
-
-def check(names=None, where: str | Path | None = None) -> dict[str, str]:
-    """Each shipped figure (or `names`) drawn again from its shipped table: name -> 'same' (its key is this
-    code's and the drawing gives the shipped bytes), 'stale' (its key is not this code's or context's: it would
-    be drawn, not reused) or 'differs' (same key, other bytes: reuse would not be honest)."""
-    from .registry import FAMILIES, draw_bytes
-    from .table import Table
-    d = Path(where) if where is not None else _directory()
-    out = {}
-    for name, entry in sorted(manifest(d).get("figures", {}).items()):
-        if names is not None and name not in names:
-            continue
-        csv = shipped_table(name, d)
-        if entry["key"] != key(name, csv):
-            out[name] = "stale"
-            continue
-        png, svg, line = draw_bytes(FAMILIES[name], Table.from_csv(csv))
-        same = (_sha(png), _sha(svg), line) == (entry["png"], entry["svg"], entry["line"])
-        out[name] = "same" if same else "differs"
-    return out
-
-
-def main(argv=None) -> int:
-    import argparse
-    ap = argparse.ArgumentParser(prog="python -m rue_verify.plots.ship", description=(
-        "Regenerate the figures shipped with the package (rue_verify/data/figures): run report --quick with every "
-        "figure drawn afresh, or take a report's (--from), and ship each figure's table, PNG, SVG and key. --check "
-        "redraws the shipped tables instead and compares."))
-    ap.add_argument("--from", dest="source", metavar="REPORT_DIR", help="ship this report's figures (no run)")
-    ap.add_argument("--out", metavar="DIR", help="write here instead of the package's rue_verify/data/figures")
-    ap.add_argument("--workers", type=int, help="processes of the report run (default: every core)")
-    ap.add_argument("--check", action="store_true", help="redraw every shipped table and compare with its images")
-    a = ap.parse_args(argv)
-    if a.check:
-        got = check(where=a.out)
-        for name, status in got.items():
-            print(f"{status:8s} {name}")
-        return 0 if got and all(s == "same" for s in got.values()) else 1
-    m = build(a.source, a.out, a.workers, progress=True)
-    d = Path(a.out) if a.out else _directory()
-    size = sum(p.stat().st_size for p in d.iterdir())
-    print(f"shipped {len(m['figures'])} figures into {d} ({size / 1e6:.2f} MB), matplotlib {m['matplotlib']}, "
-          f"context {m['context'][:16]}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

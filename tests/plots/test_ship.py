@@ -10,18 +10,18 @@ import shutil
 
 import pytest
 
-from rue_verify.plots import ship
+from rue_verify.plots import ship, ship_build
 from rue_verify.plots.registry import FAMILIES, QUICK, Failed, Inputs, Table, draw_all, make, redraw, save
 from rue_verify.reproduction import load
 
 #: cheap families of the quick report: an exact computation, and a reproduction figure (algorithms' line styles)
 CHEAP = ("c-K-constant", "figure4-two-stage")
-STALE = "the shipped figures are not this code's: regenerate them with `python -m rue_verify.plots.ship`"
+STALE = "the shipped figures are not this code's: regenerate them with `python -m rue_verify.plots.ship_build`"
 
 
 def shipped(name, where=None):
     """(PNG, SVG, caption line) of `name` as shipped."""
-    d = where or ship._directory()
+    d = where or ship.shipped_directory()
     entry = ship.manifest(d)["figures"][name]
     return (d / f"{name}.png").read_bytes(), gzip.decompress((d / f"{name}.svg.gz").read_bytes()), entry["line"]
 
@@ -46,10 +46,10 @@ def test_every_quick_report_figure_is_shipped_under_this_codes_key_and_the_set_i
     assert set(m["figures"]) == quick
     for name, entry in m["figures"].items():
         csv = ship.shipped_table(name)
-        assert ship._sha(csv.encode()) == entry["csv"], name
+        assert ship.sha256_hex(csv.encode()) == entry["csv"], name
         assert ship.key(name, csv) == entry["key"], f"{name}: {STALE}"
         assert ship.lookup(name, entry["key"]) is not None, name
-    size = sum(p.stat().st_size for p in ship._directory().iterdir())
+    size = sum(p.stat().st_size for p in ship.shipped_directory().iterdir())
     assert 1e6 < size < 6e6, size
 
 
@@ -79,7 +79,7 @@ def test_a_figure_whose_table_matches_copies_the_shipped_bytes_which_drawing_giv
 
 @pytest.mark.slow
 def test_every_shipped_table_draws_to_its_shipped_bytes():
-    assert set(ship.check().values()) == {"same"}
+    assert set(ship_build.check().values()) == {"same"}
 
 
 def test_a_table_changed_by_one_value_is_drawn_and_differs_from_the_shipped(tmp_path, counted):
@@ -100,7 +100,7 @@ def test_a_table_changed_by_one_value_is_drawn_and_differs_from_the_shipped(tmp_
 def _planted(tmp_path, monkeypatch, name, how):
     """A copy of the shipped directory with `name`'s entry spoiled by `how`, read instead of the package's."""
     d = tmp_path / "shipped"
-    shutil.copytree(ship._directory(), d)
+    shutil.copytree(ship.shipped_directory(), d)
     how(d, name)
     monkeypatch.setattr(ship, "WHERE", d)
     return d
@@ -224,7 +224,7 @@ def test_ship_builds_from_a_reports_figures_and_leaves_out_one_that_does_not_red
     save(FAMILIES["c-K-constant"], table, figures / "c-K-constant")
     draw_all(Inputs(QUICK, rows=rows), figures, ["figure4-two-stage"], redraw=True)
     (figures / "figure4-two-stage.png").write_bytes(b"\x89PNG not what the CSV draws")
-    m = ship.build(tmp_path / "report", tmp_path / "ship")
+    m = ship_build.build(tmp_path / "report", tmp_path / "ship")
     assert set(m["figures"]) == {"c-K-constant"}
     assert sorted(p.name for p in (tmp_path / "ship").iterdir()) == [
         "c-K-constant.csv.gz", "c-K-constant.png", "c-K-constant.svg.gz", "manifest.json"]
