@@ -329,7 +329,11 @@ def _check_certificates(directory: str) -> Output:
         data = json.loads(got.stdout)
     except json.JSONDecodeError:
         raise ParameterError("check", f"the checker did not answer: {got.stderr.strip()[-500:]}") from None
-    text = [f"{kind}: {n['checked']} checked, {n['failed']} failed" for kind, n in sorted(data["kinds"].items())]
+    text = [f"{kind}: {n['checked']} checked, {n['failed']} failed"
+            + (f" ({n['partial']} of the checked hold in part only)" if n.get("partial") else "")
+            for kind, n in sorted(data["kinds"].items())]
+    text += [f"PARTIAL {f['file']} ({f['kind']}): leaves {f['leaves']}" for f in data.get("partial", [])]
+    text += [f"{kind}, trusted and not checked: {why}" for kind, why in sorted(data.get("trusts", {}).items())]
     text += [f"FAILED {f['file']} ({f['kind']}): {f['why']}" for f in data["failed"]]
     text.append(f"checked in a process that imports no search; the checker is "
                 f"{sum(data['checker_lines'].values())} lines ({', '.join(data['checker_lines'])})")

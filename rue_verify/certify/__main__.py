@@ -12,6 +12,12 @@ from pathlib import Path
 from .check import CHECKERS, check_directory
 
 
+def _trusts(kind: str) -> str:
+    """What a passing certificate of `kind` leaves to the reader (its module's TRUSTS)."""
+    import importlib
+    return getattr(importlib.import_module(f"{__package__}.{CHECKERS[kind]}"), "TRUSTS", "")
+
+
 def checker_size() -> dict:
     """The checker's own size: the lines of each module a check runs (`check` and one module per kind)."""
     here = Path(__file__).resolve().parent
@@ -20,13 +26,19 @@ def checker_size() -> dict:
 
 
 def summary(rows: list) -> dict:
-    """Counts by kind (checked, failed) and the failures with why."""
+    """Counts by kind (checked, failed, and of the checked how many hold only in part: a box certificate whose tail
+    or rest of the domain is left to another proof), the failures with why, and the partial ones with what they
+    leave."""
     kinds: dict = {}
-    for _, kind, ok, _ in rows:
-        k = kinds.setdefault(kind or "unreadable", {"checked": 0, "failed": 0})
+    for _, kind, ok, detail in rows:
+        k = kinds.setdefault(kind or "unreadable", {"checked": 0, "failed": 0, "partial": 0})
         k["checked" if ok else "failed"] += 1
+        k["partial"] += bool(ok and "partial:" in detail)
     return {"files": len(rows), "kinds": kinds, "failed": [{"file": f, "kind": k, "why": d} for f, k, ok, d in rows
-                                                          if not ok], "checker_lines": checker_size()}
+                                                          if not ok],
+            "partial": [{"file": f, "kind": k, "leaves": d.split("partial:", 1)[1].strip()}
+                        for f, k, ok, d in rows if ok and "partial:" in d],
+            "trusts": {k: _trusts(k) for k in kinds if k in CHECKERS}, "checker_lines": checker_size()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,9 +54,14 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out, indent=1, sort_keys=True))
     else:
         for kind, n in sorted(out["kinds"].items()):
-            print(f"{kind}: {n['checked']} checked, {n['failed']} failed")
+            print(f"{kind}: {n['checked']} checked, {n['failed']} failed"
+                  + (f" ({n['partial']} of the checked hold in part only)" if n["partial"] else ""))
+        for f in out["partial"]:
+            print(f"PARTIAL {f['file']} ({f['kind']}): leaves {f['leaves']}")
         for f in out["failed"]:
             print(f"FAILED {f['file']} ({f['kind']}): {f['why']}")
+        for kind in sorted(k for k in out["kinds"] if k in CHECKERS):
+            print(f"{kind}, trusted and not checked: {_trusts(kind)}")
         print(f"the checker: {sum(out['checker_lines'].values())} lines ({', '.join(out['checker_lines'])})")
     return 0 if not out["failed"] and out["files"] else 1
 

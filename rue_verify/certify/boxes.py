@@ -23,7 +23,7 @@ The kind's own fields (beside `kind`, `key`, `statement`, `source`, `what`, see 
 
 `check(cert)` verifies, in this order:
 
-1. the key: `key` = sha256(statement + source);
+1. the key: `key` = sha256 of the JSON array [statement, source];
 2. each cover's domain is the statement's box (its unbounded side ending at the tail's cut), and the boxes
    partition the domain exactly, in exact rationals (`partition`: recursive splitting, each region cut where no
    box straddles the cut, until each region is one box; the method and why it is sound are in its docstring);
@@ -41,6 +41,9 @@ import hashlib
 from fractions import Fraction
 
 KIND = "boxes"
+#: what a reader trusts of a passing certificate of this kind (the checker prints it beside the counts)
+TRUSTS = ("that the margin is the statement's right side minus its left and the box its domain (side by side in the "
+          "file), arb's rigour, and a tail's own proof")
 
 #: functions a margin's tree may apply: the node name -> how an arb ball computes it
 _UNARY = {"exp": lambda a: a.exp(), "log": lambda a: a.log(), "erf": lambda a: a.erf(), "erfc": lambda a: a.erfc(),
@@ -49,8 +52,10 @@ _UNARY = {"exp": lambda a: a.exp(), "log": lambda a: a.log(), "erf": lambda a: a
 
 
 def key(statement: str, source: str) -> str:
-    """The sha256 (hex) of a statement's text followed by its source's hash."""
-    return hashlib.sha256((statement + source).encode("utf-8")).hexdigest()
+    """The certificate's key: the sha256 (hex) of the JSON array [statement, source] (UTF-8), so that no two
+    (statement, source) pairs share one (a plain concatenation would let a statement's tail be the source's head)."""
+    import json
+    return hashlib.sha256(json.dumps([statement, source]).encode("utf-8")).hexdigest()
 
 
 def certificate(cover: dict, statement: str, source: str, what: str) -> dict:
@@ -280,7 +285,7 @@ def _check(cert: dict) -> tuple[bool, str]:
     if cert.get("kind") != KIND:
         return False, f"not a boxes certificate (kind {cert.get('kind')!r})"
     if cert.get("key") != key(cert["statement"], cert["source"]):
-        return False, "the key is not sha256(statement + source): the certificate is not this statement's"
+        return False, "the key is not the sha256 of [statement, source]: the certificate is not this statement's"
     box, tail, covers = cert["box"], cert.get("tail"), cert["covers"]
     if not covers:
         return False, "no cover"
@@ -288,6 +293,8 @@ def _check(cert: dict) -> tuple[bool, str]:
     want = {}
     for k, (lo, hi) in box.items():
         if tail and k == tail["symbol"]:
+            if tail["toward"] not in ("oo", "-oo"):
+                return False, f"a tail toward {tail['toward']!r}: a tail covers an unbounded end, toward oo or -oo"
             up = tail["toward"] == "oo"
             if (hi if up else lo) != tail["toward"]:
                 return False, f"the tail toward {tail['toward']} is not an unbounded end of {k}'s side [{lo}, {hi}]"
@@ -295,6 +302,8 @@ def _check(cert: dict) -> tuple[bool, str]:
         if "oo" in (lo, hi) or "-oo" in (lo, hi):
             return False, f"the side of {k} is unbounded ([{lo}, {hi}]) and no tail says what covers it"
         want[k] = (_rational(lo), _rational(hi))
+        if want[k][0] > want[k][1]:
+            return False, f"the side of {k} is reversed ([{lo}, {hi}])"
     total, missed = 0, 0
     for c, cover in enumerate(covers):
         names = cover["names"]

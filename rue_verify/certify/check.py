@@ -13,18 +13,41 @@ CHECKERS = {"smt2": "smt", "farkas": "farkas", "boxes": "boxes"}
 
 
 def check_directory(path) -> list[tuple[str, str, bool, str]]:
-    """(file, kind, ok, detail) for every `*.json` file under `path` (sorted by name), each verified by its kind's
-    checker; a file that is not a certificate, or of a kind no checker reads, is not ok and says why."""
-    return [check_file(p) for p in sorted(Path(path).rglob("*.json"))]
+    """(file, kind, ok, detail) for every file under `path` (sorted by name), each `*.json` verified by its kind's
+    checker; a file that is not a certificate, of a kind no checker reads, with another name (a renamed `.JSON`,
+    `.json.bak`, ...: a certificate put out of the check's sight) or a symbolic link (a directory linked in is
+    not walked) is not ok and says why."""
+    out = []
+    for p in sorted(Path(path).rglob("*")):
+        if p.is_symlink():
+            out.append((str(p), "", False, "a symbolic link: certificates are files of the directory itself"))
+        elif p.is_dir():
+            continue
+        elif p.suffix != ".json":
+            out.append((str(p), "", False, "not a certificate file (*.json): a certificate renamed out of the "
+                                           "check's sight fails it"))
+        else:
+            out.append(check_file(p))
+    return out
+
+
+def _unique(pairs):
+    """A JSON object's pairs as a dict, refusing a key given twice (another reader would read the other)."""
+    d = {}
+    for k, v in pairs:
+        if k in d:
+            raise ValueError(f"the key {k!r} appears twice in one object")
+        d[k] = v
+    return d
 
 
 def check_file(path) -> tuple[str, str, bool, str]:
     """(file, kind, ok, detail) of one certificate file."""
     p = Path(path)
     try:
-        cert = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        return str(p), "", False, f"not a certificate: {type(err).__name__}: {err}"
+        cert = json.loads(p.read_text(encoding="utf-8"), object_pairs_hook=_unique)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+        return str(p), "", False, f"not a certificate: {type(err).__name__}: {str(err)[:300]}"
     if not isinstance(cert, dict) or not isinstance(cert.get("kind"), str):
         return str(p), "", False, "not a certificate: no kind"
     kind = cert["kind"]

@@ -88,15 +88,19 @@ def _step_certificates(h, what: str, source: str, uncovered: list | None) -> lis
     if d.status != "certified":
         return []
     statement = h.text()
-    if d.smt2:
+    if d.smt2 and not smt.hollow(d.smt2):
         return [smt.certificate(d.smt2, statement, source, what)]
     if d.cover:
         return [boxes.certificate(d.cover, statement, source, what)]
-    if d.method == "sympy":
+    if d.smt2:
+        why = ("z3 was given the claim already evaluated to true (sympy decided it from the symbols' assumptions when "
+               "the relation was built): no certificate of its content")
+    elif d.method == "sympy":
         z = second_opinion(h)
-        if z.status == "certified" and z.smt2:
+        if z.status == "certified" and z.smt2 and not smt.hollow(z.smt2):
             return [smt.certificate(z.smt2, statement, source, what + " (sympy decided it; z3 too, for cvc5)")]
-        why = f"z3 does not re-decide it: {z.detail}"
+        why = (f"z3 does not re-decide it: {z.detail}" if not (z.smt2 and smt.hollow(z.smt2)) else
+               "z3 was given the claim already evaluated to true: no certificate of its content")
     else:
         why = f"its {d.method} decision keeps no certificate"
     if uncovered is not None:
@@ -186,7 +190,8 @@ def _links(obj, where: str, seen):
 def _dict_links(d: dict, where: str, seen):
     here = f"{where} {d['id']}".strip() if isinstance(d.get("id"), str) else where
     certified = d.get("status") == "certified" or d.get("state") == "holds"
-    if isinstance(d.get("smt2"), str) and certified and isinstance(d.get("statement"), str):
+    if isinstance(d.get("smt2"), str) and certified and isinstance(d.get("statement"), str) \
+            and not smt.hollow(d["smt2"]):
         step = f", step {d['step']}" if "step" in d else ""
         yield d["statement"], f"{here or 'a proof'}{step}: {d.get('text') or d['statement']}", d["smt2"]
     for k, v in d.items():

@@ -40,7 +40,9 @@ A certificate of kind "farkas" holds, beside the common fields (`rue_verify.cert
 
 `check` verifies, in `fractions.Fraction` arithmetic:
 
-1. the key is the sha256 of statement and source;
+1. the key is the sha256 of [statement, source]; the certificate names its step (a tree without one would certify
+   its pruning only); the search that wrote it says its tree is complete; the branching rule is stated, over the
+   model's K = n_vars - n arms; the root's forced prefix is RUE's initialisation (arms 1..K, twice);
 2. the tree is complete: the root's arms are a prefix of every node's; each node's parent (its arms less the
    last) is an internal node that lists the last pull in its `branch`; each internal node has exactly one child
    per pull of its `branch`, no pull twice, and has fewer than `n` pulls; each leaf has exactly `n`; with
@@ -66,10 +68,17 @@ import hashlib
 import math
 from fractions import Fraction
 
+#: what a reader trusts of a passing certificate of this kind (the checker prints it beside the counts)
+TRUSTS = ("that the rows are the model's (RUE's choices and the event, as doubles) and the statement's, that a leaf's "
+          "checks are every way its step can fail there (a leaf may have none), and that the branching rule loses "
+          "nothing")
+
 
 def key(statement: str, source: str) -> str:
-    """The certificate's key: the sha256 (hex) of `statement` followed by `source`, as UTF-8."""
-    return hashlib.sha256((statement + source).encode("utf-8")).hexdigest()
+    """The certificate's key: the sha256 (hex) of the JSON array [statement, source] (UTF-8), so that no two
+    (statement, source) pairs share one (a plain concatenation would let a statement's tail be the source's head)."""
+    import json
+    return hashlib.sha256(json.dumps([statement, source]).encode("utf-8")).hexdigest()
 
 
 def _q(x: Fraction) -> str:
@@ -168,6 +177,11 @@ def certificate(tree, statement: str, source: str, what: str, step: str | None =
 
 
 # ---------------------------------------------------------------- checking
+def _int(x) -> bool:
+    """An integer as JSON gives one (not a bool, a float or a string)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def _branch(rule: dict, arms: tuple) -> list | None:
     if rule.get("rule") == "every":
         return list(range(int(rule["K"])))
@@ -196,19 +210,42 @@ def _check(cert: dict) -> tuple[bool, str]:
         return False, f"a certificate of kind {cert['kind']!r}, not 'farkas'"
     if cert["key"] != key(cert["statement"], cert["source"]):
         return False, "its key is not the sha256 of its statement and source: it certifies another link"
-    nv, n, step = int(cert["n_vars"]), int(cert["n"]), cert.get("step")
+    nv, n, step, rule = cert.get("n_vars"), cert.get("n"), cert.get("step"), cert.get("branching")
+    if not (_int(nv) and _int(n) and nv > n >= 1):
+        return False, "n_vars and n must be integers, n_vars > n >= 1 (the rewards, then the means)"
+    if not isinstance(step, str) or not step:
+        return False, "the certificate names no step: it would certify the tree's pruning and no step of it"
+    if cert.get("complete") is not True:
+        return False, "the search that wrote it says its tree is not complete"
+    K = nv - n                                           # the columns: n rewards, then the K arms' means
+    if not (isinstance(rule, dict) and rule.get("rule") in ("every", "relabel") and _int(rule.get("K"))
+            and rule["K"] == K >= 2 and (rule["rule"] == "every" or rule.get("after") == 2 * K)):
+        return False, (f"the branching rule must be stated, over the model's K = n_vars - n = {K} >= 2 arms "
+                       "('every', or 'relabel' after the initialisation's 2K pulls)")
     values = [Fraction(v) for v in cert["values"]]
-    rule = cert.get("branching")
 
     def rows(rs):
-        return [([int(c) for c in cols], [values[i] for i in co], None if lo is None else values[lo],
-                 None if hi is None else values[hi]) for cols, co, lo, hi in rs]
+        out = []
+        for cols, co, lo, hi in rs:
+            if len(cols) != len(co) or not all(_int(c) and 0 <= c <= nv for c in cols) \
+                    or not all(_int(i) for i in co) or not all(x is None or _int(x) for x in (lo, hi)):
+                raise ValueError(f"a row whose columns and coefficients do not pair up: {cols}, {co}")
+            out.append((list(cols), [values[i] for i in co], None if lo is None else values[lo],
+                        None if hi is None else values[hi]))
+        return out
 
     def ys(y):
-        return None if y is None else {int(i): Fraction(v) for i, v in y}
+        if y is None:
+            return None
+        if not all(_int(i) for i, _ in y):
+            raise ValueError("a multiplier's row is not an integer")
+        return {i: Fraction(v) for i, v in y}
 
     root = cert["root"]
     start = tuple(root["arms"])
+    if list(start) != list(range(K)) * 2:
+        return False, (f"the root's forced prefix {list(start)} is not the initialisation (arms 1..K, twice): the "
+                       "tree would be a subtree")
     nodes: dict[tuple, dict] = {start: root}
     for nd in cert["nodes"]:
         a = tuple(nd["arms"])
@@ -233,6 +270,8 @@ def _check(cert: dict) -> tuple[bool, str]:
                 return False, f"the node {list(a)} is no branch of an internal node"
         if st == "internal":
             br = list(nd.get("branch", []))
+            if not br:
+                return False, f"the internal node {list(a)} branches on nothing: the tree below it is missing"
             if len(a) >= n:
                 return False, f"the node {list(a)} has {len(a)} pulls (a full history) but is not a leaf"
             if len(set(br)) != len(br) or sorted(kids.get(a, [])) != sorted(br):

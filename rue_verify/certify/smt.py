@@ -34,12 +34,25 @@ satisfiable with the facts: a statement whose negation is certified too is never
 an induction's case (the system's states and round: a case whose round cannot happen is proved by its formulas
 contradicting one another, so these are left out of the consistency check).
 
+What the check does not establish, and a reader trusts or checks by reading the file: that the negated claim and
+the givens are the statement's translation (the statement heads the file as a comment; a certificate filed under
+another statement, with its key recomputed, checks all the same); that each fact is true of what it constrains
+(each says what it is in its comment: exp's tangent, a square root's definition, a symbol's sign, ...: a false
+fact certifies a false claim); that an integer constant is one in the statement; that an induction's `case_`
+formulas are the system's (they are left out of the consistency check, as a case that cannot happen is proved by
+its formulas contradicting one another); and the facts' consistency beyond what cvc5 finds unsat within
+`CONSISTENCY_SECONDS` (a contradiction cvc5 cannot find fast passes).
+
 This module imports cvc5 and the standard library only: no z3, no search code."""
 
 from __future__ import annotations
 
 import hashlib
 import re
+
+#: what a reader trusts of a passing certificate of this kind (the checker prints it beside the counts)
+TRUSTS = ("that the negated claim and the givens translate the statement, that each named fact is true of what it "
+          "constrains, and the induction cases' formulas")
 
 #: cvc5's configurations tried in turn on a problem: (name, options, time limit in seconds)
 CONFIGS = (("coverings", {"nl-ext": "none", "nl-cov": "true"}, 25.0), ("cvc5's defaults", {}, 10.0),
@@ -53,8 +66,10 @@ NEGATED = "negated_claim"
 
 
 def key(statement: str, source: str) -> str:
-    """The certificate's key: the sha256 (hex) of `statement` followed by `source`, as UTF-8."""
-    return hashlib.sha256((statement + source).encode("utf-8")).hexdigest()
+    """The certificate's key: the sha256 (hex) of the JSON array [statement, source] (UTF-8), so that no two
+    (statement, source) pairs share one (a plain concatenation would let a statement's tail be the source's head)."""
+    import json
+    return hashlib.sha256(json.dumps([statement, source]).encode("utf-8")).hexdigest()
 
 
 def certificate(smt2_text: str, statement: str, source: str, what: str) -> dict:
@@ -103,6 +118,29 @@ def check(cert: dict, configs: tuple = CONFIGS, consistency_seconds: float = CON
                  f"and the domain without it: {alone}{f' ({why})' if why else ''})"
 
 
+def _let_body(t: list[str]) -> list[str]:
+    """The tokens of a term with its enclosing `(let (BINDINGS) BODY)` wrappers taken off: BODY's."""
+    while len(t) > 4 and t[:2] == ["(", "let"] and t[2] == "(" and t[-1] == ")":
+        depth, i = 0, 2
+        for i in range(2, len(t)):
+            depth += {"(": 1, ")": -1}.get(t[i], 0)
+            if depth == 0:
+                break
+        t = t[i + 1:-1]
+    return t
+
+
+def hollow(text: str) -> bool:
+    """Whether an SMT-LIB problem's negated link is `(not true)`: the claim reached the solver already evaluated to
+    true (sympy decided the relation from its symbols' assumptions when it was built), so the problem says nothing
+    of the claim's content and certifies nothing (`check` refuses it; the writers leave it out and say so)."""
+    try:
+        negated = [c for c, _ in commands_of(text) if _is_negated(c)]
+    except ValueError:
+        return False
+    return len(negated) == 1 and _let_body(tokens(negated[0])[4:-4])[:4] == ["(", "not", "true", ")"]
+
+
 def commands_of(text: str) -> list[tuple[str, str]]:
     """The top-level commands of an SMT-LIB 2 text as (text, name): comments (`;` to the end of the line) dropped,
     string literals and |quoted symbols| kept whole. ValueError on unbalanced parentheses or text outside a
@@ -140,26 +178,85 @@ def commands_of(text: str) -> list[tuple[str, str]]:
     return out
 
 
+#: the logics a certificate may set (the writer's: real arithmetic, with integer constants where a symbol is one)
+LOGICS = ("QF_NRA", "QF_NIRA")
+
+
 def problem_fault(commands: list[tuple[str, str]]) -> str | None:
-    """Why `commands` is not one problem with its negated link (None when it is)."""
+    """Why `commands` is not one problem with its negated link (None when it is): only the commands of a problem,
+    constants only (no function with arguments, no definition: a defined symbol would pin a variable the claim is
+    about), of sort Real or Int, one logic of `LOGICS` first, every assertion named as `_named` reads it, the
+    negated link asserted once and of the form (not ...) about a declared constant, one (check-sat) last."""
     names = [name for _, name in commands]
-    other = sorted(set(names) - set(COMMANDS))
+    other = sorted(set(names) - set(COMMANDS) | ({"define-fun"} & set(names)))
     if other:
         return f"the file holds commands outside a problem's: {', '.join(other)}"
     if names.count("check-sat") != 1 or names[-1] != "check-sat":
         return "the file must end with its one (check-sat)"
+    if names.count("set-logic") != 1 or names[0] != "set-logic":
+        return "the file must set its logic once, first"
+    declared = set()
+    for text, name in commands:
+        t = tokens(text)
+        if name == "set-logic" and (len(t) != 4 or t[2] not in LOGICS):
+            return f"the logic must be one of {', '.join(LOGICS)}: {text[:80]}"
+        if name == "declare-fun" and not (len(t) == 7 and t[3:5] == ["(", ")"] and t[5] in ("Real", "Int")):
+            return f"a declaration that is not a constant of sort Real or Int: {text[:80]}"
+        if name == "declare-const" and not (len(t) == 5 and t[3] in ("Real", "Int")):
+            return f"a declaration that is not a constant of sort Real or Int: {text[:80]}"
+        if name in ("declare-fun", "declare-const"):
+            declared.add(t[2])
+        if name == "assert" and _named(text) is None:
+            return f"an assertion that is not of the form (assert (! TERM :named NAME)): {text[:80]}"
     negated = [c for c, _ in commands if _is_negated(c)]
     if len(negated) != 1:
         return f"the file must assert the negated link once, named {NEGATED} ({len(negated)} found)"
+    t = tokens(negated[0])
+    t = t[:4] + _let_body(t[4:-4]) + t[-4:]          # z3 writes shared subterms as let bindings around the term
+    if t[4:8] == ["(", "not", "true", ")"]:
+        return ("the negated link is (not true): the claim reached the solver already evaluated to true, so the "
+                "problem says nothing of it")
+    if t[4:6] != ["(", "not"] or not declared & set(t[6:-4]):
+        return f"the negated link must be (not CLAIM), its claim about a declared constant: {negated[0][:120]}"
     return None
 
 
+def tokens(command: str) -> list[str]:
+    """The tokens of one command: parentheses, |quoted symbols| and "strings" whole, every other atom; comments
+    (`;` to the end of the line, outside a quoted symbol or a string) dropped, as cvc5 reads them."""
+    out, i, n = [], 0, len(command)
+    while i < n:
+        ch = command[i]
+        if ch == ";":
+            j = command.find("\n", i)
+            i = n if j < 0 else j + 1
+        elif ch in "()":
+            out.append(ch)
+            i += 1
+        elif ch in "|\"":
+            j = command.find(ch, i + 1)
+            j = n - 1 if j < 0 else j
+            out.append(command[i:j + 1])
+            i = j + 1
+        elif ch.isspace():
+            i += 1
+        else:
+            j = i
+            while j < n and not command[j].isspace() and command[j] not in "();|\"":
+                j += 1
+            out.append(command[i:j])
+            i = j
+    return out
+
+
 def _named(command: str) -> str | None:
-    """The name an assertion gives itself (`(assert (! ... :named NAME))`), None for another command or none."""
-    if not re.match(r"\(\s*assert\b", command):
+    """The name an assertion gives itself, read from its tokens (comments dropped) as cvc5 reads it: the
+    assertion must be `(assert (! TERM :named NAME))`, the annotation the outermost; None for another command or
+    another form."""
+    t = tokens(command)
+    if t[:4] != ["(", "assert", "(", "!"] or len(t) < 9 or t[-4] != ":named" or t[-2:] != [")", ")"]:
         return None
-    found = re.findall(r":named\s+([^\s()]+)", command)
-    return found[-1] if found else None
+    return t[-3]
 
 
 def _is_negated(command: str) -> bool:

@@ -197,3 +197,37 @@ def test_the_checker_loads_no_search(tmp_path, two):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "True []", out.stdout
+
+
+def test_a_reversed_side_a_tail_on_a_bounded_end_and_a_key_given_twice_are_rejected(two, tmp_path):
+    """Holes a reviewer found: a reversed box side (checked at one point), a 'tail' toward a bounded end (handing
+    the side to an unchecked proof), a JSON object giving 'statement' twice (one reader sees the other value)."""
+    from rue_verify.certify import check
+    c = fresh(two)
+    name = next(iter(c["box"]))
+    c["box"][name] = list(reversed(c["box"][name]))
+    ok, detail = boxes.check(c)
+    assert not ok and "reversed" in detail
+    c = fresh(two)
+    c["tail"] = {"symbol": name, "cut": c["box"][name][0], "toward": c["box"][name][1], "decided_by": "z3"}
+    ok, detail = boxes.check(c)
+    assert not ok and "unbounded end" in detail
+    text = json.dumps(two)
+    (tmp_path / "twice.json").write_text(text[:-1] + ', "statement": "exp(x) < 0"}')
+    f, kind, ok, detail = check.check_file(tmp_path / "twice.json")
+    assert not ok and "twice" in detail
+
+
+def test_a_certificate_put_out_of_sight_fails_the_directory(two, tmp_path):
+    """A file renamed away from *.json, and a directory linked in, are failures of the directory's check, never
+    skipped; a partial certificate is counted apart."""
+    import os
+
+    from rue_verify.certify import check
+    (tmp_path / "a.json").write_text(json.dumps(two))
+    (tmp_path / "b.json.bak").write_text(json.dumps(two))
+    other = tmp_path.parent / (tmp_path.name + "-other")
+    other.mkdir()
+    os.symlink(other, tmp_path / "linked")
+    rows = {os.path.basename(f): (ok, d) for f, _, ok, d in check.check_directory(tmp_path)}
+    assert rows["a.json"][0] and not rows["b.json.bak"][0] and not rows["linked"][0]

@@ -209,3 +209,19 @@ def test_the_papers_history_certificates_cover_every_holding_step_at_every_point
     c = json.loads(json.dumps(certs[0]))
     c["statement"] = c["statement"].replace("K", "k", 1)              # moved to another statement: its key fails
     assert not farkas.check(c)[0]
+
+
+@pytest.mark.parametrize("corrupt, word", [
+    (lambda c: c.pop("branching"), "branching rule"),                                   # optional no more
+    (lambda c: c["branching"].update(K=1), "branching rule"),                            # the rule over fewer arms
+    (lambda c: c.update(step=None), "names no step"),                                    # the pruning only
+    (lambda c: c.update(complete=False), "not complete"),
+    (lambda c: c.update(n=str(c["n"])), "integers"),
+    (lambda c: c["root"].update(arms=c["root"]["arms"] + [0]), "initialisation"),         # a subtree as the root
+    (lambda c: c["root"]["rows"][0][0].append(c["n_vars"]), "pair up"),                  # a column without coefficient
+])
+def test_the_holes_a_reviewer_found_in_the_farkas_check_are_closed(corrupt, word):
+    c = _cert()
+    corrupt(c)
+    ok, detail = farkas.check(c)
+    assert not ok and word in detail, detail
