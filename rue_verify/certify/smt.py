@@ -211,12 +211,12 @@ def problem_fault(commands: list[tuple[str, str]]) -> str | None:
     negated = [c for c, _ in commands if _is_negated(c)]
     if len(negated) != 1:
         return f"the file must assert the negated link once, named {NEGATED} ({len(negated)} found)"
-    t = tokens(negated[0])
-    t = t[:4] + _let_body(t[4:-4]) + t[-4:]          # z3 writes shared subterms as let bindings around the term
+    whole = tokens(negated[0])
+    t = whole[:4] + _let_body(whole[4:-4]) + whole[-4:]   # z3 writes shared subterms as let bindings around it
     if t[4:8] == ["(", "not", "true", ")"]:
         return ("the negated link is (not true): the claim reached the solver already evaluated to true, so the "
                 "problem says nothing of it")
-    if t[4:6] != ["(", "not"] or not declared & set(t[6:-4]):
+    if t[4:6] != ["(", "not"] or not declared & set(whole[4:-4]):
         return f"the negated link must be (not CLAIM), its claim about a declared constant: {negated[0][:120]}"
     return None
 

@@ -203,3 +203,16 @@ def test_keys_do_not_collide_when_a_statements_tail_is_the_sources_head():
     """sha256(statement + source) gave 'exp(x) >= x + 1' with source '9...' the key of 'exp(x) >= x + 19' with the
     source less its '9': the key now hashes the pair."""
     assert smt.key("exp(x) >= x + 1", "9abc") != smt.key("exp(x) >= x + 19", "abc")
+
+
+def test_a_negated_link_z3_wrote_with_let_bindings_is_read_through_them(text):
+    """z3 writes shared subterms as let bindings, the claim then a bound name: (let ((a!1 ...)) (not a!1)) is a
+    negated link about the constants its bindings use; a let around (not true) is still hollow."""
+    line = assertion(text, "the claim negated")
+    let = "(assert (! (let ((a!1 (>= _exp0 (+ 1.0 x)))) (not a!1)) :named negated_claim))"
+    ok, detail = smt.check(cert(text.replace(line, let)))
+    assert ok, detail
+    hollow = "(assert (! (let ((a!1 (>= _exp0 (+ 1.0 x)))) (not true)) :named negated_claim))"
+    assert smt.hollow(text.replace(line, hollow))
+    ok, detail = smt.check(cert(text.replace(line, hollow)))
+    assert not ok and "(not true)" in detail

@@ -76,13 +76,20 @@ def test_a_sample_of_the_shipped_decisions_is_decided_afresh_the_same():
     old = os.environ.get(statements.CACHE_ENV)
     os.environ[statements.CACHE_ENV] = "off"
     try:
+        keyed = 0
         for key in sample:
             st = statements.kept_statement(shipped[key])
-            # a vacuity check's negation is kept under its statement's key and "-negation" (`proofs._negation`)
-            assert st is not None and statements._cache_key(st) == key.removesuffix("-negation"), key
+            assert st is not None, key
+            # a vacuity check's negation is kept under its statement's key and "-negation" (`proofs._negation`). A
+            # statement with a Dummy is unpickled with the Dummy's creation index, which can meet another Dummy of
+            # this process (after other tests), so its key is compared only where it holds no Dummy
+            if not any(sympy.sympify(p).atoms(sympy.Dummy) for p in (st.claim, *st.given)):
+                assert statements._cache_key(st) == key.removesuffix("-negation"), key
+                keyed += 1
             again = decide(st)                    # afresh: the caches are off
             timed = again.status == "argued" and any(w in again.detail for w in statements._TIMED)
             assert again.status == shipped[key]["decision"]["status"] or timed, (key, again)
+        assert keyed >= len(sample) // 3, keyed
     finally:
         if old is None:
             del os.environ[statements.CACHE_ENV]
