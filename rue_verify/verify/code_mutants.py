@@ -20,8 +20,12 @@ import sys
 from contextlib import contextmanager
 
 #: the mutants of a formula: its value times 101/100 ('moved'), and its sum less its last term ('term dropped',
-#: where its value is a sum or a dict of terms)
+#: where its value is a sum or a dict of terms); `proofs --mutants` runs these. A 1% move of a definition (beta,
+#: eta) changes a statement and its proof alike, and a 1% move of a bound with slack leaves it true: a sound engine
+#: proves either, so `LARGE` moves (times 2, times 1/2) are there to ask whether a proof depends on its formula at
+#: all (`code_mutants(kinds=...)`)
 KINDS = ("moved", "term dropped")
+LARGE = ("doubled", "halved")
 
 
 def functions(modules) -> dict[str, object]:
@@ -117,7 +121,20 @@ def mutant(fn, kind: str):
             return sympy.Add(*v.args[:-1])
         return v
 
-    change = {"moved": moved, "term dropped": dropped}[kind]
+    def scaled(factor):
+        def go(v):
+            if isinstance(v, dict):
+                return {k: go(x) for k, x in v.items()}
+            if isinstance(v, sympy.Basic):
+                return v * factor
+            try:
+                return v * float(factor)
+            except TypeError:
+                return v
+        return go
+
+    change = {"moved": moved, "term dropped": dropped, "doubled": scaled(sympy.Integer(2)),
+              "halved": scaled(sympy.Rational(1, 2))}[kind]
 
     def wrapped(*a, **k):
         return change(fn(*a, **k))
@@ -128,7 +145,7 @@ def mutant(fn, kind: str):
 def applies(fn, kind: str, sample) -> bool:
     """Whether mutant `kind` changes anything of a value like `sample` (a sum to drop a term from)."""
     import sympy
-    if kind == "moved":
+    if kind in ("moved", "doubled", "halved"):
         return True
     return (isinstance(sample, dict) and len(sample) > 1) or (isinstance(sample, sympy.Add) and len(sample.args) > 1)
 
@@ -153,7 +170,8 @@ def _sample(modules, name: str):
         return None
 
 
-def code_mutants(results, graph, modules, mode, resolve, workers: int | None = None) -> list[dict]:
+def code_mutants(results, graph, modules, mode, resolve, workers: int | None = None, kinds: tuple = KINDS,
+                 formulas: tuple | None = None) -> list[dict]:
     """For each formula of `modules` that the claim of a proved node (a derivation whose chain closes)
     builds its statements from, and each of its mutants: the claims that use it run again with the mutant,
     the graph resolved again (`resolve`, on a copy of `results` with those claims' new results), and each
@@ -174,7 +192,9 @@ def code_mutants(results, graph, modules, mode, resolve, workers: int | None = N
     tasks, keys = [], []
     for name, cids in sorted(by_formula.items()):
         sample = _sample(modules, name)
-        for kind in KINDS:
+        if formulas is not None and name not in formulas:
+            continue
+        for kind in kinds:
             if applies(None, kind, sample):
                 keys.append((name, kind, tuple(cids)))
                 tasks.append(((name, kind), run_mutated, (tuple(cids), mode, modules, name, kind)))

@@ -118,3 +118,19 @@ def test_the_summary_counts_refuted_and_undecided_apart(monkeypatch):
     assert text[1].startswith("B step 1: undecided: its negation was not decided")
     assert "1 can fail" in text[-2] and "1 are undecided" in text[-2]
     assert f"other mutants: {s['mutants_refuted']} refuted" in text[-1] and "undecided" in text[-1]
+
+
+def test_a_formulas_large_mutants_double_and_halve_its_value_whatever_its_form():
+    """`code_mutants.LARGE`: times 2 and times 1/2 of a number, a sympy expression or a dict of terms, each term
+    alike (a 1% move of a definition or of a loose bound can leave a true statement, which a sound engine proves)."""
+    import sympy
+
+    from rue_verify.verify.code_mutants import LARGE, applies, mutant
+    x = sympy.Symbol("x", positive=True)
+    for fn, value in ((lambda: 3.0, 3.0), (lambda: x + 1, x + 1), (lambda: {"a": x, "b": 2.0}, {"a": x, "b": 2.0})):
+        doubled, halved = (mutant(fn, k)() for k in LARGE)
+        if isinstance(value, dict):
+            assert doubled == {k: 2 * v for k, v in value.items()} and halved == {k: v / 2 for k, v in value.items()}
+        else:
+            assert sympy.simplify(doubled - 2 * value) == 0 and sympy.simplify(halved - value / 2) == 0
+        assert all(applies(fn, k, value) for k in LARGE)
