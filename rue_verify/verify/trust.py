@@ -32,6 +32,12 @@ _SAID = re.compile(r"(?:^|[:;(] )(sympy|z3|arb):")
 KINDS = ("decided", "rule", "cites", "rests", "fact", "found", "identity", "closure", "argued")
 
 
+def _hollow(text: str) -> bool:
+    """Whether a z3 problem's negated claim is (not true): the relation reached z3 already evaluated to true by
+    sympy from its symbols' assumptions, so it is sympy's decision, and its problem certifies nothing."""
+    return bool(re.search(r"\(assert \(! \(not true\) :named negated_claim\)\)", text))
+
+
 def _methods(obj, out: set) -> set:
     """Every deciding method named anywhere inside a link's row: a 'method' field, an SMT-LIB certificate (z3),
     an interval cover (arb)."""
@@ -39,8 +45,8 @@ def _methods(obj, out: set) -> set:
         m = obj.get("method")
         if isinstance(m, str) and m in ("sympy", "z3", "arb"):
             out.add(m)
-        if isinstance(obj.get("smt2"), str):
-            out.add("z3")
+        if isinstance(obj.get("smt2"), str):           # a problem z3 got already true: sympy's evaluation decided it
+            out.add("sympy" if _hollow(obj["smt2"]) else "z3")
         if obj.get("cover"):
             out.add("arb")
         if isinstance(obj.get("detail"), str):
@@ -60,7 +66,7 @@ def _methods(obj, out: set) -> set:
 def _problems(obj, out: list) -> list:
     """(statement, SMT-LIB text) of every z3 problem a link's row carries (its own and its conditions')."""
     if isinstance(obj, dict):
-        if isinstance(obj.get("smt2"), str) and isinstance(obj.get("statement"), str):
+        if isinstance(obj.get("smt2"), str) and isinstance(obj.get("statement"), str) and not _hollow(obj["smt2"]):
             out.append((obj["statement"], obj["smt2"]))
         for k, v in obj.items():
             if k != "smt2":
@@ -74,7 +80,8 @@ def _problems(obj, out: list) -> list:
 def _certificates(obj) -> int:
     """How many SMT-LIB certificates a link's row carries (its own and its conditions')."""
     if isinstance(obj, dict):
-        return int(isinstance(obj.get("smt2"), str)) + sum(_certificates(v) for k, v in obj.items() if k != "smt2")
+        own = int(isinstance(obj.get("smt2"), str) and not _hollow(obj["smt2"]))
+        return own + sum(_certificates(v) for k, v in obj.items() if k != "smt2")
     if isinstance(obj, (list, tuple)):
         return sum(_certificates(v) for v in obj)
     return 0
@@ -84,6 +91,8 @@ def classify(row: dict) -> tuple[str, list[str]]:
     """(kind, by) of one link's row (module docstring)."""
     how = row.get("justification") or ""
     by = sorted(_methods(row, set()))
+    if isinstance(row.get("smt2"), str) and _hollow(row["smt2"]) and not _problems(row, []):
+        by = sorted((set(by) - {"z3"}) | {"sympy"})      # z3 got it already true: sympy's evaluation decided it
     if row.get("status") not in ("certified", "exhausted"):
         return "argued", by
     if row.get("closure"):

@@ -427,7 +427,8 @@ def test_every_proved_node_is_a_derivation_of_its_computed_statement(graph):
 
 def test_trust_lists_what_each_proved_node_rests_on_and_names_what_is_argued(graph):
     """`proofs --trust NODE` (verify.trust): a proved node rests on no argued link and only on proved nodes; every
-    link z3 decided carries its SMT-LIB certificate; a node whose proof is not proved names a link that is
+    link z3 decided carries its SMT-LIB certificate (a link z3 got already true reads as sympy's); a node whose
+    proof is not proved names a link that is
     argued or a node it rests on that is not proved."""
     from rue_verify.verify.trust import trust
     proved = [k for k, n in graph.nodes.items() if n.get("proof") == "proved"]
