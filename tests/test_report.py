@@ -153,6 +153,8 @@ def test_each_proved_links_certificate_is_written_beside_the_page_and_cvc5_re_de
     named = set(re.findall(r"certificates/([0-9a-f]{64})\.json", (out / "report.md").read_text()))
     files = {p.stem for p in (out / "certificates").glob("*.json")} if (out / "certificates").exists() else set()
     assert named == files and files                 # LEM-TAU-LOWER's repaired derivation has z3 links
+    page = (out / "index.html").read_text()
+    assert all(f'<a href="certificates/{k}.json">' in page for k in files)       # the page links each file
     for key in files:
         cert = json.loads((out / "certificates" / f"{key}.json").read_text())
         assert cert["key"] == key == smt.key(cert["statement"], cert["source"])

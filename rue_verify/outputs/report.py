@@ -411,8 +411,11 @@ def _assets(out: Path) -> None:
 def _html_proofs(proofs: list[str] | None) -> str:
     if not proofs:
         return ""
+    import re
+    body = re.sub(rf"{CERTIFICATES}/([0-9a-f]{{64}})\.json",          # each certificate a link to its file
+                  lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>', html.escape("\n".join(proofs)))
     return (f'<h2 id="proofs">{PROOFS_HEAD}</h2>\n<p class="intro">{html.escape(PROOFS_NOTE)}</p>\n<pre>'
-            + html.escape("\n".join(proofs)) + "</pre>")
+            + body + "</pre>")
 
 
 def _markdown(results, files: dict, meta: dict, proofs: list[str] | None = None) -> str:
