@@ -176,7 +176,13 @@ def code_mutants(results, graph, modules, mode, resolve, workers: int | None = N
     builds its statements from, and each of its mutants: the claims that use it run again with the mutant,
     the graph resolved again (`resolve`, on a copy of `results` with those claims' new results), and each
     proved node of those claims read. One row per (formula, mutant): {"formula", "mutant", "claims",
-    "nodes": {node: its proof under the mutant}, "broke": every such node is no longer proved}."""
+    "nodes": {node: its proof under the mutant}, "broke": every such node is no longer proved}.
+
+    The watch is per claim: every proved node of a claim that calls the formula, including nodes of that claim
+    whose own statement does not call it (they stay proved, and "broke" is then False though the node built on
+    the formula broke: read "nodes"). A node may also stay proved rightly: a 1% move of a definition changes its
+    statement and proof alike, a looser bound is still true, and a formula held as a hypothesis gives a true
+    implication under any mutant (`LARGE` asks with times 2 and 1/2)."""
     from .parallel import run
     proved = {k: n for k, n in graph.nodes.items() if n.get("proof") == "proved"}
     claims = sorted({n["claim"] for n in proved.values() if n.get("claim")})
