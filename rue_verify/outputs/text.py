@@ -247,9 +247,13 @@ def code_mutants(rows: list[dict], summary: dict) -> list[str]:
     proof built on the formula stopped reading proved."""
     if not rows:
         return ["", "Code mutants: no proved node's statement is built from a formula of the paper's modules."]
-    out = ["", f"Code mutants: {summary['code_mutants']} mutants of the formulas that proved statements are built "
-               f"from; {summary['broke']} left every proof built on them unproved."]
+    out = ["", f"Code mutants: {summary['code_mutants']} mutants of the formulas the proved claims call; "
+               f"{summary['broke']} left every proof whose statement they changed unproved, "
+               f"{len(summary.get('no_statement', []))} changed no proved statement."]
     for r in rows:
-        nodes = ", ".join(f"{k}: {v}" for k, v in r["nodes"].items())
-        out.append(f"  {'broke' if r['broke'] else 'SURVIVED'}  {r['formula']} ({r['mutant']}): {nodes}")
+        built = set(r.get("built_on", r["nodes"]))
+        nodes = ", ".join(f"{k}: {v}" + ("" if k in built else " (statement not built on it)")
+                          for k, v in r["nodes"].items())
+        word = "broke" if r["broke"] else "NO STATEMENT" if not built else "SURVIVED"
+        out.append(f"  {word}  {r['formula']} ({r['mutant']}): {nodes}")
     return out

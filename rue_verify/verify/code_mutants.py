@@ -178,9 +178,9 @@ def code_mutants(results, graph, modules, mode, resolve, workers: int | None = N
     proved node of those claims read. One row per (formula, mutant): {"formula", "mutant", "claims",
     "nodes": {node: its proof under the mutant}, "broke": every such node is no longer proved}.
 
-    The watch is per claim: every proved node of a claim that calls the formula, including nodes of that claim
-    whose own statement does not call it (they stay proved, and "broke" is then False though the node built on
-    the formula broke: read "nodes"). A node may also stay proved rightly: a 1% move of a definition changes its
+    Every proved node of a claim that calls the formula is read, and those whose computed statement the mutant
+    changed must break (`mutant_row`: a node of the same claim whose statement is not built from the formula is
+    not asked to). A node built on it may also stay proved rightly: a 1% move of a definition changes its
     statement and proof alike, a looser bound is still true, and a formula held as a hypothesis gives a true
     implication under any mutant (`LARGE` asks with times 2 and 1/2)."""
     from .parallel import run
@@ -209,15 +209,35 @@ def code_mutants(results, graph, modules, mode, resolve, workers: int | None = N
     for name, kind, cids in keys:
         fresh = {r.id: r for r in got[(name, kind)]}
         again = [fresh.get(r.id) or copy.deepcopy(r) for r in results]
-        g2 = resolve(again)
-        watched = {k: n for k, n in proved.items() if n.get("claim") in cids}
-        after = {k: g2.nodes[k].get("proof") if k in g2.nodes else "absent" for k in watched}
-        rows.append({"formula": name, "mutant": kind, "claims": list(cids), "nodes": after,
-                     "broke": bool(after) and all(v != "proved" for v in after.values())})
+        rows.append(mutant_row(name, kind, cids, proved, resolve(again)))
     return rows
 
 
+def statement_text(node: dict | None) -> str | None:
+    """A graph node's statement as its derivation computed it from the formulas (None without a chain)."""
+    node = node or {}
+    chain = node.get("chain") or (node.get("own") or {}).get("chain")
+    st = (chain or {}).get("statement")
+    return st.get("text") if isinstance(st, dict) else None
+
+
+def mutant_row(name: str, kind: str, cids, proved: dict, after_graph) -> dict:
+    """One code mutant's row: each proved node of the claims `cids` read in the graph resolved under the mutant
+    (`nodes`), the nodes whose computed statement the mutant changed (`built_on`: their statements are built from
+    the formula), and `broke`: there is such a node and none of them is still proved. A node of the same claims whose
+    statement the mutant left as it was is not built on the formula, and is not asked to break."""
+    watched = {k: n for k, n in proved.items() if n.get("claim") in cids}
+    after = {k: after_graph.nodes[k].get("proof") if k in after_graph.nodes else "absent" for k in watched}
+    built = sorted(k for k in watched if k not in after_graph.nodes
+                   or statement_text(after_graph.nodes[k]) != statement_text(watched[k]))
+    return {"formula": name, "mutant": kind, "claims": list(cids), "nodes": after, "built_on": built,
+            "broke": bool(built) and all(after[k] != "proved" for k in built)}
+
+
 def summary(rows: list[dict]) -> dict:
-    """How many code mutants were tried, how many broke every proof built on their formula, and which did not."""
+    """How many code mutants were tried, how many broke every proof whose statement is built on their formula,
+    which did not, and which changed no proved statement (the formula is called, but no proved statement is
+    built from it)."""
     return {"code_mutants": len(rows), "broke": sum(r["broke"] for r in rows),
-            "survived": [f"{r['formula']} ({r['mutant']})" for r in rows if not r["broke"]]}
+            "survived": [f"{r['formula']} ({r['mutant']})" for r in rows if not r["broke"] and r.get("built_on", 1)],
+            "no_statement": [f"{r['formula']} ({r['mutant']})" for r in rows if r.get("built_on") == []]}

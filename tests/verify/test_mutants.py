@@ -134,3 +134,28 @@ def test_a_formulas_large_mutants_double_and_halve_its_value_whatever_its_form()
         else:
             assert sympy.simplify(doubled - 2 * value).is_zero and sympy.simplify(halved - value / 2).is_zero
         assert all(applies(fn, k, value) for k in LARGE)
+
+
+def test_a_code_mutant_asks_to_break_only_the_nodes_whose_statement_it_changed():
+    """`code_mutants.mutant_row`: of a claim's proved nodes, those whose computed statement the mutant changed must
+    all stop reading proved; a node of the same claim whose statement is not built on the formula is read but not
+    asked to break; a mutant that changes no statement is counted apart, never as broken."""
+    from types import SimpleNamespace
+
+    from rue_verify.verify.code_mutants import mutant_row, summary
+
+    def node(claim, text, proof="proved"):
+        return {"claim": claim, "proof": proof, "chain": {"statement": {"text": text}}}
+    proved = {"a": node("C", "x <= f(1)"), "b": node("C", "y <= 2"), "c": node("D", "z <= f(2)")}
+
+    def graph(**nodes):
+        return SimpleNamespace(nodes=nodes)
+    broke = mutant_row("f", "halved", ("C",), proved,
+                       graph(a=node("C", "x <= f(1)/2", "broken"), b=node("C", "y <= 2")))
+    assert broke["built_on"] == ["a"] and broke["broke"] and broke["nodes"] == {"a": "broken", "b": "proved"}
+    kept = mutant_row("f", "doubled", ("C",), proved, graph(a=node("C", "x <= 2 f(1)"), b=node("C", "y <= 2")))
+    assert kept["built_on"] == ["a"] and not kept["broke"]
+    none = mutant_row("g", "halved", ("C",), proved, graph(a=node("C", "x <= f(1)"), b=node("C", "y <= 2")))
+    assert none["built_on"] == [] and not none["broke"]
+    s = summary([broke, kept, none])
+    assert s["broke"] == 1 and s["survived"] == ["f (doubled)"] and s["no_statement"] == ["g (halved)"]
