@@ -11,7 +11,7 @@ Only certified rows are taken (a row's `status` "certified", a condition's `stat
 A claim's findings also keep the statement each certified step decided (`Finding.checks`); from them
 `certificates` adds what the rows do not carry: an arb decision's box cover (kind "boxes", `boxes.certificate`),
 and for a step sympy decided, the same statement decided by z3 (`second_opinion`): where z3 certifies it too, its
-SMT-LIB problem, which cvc5 then re-decides; where it does not, the step is listed as uncovered (`coverage`) with
+SMT-LIB problem, which cvc5 then re-decides; where it does not, the step is listed as uncovered (`uncovered`) with
 z3's answer. That second decision is the one thing this module decides; the checker decides nothing of ours."""
 
 from __future__ import annotations
