@@ -142,15 +142,10 @@ def host_info() -> dict:
     """The CPU the figures were measured on: its model (from /proc/cpuinfo where there is one), the
     vector extensions that decide how wide the kernels' loops run, and the target LLVM compiled
     them for (numba's default: the host's own CPU)."""
-    import platform
-
     import llvmlite.binding as llvm
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), model)
-    except OSError:
-        pass
+
+    from .algorithms.rue_crossover import cpu_model
+    model = cpu_model()
     features = llvm.get_host_cpu_features()
     vector = [x for x in ("sse4.2", "avx", "avx2", "fma", "avx512f", "avx512vl") if features.get(x)]
     return {"cpu": model, "vector_extensions": vector, "llvm_target": numba.config.CPU_NAME or llvm.get_host_cpu_name()}

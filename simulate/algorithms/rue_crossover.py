@@ -87,17 +87,22 @@ def host_key() -> str:
     return _key[0]
 
 
-def _host_key() -> str:
+def cpu_model() -> str:
+    """The CPU's model name (/proc/cpuinfo's, where there is one; else what the platform says)."""
     import platform
-
-    import llvmlite.binding as llvm
-    import numba
     model = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
             model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), model)
     except OSError:
         pass
+    return model
+
+
+def _host_key() -> str:
+    import llvmlite.binding as llvm
+    import numba
+    model = cpu_model()
     h = hashlib.sha256()
     for part in (model, numba.config.CPU_NAME or llvm.get_host_cpu_name(),
                  numba.config.CPU_FEATURES or llvm.get_host_cpu_features().flatten(), numba.__version__):
