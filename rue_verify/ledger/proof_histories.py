@@ -28,6 +28,7 @@ from simulate.proofs.linear import Row, RUELinear, replay
 from ..verify import Finding, from_exhaustive, witness
 from ..verify.histories import BAND, CAP, MARGIN, Outcome, Violation, search, search_best_first, search_many
 from ..verify.witnesses import register_replay
+from . import proof_history_record as history_record
 
 
 @dataclass(frozen=True)
@@ -265,8 +266,8 @@ ROUTE_STEPS = {"paper": ("Tk_up1", "Tk_lowv2", "regret-decomV", "prob-dk-v1", "e
 @lru_cache(maxsize=8)
 def _walks(route: str, history_n: tuple) -> dict[str, list]:
     """Every step of `ROUTE_STEPS[route]` at every point of the grid, one tree walk a point (cached: the
-    claims that read them run in one worker process): step -> [(Params, Outcome)], up to its first
-    witness."""
+    claims that read them run in one worker process; a point's outcomes shipped for this same code are read
+    instead of walked, `proof_history_record`): step -> [(Params, Outcome)], up to its first witness."""
     steps = ROUTE_STEPS[route]
     out: dict[str, list] = {s: [] for s in steps}
     broken: set[str] = set()
@@ -274,7 +275,11 @@ def _walks(route: str, history_n: tuple) -> dict[str, list]:
         todo = {s: STEPS[s][0](p) for s in steps if s not in broken}
         if not todo:
             break
-        for s, o in search_many(p.model(), todo, exact=False).items():
+        got = history_record.lookup(p, todo, walk_code())
+        if got is None:
+            got = search_many(p.model(), todo, exact=False)
+            history_record.record(p, todo, walk_code(), got)
+        for s, o in got.items():
             if o.witness is not None:
                 check_replays(p, o)
                 broken.add(s)
@@ -320,6 +325,34 @@ def source_hash() -> str:
         h.update(Path(inspect.getfile(mod)).read_bytes())
     h.update(Path(__file__).read_bytes())
     return h.hexdigest()
+
+
+_WALK_CODE: list = []
+
+
+def walk_code() -> str:
+    """The hash of the code a walk's outcome depends on (`proof_history_record.code_hash`): this module, the search,
+    RUE's linear form and `bounds`."""
+    if not _WALK_CODE:
+        import sys
+
+        from simulate.proofs import linear
+
+        from ..verify import histories
+        _WALK_CODE.append(history_record.code_hash([linear, histories, sys.modules[__name__]]))
+    return _WALK_CODE[0]
+
+
+def build_record(out, modes=None) -> int:
+    """Walk every route over the grids of `modes` (default: every mode of `SETTINGS`) afresh and write the outcomes
+    to `out` (`proof_history_record`); how many points."""
+    from . import SETTINGS
+
+    def walk():
+        for mode in modes or SETTINGS:
+            for route in ROUTE_STEPS:
+                _walks.__wrapped__(route, tuple(SETTINGS[mode]["history_n"]))
+    return history_record.recording(walk, out, walk_code())
 
 
 def farkas_certificates(mode, uncovered: list | None = None, progress: Callable[[str], None] | None = None):
@@ -371,6 +404,9 @@ def history_finding(step: str, mode, route: str = "paper", node: str | None = No
     points = grid(mode, route)
     p, out = runs[-1]
     domain = _domain(points, route)
+    read = sum((q.route, q.K, q.n, q.sigma0_sq, q.sigma_sq) in history_record.reused for q, _ in runs)
+    shipped = (f" The walks at {read} of these {len(runs)} points were read from the outcomes shipped for this same "
+               "code (`proof_history_record`; --recheck walks them again)." if read else "")
     if out.witness is None:
         near = sum(o.near_zero for _, o in runs)
         sampled = (f" {near} histories had a largest margin within {BAND:g} of 0 (HiGHS's rounding) and count as "
@@ -381,7 +417,7 @@ def history_finding(step: str, mode, route: str = "paper", node: str | None = No
         return from_exhaustive(None, domain, node=node, fails="", holds=(
             f"{STEPS[step][1]}: no history on E breaks it; the exact search visited {visited} pull sequences at "
             f"{len(runs)} parameter points ({programs} linear programs, shared with the route's other steps)."
-            + sampled))
+            + sampled + shipped))
     w = out.witness
     m = p.model()
     hist = {"pulls": [a + 1 for a in w.arms], "rewards": w.z[:m.n].tolist(), "means": w.z[m.n:].tolist()}
@@ -393,7 +429,7 @@ def history_finding(step: str, mode, route: str = "paper", node: str | None = No
         f"{STEPS[step][1]}: broken by a history on E at K = {p.K}, n = {p.n}, sigma0^2 = {p.sigma0_sq:g}, "
         f"sigma^2 = {p.sigma_sq:g} ({w.violation.label}; pulls {''.join(map(str, hist['pulls']))}; margin "
         + ("unbounded" if unbounded else f"{w.margin:.4g}")
-        + f"; {lhs:.6g} {rel} {rhs:.6g} is false), found after {visited} pull sequences."))
+        + f"; {lhs:.6g} {rel} {rhs:.6g} is false), found after {visited} pull sequences." + shipped))
 
 
 def recompute(w: dict) -> tuple[float, float]:
@@ -502,3 +538,4 @@ def benchmark(history_n: tuple, out=print) -> list[dict]:
 
 
 register_replay("history", recompute)
+
