@@ -9,11 +9,16 @@ naming the module below; an algorithm outside the package needs neither (`extern
 
 from __future__ import annotations
 
+import sys
+
+from ..compiling import one_compiler_at_a_time
 from . import (
     bayes_elim,
     fixed_share,
     prior_alloc,
     rue,
+    rue_heap,
+    rue_lazy,
     sequential_halving,
     successive_rejects,
     top_pair,
@@ -31,6 +36,9 @@ REGISTRY: dict[str, Algorithm] = {m.ALGORITHM.name: m.ALGORITHM for m in (
 REGISTRY[prior_alloc.AUTHORS.name] = prior_alloc.AUTHORS
 REGISTRY[rue.TOP_TWO.name] = rue.TOP_TWO
 REGISTRY[fixed_share.ALGORITHM.name] = fixed_share.ALGORITHM       # added after the paper's peers: their order kept
+for _module in (*{sys.modules[a.raw_batch.__module__] for a in REGISTRY.values()}, rue_lazy, rue_heap):
+    one_compiler_at_a_time(getattr(_module, "_batch", None))    # processes wanting one kernel at once compile it once
+del _module
 
 
 def get(name: str) -> Algorithm:

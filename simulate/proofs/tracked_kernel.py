@@ -17,6 +17,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from ..compiling import one_compiler_at_a_time
+
 
 @njit(cache=True, inline="always")
 def _posterior(T, S, s0, s, mean, var):
@@ -176,3 +178,6 @@ def tracked(means, z, sd, n, s0, s, track, eta, beta, beta1, eta_r, r_range, up_
         _one_run(np.int64(r), means, z, sd, n, logn, s0, s, track, eta, beta, beta1, eta_r, r_range, up_rhs,
                  up_rep_rhs, rec, Tout, Sout, flags, worst)
     return rec, Tout, Sout, flags, worst
+
+
+one_compiler_at_a_time(tracked)            # the claims that track proofs, in two workers at once, compile it once

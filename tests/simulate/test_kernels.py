@@ -17,3 +17,50 @@ def test_every_registered_algorithm_has_a_cached_entry_point(tmp_path, monkeypat
         real = os.path.exists
         monkeypatch.setattr(os.path, "exists", lambda p: False if p == index else real(p))
         assert status()[0] is False
+
+
+KERNEL = '''
+import json, os, sys, time
+from numba import njit, prange
+from simulate.compiling import one_compiler_at_a_time
+
+
+@njit(cache=True, parallel=True)
+def kernel(x):
+    out = 0.0
+    for i in prange(x.shape[0]):
+        for j in range(x.shape[1]):
+            out += x[i, j] * x[i, j] - x[i, j] / (1.0 + abs(x[i, j]))
+    return out
+
+
+if sys.argv[1] == "shared":
+    one_compiler_at_a_time(kernel)
+import numpy as np
+start = sys.argv[2]
+while not os.path.exists(start):               # both processes call at once
+    time.sleep(0.001)
+kernel(np.ones((3, 3)))
+print(json.dumps([sum(kernel._cache_misses.values()), sum(kernel._cache_hits.values())]))
+'''
+
+
+def test_two_processes_wanting_one_kernel_at_once_compile_it_once(tmp_path):
+    """With `one_compiler_at_a_time`, two processes calling a kernel numba has not cached yet, at the same moment,
+    compile it once between them: the second waits and loads the first one's copy."""
+    import json
+    import subprocess
+    import sys
+    import time
+    (tmp_path / "shared_kernel.py").write_text(KERNEL)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    start = tmp_path / "go"
+    procs = [subprocess.Popen([sys.executable, str(tmp_path / "shared_kernel.py"), "shared", str(start)], env=env,
+                              stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    time.sleep(3)                              # both imported and waiting (the lock is taken at the call)
+    start.write_text("")
+    got = [json.loads(p.communicate(timeout=300)[0].strip().splitlines()[-1]) for p in procs]
+    assert sum(m for m, _ in got) == 1 and sum(h for _, h in got) == 1, got
+    locks = list((tmp_path / "cache").rglob("*.compile.lock"))
+    assert len(locks) == 1 and "kernel" in locks[0].name
