@@ -264,11 +264,12 @@ def argmax_path(K: int, variances: str, top_two: bool, path: str | None = None, 
         return path
     if variances != "known" or top_two or K < LAZY_FROM:
         return "plain"
+    if K < HEAP_MIN:
+        return "lazy"
     from .rue_heap import MAX_K
     if K >= MAX_K:
         return "plain"
-    chosen = "lazy" if K < HEAP_MIN else "heap" if K >= HEAP_MAX or K >= heap_from(
-        work is None or work >= CALIBRATE_WORK, n, K) else "lazy"
+    chosen = "heap" if K >= HEAP_MAX or K >= heap_from(work is None or work >= CALIBRATE_WORK, n, K) else "lazy"
     if work is not None and work < COMPILE_WORK and not _ready(chosen):
         return "plain"
     return chosen

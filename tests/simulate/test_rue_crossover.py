@@ -219,7 +219,6 @@ def test_a_small_call_takes_the_plain_kernel_where_its_own_is_not_compiled(monke
     assert rue.argmax_path(100, "known", False, work=rue.COMPILE_WORK / 2) == "plain"
     assert rue.argmax_path(100, "known", False, work=rue.COMPILE_WORK) == "lazy"
     assert rue.argmax_path(100, "known", False, work=1e6, path="lazy") == "lazy"          # asked for: taken
-    assert rue.argmax_path(rue.LAZY_FROM, "known", False, work=1e6) == "plain"           # below HEAP_MIN too
     monkeypatch.setattr(rue, "_ready", lambda path: path == "lazy")
     assert rue.argmax_path(100, "known", False, work=1e6) == "lazy"
     assert rue.argmax_path(rue.HEAP_MAX, "known", False, work=1e6) == "plain"              # the trees' not ready
