@@ -251,8 +251,7 @@ def argmax_path(K: int, variances: str, top_two: bool, path: str | None = None, 
     HEAP_MIN, the trees from HEAP_MAX (plain again from `rue_heap.MAX_K`, beyond its slack's reach), and
     in between the trees from this host's measured crossover for the budget n (`heap_from`; n None: a long
     run). `work`: the call's arm-rounds (runs x n x K); below `CALIBRATE_WORK` a call does not wait for a
-    calibration and takes the crossover already known, else HEAP_FROM (None: calibrate where needed), and below
-    `COMPILE_WORK` the plain kernel where the other is not compiled yet (`_ready`). Every
+    calibration and takes the crossover already known, else HEAP_FROM (None: calibrate where needed). Every
     path makes the same pulls, so the choice, and so the calibration, changes speed only. `given`: the
     parameter an error names."""
     if path is not None and path not in PATHS:
@@ -269,29 +268,9 @@ def argmax_path(K: int, variances: str, top_two: bool, path: str | None = None, 
     from .rue_heap import MAX_K
     if K >= MAX_K:
         return "plain"
-    chosen = "heap" if K >= HEAP_MAX or K >= heap_from(work is None or work >= CALIBRATE_WORK, n, K) else "lazy"
-    if work is not None and work < COMPILE_WORK and not _ready(chosen):
-        return "plain"
-    return chosen
-
-
-#: a call of fewer arm-rounds (runs x n x K) than this takes the plain kernel where the lazy or tree kernel it
-#: would take is neither compiled in this process nor on disk: compiling one costs 5 s of CPU (rue_lazy._batch,
-#: Intel Xeon, cold; docs/bench.txt), more than the 1.9x at most it saves on a call this small (the plain pass at
-#: K = 100: about 1.9 ns an arm-round on one core). The plain kernel is the one every variance mode needs, so a
-#: first command compiles one RUE kernel instead of two. Speed only: every path makes the same pulls
-COMPILE_WORK = 1e9
-
-
-def _ready(path: str) -> bool:
-    """Whether the kernel of `path` is compiled in this process or kept on disk (loading it is cheap)."""
-    import importlib
-    import os
-    kernel = importlib.import_module(f"{__package__}.rue_{path}")._batch
-    try:
-        return bool(kernel.signatures) or os.path.exists(kernel._cache._cache_file._index_path)
-    except AttributeError:                 # numba's cache internals moved: take the path asked for
-        return True
+    if K >= HEAP_MAX:
+        return "heap"
+    return "heap" if K >= heap_from(work is None or work >= CALIBRATE_WORK, n, K) else "lazy"
 
 
 def lazy_path(K: int, variances: str, top_two: bool, lazy: bool | None) -> bool:

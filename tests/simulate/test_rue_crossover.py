@@ -25,7 +25,6 @@ def cache(tmp_path, monkeypatch):
     counter returning LEVEL_AT_128 (the real one is exercised in `test_a_real_calibration_...`)."""
     monkeypatch.setattr(C, "cache_dir", lambda: tmp_path)
     monkeypatch.setattr(C, "_known", {})
-    monkeypatch.setattr(rue, "_ready", lambda path: True)     # every kernel compiled: the crossover alone decides
     calls = []
 
     def fake(batch, block_for):
@@ -193,7 +192,6 @@ def test_a_real_calibration_writes_a_value_in_the_window(tmp_path, monkeypatch):
     """The measurement itself, shortened (no figure is asserted: the value depends on the host and its load)."""
     monkeypatch.setattr(C, "cache_dir", lambda: tmp_path)
     monkeypatch.setattr(C, "_known", {})
-    monkeypatch.setattr(rue, "_ready", lambda path: True)     # every kernel compiled: the crossover alone decides
     monkeypatch.setattr(C, "LAZY_ROUNDS", 200)
     monkeypatch.setattr(C, "HEAP_ROUNDS", 1000)
     monkeypatch.setattr(C, "SHORT_ROUNDS", 300)
@@ -209,24 +207,3 @@ def test_the_cache_sits_beside_numbas_kernels():
     """In the directory numba keeps rue_heap's compiled kernels in (NUMBA_CACHE_DIR where set), keyed by host."""
     assert C.cache_dir() == Path(H._batch._cache.cache_path)
     assert C.cache_file().name == f"{C.PREFIX}{C.host_key()}.json" and C.host_key() == C.host_key()
-
-
-def test_a_small_call_takes_the_plain_kernel_where_its_own_is_not_compiled(monkeypatch):
-    """Below COMPILE_WORK arm-rounds a known-variance call whose lazy or tree kernel is not compiled yet takes the
-    plain one (compiling another costs more than it saves); from COMPILE_WORK, or once compiled, its own path;
-    with the same pulls either way."""
-    monkeypatch.setattr(rue, "_ready", lambda path: False)
-    assert rue.argmax_path(100, "known", False, work=rue.COMPILE_WORK / 2) == "plain"
-    assert rue.argmax_path(100, "known", False, work=rue.COMPILE_WORK) == "lazy"
-    assert rue.argmax_path(100, "known", False, work=1e6, path="lazy") == "lazy"          # asked for: taken
-    monkeypatch.setattr(rue, "_ready", lambda path: path == "lazy")
-    assert rue.argmax_path(100, "known", False, work=1e6) == "lazy"
-    assert rue.argmax_path(rue.HEAP_MAX, "known", False, work=1e6) == "plain"              # the trees' not ready
-    monkeypatch.undo()
-    assert isinstance(rue._ready("lazy"), bool) and isinstance(rue._ready("heap"), bool)
-    K = 40
-    means = np.random.default_rng(1).normal(0.5, 0.1, (8, K))
-    seeds, rewards = _seeds(8, 3)
-    got = {path: rue.batch(means, 2 * K + 60, seeds, rewards, gaussian=True, nu=0.5, path=path, **KNOWN)
-           for path in ("plain", "lazy")}
-    assert np.array_equal(got["plain"][1], got["lazy"][1]) and np.array_equal(got["plain"][0], got["lazy"][0])
