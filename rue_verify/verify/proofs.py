@@ -9,7 +9,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from .findings import DECIDED, Finding, shorten
-from .statements import Condition, Holds, decide, decide_within, mutants
+from .statements import Condition, Holds, decide, decide_within
 
 #: the wall-clock limit of one mutant's decision (`step_mutants`), in seconds
 MUTANT_SECONDS = 8.0
@@ -100,6 +100,14 @@ BARE = ("a bare True certifies nothing: the step carries no statement the engine
         "verify.Holds, cite a lemma with verify.Cites, or rest on a node with verify.Rests)")
 
 
+def negated(st: Holds) -> Holds:
+    """A statement's negation, as `statements.kinded_mutants` makes its first mutant (a test holds them equal),
+    without building the other mutants: a certified row needs only this one."""
+    import sympy
+    return dataclasses.replace(st, claim=sympy.Not(st.claim, evaluate=False)
+                               if not isinstance(st.claim, sympy.Rel) else st.claim.negated)
+
+
 def _literal(x) -> bool:
     """True, 1, 1.0, a numpy bool: a value that says 'checked' without saying what."""
     return isinstance(x, (bool, int, float)) or type(x).__module__ == "numpy"
@@ -118,7 +126,7 @@ def _condition_state(check, decider=decide) -> tuple[str, str]:
     """(holds | fails | unchecked, why) of one side condition (a statement decided by `decider`)."""
     if isinstance(check, Holds):
         d = decider(check)
-        if d.status == "certified" and decider(mutants(check)[0][1]).status == "certified":
+        if d.status == "certified" and decider(negated(check)).status == "certified":
             return "unchecked", "its negation is certified too: its domain is empty, so it decides nothing"
         return {"certified": "holds", "refuted": "fails"}.get(d.status, "unchecked"), d.detail
     if isinstance(check, Argued):
@@ -186,7 +194,7 @@ def _holds_row(s: dict, st, describe: bool = True) -> dict:
     if describe:
         s.update(statement=st.text(), latex=st.latex())
     if d.status == "certified":
-        neg = mutants(st)[0][1]
+        neg = negated(st)
         negation = _negation(dataclasses.replace(neg, seconds=min(neg.seconds, NEGATION_SECONDS)))
         if negation.status == "certified":
             s.update(status="argued", detail=f"the check does not depend on the step: its negation is certified too "
@@ -409,10 +417,10 @@ def step_mutants(check, negation_only: bool = False) -> dict:
             out.append(_mutant_row(name, kind, decide_within(m, MUTANT_SECONDS)))
     elif isinstance(check, Cites):
         conds = [_condition(c) for c in check.conditions]
-        negated = tuple((text, mutants(c)[0][1]) if isinstance(c, Holds) else (text, c) for text, c, _ in conds)
+        negated_conds = tuple((text, negated(c)) if isinstance(c, Holds) else (text, c) for text, c, _ in conds)
         if any(isinstance(c, Holds) for _, c, _ in conds):
             out.append(_cites_mutant("negation (every condition that is a statement negated)", "negation", check,
-                                     negated, limited))
+                                     negated_conds, limited))
         else:
             out.append({"mutant": "negation", "kind": "negation", "status": "undecided", "timed_out": False,
                         "detail": "no condition is a statement the engine decides, so none can be negated"})

@@ -159,3 +159,13 @@ def test_a_code_mutant_asks_to_break_only_the_nodes_whose_statement_it_changed()
     assert none["built_on"] == [] and not none["broke"]
     s = summary([broke, kept, none])
     assert s["broke"] == 1 and s["survived"] == ["f (doubled)"] and s["no_statement"] == ["g (halved)"]
+
+
+def test_a_rows_negation_is_the_first_mutant():
+    """`proofs.negated` (what a certified row decides to be sure it depends on the step) is the mutants' first,
+    built without the others, on a relation, a conjunction and a statement with givens."""
+    for st in (HALF_LOG2, Holds(sympy.And(rel(x, "<=", y), rel(0, "<", x)), given=(rel(0, "<", y),)),
+               Holds(rel(sympy.Sum(1 / k ** 2, (k, 1, n)), "<=", 2), given=(rel(1, "<=", n),)),
+               Holds(rel(x ** 2, ">=", 0))):
+        assert proofs.negated(st) == mutants(st)[0][1]
+        assert proofs.negated(st) != st
