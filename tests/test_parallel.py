@@ -98,3 +98,21 @@ def test_the_running_hook_names_the_tasks_in_progress_and_ticks_while_they_run()
     assert seen[0] == ["slow", "a"]
     assert all(len(keys) <= 2 and keys[0] == "slow" for keys in seen)
     assert sum(keys == ["slow"] for keys in seen) >= 3          # ticks while the slow task alone runs
+
+
+def test_the_ledgers_units_run_longest_first_by_the_papers_measured_seconds(monkeypatch):
+    """`runner.units` orders by `Paper.seconds` (the mode's, else the quick ones); an untimed unit keeps its place
+    after the timed ones; a paper without timings keeps the registry's order. The shipped table times the whole
+    quick ledger."""
+    import dataclasses
+
+    from rue_verify.ledger import PAPER
+    from rue_verify.verify import papers, runner
+    ids = ["PF-E3K", "THM-GAP", "SEC2-UCBE-UPPER", "RATE-REGRET"]
+    assert set(PAPER.seconds["quick"]) >= set(runner.select(None))
+    timed = dataclasses.replace(PAPER, seconds={"quick": {"THM-GAP": 1.0, "SEC2-UCBE-UPPER": 5.0, "PF-E3K": 0.5}})
+    monkeypatch.setattr(papers, "paper_of", lambda spec: timed)
+    assert [u for u, _, _ in runner.units(ids, SMALL)] == [("SEC2-UCBE-UPPER",), ("THM-GAP",), ("PF-E3K",),
+                                                           ("RATE-REGRET",)]
+    monkeypatch.setattr(papers, "paper_of", lambda spec: dataclasses.replace(PAPER, seconds={}))
+    assert [u for u, _, _ in runner.units(ids, SMALL)] == [(i,) for i in ids]

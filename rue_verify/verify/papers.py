@@ -61,6 +61,9 @@ class Paper:
             `rue_verify.certify` checks) that its own searches record beside what the results carry (the
             exact history search's Farkas certificates), appending to the list {"what", "method", "why"} for
             each decision it has no certificate of; None: the results' certificates alone.
+        seconds: each mode's name -> {claim ID: the seconds its check took in a measured run} (`ClaimResult.seconds`),
+            so that the ledger's units run longest first and no long claim starts last (`runner.units`); a claim
+            not listed counts 0 and keeps its place. Speed only: results do not depend on the order.
     """
 
     name: str
@@ -83,6 +86,7 @@ class Paper:
     formula_command: str = ""
     formulas: tuple[str, ...] = ()
     certificates: Callable | None = None
+    seconds: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         """Each field of the type it is read as: a wrong one is a TypeError naming the field (a str for a

@@ -116,8 +116,17 @@ def units(ids: list[str], mode: Mode, run: Callable[[tuple[str, ...], Mode], lis
     """The ledger as tasks for `rue_verify.verify.parallel.run`: (key, run, (unit, mode)) per unit of
     `batches` (a unit's key is its claim ids). `run` is `check`, or a ledger's module-level function
     that calls it: a worker process imports the module `run` lives in, so a ledger's own function
-    registers the ledger's claims there first."""
-    return [(unit, run, (unit, mode)) for unit in batches(ids)]
+    registers the ledger's claims there first. The units go longest first by the paper's measured
+    seconds (`Paper.seconds`, for the mode's name, else its quick ones), so that no long unit starts when
+    the others are done; units it does not time keep their order, after the timed ones."""
+    from .papers import paper_of
+    try:
+        timed = paper_of(None).seconds
+        took = timed.get(mode.name) or timed.get("quick", {})
+    except Exception:                      # no active paper yet: the order given
+        took = {}
+    ordered = sorted(batches(ids), key=lambda unit: -sum(took.get(cid, 0.0) for cid in unit))
+    return [(unit, run, (unit, mode)) for unit in ordered]
 
 
 def collect(ids: list[str], parts: Iterable[list[ClaimResult]],
