@@ -161,3 +161,11 @@ def test_each_proved_links_certificate_is_written_beside_the_page_and_cvc5_re_de
     cert = json.loads((out / "certificates" / f"{sorted(files)[0]}.json").read_text())
     ok, detail = smt.check(cert)
     assert ok, detail
+
+
+def test_the_measured_seconds_name_real_figure_families_and_order_the_longest_first():
+    """The report's pool takes its longest tasks first (`_figure_seconds`, `runner.unit_seconds`): the shipped table
+    names only real families and times some of them."""
+    from rue_verify.outputs.report import _figure_seconds
+    took = _figure_seconds()
+    assert took and set(took) <= set(FAMILIES) and max(took.values()) > 0

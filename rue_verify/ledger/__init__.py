@@ -113,12 +113,12 @@ def _certificates(mode, uncovered: list | None = None):
 
 
 def _seconds() -> dict:
-    """Each mode's measured seconds of the claims (`rue_verify/data/claim_seconds.json`, written from a quick run's
+    """Each mode's measured seconds of the claims (`rue_verify/data/seconds.json`, written from a quick run's
     `claims --json`; `Paper.seconds`): the ledger's units run longest first. Empty where the file is unreadable."""
     import json
     from importlib import resources
     try:
-        data = json.loads(resources.files("rue_verify").joinpath("data", "claim_seconds.json").read_text())
+        data = json.loads(resources.files("rue_verify").joinpath("data", "seconds.json").read_text())["claims"]
         return {mode: data[mode] for mode in ("quick", "thorough") if mode in data}
     except Exception:
         return {}

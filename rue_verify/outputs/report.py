@@ -210,6 +210,17 @@ def staged(final: Path):
         shutil.rmtree(stage, ignore_errors=True)
 
 
+def _figure_seconds() -> dict:
+    """Each figure family's measured seconds in a quick report (`rue_verify/data/seconds.json`), so that the report's
+    pool starts its longest tasks first; empty where the file is unreadable."""
+    import json
+    from importlib import resources
+    try:
+        return json.loads(resources.files("rue_verify").joinpath("data", "seconds.json").read_text())["figures"]
+    except Exception:
+        return {}
+
+
 def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed, ids, workers, rates_dir,
             claim_files, your_bounds, paper, limit: dict, redraw: bool = False) -> dict:
     from ..ledger import LedgerInputs, Mode, collect, load_claims, units
@@ -219,6 +230,7 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     from ..studies.progress import bar, counter
     from ..user_bounds import check_bound, load_bound
     from ..verify import parallel
+    from ..verify.runner import unit_seconds
     t0 = time.perf_counter()
     # a partial reproduction's report judges the claims its results lack on the shipped results
     given = LedgerInputs(str(results_dir) if results_dir else None, str(rates_dir) if rates_dir else None,
@@ -237,6 +249,9 @@ def _report(scale, out: Path, final: Path, thorough, results_dir, progress, seed
     tasks = [(("claims",) + key, fn, a) for key, fn, a in units(ids, mode)]
     tasks += [(("figures",) + g, make_group, (g, inputs, out / "figures", redraw))
               for g in groups([n for n in names if n not in drawn_here])]
+    took = _figure_seconds()                # longest first, claims and figures together (speed only)
+    tasks.sort(key=lambda t: -(unit_seconds(t[0][1:], mode) if t[0][0] == "claims" else
+                               sum(took.get(n, 0.0) for n in t[0][1:])))
     shown = bar(len(ids) + len(names), "report", "task", progress)       # one step per claim and per figure
     step = counter(shown)
     done = parallel.run(tasks, workers, lambda key: [step(k if key[0] == "claims" else ("figure", k)) for k in key[1:]])

@@ -112,6 +112,18 @@ def paper_resolve(results: list[ClaimResult]) -> Any:
     return paper_graph(paper_of(None), results)
 
 
+def unit_seconds(unit: tuple[str, ...], mode: Mode) -> float:
+    """A unit's expected seconds: the sum of its claims' in the active paper's measured run (`Paper.seconds`, the
+    mode's, else the quick ones; a claim not listed counts 0)."""
+    from .papers import paper_of
+    try:
+        timed = paper_of(None).seconds
+    except Exception:                      # no active paper yet
+        return 0.0
+    took = timed.get(mode.name) or timed.get("quick", {})
+    return float(sum(took.get(cid, 0.0) for cid in unit))
+
+
 def units(ids: list[str], mode: Mode, run: Callable[[tuple[str, ...], Mode], list[ClaimResult]] = check) -> list[tuple]:
     """The ledger as tasks for `rue_verify.verify.parallel.run`: (key, run, (unit, mode)) per unit of
     `batches` (a unit's key is its claim ids). `run` is `check`, or a ledger's module-level function
@@ -119,13 +131,7 @@ def units(ids: list[str], mode: Mode, run: Callable[[tuple[str, ...], Mode], lis
     registers the ledger's claims there first. The units go longest first by the paper's measured
     seconds (`Paper.seconds`, for the mode's name, else its quick ones), so that no long unit starts when
     the others are done; units it does not time keep their order, after the timed ones."""
-    from .papers import paper_of
-    try:
-        timed = paper_of(None).seconds
-        took = timed.get(mode.name) or timed.get("quick", {})
-    except Exception:                      # no active paper yet: the order given
-        took = {}
-    ordered = sorted(batches(ids), key=lambda unit: -sum(took.get(cid, 0.0) for cid in unit))
+    ordered = sorted(batches(ids), key=lambda unit: -unit_seconds(unit, mode))
     return [(unit, run, (unit, mode)) for unit in ordered]
 
 
