@@ -299,10 +299,18 @@ def certificates(check: str | None = None, write: str | None = None, paper: str 
     uncovered: list = []
     mode = _mode(paper, the_paper, claim_seconds=claim_seconds)
     extra = the_paper.certificates(mode, uncovered) if the_paper.certificates else ()
+    from ..studies.progress import bar
+    shown = bar(None, "certificates", "certificate", progress)     # a count and the last one written
+
+    def wrote(what: str) -> None:
+        shown.set_postfix_str(what[:60], refresh=False)
+        shown.update(1)
     try:
-        paths = write_certificates([checked, checked.graph], write, uncovered=uncovered, extra=extra)
+        paths = write_certificates([checked, checked.graph], write, uncovered=uncovered, extra=extra, progress=wrote)
     except OSError as err:
         raise cannot_write("write", write, err) from None
+    finally:
+        shown.close()
     kinds: dict = {}
     for p in paths:
         kind = json.loads(p.read_text(encoding="utf-8")).get("kind")

@@ -130,10 +130,11 @@ def _checked_steps(obj):
 
 
 def write_certificates(results_or_graph, directory, source: str | None = None,
-                       uncovered: list | None = None, extra=()) -> list[Path]:
+                       uncovered: list | None = None, extra=(), progress=None) -> list[Path]:
     """Write each certificate of `certificates(results_or_graph)`, then each of `extra` (a paper's own searches',
     `Paper.certificates`), to `directory/<key>.json`, each whole or not at all (a temporary file renamed into
-    place); the paths written (`uncovered` as `certificates` takes it)."""
+    place); the paths written (`uncovered` as `certificates` takes it). `progress(what)` is called as each is
+    written (what it certifies), for a display: the paper's searches may take minutes."""
     import itertools
     import os
     import tempfile
@@ -154,6 +155,8 @@ def write_certificates(results_or_graph, directory, source: str | None = None,
             Path(tmp).unlink(missing_ok=True)
             raise
         paths.append(p)
+        if progress:
+            progress(str(cert.get("what") or cert["key"]))
     return paths
 
 

@@ -39,3 +39,19 @@ def test_the_checker_process_imports_no_search(tmp_path):
             "m.startswith(('scipy.optimize', 'rue_verify.verify'))), file=sys.stderr)") % str(tmp_path)
     got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert got.stderr.strip().splitlines()[-1] == "[]", got.stderr
+
+
+def test_writing_certificates_reports_each_one_as_it_is_written(tmp_path):
+    """`write_certificates(progress=...)` is told of every certificate it writes, in order (the command's count)."""
+    import sympy
+
+    from rue_verify.certify import collect
+    from rue_verify.verify.derivation import Decide, Statement, derive, from_derivation, link
+    y = sympy.Symbol("y", positive=True)
+    f = from_derivation(derive(Statement(1 + y, "<=", sympy.exp(y) + y ** 2),
+                               [link("<=", sympy.exp(y), Decide("z3")),
+                                link("<=", sympy.exp(y) + 2 * y ** 2 + 1, Decide("z3"))]), "y > 0")
+    told: list = []
+    paths = collect.write_certificates([f], tmp_path / "certs", progress=told.append)
+    assert paths and len(told) == len(paths)
+    assert told == [json.loads(p.read_text())["what"] or json.loads(p.read_text())["key"] for p in paths]
