@@ -331,15 +331,16 @@ _WALK_CODE: list = []
 
 
 def walk_code() -> str:
-    """The hash of the code a walk's outcome depends on (`proof_history_record.code_hash`): this module, the search,
-    RUE's linear form and `bounds`."""
+    """The hash of the code a walk's outcome depends on (`proof_history_record.code_hash`): this module, the search
+    and what it imports (the Farkas check, the induction's z3 for margins near 0), RUE's linear form and `bounds`."""
     if not _WALK_CODE:
         import sys
 
         from simulate.proofs import linear
 
-        from ..verify import histories
-        _WALK_CODE.append(history_record.code_hash([linear, histories, sys.modules[__name__]]))
+        from ..certify import farkas
+        from ..verify import histories, induction
+        _WALK_CODE.append(history_record.code_hash([linear, histories, farkas, induction, sys.modules[__name__]]))
     return _WALK_CODE[0]
 
 
