@@ -50,6 +50,20 @@ def test_the_wheel_imports_from_the_virtualenv(venv, tmp_path):
     assert all(p.startswith(str(venv)) for p in out), out
 
 
+def test_the_wheel_reads_its_shipped_history_outcomes_and_timings(venv, tmp_path):
+    """The installed package's code hashes to the shipped history outcomes' hash (its files, not the source tree's,
+    are hashed), so a fresh install walks no point of the quick grid; and it knows its claims' measured seconds."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    out = run([venv / "bin" / "python", "-c",
+               "from rue_verify.ledger import PAPER, SETTINGS; from rue_verify.ledger import proof_histories as h; "
+               "from rue_verify.ledger import proof_history_record as r\n"
+               "def walked(*a, **k): raise SystemExit('walked')\n"
+               "h.search_many = walked\n"
+               "[h._walks(route, tuple(SETTINGS['quick']['history_n'])) for route in h.ROUTE_STEPS]\n"
+               "print(h.__file__, len(r.reused), len(PAPER.seconds['quick']))"], cwd=tmp_path, env=env).stdout.split()
+    assert out[0].startswith(str(venv)) and int(out[1]) > 0 and int(out[2]) > 0, out
+
+
 #: one cheap claim of every ledger module (the reproduction's, the rate study's, the exploration-constant and
 #: the variance-estimator studies' shipped results among what they read): the whole quick ledger, compiled from
 #: cold in the fresh virtualenv, took three minutes of CI's fifteen
