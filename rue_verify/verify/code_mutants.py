@@ -19,12 +19,13 @@ import inspect
 import sys
 from contextlib import contextmanager
 
-#: the mutants of a formula: its value times 101/100 ('moved'), and its sum less its last term ('term dropped',
-#: where its value is a sum or a dict of terms); `proofs --mutants` runs these. A 1% move of a definition (beta,
-#: eta) changes a statement and its proof alike, and a 1% move of a bound with slack leaves it true: a sound engine
-#: proves either, so `LARGE` moves (times 2, times 1/2) are there to ask whether a proof depends on its formula at
-#: all (`code_mutants(kinds=...)`)
-KINDS = ("moved", "term dropped")
+#: the mutants of a formula: its value times 101/100 ('moved') and times 99/100 ('moved down', the direction that
+#: tightens an upper bound: the move up of one loosens it, and a looser bound is still true), and its sum less its
+#: last term ('term dropped', where its value is a sum or a dict of terms); `proofs --mutants` runs these. A 1% move
+#: of a definition (beta, eta) changes a statement and its proof alike, and a 1% move of a bound with slack leaves
+#: it true: a sound engine proves either, so `LARGE` moves (times 2, times 1/2) are there to ask whether a proof
+#: depends on its formula at all (`code_mutants(kinds=...)`)
+KINDS = ("moved", "moved down", "term dropped")
 LARGE = ("doubled", "halved")
 
 
@@ -133,8 +134,8 @@ def mutant(fn, kind: str):
                 return v
         return go
 
-    change = {"moved": moved, "term dropped": dropped, "doubled": scaled(sympy.Integer(2)),
-              "halved": scaled(sympy.Rational(1, 2))}[kind]
+    change = {"moved": moved, "moved down": scaled(sympy.Rational(99, 100)), "term dropped": dropped,
+              "doubled": scaled(sympy.Integer(2)), "halved": scaled(sympy.Rational(1, 2))}[kind]
 
     def wrapped(*a, **k):
         return change(fn(*a, **k))
@@ -145,7 +146,7 @@ def mutant(fn, kind: str):
 def applies(fn, kind: str, sample) -> bool:
     """Whether mutant `kind` changes anything of a value like `sample` (a sum to drop a term from)."""
     import sympy
-    if kind in ("moved", "doubled", "halved"):
+    if kind in ("moved", "moved down", "doubled", "halved"):
         return True
     return (isinstance(sample, dict) and len(sample) > 1) or (isinstance(sample, sympy.Add) and len(sample.args) > 1)
 

@@ -136,6 +136,19 @@ def test_a_formulas_large_mutants_double_and_halve_its_value_whatever_its_form()
         assert all(applies(fn, k, value) for k in LARGE)
 
 
+def test_a_formula_moves_both_ways_so_that_a_looser_bound_is_not_the_only_mutant():
+    """`code_mutants.KINDS` moves a value up 1% and down 1%: one of the two tightens any bound."""
+    import sympy
+
+    from rue_verify.verify.code_mutants import KINDS, applies, mutant
+    x = sympy.Symbol("x", positive=True)
+    assert {"moved", "moved down"} <= set(KINDS)
+    up, down = mutant(lambda: x + 1, "moved")(), mutant(lambda: x + 1, "moved down")()
+    assert sympy.simplify(up - sympy.Rational(101, 100) * (x + 1)).is_zero
+    assert sympy.simplify(down - sympy.Rational(99, 100) * (x + 1)).is_zero
+    assert mutant(lambda: {"a": 2.0}, "moved down")() == {"a": 2.0 * 0.99} and applies(None, "moved down", 1.0)
+
+
 def test_a_code_mutant_asks_to_break_only_the_nodes_whose_statement_it_changed():
     """`code_mutants.mutant_row`: of a claim's proved nodes, those whose computed statement the mutant changed must
     all stop reading proved; a node of the same claim whose statement is not built on the formula is read but not
