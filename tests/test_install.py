@@ -10,6 +10,9 @@ import sys
 
 import pytest
 
+# one worker builds and installs the wheel once (xdist would otherwise build it in each worker)
+pytestmark = pytest.mark.xdist_group("wheel")
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]      # the tree the wheel is built from
 
 

@@ -14,6 +14,9 @@ import pytest
 from rue_verify.outputs.report import report
 from rue_verify.plots.registry import FAMILIES, Scale
 
+# one worker builds the module's fixture once (xdist would otherwise build it in each worker)
+pytestmark = pytest.mark.xdist_group("tiny_report")
+
 TINY = Scale("test", mc_draws=2000, rue_runs=6, ucbe_runs=40, full_info_pairs=2000)
 CLAIMS = ["SEC2-THR-0223", "THM-GAP", "LEM-TAU-LOWER", "EXP-K80", "DISC-MK"]
 

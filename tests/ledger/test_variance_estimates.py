@@ -15,6 +15,9 @@ from rue_verify.rates import estimators as E
 from rue_verify.verify import LedgerInputs, Mode
 from simulate.stats import Interval
 
+# one worker builds the module's fixture once (xdist would otherwise build it in each worker)
+pytestmark = pytest.mark.xdist_group("variance_study")
+
 TINY = E.EstimatorScale("tiny", 80, 8)
 CELLS = ((4, 300), (5, 400))
 

@@ -8,6 +8,9 @@ from matplotlib.container import ErrorbarContainer
 from rue_verify import plots
 from rue_verify.reproduction.grid import Scale, execute, grid, instance_errors
 
+# one worker builds the module's fixture once (xdist would otherwise build it in each worker)
+pytestmark = pytest.mark.xdist_group("empirical_rows")
+
 TINY = Scale("tiny", fixed_runs=12, random_instances=4, random_runs=3, arms_runs=4, two_stage_runs=6,
              two_stage_random_runs=2)
 

@@ -13,6 +13,9 @@ from rue_verify import rates
 from rue_verify.rates import grid
 from rue_verify.rates.truth import bayes_truth, oracle_truth
 
+# one worker builds the module's fixture once (xdist would otherwise build it in each worker)
+pytestmark = pytest.mark.xdist_group("rate_study")
+
 TINY = grid.Scale("tiny", (
     grid.Plan(grid.BASE, ("rue", "bayes_elim", "oracle", "sr"), 100, 464, 60, (("sr", 215),)),
     grid.Plan(grid.Setting("K4", 4), ("rue", "oracle"), 100, 464, 60),
