@@ -267,7 +267,9 @@ class Algorithm:
 
     def _checked_batch(self, means, n, seeds, reward_seeds, gaussian=False, nu=0.0, sums=None, **kw):
         from .sources import collect, replayed_sums
-        means = np.asarray(means, float)
+        # C-contiguous and writable, whatever was given: numba compiles a kernel once per argument type, and a
+        # read-only or strided means array (a rate study's cached draws) is another type, compiled again
+        means = np.require(np.asarray(means, float), np.float64, ("C", "W"))
         kw = self._check(means, n, gaussian, nu, kw)
         nu = self.per_arm_nu(nu, means.shape[1], gaussian, {**self._defaults(), **kw})
         R = means.shape[0]

@@ -64,3 +64,22 @@ def test_two_processes_wanting_one_kernel_at_once_compile_it_once(tmp_path):
     assert sum(m for m, _ in got) == 1 and sum(h for _, h in got) == 1, got
     locks = list((tmp_path / "cache").rglob("*.compile.lock"))
     assert len(locks) == 1 and "kernel" in locks[0].name
+
+
+def test_a_read_only_or_strided_means_array_runs_on_the_writable_ones_compiled_kernel():
+    """A batch's means reach its kernel as one type (C-contiguous, writable) whatever was passed: numba compiles
+    once per argument type, so a read-only array (a rate study's cached draws) or a Fortran-ordered one would
+    otherwise compile the kernel again. Same runs, same results, no new signature."""
+    import numpy as np
+    alg = REGISTRY["uniform"]
+    kernel = next(k for k in _entry_points() if k.py_func.__module__ == alg.raw_batch.__module__)
+    means = np.array([[0.5, 0.4, 0.3], [0.6, 0.2, 0.1]])
+    seeds = np.arange(2, dtype=np.uint64)
+    first = alg.batch(means, 30, seeds, seeds + 7)
+    before = len(kernel.signatures)
+    frozen = means.copy()
+    frozen.setflags(write=False)
+    for given in (frozen, np.asfortranarray(means)):
+        again = alg.batch(given, 30, seeds, seeds + 7)
+        assert all(np.array_equal(a, b) for a, b in zip(first, again))
+    assert len(kernel.signatures) == before, kernel.signatures[before:]
