@@ -92,6 +92,8 @@ def argv(draw, command, flags, must_fail=False):
         out += ["--id", draw(st.sampled_from(["SEC2-THR-0223", "EXP-K80,DISC-MK", "NOPE"]))]
     if command in ("simulate", "table") and "--runs" not in keys:     # 1000 runs of every algorithm take minutes:
         out += ["--runs", draw(st.sampled_from(["1", "3"]))]           # the fuzz is about the arguments
+    if command == "table" and "--setups" not in keys:       # every setup at its paper budgets takes a minute
+        out += ["--setups", draw(st.sampled_from(["F1", "R1"]))]
     if command in ("simulate", "table", "claims", "bench", "reproduce"):
         out.append("-q")
     return out

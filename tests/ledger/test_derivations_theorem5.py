@@ -230,7 +230,9 @@ _MOMENT, _THM51 = bounds.repaired.range_second_moment_bound, bounds.repaired.the
 
 
 @pytest.mark.parametrize("wrong", [
-    lambda K, n, s0, s, d: sympy.sqrt(_MOMENT(K, s0)) * _THM51(K, n, s0, s, d),          # e_n for its square root
+    # e_n for its square root: its final link is left undecided after a minute of sympy and z3 (a timed-out
+    # decision is never kept, so every run pays it): with -m slow; the plant below runs in CI
+    pytest.param(lambda K, n, s0, s, d: sympy.sqrt(_MOMENT(K, s0)) * _THM51(K, n, s0, s, d), marks=pytest.mark.slow),
     lambda K, n, s0, s, d: 2 * sympy.sqrt(s0 * sympy.log(K)) * sympy.sqrt(_THM51(K, n, s0, s, d)),   # kappa's moment
 ])
 def test_a_wrong_repaired_theorem_5_2_leaves_its_chain_unproved(monkeypatch, wrong):
