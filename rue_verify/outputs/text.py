@@ -249,11 +249,16 @@ def code_mutants(rows: list[dict], summary: dict) -> list[str]:
         return ["", "Code mutants: no proved node's statement is built from a formula of the paper's modules."]
     out = ["", f"Code mutants: {summary['code_mutants']} mutants of the formulas the proved claims call; "
                f"{summary['broke']} left every proof whose statement they changed unproved, "
-               f"{len(summary.get('no_statement', []))} changed no proved statement."]
+               f"{len(summary.get('no_statement', []))} changed no proved statement; of the nodes a mutant left "
+               f"proved, {len(summary.get('holes', []))} read a false statement (a hole in the proof) and "
+               f"{len(summary.get('true_survivors', []))} a statement true at every point sampled."]
     for r in rows:
         built = set(r.get("built_on", r["nodes"]))
+        said = r.get("survivors", {})
         nodes = ", ".join(f"{k}: {v}" + ("" if k in built else " (statement not built on it)")
+                          + (f" (its mutated statement {said[k]['kind']}: {said[k]['detail'][:80]})" if k in said
+                             else "")
                           for k, v in r["nodes"].items())
-        word = "broke" if r["broke"] else "NO STATEMENT" if not built else "SURVIVED"
+        word = "broke" if r["broke"] else "NO STATEMENT" if not built else "HOLE" if r.get("holes") else "SURVIVED"
         out.append(f"  {word}  {r['formula']} ({r['mutant']}): {nodes}")
     return out

@@ -226,13 +226,61 @@ def mutant_row(name: str, kind: str, cids, proved: dict, after_graph) -> dict:
     """One code mutant's row: each proved node of the claims `cids` read in the graph resolved under the mutant
     (`nodes`), the nodes whose computed statement the mutant changed (`built_on`: their statements are built from
     the formula), and `broke`: there is such a node and none of them is still proved. A node of the same claims whose
-    statement the mutant left as it was is not built on the formula, and is not asked to break."""
+    statement the mutant left as it was is not built on the formula, and is not asked to break.
+
+    Each node built on the formula that the mutant leaves proved is told apart (`survivors`, `survivor`): its
+    mutated statement still true, so that there was nothing to catch, or false and still read proved, a hole in
+    the proof (`holes`)."""
     watched = {k: n for k, n in proved.items() if n.get("claim") in cids}
     after = {k: after_graph.nodes[k].get("proof") if k in after_graph.nodes else "absent" for k in watched}
     built = sorted(k for k in watched if k not in after_graph.nodes
                    or statement_text(after_graph.nodes[k]) != statement_text(watched[k]))
+    survivors = {k: survivor(after_graph.nodes[k]) for k in built if after[k] == "proved"}
     return {"formula": name, "mutant": kind, "claims": list(cids), "nodes": after, "built_on": built,
-            "broke": bool(built) and all(after[k] != "proved" for k in built)}
+            "broke": bool(built) and all(after[k] != "proved" for k in built), "survivors": survivors,
+            "holes": sorted(k for k, v in survivors.items() if v["kind"] == "false but proved")}
+
+
+#: the points of its domain a survivor's mutated statement is evaluated at (`survivor`)
+SURVIVOR_POINTS = 64
+
+
+def statement_object(node: dict | None):
+    """A graph node's computed statement (`derivation.Statement`) rebuilt from its record's srepr, or None."""
+    import sympy
+
+    from .derivation import Statement
+    chain = (node or {}).get("chain") or ((node or {}).get("own") or {}).get("chain")
+    rec = (chain or {}).get("statement")
+    if not isinstance(rec, dict) or not isinstance(rec.get("srepr"), dict):
+        return None
+    names = vars(sympy)
+    try:
+        read = {k: eval(rec["srepr"][k], names) for k in ("lhs", "rhs")}      # srepr: sympy's own constructors
+        given = tuple(eval(g, names) for g in rec["srepr"].get("given", ()))
+        return Statement(read["lhs"], rec["op"], read["rhs"], given)
+    except Exception:                           # a function class of the paper's own that srepr cannot name
+        return None
+
+
+def survivor(node: dict) -> dict:
+    """What a node that a code mutant leaves proved is (`mutant_row`): {"kind", "detail"}, the kind one of
+    "false but proved" (its mutated statement is false at a point of its domain, replayed to 50 digits: a hole),
+    "true where sampled" (true at every one of `SURVIVOR_POINTS` seeded points of its domain: a sample, not a
+    proof, so a survivor's statement false only near a boundary reads here), or "not read" (its statement could
+    not be rebuilt or evaluated)."""
+    from .statements import Holds, _sample_refutation
+    st = statement_object(node)
+    if st is None:
+        return {"kind": "not read", "detail": "its computed statement could not be rebuilt from its record"}
+    try:
+        found = _sample_refutation(Holds(st.relation(), st.given), tries=SURVIVOR_POINTS)
+    except Exception as err:                    # an expression the sampler cannot evaluate
+        return {"kind": "not read", "detail": f"sampling failed: {type(err).__name__}: {str(err)[:120]}"}
+    if found is not None:
+        return {"kind": "false but proved", "detail": found.detail}
+    return {"kind": "true where sampled", "detail": f"true at every one of {SURVIVOR_POINTS} seeded points of its "
+                                                    "domain tried (points outside its given relations skipped)"}
 
 
 def summary(rows: list[dict]) -> dict:
@@ -241,4 +289,8 @@ def summary(rows: list[dict]) -> dict:
     built from it)."""
     return {"code_mutants": len(rows), "broke": sum(r["broke"] for r in rows),
             "survived": [f"{r['formula']} ({r['mutant']})" for r in rows if not r["broke"] and r.get("built_on", 1)],
-            "no_statement": [f"{r['formula']} ({r['mutant']})" for r in rows if r.get("built_on") == []]}
+            "no_statement": [f"{r['formula']} ({r['mutant']})" for r in rows if r.get("built_on") == []],
+            # a node left proved whose mutated statement is false somewhere: the proof has a hole
+            "holes": [f"{r['formula']} ({r['mutant']}): {k}" for r in rows for k in r.get("holes", [])],
+            "true_survivors": [f"{r['formula']} ({r['mutant']}): {k}" for r in rows
+                               for k, v in r.get("survivors", {}).items() if v["kind"] == "true where sampled"]}

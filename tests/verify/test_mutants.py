@@ -174,6 +174,35 @@ def test_a_code_mutant_asks_to_break_only_the_nodes_whose_statement_it_changed()
     assert s["broke"] == 1 and s["survived"] == ["f (doubled)"] and s["no_statement"] == ["g (halved)"]
 
 
+def test_a_survivor_is_told_apart_by_its_mutated_statement_a_false_one_being_a_hole():
+    """A node that a code mutant leaves proved is read under the mutant: its computed statement (rebuilt from its
+    record) false at a point of its domain is a hole in the proof, counted in the summary; true at every sampled
+    point, it had nothing to catch. A planted hole (x <= x/2 for x > 0, left 'proved') must read as one."""
+    from types import SimpleNamespace
+
+    from rue_verify.verify.code_mutants import mutant_row, summary
+    from rue_verify.verify.derivation import Statement
+    p = sympy.Symbol("p", positive=True)
+
+    def node(st, proof="proved"):
+        return {"claim": "C", "proof": proof, "chain": {"statement": st.record()}}
+    proved = {"a": node(Statement(p / 2, "<=", p)), "b": node(Statement(p, "<=", 2 * p))}
+    hole = mutant_row("f", "doubled", ("C",), proved,
+                      SimpleNamespace(nodes={"a": node(Statement(p, "<=", p / 2)), "b": proved["b"]}))
+    assert hole["built_on"] == ["a"] and not hole["broke"] and hole["holes"] == ["a"], hole
+    assert hole["survivors"]["a"]["kind"] == "false but proved" and "p" in hole["survivors"]["a"]["detail"]
+    true = mutant_row("f", "moved", ("C",), proved,
+                      SimpleNamespace(nodes={"a": node(Statement(p * sympy.Rational(101, 200), "<=", p)),
+                                             "b": proved["b"]}))
+    assert not true["broke"] and true["holes"] == [] and true["survivors"]["a"]["kind"] == "true where sampled"
+    given = mutant_row("f", "moved", ("C",), proved,     # false only off the given domain: not a hole
+                       SimpleNamespace(nodes={"a": node(Statement(p, "<=", 3, given=(sympy.Le(p, 2),))),
+                                              "b": proved["b"]}))
+    assert given["holes"] == [] and given["survivors"]["a"]["kind"] == "true where sampled", given
+    s = summary([hole, true, given])
+    assert s["holes"] == ["f (doubled): a"] and s["true_survivors"] == ["f (moved): a", "f (moved): a"]
+
+
 def test_a_rows_negation_is_the_first_mutant():
     """`proofs.negated` (what a certified row decides to be sure it depends on the step) is the mutants' first,
     built without the others, on a relation, a conjunction and a statement with givens."""
