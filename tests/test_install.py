@@ -48,8 +48,9 @@ def venv(tmp_path_factory):
 
 
 def test_the_wheel_imports_from_the_virtualenv(venv, tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}    # a PYTHONPATH to a source tree too
     out = run([venv / "bin" / "python", "-c", "import bounds, simulate, rue_verify; "
-               "print(bounds.__file__, simulate.__file__, rue_verify.__file__)"], cwd=tmp_path).stdout.split()
+               "print(bounds.__file__, simulate.__file__, rue_verify.__file__)"], cwd=tmp_path, env=env).stdout.split()
     assert all(p.startswith(str(venv)) for p in out), out
 
 
