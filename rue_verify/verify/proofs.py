@@ -414,7 +414,13 @@ def step_mutants(check, negation_only: bool = False) -> dict:
     if isinstance(check, Holds):
         listed = kinded_mutants(check)
         for kind, name, m in listed[:1] if negation_only else listed:
-            out.append(_mutant_row(name, kind, decide_within(m, MUTANT_SECONDS)))
+            d = decide_within(m, MUTANT_SECONDS)
+            if d.status != "refuted" and d.status != "certified":
+                # undecided: a point of the domain that meets its given equations may still refute it (a random
+                # point meets an equation with probability zero, and z3's model may be no point of the domain)
+                from .domain_points import solved_refutation
+                d = solved_refutation(m) or d
+            out.append(_mutant_row(name, kind, d))
     elif isinstance(check, Cites):
         conds = [_condition(c) for c in check.conditions]
         negated_conds = tuple((text, negated(c)) if isinstance(c, Holds) else (text, c) for text, c, _ in conds)
