@@ -22,10 +22,20 @@ named `negated_claim`, then `(check-sat)`. A reader can run any SMT solver on th
   than the proof did, and a contradiction is found fast where there is one.
 
 cvc5 runs in a child process, stopped past its time limit: its own limit (`tlimit-per`) does not stop its
-nonlinear coverings procedure. Its configurations are tried in turn (measured on the ledger's links: the coverings
-alone decide most of them fastest, where cvc5's default for QF_NRA, coverings with incremental linearization, takes
-longer or times out; one only the default decides, one only the linearization): any of them answering unsat
-re-decides the problem, any answering sat rejects it.
+nonlinear coverings procedure. A limit is of CPU time (the kernel's RLIMIT_CPU on the child, where the platform forks
+and has one; the clock only as a backstop): a loaded machine gives cvc5 fewer seconds of the clock, not fewer of
+work, so an answer does not depend on what else runs (`certify.answers` ships and keeps the answers). Its
+configurations are tried in turn (measured on the ledger's links: the coverings alone decide most of them fastest,
+where cvc5's default for QF_NRA, coverings with incremental linearization, takes longer or times out; one only the
+default decides, one only the linearization): any of them answering unsat re-decides the problem, any answering sat
+rejects it. The last two turn off the coverings' variable elimination (`nl-cov-var-elim`). Measured on the 70 z3
+problems of the quick ledger's proofs (`certify.answers_build`, which decides 301 with those of the shipped
+decisions): the first three leave 7 of them unknown; without variable elimination the coverings alone decide two
+(PF-T1N-E2's step 3 in 0.2 s of CPU, the repaired THM-FAIL's step 14), cvc5's defaults two more (the repaired
+THM-FAIL's steps 12 and 22, in 23 and 29 s of CPU; none of the first three decides them in 60). Three stay unknown
+(the repaired DISC-RHO's step 9, the repaired THM-FAIL's steps 5 and 6), as in each of the 28 to 52 other
+configurations a sweep of cvc5's options tried on them (projections, liftings, linear models, decision modes,
+simplifications, seeds, ...), 30 s or more each.
 
 Assertion names say what each is: `fact_i` a fact of the abstraction (a property of exp, log, erf, a square root,
 floor, ... or a symbol's assumption: true of the functions it constrains wherever the statement is defined, so the
@@ -54,9 +64,15 @@ import re
 TRUSTS = ("that the negated claim and the givens translate the statement, that each named fact is true of what it "
           "constrains, and the induction cases' formulas")
 
-#: cvc5's configurations tried in turn on a problem: (name, options, time limit in seconds)
+#: cvc5's configurations tried in turn on a problem: (name, options, time limit in seconds of CPU); the last two
+#: without the coverings' variable elimination, each deciding links the first three leave unknown (module docstring)
 CONFIGS = (("coverings", {"nl-ext": "none", "nl-cov": "true"}, 25.0), ("cvc5's defaults", {}, 10.0),
-           ("incremental linearization", {"nl-cov": "false", "nl-ext-tplanes": "true"}, 5.0))
+           ("incremental linearization", {"nl-cov": "false", "nl-ext-tplanes": "true"}, 5.0),
+           ("coverings without variable elimination", {"nl-ext": "none", "nl-cov": "true", "nl-cov-var-elim": "false"},
+            5.0),
+           ("cvc5's defaults without variable elimination", {"nl-cov-var-elim": "false"}, 40.0))
+#: the clock's backstop on a child cvc5: this many times its CPU limit, and a minute (`decide`)
+WALL_FACTOR = 20
 #: the time limit of the facts' consistency check (module docstring), in seconds
 CONSISTENCY_SECONDS = 2.0
 #: the commands a certificate's problem may hold (anything else: push, pop, reset, set-option, ... is refused)
@@ -265,23 +281,30 @@ def _is_negated(command: str) -> bool:
 
 def decide(commands: list[tuple[str, str]], seconds: float = 30.0, options: dict | None = None) -> tuple[str, str]:
     """cvc5's answer ('sat', 'unsat', 'unknown', or 'error') on the commands followed by (check-sat), under its
-    `options` (cvc5's own names and values; its defaults otherwise), with why
-    (the unknown's explanation, the parse error, the time limit): in a child process stopped past `seconds`
-    (and a second to start), where the platform can fork; here otherwise."""
+    `options` (cvc5's own names and values; its defaults otherwise), with why (the unknown's explanation, the parse
+    error, the time limit): in a child process stopped past `seconds` of CPU time (the kernel's limit, its next whole
+    second), or past `WALL_FACTOR` times that and a minute of the clock, where the platform can fork and limit a
+    process's CPU; here under cvc5's own limit (of the clock) otherwise."""
     import multiprocessing as mp
+    import signal
     try:
+        import resource  # noqa: F401 (POSIX: the child's CPU limit)
         ctx = mp.get_context("fork")
-    except ValueError:                           # no fork on this platform: cvc5's own limit only
+    except (ImportError, ValueError):            # no fork or no CPU limit on this platform: cvc5's own limit only
         return _decide_here(commands, seconds, options)
+    wall = WALL_FACTOR * seconds + 60.0
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_decide_into, args=(commands, seconds, options, send), daemon=True)
     proc.start()
     send.close()
     try:
-        if recv.poll(seconds + 1.0):
+        if recv.poll(wall):
             return recv.recv()
-        return "unknown", f"no answer within {seconds:g} s"
+        return "unknown", f"no answer within {wall:g} s of the clock"
     except EOFError:
+        proc.join(5)
+        if proc.exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
+            return "unknown", f"no answer within {_cpu_limit(seconds)} s of CPU"
         return "error", f"cvc5's process ended without an answer (exit code {proc.exitcode})"
     finally:
         if proc.is_alive():
@@ -290,8 +313,23 @@ def decide(commands: list[tuple[str, str]], seconds: float = 30.0, options: dict
         recv.close()
 
 
+def _cpu_limit(seconds: float) -> int:
+    """The whole seconds of CPU a child cvc5 is given for a limit of `seconds` (the kernel counts whole seconds)."""
+    import math
+    return max(1, math.ceil(seconds))
+
+
 def _decide_into(commands, seconds, options, send) -> None:
-    send.send(_decide_here(commands, seconds, options))
+    """In the child: its CPU limited to `seconds` (SIGXCPU ends it, no core written; SIGKILL two seconds later), cvc5's
+    own limit (of the clock) set to the parent's backstop, the answer sent."""
+    import resource
+    cpu = _cpu_limit(seconds)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard != resource.RLIM_INFINITY:
+        cpu = min(cpu, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2 if hard == resource.RLIM_INFINITY else hard))
+    send.send(_decide_here(commands, WALL_FACTOR * seconds + 60.0, options))
     send.close()
 
 
