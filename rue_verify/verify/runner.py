@@ -1,10 +1,11 @@
 """Running a paper's ledger: the claims to run (`select`), grouped into units of work (`batches`, claims
 that share a cached simulation in one unit), run in one process or several (`run_ledger`, through
 `rue_verify.verify.parallel`), and collected into one `Checked` list: the results in the order asked for,
-the proof graph resolved once (the paper's, `graph.paper_graph`), and the reason of each refuted,
-undefined or inconsistent claim without a repair checked. The paper comes in through
-`LedgerInputs.paper` (`papers.load_paper`, in every worker process too); your own claim files load
-here (`load_claims`), as claims added to it. Nothing here knows a paper."""
+z3's links read with cvc5 (`second`: a link cvc5 does not re-decide is not certified), the proof graph
+resolved once (the paper's, `graph.paper_graph`), and the reason of each refuted, undefined or inconsistent
+claim without a repair checked. The paper comes in through `LedgerInputs.paper` (`papers.load_paper`, in every
+worker process too); your own claim files load here (`load_claims`), as claims added to it. Nothing here knows
+a paper."""
 
 from __future__ import annotations
 
@@ -137,11 +138,14 @@ def units(ids: list[str], mode: Mode, run: Callable[[tuple[str, ...], Mode], lis
 
 def collect(ids: list[str], parts: Iterable[list[ClaimResult]],
             resolve: Callable[[list[ClaimResult]], Any] | None = paper_resolve) -> Checked:
-    """The units' results in the order of `ids`, with the proof graph resolved once by `resolve`
-    (default the active paper's: the steps that rest on other nodes settled; None: no graph) and the
+    """The units' results in the order of `ids`, z3's links read with cvc5 (`second.read`: a link cvc5 does not
+    re-decide is not certified; here, so that every reader of the run reads it), with the proof graph resolved once
+    by `resolve` (default the active paper's: the steps that rest on other nodes settled; None: no graph) and the
     reason of each refuted, undefined or inconsistent claim without a repair checked (`claims.NoRepair`)."""
+    from .second import read
     by_id = {r.id: r for part in parts for r in part}
     ordered = [by_id[cid] for cid in ids]
+    read(ordered)
     graph = resolve(ordered) if resolve else None
     for r in ordered:                 # a claim without a repair: is its reason true on this run?
         why = REGISTRY[r.id].no_repair

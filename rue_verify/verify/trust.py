@@ -127,7 +127,8 @@ def trust(g, key: str, recheck=None) -> dict:
     `recheck`, a function (statement, SMT-LIB text) -> (ok, detail) (a second solver: `rue-verify proofs --trust`
     passes cvc5's, `rue_verify.certify.smt.check`), is run on every z3 problem of every link: each link gets
     "rechecked" [{ok, detail}], and the totals "rechecked" {"agreed", "not"} and "disagreements" (the links whose
-    problem the second solver does not re-decide, with its answer)."""
+    problem the second solver does not re-decide, with its answer): a link argued because cvc5 does not
+    re-decide its problem (`verify.second`, its row's `cvc5`) is rechecked too, so that it is listed there."""
     from .graph import derivation_json
     start = g.node(key)
     seen, order, links = set(), [], []
@@ -146,7 +147,7 @@ def trust(g, key: str, recheck=None) -> dict:
             links.append({"node": k, "step": row.get("step"), "text": row.get("text", ""), "kind": kind, "by": by,
                           "justification": row.get("justification") or ("closure" if row.get("closure") else ""),
                           "certificates": _certificates(row), "rests_on": target})
-            if recheck is not None and kind != "argued":
+            if recheck is not None and (kind != "argued" or row.get("cvc5")):   # argued for cvc5's answer: shown
                 links[-1]["rechecked"] = [dict(zip(("ok", "detail"), recheck(st, text)))
                                           for st, text in _problems(row, [])]
             if target:

@@ -1,0 +1,201 @@
+"""cvc5's answers on z3's problems (`rue_verify.certify.answers`) and the graph that reads them
+(`rue_verify.verify.second`): a link whose problem cvc5 does not re-decide is not certified, nor anything resting on
+it; an answer is read only under its own key (problem, statement, configurations, cvc5's version); the shipped
+answers cover the quick ledger's graph (its first run runs no cvc5); a kept answer is written whole."""
+
+import copy
+import json
+import os
+
+import pytest
+
+from rue_verify.certify import answers, smt
+from rue_verify.verify import second
+from rue_verify.verify.statements import Holds, decide, rel
+
+pytest.importorskip("cvc5")
+pytestmark = pytest.mark.xdist_group("quick_ledger")
+
+
+@pytest.fixture
+def kept_here(tmp_path, monkeypatch):
+    """The decision cache (and so the kept answers) in a temporary directory."""
+    monkeypatch.setenv("RUE_VERIFY_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache" / answers.KEPT_DIR
+
+
+@pytest.fixture(scope="module")
+def small():
+    """(statement, SMT-LIB text) of a link z3 certifies and cvc5 re-decides at once: exp(x) >= 1 + x."""
+    import sympy
+    x = sympy.Symbol("x", real=True)
+    h = Holds(rel(sympy.exp(x), ">=", 1 + x), method="z3")
+    d = decide(h)
+    assert d.status == "certified" and d.smt2 and not smt.hollow(d.smt2), d
+    return h.text(), d.smt2
+
+
+def _z3_rows(n: dict) -> list[dict]:
+    rows = (n.get("own") or {}).get("steps") or n.get("proof_steps") or []
+    return [r for r in rows if r.get("status") == "certified" and second.problems(r)
+            and all(d is r or d.get("state") == "holds" for d, _, _ in second.problems(r))]
+
+
+def _below_all(g, key: str) -> set:
+    from rue_verify.verify.graph import below
+    seen, todo = set(), list(below(g.nodes[key]))
+    while todo:
+        u = todo.pop()
+        if u not in seen and u in g.nodes:
+            seen.add(u)
+            todo.extend(below(g.nodes[u]))
+    return seen
+
+
+def _rows(n: dict) -> list[dict]:
+    return (n.get("own") or {}).get("steps") or n.get("proof_steps") or []
+
+
+def test_a_link_cvc5_does_not_redecide_leaves_its_node_and_a_node_resting_on_it_not_proved(quick_ledger,
+                                                                                             monkeypatch):
+    """Planted shipped answers for one z3 link of a proved node (cvc5 answers unknown) and one of another proved node
+    (cvc5 answers sat: it disagrees): the results read again, each row is argued and names z3's unsat and cvc5's
+    answer, each node is not proved, nor a proved node resting on the first; their other z3 links stay certified,
+    and the fixture's own results are not touched."""
+    from rue_verify.ledger import proof_graph
+    g = quick_ledger.graph
+    proved = [k for k, n in g.nodes.items() if n.get("proof") == "proved"]
+    pairs = [(a, b) for a in proved if _z3_rows(g.nodes[a]) for b in proved if a in _below_all(g, b)]
+    assert pairs, "no proved node with a z3 link that another proved node rests on"
+    a, b = pairs[0]
+    first = {k: second.problems(_z3_rows(g.nodes[k])[0])[0][2] for k in proved if _z3_rows(g.nodes[k])}
+    c = next(k for k in first if k not in (a, b) and a not in _below_all(g, k) and first[k] != first[a])
+    planted = {}
+    for node, said in ((a, "unknown"), (c, "sat")):
+        _, statement, text = second.problems(_z3_rows(g.nodes[node])[0])[0]
+        planted[node] = (text, f"cvc5 does not re-decide it unsat: it answers coverings: {said} (planted)")
+        monkeypatch.setitem(answers.shipped(), answers.key(text, statement), {"ok": False, "detail": planted[node][1]})
+    results = [copy.deepcopy(r) for r in quick_ledger]
+    assert second.read(results) >= 2
+    again = proof_graph.resolve(results)
+    assert all(again.nodes[k]["proof"] != "proved" for k in (a, b, c)), (a, b, c)
+    for node, (text, detail) in planted.items():
+        mine = [r for r in _rows(again.nodes[node]) if any(t == text for _, _, t in second.problems(r))]
+        assert mine and all(r["status"] == "argued" and "z3 answers unsat" in r["detail"] and detail in r["detail"]
+                            for r in mine), mine
+        others = {r["step"] for r in _z3_rows(g.nodes[node]) if all(t != text for _, _, t in second.problems(r))}
+        assert all(r["status"] == "certified" for r in _rows(again.nodes[node]) if r["step"] in others)
+    assert all(g.nodes[k]["proof"] == "proved" for k in (a, b, c))         # the fixture's graph is not touched
+
+
+def test_a_condition_cvc5_does_not_redecide_is_unchecked_and_its_row_argued():
+    """A cited lemma's condition (a row's `conditions`) whose problem cvc5 does not re-decide: the condition reads
+    unchecked, and the row citing the lemma argued, naming the condition and cvc5."""
+    row = {"step": 1, "status": "certified", "detail": "proved (cites L)", "statement": "L: a <= b",
+           "conditions": [{"text": "f convex", "state": "holds", "statement": "c1", "smt2": "P1", "detail": "z3"},
+                          {"text": "g > 0", "state": "holds", "statement": "c2", "smt2": "P2", "detail": "z3"}]}
+    monkeypatch_free = {("c1", "P1"): (True, "re-decided"), ("c2", "P2"): (False, "cvc5 does not re-decide it")}
+    moved = second.reread_row(row, lambda st, text: monkeypatch_free[st, text])
+    assert moved and row["status"] == "argued" and "z3 answers unsat on a condition (g > 0), but cvc5" in row["detail"]
+    assert [c["state"] for c in row["conditions"]] == ["holds", "unchecked"]
+    assert not second.reread_row(row, lambda st, text: (False, "x"))      # an argued row stays as it is
+
+
+def test_the_shipped_answers_cover_every_z3_problem_of_the_quick_ledgers_graph(quick_ledger):
+    """Every z3 problem of the quick ledger's proofs (`second.results_problems`: the rows' own, their conditions',
+    the kept decisions of rows that carry none) and of its graph's rows has its shipped answer, under this cvc5 and
+    these configurations: the first command runs no cvc5. The run read them: each row argued for cvc5 says what a
+    shipped answer of its problems says."""
+    shipped = answers.shipped()
+    probs = list(second.results_problems(quick_ledger))
+    assert len(probs) > 50
+    missing = [where for where, _, _, st, text in probs if answers.key(text, st) not in shipped]
+    assert not missing, f"rebuild with python -m rue_verify.certify.answers_build: {missing[:10]}"
+    for _, row, _, st, text in probs:
+        if row.get("cvc5") and row["status"] == "argued":
+            assert row["cvc5"] in [shipped[answers.key(t, s)]["detail"] for _, s, t in second.problems(row)]
+    in_graph = [(st, text) for n in quick_ledger.graph.nodes.values()
+                for r in (n.get("own") or {}).get("steps") or n.get("proof_steps") or []
+                for _, st, text in second.problems(r)]
+    assert in_graph and all(answers.key(text, st) in shipped for st, text in in_graph)
+
+
+def test_an_answer_is_read_only_under_its_own_problem_and_statement(small, kept_here, monkeypatch):
+    """A shipped answer is read for its own problem only: the same problem with its text changed (a comment added),
+    or filed under another statement, has another key, and cvc5 decides it afresh; the fresh answer is kept and read
+    back."""
+    statement, text = small
+    monkeypatch.setitem(answers.shipped(), answers.key(text, statement), {"ok": False, "detail": "planted"})
+    assert answers.answer(text, statement) == (False, "planted")
+    changed = text.replace("(check-sat)", "; a comment\n(check-sat)")
+    for t, s in ((changed, statement), (text, statement + " ")):
+        assert answers.key(t, s) != answers.key(text, statement)
+        ok, detail = answers.answer(t, s)
+        assert ok and "cvc5 re-decides it unsat" in detail, detail
+        assert answers.kept(answers.key(t, s)) == (ok, detail)
+
+
+def test_the_key_covers_the_configurations_and_cvc5s_version(small, monkeypatch):
+    statement, text = small
+    k = answers.key(text, statement)
+    monkeypatch.setattr(smt, "CONFIGS", smt.CONFIGS[:1])
+    assert answers.key(text, statement) != k
+    monkeypatch.undo()
+    monkeypatch.setattr(answers, "cvc5_version", lambda: "0.0.1")
+    assert answers.key(text, statement) != k
+
+
+def test_with_the_cache_off_neither_shipped_nor_kept_answers_are_read(small, kept_here, monkeypatch):
+    """`RUE_VERIFY_CACHE=off` (`--recheck`): cvc5 decides afresh, whatever is shipped or kept, and keeps nothing."""
+    statement, text = small
+    k = answers.key(text, statement)
+    monkeypatch.setitem(answers.shipped(), k, {"ok": False, "detail": "planted, shipped"})
+    answers.keep(k, False, "planted, kept")
+    assert answers.answer(text, statement) == (False, "planted, shipped")
+    monkeypatch.setenv("RUE_VERIFY_CACHE", "off")
+    ok, detail = answers.answer(text, statement)
+    assert ok and "planted" not in detail
+    assert answers.kept(k) is None
+
+
+def test_a_kept_answer_is_written_whole_or_not_at_all(kept_here, monkeypatch):
+    """An answer is kept through a temporary file renamed into place: at the rename the whole answer is in the
+    temporary file and nothing at its name; a write stopped before the rename leaves nothing at its name and no
+    temporary file; a half-written file at its name is not read as an answer."""
+    k = "0" * 64
+    real = os.replace
+    seen = []
+
+    def replace(src, dst):
+        seen.append((json.loads(open(src).read()), os.path.exists(dst)))
+        real(src, dst)
+    monkeypatch.setattr(os, "replace", replace)
+    answers.keep(k, False, "cvc5 does not re-decide it unsat: unknown", 1.5)
+    assert seen == [({"ok": False, "detail": "cvc5 does not re-decide it unsat: unknown", "seconds": 1.5,
+                      "cvc5": answers.cvc5_version()}, False)]
+    assert answers.kept(k) == (False, "cvc5 does not re-decide it unsat: unknown")
+
+    def crash(src, dst):
+        raise OSError("the machine stopped here")
+    monkeypatch.setattr(os, "replace", crash)
+    other = "1" * 64
+    answers.keep(other, True, "cvc5 re-decides it unsat")
+    assert answers.kept(other) is None and not list(kept_here.glob("*.tmp"))
+    (kept_here / f"{other}.json").write_text('{"ok": true, "det')            # half a file, as a crash would leave
+    assert answers.kept(other) is None
+    answers.keep(other, True, "cvc5 is not installed (pip install cvc5)")      # says nothing of the problem: not kept
+    assert answers.kept(other) is None
+
+
+def test_cvc5s_limit_is_of_cpu_time(quick_ledger):
+    """A problem cvc5 does not decide (one the graph reads argued for cvc5's unknown), given 1 s: unknown, past 1 s
+    of CPU (the kernel's limit on the child)."""
+    shipped = answers.shipped()
+    hard = [(st, text) for _, row, _, st, text in second.results_problems(quick_ledger) if row.get("cvc5")
+            and "unknown" in shipped.get(answers.key(text, st), {}).get("detail", "")
+            and not shipped[answers.key(text, st)]["ok"]]
+    if not hard:
+        pytest.skip("cvc5 answers every link of the quick ledger")
+    commands = [c for c in smt.commands_of(hard[0][1]) if c[1] != "check-sat"]
+    answer, why = smt.decide(commands, 1.0, dict(smt.CONFIGS[0][1]))
+    assert answer == "unknown" and why == "no answer within 1 s of CPU", (answer, why)
