@@ -171,11 +171,11 @@ def _interrupted(argv) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     cmd = next((w for w in words if not w.startswith("-")), "")
     print(f"interrupted; {PARAMS[cmd].kept if cmd in PARAMS else 'nothing was written'}", file=sys.stderr)
-    runner = sys.modules.get("simulate.runner")
-    if runner is not None and runner.kernel_running() and threading.current_thread() is threading.main_thread() \
-            and argv is None:
-        # a compiled kernel is still busy in its helper thread: leave now (its result is not wanted and
-        # everything kept is already on disk) instead of waiting for it at interpreter exit
+    if threading.current_thread() is threading.main_thread() and argv is None:
+        # the console command: leave now, as everything kept is already on disk (the stack has unwound, so every
+        # file is whole or renamed away, and the worker pool is stopped): a compiled kernel still busy in its
+        # helper thread would be waited for at interpreter exit, and a stopped process pool's exit handler
+        # (concurrent.futures' _python_exit) can raise there and print a traceback after the one line
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(130)
