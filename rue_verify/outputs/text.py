@@ -251,7 +251,7 @@ def code_mutants(rows: list[dict], summary: dict) -> list[str]:
                f"{summary['broke']} left every proof whose statement they changed unproved, "
                f"{len(summary.get('no_statement', []))} changed no proved statement; of the nodes a mutant left "
                f"proved, {len(summary.get('holes', []))} read a false statement (a hole in the proof) and "
-               f"{len(summary.get('true_survivors', []))} a statement true at every point sampled."]
+               f"{len(summary.get('unrefuted_survivors', []))} a statement no sampled point refuted."]
     for r in rows:
         built = set(r.get("built_on", r["nodes"]))
         said = r.get("survivors", {})

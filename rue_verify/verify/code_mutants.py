@@ -229,8 +229,8 @@ def mutant_row(name: str, kind: str, cids, proved: dict, after_graph) -> dict:
     statement the mutant left as it was is not built on the formula, and is not asked to break.
 
     Each node built on the formula that the mutant leaves proved is told apart (`survivors`, `survivor`): its
-    mutated statement still true, so that there was nothing to catch, or false and still read proved, a hole in
-    the proof (`holes`)."""
+    mutated statement false somewhere and still read proved, a hole in the proof (`holes`), or no counterexample
+    found by sampling (likely nothing to catch, not shown)."""
     watched = {k: n for k, n in proved.items() if n.get("claim") in cids}
     after = {k: after_graph.nodes[k].get("proof") if k in after_graph.nodes else "absent" for k in watched}
     built = sorted(k for k in watched if k not in after_graph.nodes
@@ -266,9 +266,9 @@ def statement_object(node: dict | None):
 def survivor(node: dict) -> dict:
     """What a node that a code mutant leaves proved is (`mutant_row`): {"kind", "detail"}, the kind one of
     "false but proved" (its mutated statement is false at a point of its domain, replayed to 50 digits: a hole),
-    "true where sampled" (true at every one of `SURVIVOR_POINTS` seeded points of its domain: a sample, not a
-    proof, so a survivor's statement false only near a boundary reads here), or "not read" (its statement could
-    not be rebuilt or evaluated)."""
+    "no counterexample sampled" (false at none of `SURVIVOR_POINTS` seeded points: a sample, not a proof, and the
+    points outside its given relations are skipped, so fewer may have been evaluated; a statement false only near a
+    boundary reads here), or "not read" (its statement could not be rebuilt or evaluated)."""
     # the sampler is private to statements.py, whose bytes key the shipped decisions: read through its module
     from . import statements
     st = statement_object(node)
@@ -280,8 +280,8 @@ def survivor(node: dict) -> dict:
         return {"kind": "not read", "detail": f"sampling failed: {type(err).__name__}: {str(err)[:120]}"}
     if found is not None:
         return {"kind": "false but proved", "detail": found.detail}
-    return {"kind": "true where sampled", "detail": f"true at every one of {SURVIVOR_POINTS} seeded points of its "
-                                                    "domain tried (points outside its given relations skipped)"}
+    return {"kind": "no counterexample sampled", "detail": f"false at none of {SURVIVOR_POINTS} seeded points tried "
+                                                           "(those outside its given relations skipped, not counted)"}
 
 
 def summary(rows: list[dict]) -> dict:
@@ -293,5 +293,6 @@ def summary(rows: list[dict]) -> dict:
             "no_statement": [f"{r['formula']} ({r['mutant']})" for r in rows if r.get("built_on") == []],
             # a node left proved whose mutated statement is false somewhere: the proof has a hole
             "holes": [f"{r['formula']} ({r['mutant']}): {k}" for r in rows for k in r.get("holes", [])],
-            "true_survivors": [f"{r['formula']} ({r['mutant']}): {k}" for r in rows
-                               for k, v in r.get("survivors", {}).items() if v["kind"] == "true where sampled"]}
+            "unrefuted_survivors": [f"{r['formula']} ({r['mutant']}): {k}" for r in rows
+                                    for k, v in r.get("survivors", {}).items()
+                                    if v["kind"] == "no counterexample sampled"]}

@@ -177,7 +177,8 @@ def test_a_code_mutant_asks_to_break_only_the_nodes_whose_statement_it_changed()
 def test_a_survivor_is_told_apart_by_its_mutated_statement_a_false_one_being_a_hole():
     """A node that a code mutant leaves proved is read under the mutant: its computed statement (rebuilt from its
     record) false at a point of its domain is a hole in the proof, counted in the summary; true at every sampled
-    point, it had nothing to catch. A planted hole (x <= x/2 for x > 0, left 'proved') must read as one."""
+    point, it is listed apart (no counterexample sampled: not a proof). A planted hole (x <= x/2 for x > 0, left
+    'proved') must read as one."""
     from types import SimpleNamespace
 
     from rue_verify.verify.code_mutants import mutant_row, summary
@@ -194,13 +195,13 @@ def test_a_survivor_is_told_apart_by_its_mutated_statement_a_false_one_being_a_h
     true = mutant_row("f", "moved", ("C",), proved,
                       SimpleNamespace(nodes={"a": node(Statement(p * sympy.Rational(101, 200), "<=", p)),
                                              "b": proved["b"]}))
-    assert not true["broke"] and true["holes"] == [] and true["survivors"]["a"]["kind"] == "true where sampled"
+    assert not true["broke"] and true["holes"] == [] and true["survivors"]["a"]["kind"] == "no counterexample sampled"
     given = mutant_row("f", "moved", ("C",), proved,     # false only off the given domain: not a hole
                        SimpleNamespace(nodes={"a": node(Statement(p, "<=", 3, given=(sympy.Le(p, 2),))),
                                               "b": proved["b"]}))
-    assert given["holes"] == [] and given["survivors"]["a"]["kind"] == "true where sampled", given
+    assert given["holes"] == [] and given["survivors"]["a"]["kind"] == "no counterexample sampled", given
     s = summary([hole, true, given])
-    assert s["holes"] == ["f (doubled): a"] and s["true_survivors"] == ["f (moved): a", "f (moved): a"]
+    assert s["holes"] == ["f (doubled): a"] and s["unrefuted_survivors"] == ["f (moved): a", "f (moved): a"]
 
 
 def test_a_rows_negation_is_the_first_mutant():
