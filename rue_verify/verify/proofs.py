@@ -419,7 +419,12 @@ def step_mutants(check, negation_only: bool = False) -> dict:
                 # undecided: a point of the domain that meets its given equations may still refute it (a random
                 # point meets an equation with probability zero, and z3's model may be no point of the domain)
                 from .domain_points import solved_refutation
-                d = solved_refutation(m) or d
+                from .faults import TimeLimit, time_limit
+                try:                           # sympy's solve has no limit of its own
+                    with time_limit(MUTANT_SECONDS, "the search at points meeting the given equations"):
+                        d = solved_refutation(m) or d
+                except TimeLimit:
+                    pass
             out.append(_mutant_row(name, kind, d))
     elif isinstance(check, Cites):
         conds = [_condition(c) for c in check.conditions]
