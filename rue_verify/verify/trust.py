@@ -66,16 +66,10 @@ def _methods(obj, out: set) -> set:
 
 
 def _problems(obj, out: list) -> list:
-    """(statement, SMT-LIB text) of every z3 problem a link's row carries (its own and its conditions')."""
-    if isinstance(obj, dict):
-        if isinstance(obj.get("smt2"), str) and isinstance(obj.get("statement"), str) and not _hollow(obj["smt2"]):
-            out.append((obj["statement"], obj["smt2"]))
-        for k, v in obj.items():
-            if k != "smt2":
-                _problems(v, out)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            _problems(v, out)
+    """(statement, SMT-LIB text) of every z3 problem a link's row carries (its own and its conditions'):
+    `second.problems`, without the dict that carries each."""
+    from .second import problems
+    out += [(statement, text) for _, statement, text in problems(obj)]
     return out
 
 
