@@ -47,6 +47,7 @@ def test_the_modes_the_paper_needs_are_registered():
 @settings(max_examples=6)
 @given(K=st.integers(2, 12), extra=st.integers(0, 400), seed=st.integers(0, 10 ** 6))
 @example(K=7, extra=279, seed=0)     # SR: (n-K)/(logbar (K+1-k)) is an integer; found by Hypothesis
+@example(K=12, extra=252, seed=330)  # UCB-E, a = 2, Bernoulli: indices equal exactly (fastmath broke them); Hypothesis
 def test_kernel_replays_reference(name, params, gaussian, K, extra, seed):
     """On one reward table and one table of uniforms, the compiled run and the plain reference make
     the same pulls and the same recommendation."""
