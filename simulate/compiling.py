@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import os
 
+from .shipped_kernels import seed
+
+seed()      # the shipped compiled kernels where numba looks, before any kernel of this package compiles
+
 #: this process's side of `one_compiler_at_a_time` (numba's own compiler lock serializes threads too)
 _LOCAL: list = []
 

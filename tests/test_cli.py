@@ -118,7 +118,7 @@ def test_the_compile_line_appears_only_when_something_compiles(tmp_path):
     import os
     import subprocess
     import sys
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "RUE_VERIFY_SHIPPED_KERNELS": "0"}  # compiled
     cmd = [sys.executable, "-m", "rue_verify.cli", "simulate", "--means", "0.5,0.45,0.3", "--budget", "100",
            "--runs", "4", "--algorithms", "uniform"]
     said = [subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True).stderr for _ in range(2)]
