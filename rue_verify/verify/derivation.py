@@ -39,7 +39,7 @@ import sympy
 from .findings import Finding, made_by_engine, shorten
 from .proofs import Rests, settle_proof
 from .proofs import holds_row as _holds_row
-from .statements import Z3_SECONDS, Holds, rel
+from .statements import Z3_SECONDS, Holds, rel, tex
 
 #: the relations a link or a statement may state, and the direction each goes
 _UP = {"<=": "<=", "<": "<", "==": "=", "=": "="}
@@ -516,7 +516,7 @@ def _row(i: int, text: str, prev, op: str, to) -> dict:
     r = rel(prev, op, to) if op != "==" or prev != to else None
     return {"step": i, "text": text or f"{shorten(str(prev), 60)} {op} {shorten(str(to), 60)}", "status": None,
             "detail": "", "uses": None, "link": {"from": str(prev), "op": op, "to": str(to),
-                                                 "latex": sympy.latex(r) if r is not None else ""}}
+                                                 "latex": tex(r) if r is not None else ""}}
 
 
 def _argue(row: dict, why: str) -> dict:
@@ -579,7 +579,7 @@ def _cite_link(row: dict, st: Statement, prev, op, to, by: Cite, extra: tuple = 
         return _argue(row, f"cites {by.schema.name}, whose conclusion as instantiated is {concl} (sympy evaluated it),"
                            " not a relation between this link's sides"), None
     row.update(cites=by.schema.name, justification=f"cites {by.schema.name}",
-               statement=f"{by.schema.name}: {concl}", latex=sympy.latex(concl))
+               statement=f"{by.schema.name}: {concl}", latex=tex(concl))
     why = matches(concl.lhs, _OPS_OF[type(concl).__name__], concl.rhs, prev, op, to)
     if why:
         return _argue(row, f"cites {by.schema.name}, whose instance {shorten(str(concl), 120)} is not this link: "

@@ -59,6 +59,7 @@ Nothing here knows a paper."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -124,11 +125,11 @@ class Holds:
     def latex(self) -> str:
         """The statement typeset: the claim, and after a comma the domain's relations and assumptions."""
         import sympy
-        parts = [sympy.latex(self.claim)]
-        dom = [sympy.latex(g) for g in self.given] + [_assumption_tex(s) for s in _symbols(self)]
+        parts = [tex(self.claim)]
+        dom = [tex(g) for g in self.given] + [_assumption_tex(s) for s in _symbols(self)]
         dom = [d for d in dom if d]
         if self.box:
-            dom += [rf"{sympy.latex(s)} \in [{sympy.latex(sympy.sympify(lo))}, {sympy.latex(sympy.sympify(hi))}]"
+            dom += [rf"{tex(s)} \in [{tex(sympy.sympify(lo))}, {tex(sympy.sympify(hi))}]"
                     for s, (lo, hi) in self.box.items()]
         return parts[0] + (r" \quad \text{for } " + ", ".join(dom) if dom else "")
 
@@ -485,9 +486,25 @@ def _assumption_text(s) -> str:
 
 
 def _assumption_tex(s) -> str:
-    import sympy
     t = _assumption_text(s)
-    return rf"{sympy.latex(s)}\ \text{{{t[len(str(s)) + 1:]}}}" if t else ""
+    return rf"{tex(s)}\ \text{{{t[len(str(s)) + 1:]}}}" if t else ""
+
+
+def tex(e) -> str:
+    """sympy's LaTeX of `e`, kept per expression in this process: a derivation's links share its domain, which
+    every link's statement typesets again (about 7 s of the quick report's CPU before; sympy's printer depends on
+    the expression alone, and equal expressions, assumptions included, print alike)."""
+    try:
+        return _tex(e)
+    except TypeError:                   # not hashable: typeset as it is
+        import sympy
+        return sympy.latex(e)
+
+
+@functools.lru_cache(maxsize=16_384)
+def _tex(e) -> str:
+    import sympy
+    return sympy.latex(e)
 
 
 def _parts(claim):
