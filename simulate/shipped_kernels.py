@@ -52,13 +52,30 @@ def _python_tag() -> str:
     return f"py{sys.version_info[0]}{sys.version_info[1]}"
 
 
+def _codegen() -> dict:
+    """numba's settings that change compiled code but not numba's cache key (a kernel compiled with bounds checks
+    or without optimisation is cached under the same key as one without): the shipped files are used only under
+    the settings they were built with, and with the same numpy."""
+    import numpy
+    from numba.core import config
+    return {"numpy": numpy.__version__, "boundscheck": config.BOUNDSCHECK, "opt": int(config.OPT),
+            "debuginfo": bool(config.DEBUGINFO_DEFAULT), "cpu_name": config.CPU_NAME,
+            "cpu_features": config.CPU_FEATURES, "disable_jit": bool(config.DISABLE_JIT)}
+
+
 def usable(manifest: dict) -> str:
-    """'' when the shipped files were built from these sources with this numba and Python, else why not."""
+    """'' when the shipped files were built from these sources with this numba, Python, numpy and numba's code
+    generation settings, else why not."""
     import numba
     if manifest.get("numba") != numba.__version__:
         return f"built with numba {manifest.get('numba')}, this is {numba.__version__}"
     if manifest.get("python") != _python_tag():
         return f"built for {manifest.get('python')}, this is {_python_tag()}"
+    now = _codegen()
+    other = [f"{k} {manifest.get('codegen', {}).get(k)!r} (here {v!r})" for k, v in now.items()
+             if manifest.get("codegen", {}).get(k) != v]
+    if other:
+        return "built with other settings: " + ", ".join(other)
     now = sources()
     changed = sorted(k for k in set(now) | set(manifest.get("sources", {})) if now.get(k) != manifest["sources"].get(k))
     more = ", ..." if len(changed) > 3 else ""
@@ -169,18 +186,19 @@ def pack(cache_dirs: list[Path], out: Path = ARCHIVE, manifest_out: Path = MANIF
             files[key] = idx
             for n in overloads.values():
                 files[f"{rel}/{n}"] = idx.parent / n
+    import gzip
     buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz", compresslevel=9) as tar:
+    with tarfile.open(fileobj=buf, mode="w") as tar:
         for name in sorted(files):
             blob = files[name].read_bytes()
             info = tarfile.TarInfo(name)
             info.size, info.mtime, info.mode = len(blob), 0, 0o644        # byte-stable: no clock, no owner
             tar.addfile(info, io.BytesIO(blob))
-    manifest = {"numba": numba.__version__, "python": _python_tag(), "sources": sources(),
+    manifest = {"numba": numba.__version__, "python": _python_tag(), "codegen": _codegen(), "sources": sources(),
                 "cpu": list(cpu_target.target_context.codegen().magic_tuple()[:2]),
                 "indexes": {k: sorted(v) for k, v in sorted(indexes.items())}, "data": dict(sorted(data.items()))}
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(buf.getvalue())
+    out.write_bytes(gzip.compress(buf.getvalue(), 9, mtime=0))            # byte-stable: a rebuild of the same files
     manifest_out.write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 

@@ -46,14 +46,19 @@ def test_they_are_put_where_numba_looks_once(fresh):
     assert SK.seed() == 0                          # all there: nothing written again
 
 
-@pytest.mark.parametrize("plant", ["a source file changed", "another numba", "another python"])
+@pytest.mark.parametrize("plant", ["a source file changed", "another numba", "another python", "another numpy",
+                                   "bounds checks"])
 def test_a_manifest_of_other_sources_or_versions_seeds_nothing(fresh, tmp_path, monkeypatch, plant):
     if plant == "a source file changed":
         _manifest_with(tmp_path, monkeypatch, sources={**MANIFEST["sources"], "algorithms/sources.py": "0" * 64})
     elif plant == "another numba":
         _manifest_with(tmp_path, monkeypatch, numba="0.0.1")
-    else:
+    elif plant == "another python":
         _manifest_with(tmp_path, monkeypatch, python="py27")
+    elif plant == "another numpy":
+        _manifest_with(tmp_path, monkeypatch, codegen={**MANIFEST["codegen"], "numpy": "1.0.0"})
+    else:                                          # NUMBA_BOUNDSCHECK=1 here: numba's key would not tell
+        monkeypatch.setattr(numba.config, "BOUNDSCHECK", True)
     assert SK.usable(json.loads(SK.MANIFEST.read_text()))
     assert SK.seed() == 0 and not any(fresh.rglob("*.nbi"))
 
