@@ -103,3 +103,20 @@ def test_table_mode_reads_rewards_per_arm_and_one_uniform_per_decision():
     assert (src.reward(1), src.reward(1), src.reward(0), src.uniform()) == (20.0, 21.0, 10.0, 0.1)
     assert src.argmax(np.array([1.0, 3.0, 3.0])) == 2 and src.argmax(np.array([1.0, 3.0, 2.0])) == 1
     assert src.uniform() == 0.9
+
+
+def test_a_live_source_without_sums_has_a_table_sources_type():
+    """So that an algorithm's run compiles once for live runs and for reward tables (numba compiles per type; the
+    live source's empty table and ties were read-only module constants, another type, and every run compiled
+    twice). A read-only table given to a replay is taken as the writable copy's type too."""
+    import numba
+    means = np.full((1, 3), 0.5)
+    seeds = np.zeros(1, np.uint64)
+    for gaussian, nu in ((False, 0.0), (True, 1.0), (True, np.array([1.0, 2.0, 0.5]))):
+        live = C.live_source(means, gaussian, C.nu_argument(nu), seeds, seeds, None)
+        table = np.zeros((3, 10))
+        table.setflags(write=False)
+        replay = C.replay_source(3, table, np.zeros(5), gaussian, nu)
+        assert numba.typeof(live) == numba.typeof(replay), (numba.typeof(live), numba.typeof(replay))
+    with_sums = C.live_source(means, False, 0.0, seeds, seeds, np.zeros((1, 3)))
+    assert numba.typeof(with_sums) != numba.typeof(live)          # the check can tell two types apart
