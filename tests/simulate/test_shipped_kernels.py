@@ -47,7 +47,7 @@ def test_they_are_put_where_numba_looks_once(fresh):
 
 
 @pytest.mark.parametrize("plant", ["a source file changed", "another numba", "another python", "another numpy",
-                                   "bounds checks"])
+                                   "another llvmlite"])
 def test_a_manifest_of_other_sources_or_versions_seeds_nothing(fresh, tmp_path, monkeypatch, plant):
     if plant == "a source file changed":
         _manifest_with(tmp_path, monkeypatch, sources={**MANIFEST["sources"], "algorithms/sources.py": "0" * 64})
@@ -55,12 +55,54 @@ def test_a_manifest_of_other_sources_or_versions_seeds_nothing(fresh, tmp_path, 
         _manifest_with(tmp_path, monkeypatch, numba="0.0.1")
     elif plant == "another python":
         _manifest_with(tmp_path, monkeypatch, python="py27")
-    elif plant == "another numpy":
-        _manifest_with(tmp_path, monkeypatch, codegen={**MANIFEST["codegen"], "numpy": "1.0.0"})
-    else:                                          # NUMBA_BOUNDSCHECK=1 here: numba's key would not tell
-        monkeypatch.setattr(numba.config, "BOUNDSCHECK", True)
+    else:
+        _manifest_with(tmp_path, monkeypatch, codegen={**MANIFEST["codegen"], plant.split()[1]: "0.0.1"})
     assert SK.usable(json.loads(SK.MANIFEST.read_text()))
     assert SK.seed() == 0 and not any(fresh.rglob("*.nbi"))
+
+
+@pytest.mark.parametrize("setting,value", [("BOUNDSCHECK", True), ("OPT", 0), ("LOOP_VECTORIZE", 0),
+                                           ("SLP_VECTORIZE", 1), ("EXTEND_VARIABLE_LIFETIMES", 1),
+                                           ("LLVM_REFPRUNE_PASS", 0), ("CPU_NAME", "generic")])
+def test_a_code_generation_setting_numbas_key_does_not_tell_seeds_nothing(fresh, monkeypatch, setting, value):
+    """NUMBA_BOUNDSCHECK=1 and the like change the compiled code but not numba's cache key (a reviewer's cases)."""
+    monkeypatch.setattr(numba.config, setting, value)
+    assert SK.usable(MANIFEST)
+    assert SK.seed() == 0 and not any(fresh.rglob("*.nbi"))
+
+
+@pytest.mark.parametrize("change", ["a source file", "bounds checks"])
+def test_indexes_seeded_before_a_change_are_removed_so_numba_compiles(fresh, monkeypatch, change):
+    """Seeded once, the files stayed and numba's key (the kernel's own file) still took them after a change to a
+    function they inline, or under bounds checks: a reviewer's case, which loaded the old code."""
+    assert SK.seed() > 0
+    shipped = {name for names in MANIFEST["indexes"].values() for name in names}
+    assert shipped <= {p.name for p in fresh.rglob("*.nbi")}
+    if change == "a source file":
+        now = SK.sources()
+        monkeypatch.setattr(SK, "sources", lambda: {**now, "algorithms/sources.py": "0" * 64})
+    else:
+        monkeypatch.setattr(numba.config, "BOUNDSCHECK", True)
+    SK._DONE.clear()
+    assert SK.seed() == 0
+    assert not shipped & {p.name for p in fresh.rglob("*.nbi")}
+    monkeypatch.undo()                             # back as built: seeded again
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(fresh))
+    monkeypatch.setattr(SK, "_DONE", [])
+    assert SK.seed() == len(shipped)
+
+
+def test_a_data_file_numba_wrote_is_never_replaced(fresh):
+    """The shipped data files have names numba never picks: a file numba wrote under its own name stays (a
+    reviewer's race: a seeder replaced it after numba had indexed it for another signature)."""
+    rel, names = next(iter(MANIFEST["indexes"].items()))
+    where = SK.cache_dir_for(SK.HERE / rel)
+    where.mkdir(parents=True, exist_ok=True)
+    own = where / names[0].replace(".nbi", ".1.nbc")
+    own.write_bytes(b"numba's own")
+    assert SK.seed() > 0
+    assert own.read_bytes() == b"numba's own"
+    assert all(".shipped-" in n for ns in MANIFEST["data"].values() for n in ns)
 
 
 def test_turned_off_it_seeds_nothing(fresh, monkeypatch):
@@ -77,17 +119,25 @@ def test_an_index_numba_keeps_is_never_overwritten(fresh):
     assert (where / names[0]).read_bytes() == b"numba's own"
 
 
-def test_a_pack_keeps_only_indexes_of_the_current_sources(fresh, tmp_path):
-    """An index whose source hash is another file's (a kernel compiled from older code) is left out."""
+def test_a_pack_takes_only_a_directory_build_filled_from_these_sources(fresh, tmp_path):
+    """A used cache may hold kernels compiled against older versions of what they inline (a reviewer packed one,
+    and its manifest read usable): pack refuses a directory without build's mark, or with another digest's; and
+    from a built one it leaves out an index whose source hash is not the current file's."""
     import pickle
     SK.seed()
+    with pytest.raises(ValueError, match="not a directory `build` filled"):
+        SK.pack(fresh, out=tmp_path / "k.tar.gz", manifest_out=tmp_path / "k.json")
+    (fresh / SK.BUILT).write_text(json.dumps({"digest": "0" * 16}))
+    with pytest.raises(ValueError, match="other sources or settings"):
+        SK.pack(fresh, out=tmp_path / "k.tar.gz", manifest_out=tmp_path / "k.json")
+    (fresh / SK.BUILT).write_text(json.dumps({"digest": SK.digest(SK.sources(), SK._codegen())}))
     stale = next(fresh.rglob("uniform._run-*.nbi"))
     version, stamp, overloads = SK._read_index(stale)
     assert stamp == bytes.fromhex(MANIFEST["sources"]["algorithms/uniform.py"])
     with open(stale, "wb") as f:                   # the same index as an older uniform.py would have left it
         pickle.dump(version, f)
         f.write(pickle.dumps((b"\0" * 32, overloads)))
-    m = SK.pack([fresh], out=tmp_path / "k.tar.gz", manifest_out=tmp_path / "k.json")
+    m = SK.pack(fresh, out=tmp_path / "k.tar.gz", manifest_out=tmp_path / "k.json")
     assert stale.name not in m["indexes"].get("algorithms/uniform.py", [])
     assert sum(map(len, m["indexes"].values())) == sum(map(len, MANIFEST["indexes"].values())) - 1
 
