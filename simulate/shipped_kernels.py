@@ -162,11 +162,12 @@ def seed() -> int:
     if _DONE:
         return 0
     _DONE.append(True)
-    if os.environ.get(ENV, "").strip().lower() in ("0", "off", "no", "false") or not ARCHIVE.exists():
+    off = os.environ.get(ENV, "").strip().lower() in ("0", "off", "no", "false")
+    if not ARCHIVE.exists():
         return 0
     try:
         manifest = json.loads(MANIFEST.read_text())
-        now = digest(sources(), _codegen())
+        now = "off" if off else digest(sources(), _codegen())      # turned off: what was seeded goes too
         targets = {rel: cache_dir_for(HERE / rel) for rel in manifest["indexes"]}
         per_dir: dict[Path, list[str]] = {}          # the files of one package share numba's directory
         for rel, d in targets.items():
@@ -174,7 +175,7 @@ def seed() -> int:
                 per_dir.setdefault(d, []).extend(manifest["indexes"][rel])
         for d, names in per_dir.items():
             _unseed(d, names, now)
-        if usable(manifest) or manifest.get("digest") != now:
+        if off or usable(manifest) or manifest.get("digest") != now:
             return 0
         if all((d / name).exists() for d, names in per_dir.items() for name in names):
             return 0
