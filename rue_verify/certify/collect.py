@@ -111,22 +111,20 @@ def _step_certificates(h, what: str, source: str, uncovered: list | None) -> lis
 def _checked_steps(obj):
     """(what, Holds) of each certified step a claim's findings keep (`Finding.checks`) in `obj` (results, a list of
     them, an api Output's list): a derivation's decided links and a proof's decided steps."""
+    from ..verify.proofs import proof_findings
     from ..verify.statements import Holds
     if isinstance(obj, (list, tuple)) or (hasattr(obj, "graph") and hasattr(obj, "__iter__")):   # a run's results
         for x in obj:
             yield from _checked_steps(x)
         return
-    for r in [obj]:
-        if not (hasattr(r, "findings") and hasattr(r, "id")):
-            continue
-        groups = [(r.id, r.findings)] + [(f"repair:{r.id}", rep.findings) for rep in getattr(r, "repairs", [])]
-        for node, findings in groups:
-            for f in findings:
-                checks = getattr(f, "checks", None) or {}
-                for row in (f.proof or {}).get("steps", []) if f.proof else []:
-                    h = checks.get(row.get("step"))
-                    if row.get("status") == "certified" and isinstance(h, Holds):
-                        yield f"{node}, step {row['step']}: {row.get('text') or h.text()}", h
+    if not (hasattr(obj, "findings") and hasattr(obj, "id")):
+        return
+    for node, f in proof_findings([obj]):
+        checks = getattr(f, "checks", None) or {}
+        for row in f.proof.get("steps", []):
+            h = checks.get(row.get("step"))
+            if row.get("status") == "certified" and isinstance(h, Holds):
+                yield f"{node}, step {row['step']}: {row.get('text') or h.text()}", h
 
 
 def write_certificates(results_or_graph, directory, source: str | None = None,

@@ -468,6 +468,17 @@ def step_mutants(check, negation_only: bool = False) -> dict:
     return {"mutants": out, "negation": neg, **counts, "timed_out": timed, "verdict": verdict, "why": why}
 
 
+def proof_findings(results):
+    """(node, finding) for every finding with a proof among the results' claims and their repairs (a repair's node
+    is `repair:<claim id>`): the walk the mutants, the second solver and the certificates share."""
+    for r in results:
+        groups = [(r.id, r.findings)] + [(f"repair:{r.id}", rep.findings) for rep in getattr(r, "repairs", [])]
+        for node, findings in groups:
+            for f in findings:
+                if f.proof:
+                    yield node, f
+
+
 def proof_mutants(results, workers: int | None = None, negation_only: bool = False) -> list[dict]:
     """Every certified step of every proof in a run's results (the claims' and their repairs'), with its
     mutants decided (`step_mutants`): one dict per step, {"node", "step", "text"} and what `step_mutants`
@@ -477,25 +488,20 @@ def proof_mutants(results, workers: int | None = None, negation_only: bool = Fal
     `negation_only`: each step's negation alone (`step_mutants`)."""
     from .parallel import run
     entries, tasks = [], []
-    for r in results:
-        groups = [(r.id, r.findings)] + [(f"repair:{r.id}", rep.findings) for rep in getattr(r, "repairs", [])]
-        for node, findings in groups:
-            for f in findings:
-                if not f.proof:
-                    continue
-                checks = getattr(f, "checks", {}) or {}
-                for row in f.proof["steps"]:
-                    if row["status"] != "certified" or row.get("uses"):
-                        continue
-                    check = checks.get(row["step"])
-                    entry = {"node": node, "step": row["step"], "text": shorten(row["text"], 100)}
-                    if check is None:
-                        entry.update({"mutants": [], "verdict": "finding", "why": "certified by a finding (a "
-                                      "certificate, an induction over states or an exhaustive search), not a "
-                                      "statement object: its method's own tests plant wrong inputs"})
-                    else:
-                        tasks.append((len(entries), step_mutants, (check, negation_only)))
-                    entries.append(entry)
+    for node, f in proof_findings(results):
+        checks = getattr(f, "checks", {}) or {}
+        for row in f.proof["steps"]:
+            if row["status"] != "certified" or row.get("uses"):
+                continue
+            check = checks.get(row["step"])
+            entry = {"node": node, "step": row["step"], "text": shorten(row["text"], 100)}
+            if check is None:
+                entry.update({"mutants": [], "verdict": "finding", "why": "certified by a finding (a certificate, "
+                              "an induction over states or an exhaustive search), not a statement object: its "
+                              "method's own tests plant wrong inputs"})
+            else:
+                tasks.append((len(entries), step_mutants, (check, negation_only)))
+            entries.append(entry)
     for i, got in run(tasks, workers).items():
         entries[i].update(got)
     return entries

@@ -79,16 +79,12 @@ def row_problems(row: dict, check=None) -> list[tuple[dict, str, str]]:
 def results_problems(results):
     """(where, row, the dict that carries it, statement, SMT-LIB text) of every z3 problem of the results' proofs
     (`row_problems`: their claims' findings and all their repairs'), `where` naming the claim (or repair) and step."""
-    for r in results:
-        groups = [(r.id, r.findings)] + [(f"repair:{r.id}", rep.findings) for rep in getattr(r, "repairs", [])]
-        for where, findings in groups:
-            for f in findings:
-                if not f.proof:
-                    continue
-                checks = getattr(f, "checks", None) or {}
-                for row in f.proof.get("steps", []):
-                    for d, statement, text in row_problems(row, checks.get(row.get("step"))):
-                        yield f"{where} step {row.get('step')}", row, d, statement, text
+    from .proofs import proof_findings
+    for where, f in proof_findings(results):
+        checks = getattr(f, "checks", None) or {}
+        for row in f.proof.get("steps", []):
+            for d, statement, text in row_problems(row, checks.get(row.get("step"))):
+                yield f"{where} step {row.get('step')}", row, d, statement, text
 
 
 def _established(d: dict, row: dict) -> bool:
