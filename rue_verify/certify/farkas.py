@@ -16,7 +16,12 @@ y_i (lo_i or hi_i, the side taken). Then:
   rows (Farkas' lemma, the easy direction: the multipliers are a proof of infeasibility; the variables are all
   free, so no column bound enters);
 - a leaf's violation ("bound"): sum_i y_i a_i = -e_m (minus the margin's column) and L >= 0 gives -m >= L >= 0:
-  no z on the history has a margin m > 0, so the step holds on that violation. (The LP duality bound of the
+  no z on the history has a margin m > 0, so the step holds on that violation. A certificate may state a
+  `tolerance` tau (at most `MAX_TOLERANCE`, written in its statement): then L >= -tau suffices, which gives
+  m <= tau: the step holds there up to tau. A step that holds with equality in the reals (a margin of 0 exactly,
+  as where E's widths meet at a tie) can fail by an ulp in the doubles its bounds are (eta c_1 + eta c_J
+  rounded apart from eta (c_1 + c_J)), so no multipliers give L >= 0 there; the check counts every decision that
+  needed the tolerance and says so. (The LP duality bound of the
   margin, which HiGHS's row duals at the optimum give; a violation whose rows are infeasible on the history
   carries an "infeasible" certificate instead.)
 
@@ -87,15 +92,20 @@ def _q(x: Fraction) -> str:
 
 #: a decision whose L is below this fraction of sum_i |y_i| |side_i| rests on the bounds' doubles exactly
 TIGHT = Fraction(1, 10 ** 9)
+#: the largest `tolerance` a certificate may state: a margin bound m <= tau accepted for a step (the doubles'
+#: rounding of its bounds; the search itself counts margins up to 1e-6 as holding)
+MAX_TOLERANCE = Fraction(1, 10 ** 12)
 
 
-def verify_multipliers(rows: list, y: dict, target: dict, strict: bool, stats: dict | None = None) -> tuple[bool, str]:
+def verify_multipliers(rows: list, y: dict, target: dict, strict: bool, stats: dict | None = None,
+                       tolerance: Fraction = Fraction(0)) -> tuple[bool, str]:
     """Whether multipliers `y` ({row: Fraction}) prove what the module docstring says: each y_i > 0 on a row with a
     lower side and y_i < 0 on one with an upper side; sum_i y_i a_i equal to `target` ({column: Fraction}, every
     other column 0); L = sum_i y_i (side taken) > 0 (`strict`, infeasibility) or >= 0 (a margin bound). `rows`
     are (columns, coefficients, lo or None, hi or None), in Fractions. With `stats`, a verified decision whose L
     is below `TIGHT` times sum_i |y_i side_i| counts in stats["tight"]: moving each bound by that fraction could
-    undo it, so it holds of the bounds as written (doubles) and says nothing of bounds they round."""
+    undo it, so it holds of the bounds as written (doubles) and says nothing of bounds they round. A margin
+    bound (not `strict`) accepts L >= -`tolerance` (m <= tolerance), counted in stats["within"] when L < 0."""
     acc: dict[int, Fraction] = {}
     L = Fraction(0)
     size = Fraction(0)
@@ -117,19 +127,27 @@ def verify_multipliers(rows: list, y: dict, target: dict, strict: bool, stats: d
             return False, f"the rows combined leave column {c} at {acc.get(c, Fraction(0))}, not {target.get(c, 0)}"
     if strict and not L > 0:
         return False, f"the rows combined give 0 >= {L}, no contradiction"
-    if not strict and not L >= 0:
-        return False, f"the rows combined bound the margin by {-L} > 0, not by 0"
+    if not strict and not L >= -tolerance:
+        return False, f"the rows combined bound the margin by {-L} > {tolerance}, not by {tolerance}"
+    if stats is not None and not strict and L < 0:
+        stats["within"] = stats.get("within", 0) + 1
     if stats is not None and L <= TIGHT * size:
         stats["tight"] = stats.get("tight", 0) + 1
     return True, ""
 
 
+def tolerance_text(tol: Fraction) -> str:
+    """The words a certificate's statement carries when it accepts margins up to `tol` (`check` looks for them)."""
+    return f"up to a margin of {_q(Fraction(tol))}"
+
+
 # ---------------------------------------------------------------- writing
 def certificate(tree, statement: str, source: str, what: str, step: str | None = None,
-                branching: dict | None = None) -> dict:
+                branching: dict | None = None, tolerance: Fraction = Fraction(0)) -> dict:
     """A certificate of kind "farkas" (module docstring) from a recorded walk (`verify.histories.Tree`, read by
     its attributes): `step` names the step whose leaf checks it holds (None: the pruning only); `branching`
-    the model's branching rule, if it is one `check` knows."""
+    the model's branching rule, if it is one `check` knows; `tolerance` the margin bound m <= tau its leaf checks
+    accept (written in the file only when not 0, and then the statement must say it: `check` holds it to that)."""
     values: dict[Fraction, int] = {}
 
     def vid(x: float):
@@ -173,6 +191,8 @@ def certificate(tree, statement: str, source: str, what: str, step: str | None =
             "values": [_q(v) for v in values], "root": root, "nodes": nodes}
     if branching is not None:
         cert["branching"] = dict(branching)
+    if tolerance:
+        cert["tolerance"] = _q(Fraction(tolerance))
     return cert
 
 
@@ -222,6 +242,11 @@ def _check(cert: dict) -> tuple[bool, str]:
             and rule["K"] == K >= 2 and (rule["rule"] == "every" or rule.get("after") == 2 * K)):
         return False, (f"the branching rule must be stated, over the model's K = n_vars - n = {K} >= 2 arms "
                        "('every', or 'relabel' after the initialisation's 2K pulls)")
+    tol = Fraction(cert.get("tolerance", "0"))
+    if not 0 <= tol <= MAX_TOLERANCE:
+        return False, f"its tolerance {tol} is outside [0, {MAX_TOLERANCE}]"
+    if tol and tolerance_text(tol) not in cert["statement"]:
+        return False, f"its tolerance {tol} is not in its statement ({tolerance_text(tol)!r}): the step would read exact"
     values = [Fraction(v) for v in cert["values"]]
 
     def rows(rs):
@@ -317,7 +342,7 @@ def _check(cert: dict) -> tuple[bool, str]:
                     bad.append(f"the leaf {list(a)}'s check {c['label']!r} is of kind {c['kind']!r}")
                     continue
                 ok, why = verify_multipliers(path + rows(c["rows"]), y, {} if strict else {nv: Fraction(-1)}, strict,
-                                             counts)
+                                             counts, tol)
                 if not ok:
                     bad.append(f"the leaf {list(a)}, {c['label']}: {why}")
         elif st == "internal":
@@ -334,4 +359,7 @@ def _check(cert: dict) -> tuple[bool, str]:
         return False, f"{counts['uncertified']} decisions have no multipliers (uncertified) ({what})"
     tight = (f"; {counts['tight']} of them with a slack under 1e-9 of their bounds' size (they hold of the bounds' "
              "doubles as written)") if counts["tight"] else ""
+    if counts.get("within"):
+        tight += (f"; {counts['within']} leaf checks bound the margin by at most {tol} ({float(tol):.3g}), not by 0: "
+                  "the step holds there up to that tolerance")
     return True, f"every decision verified in exact rationals: {what}{tight}"

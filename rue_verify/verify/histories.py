@@ -279,12 +279,14 @@ def _plain(rows: Sequence, n_vars: int) -> list:
     return out
 
 
-def exact_multipliers(rows: list, y: np.ndarray, target: dict, strict: bool, tight=()) -> dict | None:
+def exact_multipliers(rows: list, y: np.ndarray, target: dict, strict: bool, tight=(),
+                      tolerance=0) -> dict | None:
     """Exact rational multipliers {row: Fraction} near HiGHS's floating ones `y` (y_i > 0 takes row i's
     lower side lo_i <= a_i z, y_i < 0 its upper side a_i z <= hi_i), such that sum_i y_i a_i equals
     `target` ({column: Fraction}, every other column 0: the variables are free) and L = sum_i y_i
     (lo_i or hi_i, the side taken) is > 0 (`strict`: then 0 >= L > 0, Farkas' lemma for an infeasible
-    system) or >= 0 (with target -e_m: -m >= L, so the margin m <= -L <= 0). None where none is found.
+    system) or >= -`tolerance` (with target -e_m: -m >= L, so the margin m <= -L <= tolerance). None where none
+    is found.
 
     The coefficients are the exact rationals their doubles are. Rounding HiGHS's y to nearby fractions
     (`Fraction.limit_denominator`) does not make sum_i y_i a_i vanish exactly when the a_i are arbitrary
@@ -345,7 +347,7 @@ def exact_multipliers(rows: list, y: np.ndarray, target: dict, strict: bool, tig
         exact = [(r[0], r[1],
                   Fraction(r[2]) if math.isfinite(r[2]) else None, Fraction(r[3]) if math.isfinite(r[3]) else None)
                  for r in rows]
-        ok, _ = verify_multipliers(exact, out, target, strict)
+        ok, _ = verify_multipliers(exact, out, target, strict, tolerance=Fraction(tolerance))
         return out if ok else None
     return None
 
@@ -364,7 +366,8 @@ class Tree:
       exact multipliers were found near it);
     - a leaf's `checks`: step name -> [{label, rows, margin, kind, y}] for each violation the step gave:
       `kind` "bound" (HiGHS's largest margin was finite: `y` over the path's rows then the violation's,
-      combining them into -m >= L with L >= 0) or "infeasible" (a Farkas ray of the path and the
+      combining them into -m >= L with L >= 0, or L >= -`certify.farkas.MAX_TOLERANCE` with `within` True)
+      or "infeasible" (a Farkas ray of the path and the
       violation); `y` None where uncertified; and `z`, a point of the leaf's rows (HiGHS's, floats; the
       history the leaf replays, not relied on).
 
@@ -432,17 +435,32 @@ def _fresh(rows: list, n_vars: int, target: dict) -> tuple | None:
     return None
 
 
+def _tolerance():
+    from ..certify.farkas import MAX_TOLERANCE
+    return MAX_TOLERANCE
+
+
+def below_zero(rows: list, y: dict) -> bool:
+    """Whether multipliers `y` of a margin bound give L < 0 (the bound m <= -L needs the tolerance)."""
+    from fractions import Fraction
+    L = Fraction(0)
+    for i, v in y.items():
+        L += v * Fraction(rows[i][2] if v > 0 else rows[i][3])
+    return L < 0
+
+
 def _certify(tree: Tree, rows: list, last: tuple | None, target: dict, strict: bool) -> dict | None:
     """Exact multipliers for one decision (`exact_multipliers`) from the search's HiGHS answer `last`, else
     from the program solved again from scratch with tighter tolerances (`_fresh`); None where neither gives
     them (the decision is then uncertified, and counted so)."""
     t0 = time.perf_counter()
     try:
-        y = exact_multipliers(rows, last[1], target, strict, last[2]) if last is not None else None
+        tol = 0 if strict else _tolerance()
+        y = exact_multipliers(rows, last[1], target, strict, last[2], tol) if last is not None else None
         if y is None:
             again = _fresh(rows, tree.n_vars, target)
             if again is not None and (again[0] == "ray") == strict:
-                y = exact_multipliers(rows, again[1], target, strict, again[2])
+                y = exact_multipliers(rows, again[1], target, strict, again[2], tol)
             tree.retried += 1
             tree.retried_certified += y is not None
         return y
@@ -588,7 +606,8 @@ def search_many(model: Any, steps: dict[str, Callable[[Any, tuple[int, ...]], li
         y = _certify(rec, rows + vr, lp.last, target, kind == "infeasible")
         nd = here[arms]
         nd.setdefault("checks", {}).setdefault(name, []).append(
-            {"label": v.label, "rows": vr, "margin": float(m), "kind": kind, "y": y})
+            {"label": v.label, "rows": vr, "margin": float(m), "kind": kind, "y": y,
+             "within": kind == "bound" and y is not None and below_zero(rows + vr, y)})
         if z is not None and "z" not in nd:
             nd["z"] = [float(x) for x in z[:nv]]
 
