@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 import sympy
 
-from rue_verify.certify import collect, rewrite
+from rue_verify.certify import check, collect, rewrite
 from rue_verify.verify.statements import Holds, decide, rel
 
 
@@ -187,6 +187,24 @@ def test_an_index_of_a_range_fixed_outside_its_function_is_refused():
     assert ok, detail
     ok, detail = rewrite.check(cert_of(Holds(rel(m + j, "==", j + m), (rel(j, ">=", 1),), method="sympy")))
     assert not ok and "index j" in detail, detail
+
+
+def test_the_collector_writes_a_sympy_certificate_only_where_its_check_passes(tmp_path):
+    """A step sympy decided that z3 does not re-decide (an integral) gets a "sympy" certificate, which the directory's
+    checker verifies; the step that needs MaxOver's sign stays uncovered, saying why."""
+    from rue_verify.ledger import section2, section3
+    from rue_verify.verify.derivation import from_derivation
+    res = SimpleNamespace(id="T", findings=[from_derivation(section3.mills_upper_derivation(), "t > 0"),
+                                            from_derivation(section2.lower_h2_derivation(), "K >= 2")], repairs=[])
+    uncovered: list = []
+    paths = collect.write_certificates([res], tmp_path, uncovered=uncovered)
+    kinds = {p.name: json.loads(p.read_text())["kind"] for p in paths}
+    assert "sympy" in kinds.values()
+    rows = check.check_directory(tmp_path)
+    assert rows and all(ok for _, _, ok, _ in rows), [r for r in rows if not r[2]]
+    assert {k for _, k, _, _ in rows} >= {"sympy"}
+    said = [u for u in uncovered if "log(2K)" in u["what"]]
+    assert said and "MaxOver read as arbitrary functions" in said[0]["why"], uncovered
 
 
 def test_the_checker_imports_no_solver_and_no_search(tmp_path, steps):
