@@ -58,7 +58,7 @@ Relations and `And`/`Or`/`Not` are built with `evaluate=False`, as the engine wr
      (or e - s) is a value t may take, so the substituted claim, shown for every such t and every value of the
      other symbols, holds there. A given read no way is left out (a larger domain: still sound) and named.
 
-The check has no time limit of its own (sympy has none): a file can make it work long, never pass wrongly.
+The check has no time limit of its own (sympy has none): a file can make it work long, and its reader stop it.
 
 What the check does not establish, and a reader trusts instead (`TRUSTS`): sympy's rules (its doit, simplify,
 factor, and its reading of signs from assumptions: a wrong rule of sympy's would pass a wrong claim, as it would
