@@ -316,8 +316,9 @@ def certificates(check: str | None = None, write: str | None = None, paper: str 
         kind = json.loads(p.read_text(encoding="utf-8")).get("kind")
         kinds[kind] = kinds.get(kind, 0) + 1
     text = [f"wrote {len(paths)} certificates into {write} ({', '.join(f'{v} {k}' for k, v in sorted(kinds.items()))}:"
-            " SMT-LIB 2 problems of the certified z3 links and of the sympy steps z3 re-decides, box covers of the "
-            "arb steps, Farkas certificates of the exact history search's trees at each parameter point); check them "
+            " SMT-LIB 2 problems of the certified z3 links and of the sympy steps z3 re-decides, the other sympy "
+            "steps as sympy's own text (srepr) for sympy alone to re-decide, box covers of the arb steps, Farkas "
+            "certificates of the exact history search's trees at each parameter point); check them "
             f"with: rue-verify certificates --check {write}"]
     if uncovered:
         text.append(f"{len(uncovered)} certified steps carry no certificate:")

@@ -1,6 +1,7 @@
 """The checker a reader runs: every certificate file of a directory verified by its kind's checker (`smt`: cvc5
-re-decides the SMT-LIB problem; `farkas`: exact rationals; `boxes`: arb), each module imported only when a file of
-its kind is met. It imports no search: no z3, no HiGHS, no scipy.optimize, no `rue_verify.verify` module."""
+re-decides the SMT-LIB problem; `farkas`: exact rationals; `boxes`: arb; `rewrite`: sympy re-decides a step sympy
+decided), each module imported only when a file of its kind is met. It imports no search: no z3, no HiGHS, no
+scipy.optimize, no `rue_verify.verify` module."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import json
 from pathlib import Path
 
 #: the kind of a certificate -> the module (in this package) whose `check(cert)` verifies it
-CHECKERS = {"smt2": "smt", "farkas": "farkas", "boxes": "boxes"}
+CHECKERS = {"smt2": "smt", "farkas": "farkas", "boxes": "boxes", "sympy": "rewrite"}
 
 
 def check_directory(path) -> list[tuple[str, str, bool, str]]:

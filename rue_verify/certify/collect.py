@@ -11,8 +11,10 @@ Only certified rows are taken (a row's `status` "certified", a condition's `stat
 A claim's findings also keep the statement each certified step decided (`Finding.checks`); from them
 `certificates` adds what the rows do not carry: an arb decision's box cover (kind "boxes", `boxes.certificate`),
 and for a step sympy decided, the same statement decided by z3 (`second_opinion`): where z3 certifies it too, its
-SMT-LIB problem, which cvc5 then re-decides; where it does not, the step is listed as uncovered (`uncovered`) with
-z3's answer. That second decision is the one thing this module decides; the checker decides nothing of ours."""
+SMT-LIB problem, which cvc5 then re-decides; where it does not, the statement itself as sympy's text (kind "sympy",
+`rewrite.certificate`), which the reader's sympy re-decides, written only when that check passes at write time
+(`sympy_certificate`); where neither, the step is listed as uncovered (`uncovered`) with both reasons. Those
+second decisions are the only things this module decides; the checker decides nothing of ours."""
 
 from __future__ import annotations
 
@@ -37,8 +39,9 @@ def source_hash() -> str:
 def certificates(results_or_graph, source: str | None = None, uncovered: list | None = None) -> list[dict]:
     """Every certified z3 link found in `results_or_graph` (module docstring) as an "smt2" certificate, each key
     once, then the certified steps kept in findings' `checks`: an arb cover as a "boxes" certificate, a sympy
-    decision re-decided by z3 as an "smt2" one; `source` defaults to `source_hash()`. `uncovered`, when given, is
-    appended one {"what", "method", "why"} per certified step that got no certificate."""
+    decision re-decided by z3 as an "smt2" one, else by sympy alone as a "sympy" one; `source` defaults to
+    `source_hash()`. `uncovered`, when given, is appended one {"what", "method", "why"} per certified step that got
+    no certificate."""
     source = source_hash() if source is None else source
     out = {c["key"]: c for c in row_certificates(results_or_graph, source)}
     for what, h in _checked_steps(results_or_graph):
@@ -101,11 +104,29 @@ def _step_certificates(h, what: str, source: str, uncovered: list | None) -> lis
             return [smt.certificate(z.smt2, statement, source, what + " (sympy decided it; z3 too, for cvc5)")]
         why = (f"z3 does not re-decide it: {z.detail}" if not (z.smt2 and smt.hollow(z.smt2)) else
                "z3 was given the claim already evaluated to true: no certificate of its content")
+        cert, said = sympy_certificate(h, statement, source, what)
+        if cert is not None:
+            return [cert]
+        why = f"{said}; {why}"
     else:
         why = f"its {d.method} decision keeps no certificate"
     if uncovered is not None:
         uncovered.append({"what": what, "method": d.method, "why": why[:300]})
     return []
+
+
+def sympy_certificate(h, statement: str, source: str, what: str) -> tuple[dict | None, str]:
+    """(the "sympy" certificate of the step `h` sympy decided, or None; why not): written only when its own check
+    passes on the file as written (JSON and back), so that a step whose decision needs more than sympy and the
+    file hold (a rule of the toolkit's functions: a maximum's sign, a probability's) stays uncovered, with the
+    check's reason."""
+    from . import rewrite
+    try:
+        cert = rewrite.certificate(h, statement, source, what)
+        ok, detail = rewrite.check(json.loads(json.dumps(cert, sort_keys=True, ensure_ascii=False)))
+    except Exception as err:                  # a statement the file cannot hold (a class of ours not a function)
+        return None, f"no sympy certificate: {type(err).__name__}: {str(err)[:200]}"
+    return (cert, detail) if ok else (None, f"its sympy certificate does not check: {detail}")
 
 
 def _checked_steps(obj):

@@ -22,12 +22,16 @@ def test_written_certificates_check_and_a_corrupted_one_fails(tmp_path):
     assert len(files) >= 3
     ok = _cli("--check", "certs", "--json", cwd=tmp_path)
     data = json.loads(ok.stdout)
-    assert ok.returncode == 0 and data["kinds"]["smt2"] == {"checked": len(files), "failed": 0, "partial": 0}, ok.stdout
-    cert = json.loads(files[0].read_text())
+    kinds = {json.loads(f.read_text())["kind"] for f in files}
+    assert ok.returncode == 0 and sum(k["checked"] for k in data["kinds"].values()) == len(files), ok.stdout
+    assert not any(k["failed"] for k in data["kinds"].values()) and "smt2" in kinds, ok.stdout
+    assert "rewrite.py" in data["checker_lines"] or "sympy" not in kinds
+    smt2 = next(f for f in files if json.loads(f.read_text())["kind"] == "smt2")
+    cert = json.loads(smt2.read_text())
     cert["smt2"] = cert["smt2"].replace("(check-sat)", "(assert false)\n(check-sat)")     # a planted contradiction
-    files[0].write_text(json.dumps(cert))
+    smt2.write_text(json.dumps(cert))
     bad = _cli("--check", "certs", cwd=tmp_path)
-    assert bad.returncode == 1 and "FAILED" in bad.stdout and files[0].name in bad.stdout, bad.stdout
+    assert bad.returncode == 1 and "FAILED" in bad.stdout and smt2.name in bad.stdout, bad.stdout
     assert _cli("--check", "nowhere", cwd=tmp_path).returncode == 2
 
 
