@@ -449,10 +449,71 @@ def below_zero(rows: list, y: dict) -> bool:
     return L < 0
 
 
+def solved_multipliers(rows: list, target: dict, strict: bool, tolerance=0, seconds: float = 20.0) -> dict | None:
+    """Exact multipliers for `rows` (`_plain` form) found by solving for them, with no floating-point answer to
+    start from: the system sum_i y_i a_i = `target`, each y_i of its row's sign (y_i = p_i - q_i, p_i >= 0 on a
+    row with a lower side, q_i >= 0 on one with an upper side) and sum_i (p_i lo_i - q_i hi_i) >= 1 (`strict`, a
+    ray's scale being free) or >= -`tolerance`, decided by z3's exact simplex over the rationals (QF_LRA). Its model
+    is exact, so multipliers are found whenever they exist (netting p_i - q_i only raises L, hi_i >= lo_i). The
+    last resort of `_certify`, where HiGHS's duals or ray, rounded, sit on the wrong support (a degenerate optimum);
+    the result is checked by `certify.farkas.verify_multipliers`. None where none exist (z3: unsat) or z3 gives up."""
+    from fractions import Fraction
+
+    from ..certify.farkas import verify_multipliers
+    from .induction import z3
+    Z = z3()
+    s = Z.SolverFor("QF_LRA")
+    s.set("timeout", int(seconds * 1000))
+
+    def q(x) -> object:
+        f = Fraction(x)
+        return Z.RealVal(f"{f.numerator}/{f.denominator}")
+
+    cols: dict[int, list] = {}
+    L = []
+    ys = {}
+    for i, (idx, coef, lo, hi) in enumerate(rows):
+        parts = []
+        if math.isfinite(lo):
+            v = Z.Real(f"p{i}")
+            s.add(v >= 0)
+            parts.append(v)
+            L.append(q(lo) * v)
+        if math.isfinite(hi):
+            v = Z.Real(f"q{i}")
+            s.add(v >= 0)
+            parts.append(-v)
+            L.append(-q(hi) * v)
+        if not parts:
+            continue
+        ys[i] = Z.Sum(parts) if len(parts) > 1 else parts[0]
+        acc: dict[int, Fraction] = {}
+        for c, a in zip(idx, coef):
+            acc[c] = acc.get(c, Fraction(0)) + Fraction(a)
+        for c, a in acc.items():
+            if a:
+                cols.setdefault(c, []).append(q(a) * ys[i])
+    for c in set(cols) | set(target):
+        s.add(Z.Sum(cols.get(c, [])) == q(target.get(c, 0)) if cols.get(c) else q(target.get(c, 0)) == 0)
+    s.add(Z.Sum(L) >= (1 if strict else -q(tolerance)) if L else Z.BoolVal(False))
+    if s.check() != Z.sat:
+        return None
+    m = s.model()
+    out = {}
+    for i, e in ys.items():
+        f = m.eval(e, model_completion=True).as_fraction()
+        if f:
+            out[i] = Fraction(f.numerator, f.denominator)
+    exact = [(r[0], r[1], Fraction(r[2]) if math.isfinite(r[2]) else None,
+              Fraction(r[3]) if math.isfinite(r[3]) else None) for r in rows]
+    ok, _ = verify_multipliers(exact, out, target, strict, tolerance=Fraction(tolerance))
+    return out if ok else None
+
+
 def _certify(tree: Tree, rows: list, last: tuple | None, target: dict, strict: bool) -> dict | None:
     """Exact multipliers for one decision (`exact_multipliers`) from the search's HiGHS answer `last`, else
-    from the program solved again from scratch with tighter tolerances (`_fresh`); None where neither gives
-    them (the decision is then uncertified, and counted so)."""
+    from the program solved again from scratch with tighter tolerances (`_fresh`), else solved for exactly
+    (`solved_multipliers`); None where none gives them (the decision is then uncertified, and counted so)."""
     t0 = time.perf_counter()
     try:
         tol = 0 if strict else _tolerance()
@@ -461,6 +522,8 @@ def _certify(tree: Tree, rows: list, last: tuple | None, target: dict, strict: b
             again = _fresh(rows, tree.n_vars, target)
             if again is not None and (again[0] == "ray") == strict:
                 y = exact_multipliers(rows, again[1], target, strict, again[2], tol)
+            if y is None:
+                y = solved_multipliers(rows, target, strict, tol)
             tree.retried += 1
             tree.retried_certified += y is not None
         return y

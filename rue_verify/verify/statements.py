@@ -521,9 +521,11 @@ def _decide_sympy(st: Holds, read_given: bool = True) -> Decision:
     `read_given` False: the claim without its given relations only (`auto` reads them by z3 first)."""
     if not st.given:
         return _sympy_parts(st.claim, [{}])
-    bare = _sympy_parts(st.claim, [{}])
+    bare = _sympy_parts(st.claim, [{}], everywhere=True)
     if bare.status == "certified":
         return dataclasses.replace(bare, detail=bare.detail + "; true without the given relations, so on their domain")
+    if bare.status == "refuted":
+        return _false_on_domain(st, bare)
     if not read_given:
         return Decision("argued", "sympy", f"without the given relations: {bare.detail}")
     cases, said, unread = _given_cases(st)
@@ -539,9 +541,32 @@ def _decide_sympy(st: Holds, read_given: bool = True) -> Decision:
     return Decision("argued", "sympy", f"{how}{skipped}: {d.detail}")
 
 
-def _sympy_parts(claim, cases: list, refute: bool = True) -> Decision:
+def _false_on_domain(st: Holds, bare: Decision) -> Decision:
+    """A claim sympy finds false at every value its symbols' assumptions allow (`_sympy_parts(everywhere=True)`)
+    is false on the statement's domain once that domain holds a point: refuted with a point where every given
+    relation and assumption holds (50 digits), found by the sampler or, for given equations, by solving them
+    (`domain_points`), the claim itself not evaluated there (it may hold functions no point evaluates). With no
+    such point found, the domain may be empty (a statement about nothing is true): argued."""
+    import sympy
+
+    from .domain_points import solved_refutation
+    probe = Holds(sympy.Eq(sympy.Integer(1), 0, evaluate=False), st.given, "sympy", st.box)
+    found = _sample_refutation(probe, tries=32) or solved_refutation(probe)
+    if found is None:
+        return Decision("argued", "sympy", f"{bare.detail}; no point of its domain (the given relations) was found, "
+                                           "and a claim false everywhere holds on an empty domain")
+    params = found.witness["params"]
+    return Decision("refuted", "sympy", f"{bare.detail}; its domain holds {params} (the given relations and the "
+                                        "assumptions checked there to 50 digits)",
+                    witness={"params": params, "difference": bare.witness.get("difference", "")})
+
+
+def _sympy_parts(claim, cases: list, refute: bool = True, everywhere: bool = False) -> Decision:
     """Each relation of the claim decided by sympy in every case (a substitution: `_given_cases`): the
-    difference of its sides simplified, its sign read from the symbols' assumptions."""
+    difference of its sides simplified, its sign read from the symbols' assumptions. A relation false at every
+    value refutes the claim where the difference is a number (`refute`); with `everywhere` also where it holds
+    symbols whose assumptions make it false at each of their values (the caller then shows the domain has a point,
+    `_false_on_domain`)."""
     import sympy
     verdicts = []
     for part in _parts(claim):
@@ -553,6 +578,13 @@ def _sympy_parts(claim, cases: list, refute: bool = True) -> Decision:
             lhs, rhs = _doit(part.lhs), _doit(part.rhs)
             if sub:
                 lhs, rhs = lhs.subs(sub), rhs.subs(sub)
+            # a sum whose range may run backwards is read as empty by the engine, as Karr's negative by sympy's
+            # simplify: it stays an unknown through the simplification (`_doit`)
+            back = {sympy.Dummy("unevaluated_sum"): x for x in (lhs.atoms(sympy.Sum) | rhs.atoms(sympy.Sum))
+                    if not _forward(x)}
+            if back:
+                keep = {v: k for k, v in back.items()}
+                lhs, rhs = lhs.xreplace(keep), rhs.xreplace(keep)
             infinite = lhs.has(sympy.oo, -sympy.oo) or rhs.has(sympy.oo, -sympy.oo)
             if infinite and not isinstance(part, (sympy.Eq, sympy.Ne)):
                 direct = part.func(lhs, rhs)               # sympy compares with an infinity itself (finite < oo)
@@ -568,11 +600,13 @@ def _sympy_parts(claim, cases: list, refute: bool = True) -> Decision:
             ok, bad = _sign_verdict(part, d)
             if not ok and sub and not large:                         # a substituted difference: its factored form
                 ok, bad = _sign_verdict(part, sympy.factor(sympy.together(d)))
-            if bad and refute and not d.free_symbols:
-                return Decision("refuted", "sympy", f"{part} is false: the sides differ by {d}",
+            if bad and refute and (not d.free_symbols or (everywhere and not sub)):
+                said = "" if not d.free_symbols else " at every value its symbols' assumptions allow"
+                return Decision("refuted", "sympy", f"{part} is false{said}: the sides differ by {_short(d)}",
                                 witness={"params": {}, "difference": str(d)})
             if not ok:
-                return Decision("argued", "sympy", f"sympy could not decide {part} (the sides differ by {_short(d)})")
+                return Decision("argued", "sympy", f"sympy could not decide {part} (the sides differ by "
+                                                   f"{_short(d.xreplace(back) if back else d)})")
         verdicts.append(str(part))
     return Decision("certified", "sympy", "sympy: " + "; ".join(verdicts) + " (difference simplified, sign read "
                                                                            "from the symbols' assumptions)")

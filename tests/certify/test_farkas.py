@@ -265,3 +265,42 @@ def test_a_tolerance_the_checker_does_not_allow_is_refused(corrupt, word):
     corrupt(c)
     ok, detail = farkas.check(c)
     assert not ok and word in detail, detail
+
+
+def test_multipliers_solved_for_exactly_exist_exactly_when_the_rows_allow_them():
+    """`solved_multipliers` (the last resort where HiGHS's answer sits on the wrong support): a contradiction gets a
+    ray, a margin bounded on a face gets its bound, and rows with neither get none."""
+    from rue_verify.verify.histories import solved_multipliers
+    inf = float("inf")
+    x, m = 0, 1
+    ray = solved_multipliers([([x], [1], 1.0, inf), ([x], [1], -inf, 0.0)], {}, True)          # x >= 1, x <= 0
+    assert ray and farkas.verify_multipliers([([x], [Fraction(1)], Fraction(1), None),
+                                              ([x], [Fraction(1)], None, Fraction(0))], ray, {}, True)[0]
+    face = [([x], [1], 0.0, 0.0), ([m, x], [1, -1], -inf, 0.0)]                              # x = 0, m <= x
+    assert solved_multipliers(face, {}, True) is None                                        # feasible: no ray
+    bound = solved_multipliers(face, {m: Fraction(-1)}, False)
+    assert bound is not None                                                                 # but m <= 0 there
+    assert solved_multipliers([([x], [1], 0.0, 1.0), ([m, x], [1, -1], -inf, 0.0)],          # x in [0, 1]: m <= 1
+                              {m: Fraction(-1)}, False) is None
+
+
+def test_a_decision_highs_answers_on_the_wrong_support_is_certified_by_multipliers_solved_for(monkeypatch):
+    """prob-dk-v1 at K = 2, n = 9, (sigma0^2, sigma^2) = (1, 0.1): one leaf's violation has no exact multipliers near
+    HiGHS's answer, even solved again from scratch; solved for exactly, it has, and the point's certificate checks."""
+    from rue_verify.verify import histories
+    p = Params(2, 9, 1.0, 0.1, "paper")
+
+    def record():
+        tree = Tree()
+        search_many(p.model(), {"prob-dk-v1": STEPS["prob-dk-v1"][0](p)}, exact=False, record=tree)
+        return tree
+    tree = record()
+    total, done = tree.counts()["checks"]["prob-dk-v1"]
+    assert done == total > 0
+    c = farkas.certificate(tree, "prob-dk-v1 at (2, 9, 1, 0.1)", "s", "w", step="prob-dk-v1",
+                           branching={"rule": "relabel", "K": 2, "after": 4})
+    assert farkas.check(json.loads(json.dumps(c)))[0]
+    with monkeypatch.context() as mp:
+        mp.setattr(histories, "solved_multipliers", lambda *a, **k: None)
+        total, done = record().counts()["checks"]["prob-dk-v1"]
+    assert done < total                   # without it, uncertified: the test can fail

@@ -175,3 +175,30 @@ def test_sampling_never_refutes_a_true_identity_by_its_last_rounded_digit():
     assert sample_refutation(true, tries=16) is None
     assert decide(true).status != "refuted"
     assert sample_refutation(false, tries=16) is not None
+
+
+def test_a_sum_whose_range_may_run_backwards_is_not_simplified_by_karrs_convention():
+    """sum_{i=1}^{n} 1 = n for every integer n: sympy's simplify sums a reversed range as minus the range between
+    (n for n <= -1 too), the engine reads it as empty (0 there): sympy's path certified it (a helper's review,
+    session 7); it must be refuted (the sampler meets n < 0) or left undecided, never certified. With n >= 1
+    declared, the same identity is certified (the check can pass)."""
+    i, n = sympy.Symbol("i", integer=True), sympy.Symbol("n", integer=True)
+    npos = sympy.Symbol("n", integer=True, positive=True)
+    for method in ("sympy", "auto"):
+        d = decide(Holds(sympy.Eq(sympy.Sum(1, (i, 1, n)), n, evaluate=False), method=method))
+        assert d.status != "certified", (method, d)
+        assert decide(Holds(sympy.Eq(sympy.Sum(1, (i, 1, npos)), npos, evaluate=False), method=method)).status \
+            == "certified"
+
+
+def test_a_claim_false_at_every_value_is_refuted_only_where_its_domain_has_a_point():
+    """sympy shows x^2 + 1 <= 0 false at every real x: with the domain x > 3 it is refuted, the witness a point of
+    that domain; with the empty domain 1 < y < 0 (a statement about nothing is true) it is not refuted."""
+    x, y = sympy.Symbol("x", real=True), sympy.Symbol("y", real=True)
+    false = sympy.Le(x ** 2 + 1, 0, evaluate=False)
+    for method in ("sympy", "auto"):
+        d = decide(Holds(false, given=(rel(x, ">", 3),), method=method))
+        assert d.status == "refuted" and d.witness["params"]["x"] > 3, d
+        claim = sympy.Le(x ** 2 + 1, y - y - 1, evaluate=False)
+        e = decide(Holds(claim, given=(rel(y, ">", 1), rel(y, "<", 0)), method=method))
+        assert e.status != "refuted", e
