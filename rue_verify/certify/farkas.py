@@ -137,8 +137,14 @@ def verify_multipliers(rows: list, y: dict, target: dict, strict: bool, stats: d
 
 
 def tolerance_text(tol: Fraction) -> str:
-    """The words a certificate's statement carries when it accepts margins up to `tol` (`check` looks for them)."""
+    """The words naming a tolerance `tol` (`tolerance_suffix` ends a statement with them)."""
     return f"up to a margin of {_q(Fraction(tol))}"
+
+
+def tolerance_suffix(tol: Fraction) -> str:
+    """How a certificate's statement ends when it accepts margins up to `tol`: `check` requires exactly this
+    ending, and the phrase once (a statement naming a smaller tolerance, or denying it, fails)."""
+    return f", {tolerance_text(tol)} (the doubles' rounding of a bound it meets with equality)"
 
 
 # ---------------------------------------------------------------- writing
@@ -245,8 +251,10 @@ def _check(cert: dict) -> tuple[bool, str]:
     tol = Fraction(cert.get("tolerance", "0"))
     if not 0 <= tol <= MAX_TOLERANCE:
         return False, f"its tolerance {tol} is outside [0, {MAX_TOLERANCE}]"
-    if tol and tolerance_text(tol) not in cert["statement"]:
-        return False, f"its tolerance {tol} is not in its statement ({tolerance_text(tol)!r}): the step would read exact"
+    if tol and not (cert["statement"].endswith(tolerance_suffix(tol))
+                    and cert["statement"].count("up to a margin of") == 1):
+        return False, (f"its tolerance {tol} is not what its statement ends with ({tolerance_suffix(tol)!r}): the "
+                       "step would read exact, or tighter")
     values = [Fraction(v) for v in cert["values"]]
 
     def rows(rs):

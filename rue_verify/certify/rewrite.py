@@ -73,6 +73,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import re
 
 KIND = "sympy"
 #: what a reader trusts of a passing certificate of this kind (the checker prints it beside the counts)
@@ -134,7 +135,7 @@ def parse(text: str, functions: dict):
     made = {name: function(name, spec) for name, spec in functions.items()}
 
     def build(n):
-        if isinstance(n, ast.Constant) and type(n.value) in (int, str):
+        if isinstance(n, ast.Constant) and type(n.value) is int:
             return n.value
         if isinstance(n, ast.UnaryOp) and isinstance(n.operand, ast.Constant) and type(n.operand.value) is int:
             return -n.operand.value
@@ -159,17 +160,30 @@ def parse(text: str, functions: dict):
         for k in n.keywords:
             v = k.value.value if isinstance(k.value, ast.Constant) else None
             ok = isinstance(f, ast.Name) and (
-                f.id in ("Symbol", "Dummy") and k.arg in SYMBOL_ASSUMPTIONS and type(v) is bool
+                f.id in ("Symbol", "Dummy") and k.arg in SYMBOL_ASSUMPTIONS and v is True
                 or f.id == "Dummy" and k.arg == "dummy_index" and type(v) is int
                 or f.id == "Float" and k.arg == "precision" and type(v) is int)
             if not ok:
                 raise ValueError(f"the keyword {k.arg!r} is not allowed there")
             kw[k.arg] = v
-        args = [build(a) for a in n.args]
-        if isinstance(f, ast.Name) and f.id in ("Symbol", "Dummy") and not (
-                len(args) == 1 and isinstance(args[0], str) and args[0].isidentifier()):
-            raise ValueError(f"a symbol's name is an identifier, got {args!r:.80}")
-        return fn(*args, **kw)
+        named = isinstance(f, ast.Name) and f.id in ("Symbol", "Dummy", "Float")
+        if named:
+            # a string reaches only a symbol's name or a Float's digits: any other string a constructor takes,
+            # sympy parses, and its parser evaluates Python (a file could run code in the checker)
+            if not (len(n.args) == 1 and isinstance(n.args[0], ast.Constant) and type(n.args[0].value) is str):
+                raise ValueError(f"{f.id} takes one string literal here")
+            text = n.args[0].value
+            if not (text.isidentifier() if f.id != "Float" else re.fullmatch(r"-?\d+(\.\d*)?(e-?\d+)?", text)):
+                raise ValueError(f"{f.id}'s string is not {'an identifier' if f.id != 'Float' else 'a number'}: "
+                                 f"{text!r:.80}")
+            args = [text]
+        else:
+            args = [build(a) for a in n.args]
+        out = fn(*args, **kw)
+        if isinstance(f, ast.Name) and f.id == "Float" and sympy.Float(str(out), precision=out._prec) != out:
+            raise ValueError(f"the number {text} prints as {out}, which is another number: the statement's text "
+                             "would not say which")
+        return out
     return build(tree.body)
 
 
@@ -346,15 +360,55 @@ def _functions_field(exprs) -> dict:
     return out
 
 
+def _unshown_index_sign(exprs) -> str | None:
+    """None when every sum's and product's index, and every definite integral's variable, carries no sign its range
+    does not show (an index declared negative over 1..n would decide the sum's sign); else which one."""
+    import sympy
+    for e in exprs:
+        for s in e.atoms(sympy.Sum, sympy.Product, sympy.Integral):
+            for lim in s.limits:
+                if len(lim) != 3:
+                    continue
+                v, lo, hi = lim
+                integer = not isinstance(s, sympy.Integral)
+                shown = {"positive": lo.is_positive or (integer and (lo - 1).is_nonnegative),
+                         "nonnegative": lo.is_nonnegative,
+                         "negative": hi.is_negative or (integer and (hi + 1).is_nonpositive),
+                         "nonpositive": hi.is_nonpositive}
+                shown["nonzero"] = shown["positive"] or shown["negative"]
+                shown["nonnegative"] = shown["nonnegative"] or shown["positive"]
+                shown["nonpositive"] = shown["nonpositive"] or shown["negative"]
+                for word, ok in shown.items():
+                    if v._assumptions_orig.get(word) and ok is not True:
+                        return f"the bound variable {v} is declared {word}, which its range ({lo}, {hi}) does not show"
+    return None
+
+
+def _free(exprs) -> set:
+    """The symbols (and indexed terms) that occur free somewhere in `exprs`: sympy's free symbols, a range
+    application's (`_ranges`) own index not counted inside it; a symbol bound in one place and free in another is
+    free."""
+    import sympy
+    apps = _ranges(exprs)
+    keep = {a: sympy.Dummy() for a in apps}
+    out = set()
+    for e in exprs:
+        out |= e.xreplace(keep).free_symbols
+    for a in apps:
+        own = {t.args[0] for t in a.args if isinstance(t, sympy.Tuple) and len(t.args) == 3}
+        out |= a.free_symbols - own
+    return out
+
+
 def _said_statement(statement: str, claim, given: list) -> str | None:
     """None when `statement` is the claim printed, then after " for " the givens printed and the symbols'
     assumptions in words (`Holds.text`'s form: every free symbol's said; a bound variable's said or not, as the
     toolkit's binding functions count it free or not), each once; else why not."""
     exprs = [claim, *given]
-    bound = _variables(exprs, derivatives=False) | _indices(exprs)
     syms = _symbols(exprs)
     every = {_assumption_text(s) for s in syms} - {""}
-    free = {_assumption_text(s) for s in syms if not (s.free_symbols & bound)} - {""}
+    loose = _free(exprs)
+    free = {_assumption_text(s) for s in syms if s in loose} - {""}
     said = ", ".join(str(g) for g in given)
     if statement == str(claim) and not said and not free:
         return None
@@ -437,7 +491,7 @@ def _check(cert: dict) -> tuple[bool, str]:
         return False, "`functions` is not the functions the file applies"
     if _symbols_field(exprs) != cert["symbols"]:
         return False, "`symbols` is not the symbols the file's expressions carry, with their assumptions"
-    why = _said_statement(cert["statement"], claim, given)
+    why = _said_statement(cert["statement"], claim, given) or _unshown_index_sign([claim, *given])
     if why:
         return False, why
     outside = _indices(exprs) & {s for e in exprs for s in e.xreplace(

@@ -395,8 +395,7 @@ def farkas_certificates(mode, uncovered: list | None = None, progress: Callable[
                 within = any(c.get("within") for nd in tree.nodes for c in nd.get("checks", {}).get(s, []))
                 tol = farkas.MAX_TOLERANCE if within else 0
                 statement = f"{s}: {STEPS[s][1]}; on every reward history of E at {p.as_dict()}" + (
-                    f", {farkas.tolerance_text(tol)} (the doubles' rounding of a bound it meets with equality)"
-                    if tol else "")
+                    farkas.tolerance_suffix(tol) if tol else "")
                 yield farkas.certificate(tree, statement, source, what, step=s, branching=rule, tolerance=tol)
 
 

@@ -422,7 +422,43 @@ def _cache_put(key: str | None, d: Decision, keep_timed: bool = False, st: "Hold
 _TIMED = ("within", "timeout", "canceled", "time limit", "interrupted")
 
 
+def _honest_indices(e):
+    """`e` with each sum's and product's index, and each definite integral's variable, replaced by a fresh symbol
+    whose assumptions are what its range shows (an integer index from a lower limit >= 1 positive, >= 0
+    nonnegative, an upper limit <= -1 negative...; a variable of integration the same from its limits, real):
+    an index declared negative over 1..n would otherwise decide a sum's sign. Outermost first, so an inner range
+    reads its outer indices honestly too."""
+    import sympy
+    if not isinstance(e, sympy.Basic) or not e.has(sympy.Sum, sympy.Product, sympy.Integral):
+        return e
+    if isinstance(e, (sympy.Sum, sympy.Product, sympy.Integral)) and all(len(lim) == 3 for lim in e.limits):
+        f, limits = e.function, []
+        for v, lo, hi in e.limits:
+            lo, hi = _honest_indices(lo), _honest_indices(hi)
+            a = {"integer": True} if not isinstance(e, sympy.Integral) else {"real": True}
+            if lo.is_positive or (a.get("integer") and (lo - 1).is_nonnegative):
+                a["positive"] = True
+            elif lo.is_nonnegative:
+                a["nonnegative"] = True
+            elif hi.is_negative or (a.get("integer") and (hi + 1).is_nonpositive):
+                a["negative"] = True
+            elif hi.is_nonpositive:
+                a["nonpositive"] = True
+            j = sympy.Dummy(v.name, **a)
+            f = f.xreplace({v: j})
+            limits.append((j, lo, hi))
+        return e.func(_honest_indices(f), *limits)
+    args = [_honest_indices(a) for a in e.args]
+    return e.func(*args, evaluate=False) if isinstance(e, (sympy.Add, sympy.Mul, sympy.Pow, sympy.Rel)) \
+        else e.func(*args)
+
+
 def _decide(st: Holds) -> Decision:
+    import sympy
+    if any(x.has(sympy.Sum, sympy.Product, sympy.Integral) for x in (st.claim, *st.given)
+           if isinstance(x, sympy.Basic)):
+        st = dataclasses.replace(st, claim=_honest_indices(st.claim),
+                                 given=tuple(_honest_indices(g) for g in st.given))
     if st.method == "arb":
         return _decide_arb(st)
     if st.method in ("sympy", "auto"):
@@ -547,18 +583,48 @@ def _false_on_domain(st: Holds, bare: Decision) -> Decision:
     relation and assumption holds (50 digits), found by the sampler or, for given equations, by solving them
     (`domain_points`), the claim itself not evaluated there (it may hold functions no point evaluates). With no
     such point found, the domain may be empty (a statement about nothing is true): argued."""
-    import sympy
-
-    from .domain_points import solved_refutation
-    probe = Holds(sympy.Eq(sympy.Integer(1), 0, evaluate=False), st.given, "sympy", st.box)
-    found = _sample_refutation(probe, tries=32) or solved_refutation(probe)
-    if found is None:
+    point = _domain_point(st)
+    if point is None:
         return Decision("argued", "sympy", f"{bare.detail}; no point of its domain (the given relations) was found, "
                                            "and a claim false everywhere holds on an empty domain")
-    params = found.witness["params"]
+    params = _params(point)
     return Decision("refuted", "sympy", f"{bare.detail}; its domain holds {params} (the given relations and the "
-                                        "assumptions checked there to 50 digits)",
+                                        "assumptions decided there exactly)",
                     witness={"params": params, "difference": bare.witness.get("difference", "")})
+
+
+def _domain_point(st: Holds, tries: int = 32) -> dict | None:
+    """A point where every given relation of `st` and every symbol's assumptions hold, decided exactly (the
+    symbols drawn as exact rationals, `_draw`; a given equation solved for one of its symbols and that symbol's
+    value kept exact, `domain_points._solved`; each relation then evaluated by sympy on exact numbers, no
+    tolerance), or None. Givens holding functions or sequences are not evaluated: None."""
+    import random
+
+    import sympy
+    from sympy.core.function import AppliedUndef
+
+    from .domain_points import _solved
+    given = [sympy.sympify(g) for g in st.given]
+    if any(g.atoms(sympy.Indexed, AppliedUndef) for g in given):
+        return None
+    syms = sorted({x for g in given for x in g.free_symbols if isinstance(x, sympy.Symbol)}, key=str)
+    solved = _solved([g for g in given if isinstance(g, sympy.Eq)], syms) or {}
+    rng = random.Random("domain:" + sympy.srepr(st.claim)[:200])
+    for _ in range(tries):
+        point = {x: _draw(rng, x, st.box.get(x) if st.box else None) for x in syms if x not in solved}
+        try:
+            for x, expr in solved.items():
+                v = expr.xreplace(point)
+                if v.free_symbols or v.is_real is not True or (x.is_integer and v.is_integer is not True):
+                    raise ValueError("not a value of its symbol")
+                point[x] = v
+            if not all(_admits(x, v) for x, v in point.items()):
+                continue
+            if all(g.xreplace(point) is sympy.true for g in given):
+                return point
+        except (ValueError, TypeError, ZeroDivisionError):
+            continue
+    return None
 
 
 def _sympy_parts(claim, cases: list, refute: bool = True, everywhere: bool = False) -> Decision:
@@ -582,6 +648,11 @@ def _sympy_parts(claim, cases: list, refute: bool = True, everywhere: bool = Fal
             # simplify: it stays an unknown through the simplification (`_doit`)
             back = {sympy.Dummy("unevaluated_sum"): x for x in (lhs.atoms(sympy.Sum) | rhs.atoms(sympy.Sum))
                     if not _forward(x)}
+            if back and any(x.free_symbols & (_calculus_variables(lhs) | _calculus_variables(rhs))
+                            for x in back.values()):
+                return Decision("argued", "sympy", f"{part}: a sum whose range may run backwards under a derivative "
+                                                   "or an integral in its variable (sympy's convention and the "
+                                                   "engine's differ there)")
             if back:
                 keep = {v: k for k, v in back.items()}
                 lhs, rhs = lhs.xreplace(keep), rhs.xreplace(keep)
@@ -687,25 +758,24 @@ def _given_cases(st: Holds) -> tuple[list[dict], list[str], list]:
         if len(cases) > MAX_GIVEN_CASES:
             return [{}], [], list(st.given)
     unread = []
-    for i, g in enumerate(given):             # equations and relations between symbols, in order
+    for i, g in enumerate(given):             # equations and relations between symbols, in order, in every case
         if i in used:
             continue
-        now = g.subs(cases[0]) if cases[0] else g
-        if now is sympy.true or (not getattr(now, "free_symbols", True) and _truth(now, {}) is True):
+        nows = [g.subs(c) if c else g for c in cases]
+        if all(now is sympy.true or (not getattr(now, "free_symbols", True) and _truth(now, {}) is True)
+               for now in nows):
             continue                              # implied by what was read, or true of numbers (1 <= 2)
-        b = _bound(now) if isinstance(now, sympy.Rel) else None
-        if not b or any(b[0] in c for c in cases):
+        bs = [_bound(now) if isinstance(now, sympy.Rel) else None for now in nows]
+        if not all(bs) or len({(b[0], b[1]) for b in bs}) != 1 or any(bs[0][0] in c for c in cases):
             unread.append(st.given[i])
             continue
-        s, op, e = b
-        if op == "==":
-            value, what = e, f"{s} = {_plain(e)}"
-        else:
-            strict = op in ("<", ">")
-            t = sympy.Dummy(f"t_{s}", **({"positive": True} if strict else {"nonnegative": True}))
-            value = e + t if op in (">", ">=") else e - t
-            what = f"{s} = {_plain(value)} with {t.name} {'>' if strict else '>='} 0"
-        cases = [{**{k: v.subs(s, value) for k, v in c.items()}, s: value} for c in cases]
+        s, op, _ = bs[0]
+        strict = op in ("<", ">")
+        t = sympy.Dummy(f"t_{s}", **({"positive": True} if strict else {"nonnegative": True}))
+        values = [b[2] if op == "==" else (b[2] + t if op in (">", ">=") else b[2] - t) for b in bs]
+        what = (f"{s} = {_plain(values[0])}" + ("" if op == "==" else f" with {t.name} {'>' if strict else '>='} 0")
+                + (" (in the first case; each case its own)" if len(set(values)) > 1 else ""))
+        cases = [{**{k: v.subs(s, value) for k, v in c.items()}, s: value} for c, value in zip(cases, values)]
         said.append(what)
     return cases, said, unread
 
@@ -1196,12 +1266,26 @@ def _doit(e):
             or not _forward(s)]
     if not slow:
         return e.doit()
+    moving = _calculus_variables(e)
+    if any(s.free_symbols & moving for s in slow):
+        return e            # kept, it would be a constant under d/dx or an integral over x: nothing evaluated
     keep = {s: sympy.Dummy("kept_sum") for s in slow}
     back = {v: k for k, v in keep.items()}
     try:
         return e.xreplace(keep).doit().xreplace(back)
     except Exception:
         return e
+
+
+def _calculus_variables(e) -> set:
+    """The variables `e` differentiates or integrates in (a sum depending on one is no constant there)."""
+    import sympy
+    out = set()
+    for d in e.atoms(sympy.Derivative):
+        out |= {v for v in d.variables}
+    for i in e.atoms(sympy.Integral):
+        out |= {lim[0] for lim in i.limits}
+    return out
 
 
 def _forward(s) -> bool:

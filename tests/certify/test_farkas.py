@@ -244,7 +244,8 @@ def _tie_cert() -> dict:
 
 def test_a_step_met_with_equality_checks_only_with_its_stated_tolerance():
     c = copy.deepcopy(_tie_cert())
-    assert c["tolerance"] == farkas._q(farkas.MAX_TOLERANCE) and farkas.tolerance_text(farkas.MAX_TOLERANCE) in c["statement"]
+    assert c["tolerance"] == farkas._q(farkas.MAX_TOLERANCE) and c["statement"].endswith(
+        farkas.tolerance_suffix(farkas.MAX_TOLERANCE))
     ok, detail = farkas.check(c)
     assert ok and "up to that tolerance" in detail, detail
     exact = copy.deepcopy(c)
@@ -258,7 +259,13 @@ def test_a_step_met_with_equality_checks_only_with_its_stated_tolerance():
     (lambda c: c.update(tolerance="-1/10"), "outside"),
     (lambda c: c.update(statement=c["statement"].split(", up to a margin")[0],
                         key=farkas.key(c["statement"].split(", up to a margin")[0], c["source"])),
-     "not in its statement"),                                                            # the statement reads exact
+     "ends with"),                                                                       # the statement reads exact
+    (lambda c: c.update(statement=c["statement"].replace("1/1000000000000", "1/10000000000000"),      # says 1e-13
+                        key=farkas.key(c["statement"].replace("1/1000000000000", "1/10000000000000"), c["source"])),
+     "ends with"),
+    (lambda c: c.update(statement="exact, not merely" + c["statement"] + " and " + c["statement"],
+                        key=farkas.key("exact, not merely" + c["statement"] + " and " + c["statement"], c["source"])),
+     "ends with"),
 ])
 def test_a_tolerance_the_checker_does_not_allow_is_refused(corrupt, word):
     c = copy.deepcopy(_tie_cert())
