@@ -241,6 +241,8 @@ def _check(cert: dict) -> tuple[bool, str]:
         return False, "n_vars and n must be integers, n_vars > n >= 1 (the rewards, then the means)"
     if not isinstance(step, str) or not step:
         return False, "the certificate names no step: it would certify the tree's pruning and no step of it"
+    if not cert["statement"].startswith(f"{step}: "):
+        return False, f"its statement is not about its step {step!r} (it starts {cert['statement'][:40]!r})"
     if cert.get("complete") is not True:
         return False, "the search that wrote it says its tree is not complete"
     K = nv - n                                           # the columns: n rewards, then the K arms' means
@@ -257,9 +259,11 @@ def _check(cert: dict) -> tuple[bool, str]:
                        "step would read exact, or tighter")
     values = [Fraction(v) for v in cert["values"]]
 
-    def rows(rs):
+    def rows(rs, margin: bool = True):
         out = []
         for cols, co, lo, hi in rs:
+            if not margin and nv in cols:
+                raise ValueError("a row of the tree uses the margin's column: only a leaf's checks may bound it")
             if len(cols) != len(co) or not all(_int(c) and 0 <= c <= nv for c in cols) \
                     or not all(_int(i) for i in co) or not all(x is None or _int(x) for x in (lo, hi)):
                 raise ValueError(f"a row whose columns and coefficients do not pair up: {cols}, {co}")
@@ -326,7 +330,7 @@ def _check(cert: dict) -> tuple[bool, str]:
     def walk(a: tuple) -> None:
         nd = nodes[a]
         k = len(path)
-        path.extend(rows(nd["rows"]))
+        path.extend(rows(nd["rows"], margin=False))
         st = nd["status"]
         if st == "pruned":
             y = ys(nd.get("y"))

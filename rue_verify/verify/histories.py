@@ -495,9 +495,15 @@ def solved_multipliers(rows: list, target: dict, strict: bool, tolerance=0, seco
                 cols.setdefault(c, []).append(q(a) * ys[i])
     for c in set(cols) | set(target):
         s.add(Z.Sum(cols.get(c, [])) == q(target.get(c, 0)) if cols.get(c) else q(target.get(c, 0)) == 0)
-    s.add(Z.Sum(L) >= (1 if strict else -q(tolerance)) if L else Z.BoolVal(False))
+    s.push()
+    s.add(Z.Sum(L) >= (1 if strict else 0) if L else Z.BoolVal(False))     # exact multipliers first: L >= 0
     if s.check() != Z.sat:
-        return None
+        s.pop()
+        if strict or not tolerance:
+            return None
+        s.add(Z.Sum(L) >= -q(tolerance) if L else Z.BoolVal(False))      # then within the tolerance
+        if s.check() != Z.sat:
+            return None
     m = s.model()
     out = {}
     for i, e in ys.items():

@@ -29,7 +29,7 @@ def _recorded():
 
 def _cert(step: str = STEP) -> dict:
     tree, _ = _recorded()
-    c = farkas.certificate(tree, f"{step} at {P}", "source-hash", f"history step {step}", step=step,
+    c = farkas.certificate(tree, f"{step}: at {P}", "source-hash", f"history step {step}", step=step,
                            branching={"rule": "relabel", "K": P.K, "after": 2 * P.K})
     return json.loads(json.dumps(c, sort_keys=True))        # as a reader gets it: through a JSON file
 
@@ -218,7 +218,9 @@ def test_the_papers_history_certificates_cover_every_holding_step_at_every_point
     (lambda c: c.update(complete=False), "not complete"),
     (lambda c: c.update(n=str(c["n"])), "integers"),
     (lambda c: c["root"].update(arms=c["root"]["arms"] + [0]), "initialisation"),         # a subtree as the root
-    (lambda c: c["root"]["rows"][0][0].append(c["n_vars"]), "pair up"),                  # a column without coefficient
+    (lambda c: c["root"]["rows"][0][0].append(0), "pair up"),                            # a column without coefficient
+    (lambda c: c["root"]["rows"].append([[c["n_vars"]], [0], None, 0]), "margin's column"),  # the tree bounds m itself
+    (lambda c: c.update(step="gap-paper"), "not about its step"),                         # another step's name
 ])
 def test_the_holes_a_reviewer_found_in_the_farkas_check_are_closed(corrupt, word):
     c = _cert()
@@ -263,9 +265,10 @@ def test_a_step_met_with_equality_checks_only_with_its_stated_tolerance():
     (lambda c: c.update(statement=c["statement"].replace("1/1000000000000", "1/10000000000000"),      # says 1e-13
                         key=farkas.key(c["statement"].replace("1/1000000000000", "1/10000000000000"), c["source"])),
      "ends with"),
-    (lambda c: c.update(statement="exact, not merely" + c["statement"] + " and " + c["statement"],
-                        key=farkas.key("exact, not merely" + c["statement"] + " and " + c["statement"], c["source"])),
-     "ends with"),
+    (lambda c: c.update(statement=c["statement"] + " (exact, not merely" + c["statement"].split(":", 1)[1] + ")",
+                        key=farkas.key(c["statement"] + " (exact, not merely" + c["statement"].split(":", 1)[1] + ")",
+                                       c["source"])),
+     "ends with"),                                                                       # the words denied after
 ])
 def test_a_tolerance_the_checker_does_not_allow_is_refused(corrupt, word):
     c = copy.deepcopy(_tie_cert())
@@ -304,7 +307,7 @@ def test_a_decision_highs_answers_on_the_wrong_support_is_certified_by_multiplie
     tree = record()
     total, done = tree.counts()["checks"]["prob-dk-v1"]
     assert done == total > 0
-    c = farkas.certificate(tree, "prob-dk-v1 at (2, 9, 1, 0.1)", "s", "w", step="prob-dk-v1",
+    c = farkas.certificate(tree, "prob-dk-v1: at (2, 9, 1, 0.1)", "s", "w", step="prob-dk-v1",
                            branching={"rule": "relabel", "K": 2, "after": 4})
     assert farkas.check(json.loads(json.dumps(c)))[0]
     with monkeypatch.context() as mp:
