@@ -18,30 +18,6 @@ from __future__ import annotations
 TRIES = 48
 
 
-def _solved(givens: list, symbols: list) -> dict | None:
-    """symbol -> its expression in the others, one per given equation (each later equation with the earlier
-    solutions substituted), or None where an equation cannot be solved for any of its symbols."""
-    import sympy
-    out: dict = {}
-    for eq in givens:
-        e = eq.lhs - eq.rhs
-        e = e.xreplace(out) if out else e
-        free = [s for s in symbols if s in e.free_symbols and s not in out]
-        order = [s for s in free if not s.is_integer] + [s for s in free if s.is_integer]
-        for s in order:
-            try:
-                roots = [r for r in sympy.solve(e, s) if not r.has(sympy.I)]
-            except (NotImplementedError, ValueError, TypeError):
-                continue
-            if roots:
-                out = {k: v.xreplace({s: roots[0]}) for k, v in out.items()}
-                out[s] = roots[0]
-                break
-        else:
-            return None
-    return out
-
-
 def solved_refutation(st, tries: int = TRIES):
     """A `statements.Decision` refuting `st` (a `Holds`) at a point of its domain where its given equations hold,
     with the point as its witness (module docstring), or None."""
@@ -58,7 +34,7 @@ def solved_refutation(st, tries: int = TRIES):
     if any(r.atoms(sympy.Indexed) for r in rels):         # a sequence's terms: the sampler's own business
         return None
     symbols = sorted({s for r in rels for s in r.free_symbols if isinstance(s, sympy.Symbol)}, key=str)
-    solved = _solved(eqs, symbols)
+    solved = S.solved_for(eqs, symbols)
     if not solved:
         return None
     rng = random.Random("solved:" + sympy.srepr(st.claim)[:200])

@@ -444,7 +444,14 @@ def _honest_indices(e):
                 a["negative"] = True
             elif hi.is_nonpositive:
                 a["nonpositive"] = True
-            j = sympy.Dummy(v.name, **a)
+            said = {w for w in ("positive", "nonnegative", "negative", "nonpositive", "nonzero", "integer")
+                    if v._assumptions_orig.get(w)}
+            implied = set(a) | ({"nonnegative", "nonzero"} if "positive" in a else set()) | (
+                {"nonpositive", "nonzero"} if "negative" in a else set())
+            if said <= implied:             # what it is declared, its range shows: kept (the same statement)
+                limits.append((v, lo, hi))
+                continue
+            j = sympy.Symbol(v.name, **a)   # one symbol per name and range, so two sums over one range stay one
             f = f.xreplace({v: j})
             limits.append((j, lo, hi))
         return e.func(_honest_indices(f), *limits)
@@ -593,22 +600,45 @@ def _false_on_domain(st: Holds, bare: Decision) -> Decision:
                     witness={"params": params, "difference": bare.witness.get("difference", "")})
 
 
+def solved_for(givens: list, symbols: list) -> dict | None:
+    """symbol -> its expression in the others, one per given equation (each later equation with the earlier
+    solutions substituted), or None where an equation cannot be solved for any of its symbols."""
+    import sympy
+    out: dict = {}
+    for eq in givens:
+        e = eq.lhs - eq.rhs
+        e = e.xreplace(out) if out else e
+        free = [s for s in symbols if s in e.free_symbols and s not in out]
+        order = [s for s in free if not s.is_integer] + [s for s in free if s.is_integer]
+        for s in order:
+            try:
+                roots = [r for r in sympy.solve(e, s) if not r.has(sympy.I)]
+            except (NotImplementedError, ValueError, TypeError):
+                continue
+            if roots:
+                out = {k: v.xreplace({s: roots[0]}) for k, v in out.items()}
+                out[s] = roots[0]
+                break
+        else:
+            return None
+    return out
+
+
 def _domain_point(st: Holds, tries: int = 32) -> dict | None:
     """A point where every given relation of `st` and every symbol's assumptions hold, decided exactly (the
     symbols drawn as exact rationals, `_draw`; a given equation solved for one of its symbols and that symbol's
-    value kept exact, `domain_points._solved`; each relation then evaluated by sympy on exact numbers, no
+    value kept exact, `solved_for`; each relation then evaluated by sympy on exact numbers, no
     tolerance), or None. Givens holding functions or sequences are not evaluated: None."""
     import random
 
     import sympy
     from sympy.core.function import AppliedUndef
 
-    from .domain_points import _solved
     given = [sympy.sympify(g) for g in st.given]
     if any(g.atoms(sympy.Indexed, AppliedUndef) for g in given):
         return None
     syms = sorted({x for g in given for x in g.free_symbols if isinstance(x, sympy.Symbol)}, key=str)
-    solved = _solved([g for g in given if isinstance(g, sympy.Eq)], syms) or {}
+    solved = solved_for([g for g in given if isinstance(g, sympy.Eq)], syms) or {}
     rng = random.Random("domain:" + sympy.srepr(st.claim)[:200])
     for _ in range(tries):
         point = {x: _draw(rng, x, st.box.get(x) if st.box else None) for x in syms if x not in solved}
