@@ -18,9 +18,10 @@ The kind's own fields (beside `kind`, `key`, `statement`, `source`, `what`, see 
   positive), which srepr omits;
 - `replaced`: the toolkit's own function classes (`Pr`, `Cup`, `MaxOver`, `Normal`, `Mean`, `Ex`, ...) that the
   file writes as undefined functions of the same name and arity, with no assumption: a claim sympy proves for
-  arbitrary functions in their place holds for ours. One that needs their own rules (a maximum's sign from its
-  terms', a probability's) does not re-decide so and is left uncovered when the certificates are written
-  (`collect.sympy_certificate` writes only a file whose check passes), never certified.
+  arbitrary functions in their place holds for ours, with one rule of their own: a `MaxOver(f, (k, lo, hi))` over a
+  range shown nonempty has the sign its terms are shown to share (`_maximum_sign`). One that needs other rules of
+  theirs (a probability's range, a bound) does not re-decide so and is left uncovered when the certificates are
+  written (`collect.sympy_certificate` writes only a file whose check passes), never certified.
 
 The srepr is read by `parse`, never by `eval`: an AST walk that builds only sympy's constructors of `SYMPY_NAMES`
 and `UNEVALUATED`, the names oo, pi and E, and `Function('name')` of a name listed in `functions`, with literal
@@ -80,8 +81,10 @@ KIND = "sympy"
 TRUSTS = ("sympy's own rules (doit: derivatives, integrals, sums; simplify, factor; an expression's sign from the "
           "symbols' assumptions) and its printer (the file's claim, printed, is the statement's text); that the "
           "statement is the step's, with a symbol's `real` and a function's listed assumptions (a sequence declared "
-          "positive), which its text does not say; and that the toolkit's functions listed as replaced are functions "
-          "of their arguments (a claim true for arbitrary functions in their place is true of them)")
+          "positive), which its text does not say; that the toolkit's functions listed as replaced are functions "
+          "of their arguments (a claim true for arbitrary functions in their place is true of them); and that "
+          "MaxOver(f, (k, lo, hi)) is the largest f(k) over the integers k in lo..hi, so it has the sign its terms "
+          "are shown to share when that range is shown nonempty (the one rule of the toolkit's functions it applies)")
 
 #: the assumption keywords a symbol or a function may carry in a file
 ASSUMPTIONS = frozenset(("real", "extended_real", "complex", "positive", "negative", "nonnegative", "nonpositive",
@@ -235,6 +238,25 @@ def _indices(exprs) -> set:
     return {t.args[0] for a in _ranges(exprs) for t in a.args if isinstance(t, sympy.Tuple) and len(t.args) == 3}
 
 
+def _maximum_sign(a) -> dict:
+    """The sign of MaxOver(f, (k, lo, hi)), read as the largest of f(k) over the integers lo..hi (the one rule of the
+    toolkit's functions this checker applies, `TRUSTS`): when the range is shown nonempty (hi - lo >= 0 from the
+    symbols' assumptions) and sympy shows the term's sign at k = lo + j for every nonnegative integer j, the maximum
+    has it: {"positive": True} or {"nonnegative": True} (or negative, nonpositive); {} otherwise."""
+    import sympy
+    if type(a).__name__ != "MaxOver" or len(a.args) != 2 or not isinstance(a.args[1], sympy.Tuple) \
+            or len(a.args[1].args) != 3 or not isinstance(a.args[1].args[0], sympy.Symbol):
+        return {}
+    f, (k, lo, hi) = a.args[0], a.args[1].args
+    if (hi - lo).is_nonnegative is not True:
+        return {}
+    f = f.xreplace({k: lo + sympy.Dummy("j", integer=True, nonnegative=True)})
+    for sign in ("positive", "negative", "nonnegative", "nonpositive"):
+        if getattr(f, f"is_{sign}") is True:
+            return {sign: True}
+    return {}
+
+
 def holds(part, sub: dict | None = None) -> bool:
     """Whether the relation `part` is shown by sympy for every value its symbols' assumptions allow: its sides
     evaluated (`value`), substituted (`sub`, a reading of the givens), their difference simplified and its sign
@@ -250,7 +272,8 @@ def holds(part, sub: dict | None = None) -> bool:
     backwards = [s for s in part.atoms(sympy.Sum) if not _forward(s)]
     if any(s.free_symbols & bound for s in backwards):
         return False                      # a sum that may run backwards, inside a sum, integral or derivative
-    said = {a: {k: getattr(a, f"is_{k}") for k in SYMBOL_ASSUMPTIONS if getattr(a, f"is_{k}") is not None}
+    said = {a: _maximum_sign(a) or {k: getattr(a, f"is_{k}") for k in SYMBOL_ASSUMPTIONS
+                                    if getattr(a, f"is_{k}") is not None}
             for a in _ranges([part]) if not a.free_symbols & bound}
     said.update({s: {} for s in backwards})
     atoms = {a: sympy.Dummy(type(a).__name__, **kw) for a, kw in said.items()}     # with what sympy knows of it
@@ -500,7 +523,8 @@ def _check(cert: dict) -> tuple[bool, str]:
         return False, (f"the index {sorted(map(str, outside))[0]} of a range inside a function occurs outside it: "
                        "not an index it binds")
     ok, how = decide(claim, given)
-    said = f" with the toolkit's {', '.join(replaced)} read as arbitrary functions" if replaced else ""
+    said = (f" with the toolkit's {', '.join(replaced)} read as arbitrary functions" if replaced else "") + (
+        " (MaxOver's sign from its terms')" if "MaxOver" in replaced else "")
     if not ok:
         return False, (f"sympy does not re-decide it{said}" + (" (a claim that needs their own rules, a sign or a "
                                                                "bound, is not re-decided so)" if said else "")

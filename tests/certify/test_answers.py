@@ -120,6 +120,17 @@ def test_the_shipped_answers_cover_every_z3_problem_of_the_quick_ledgers_graph(q
     assert in_graph and all(answers.key(text, st) in shipped for st, text in in_graph)
 
 
+def test_every_certified_step_of_the_quick_ledger_carries_a_certificate(quick_ledger):
+    """The collector finds a certificate (smt2, boxes or sympy) for every certified step of the quick ledger's
+    results and graph: none is listed uncovered (the history search's Farkas certificates are test_farkas's). What
+    is counted is computed: a step the checker could not re-decide would be listed here with its reason."""
+    from rue_verify.certify import collect
+    for obj in (quick_ledger, quick_ledger.graph):
+        uncovered: list = []
+        certs = collect.certificates(obj, "source", uncovered)
+        assert certs and not uncovered, uncovered
+
+
 def test_an_answer_is_read_only_under_its_own_problem_and_statement(small, kept_here, monkeypatch):
     """A shipped answer is read for its own problem only: the same problem with its text changed (a comment added),
     or filed under another statement, has another key, and cvc5 decides it afresh; the fresh answer is kept and read

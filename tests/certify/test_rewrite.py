@@ -1,8 +1,8 @@
 """sympy certificates (`rue_verify.certify.rewrite`): the ledger's steps sympy decided, kept as srepr text, re-decided
 by sympy alone; planted corruptions (a false identity, a flipped inequality, a given the decision needs dropped, a
 statement that is not the file's claim, a reversed sum read by Karr's convention, a malicious srepr) are rejected,
-each saying why; a step that needs a rule of the toolkit's own functions stays uncovered, saying so; the checker
-loads no search."""
+each saying why; MaxOver's sign is read from its terms' only over a range shown nonempty; the checker loads no
+search."""
 
 import json
 import subprocess
@@ -59,17 +59,22 @@ def resealed(cert: dict, claim: str | None = None, given: list | None = None) ->
 
 
 def test_the_ledger_s_sympy_steps_carry_certificates_that_check(steps):
-    """Every such step checks but one: 'log K + 1/2 <= log(2K)' times H_2 needs H_2 = MaxOver(...) >= 0 (MaxOver's
-    own rule, a maximum's sign from its terms'), which an undefined function does not have: it fails, saying so."""
+    """Every such step checks, 'log K + 1/2 <= log(2K)' times H_2 too: it needs H_2 = MaxOver(...) >= 0, which the
+    checker reads from MaxOver's terms (its one rule of the toolkit's functions); the same file with the rule's
+    sign unknown (the maximum renamed, an arbitrary function) does not check."""
     assert len(steps) >= 14
     failed = {}
     for text, h in steps.items():
         ok, detail = rewrite.check(cert_of(h))
         if not ok:
             failed[text] = detail
-    assert list(failed) == ["1/2 <= log 2, so log K + 1/2 <= log(2K)"], failed
-    why = next(iter(failed.values()))
-    assert "MaxOver read as arbitrary functions" in why and "own rules" in why
+    assert not failed, failed
+    c = cert_of(step(steps, "1/2 <= log 2"))
+    fn = {("MaxUnder" if k == "MaxOver" else k): v for k, v in c["functions"].items()}
+    renamed = resealed({**c, "functions": fn, "replaced": ["MaxUnder"]},
+                       claim=c["claim"].replace("Function('MaxOver')", "Function('MaxUnder')"))
+    ok, detail = rewrite.check(renamed)
+    assert not ok and "does not re-decide" in detail, detail
 
 
 def test_a_file_holds_srepr_the_symbols_assumptions_and_the_replaced_functions(steps):
@@ -190,8 +195,8 @@ def test_an_index_of_a_range_fixed_outside_its_function_is_refused():
 
 
 def test_the_collector_writes_a_sympy_certificate_only_where_its_check_passes(tmp_path):
-    """A step sympy decided that z3 does not re-decide (an integral) gets a "sympy" certificate, which the directory's
-    checker verifies; the step that needs MaxOver's sign stays uncovered, saying why."""
+    """A step sympy decided that z3 does not re-decide (an integral, and the step that needs MaxOver's sign from its
+    terms') gets a "sympy" certificate, which the directory's checker verifies; nothing of the two stays uncovered."""
     from rue_verify.ledger import section2, section3
     from rue_verify.verify.derivation import from_derivation
     res = SimpleNamespace(id="T", findings=[from_derivation(section3.mills_upper_derivation(), "t > 0"),
@@ -203,8 +208,29 @@ def test_the_collector_writes_a_sympy_certificate_only_where_its_check_passes(tm
     rows = check.check_directory(tmp_path)
     assert rows and all(ok for _, _, ok, _ in rows), [r for r in rows if not r[2]]
     assert {k for _, k, _, _ in rows} >= {"sympy"}
-    said = [u for u in uncovered if "log(2K)" in u["what"]]
-    assert said and "MaxOver read as arbitrary functions" in said[0]["why"], uncovered
+    assert not uncovered, uncovered
+    texts = [json.loads(p.read_text())["statement"] for p in paths]
+    assert any("log(2*K)*MaxOver" in t for t in texts), texts
+
+
+def test_a_maximum_has_its_terms_sign_only_over_a_range_shown_nonempty():
+    """The checker's one rule of the toolkit's functions: MaxOver(f, (k, lo, hi)) is positive when its terms are
+    and lo..hi is shown nonempty. Planted wrong: the range may be empty (K may be 0), a term may be negative, a sign
+    read where a term is only positive from some index on, and the claim the rule is asked for flipped."""
+    from rue_verify.verify.sums import max_over
+    j = sympy.Symbol("j", integer=True)
+    K = sympy.Symbol("K", integer=True, positive=True)
+    K0 = sympy.Symbol("K", integer=True, nonnegative=True)
+    x = sympy.Symbol("x", positive=True)
+    good = max_over(j / x, (j, 1, K))
+    ok, detail = rewrite.check(cert_of(Holds(rel(good * x, ">", 0), method="sympy")))
+    assert ok and "MaxOver's sign" in detail, detail
+    for wrong in (rel(max_over(j / x, (j, 1, K0)) * x, ">", 0),              # K = 0: an empty range, no maximum
+                  rel(max_over((j - 2) / x, (j, 1, K)), ">=", 0),             # the term at j = 1 is negative
+                  rel(max_over((j - 2) / x, (j, 3, K)), ">", 0),              # 3..K is empty at K = 1, 2
+                  rel(good * x, "<=", 0)):                                    # the relation flipped
+        ok, detail = rewrite.check(cert_of(Holds(wrong, method="sympy")))
+        assert not ok, (wrong, detail)
 
 
 def test_the_checker_imports_no_solver_and_no_search(tmp_path, steps):
