@@ -16,6 +16,9 @@ The kind's own fields (beside `kind`, `key`, `statement`, `source`, `what`, see 
 - `tail`: None, or where one side of `box` is unbounded, what the part past the covered box rests on
   ({symbol, cut, toward, decided_by}): a proof by sympy or z3 that this certificate does not hold, so the
   check passes it on as `partial` (and a reader looks for that proof's own certificate);
+- `relations`: the text of each relation of the claim, in the covers' order: the check requires one cover per
+  relation and the statement's claim to be their conjunction (a relation without a cover is refused; that each
+  cover's margin is its relation's, right side minus left, the writer's `expression_tree`, is trusted);
 - `on_its_box`: whether the box is the statement's whole domain (else the statement is certified on the box
   only, and the decision says so);
 - `partial` (present only when there is something to say): the tail's proof and the box-only scope, in words,
@@ -58,7 +61,7 @@ def key(statement: str, source: str) -> str:
     return hashlib.sha256(json.dumps([statement, source]).encode("utf-8")).hexdigest()
 
 
-def certificate(cover: dict, statement: str, source: str, what: str) -> dict:
+def certificate(cover: dict, statement: str, source: str, what: str, relations: list | None = None) -> dict:
     """The certificate (a JSON-ready dict) of an arb decision.
 
     Args:
@@ -66,10 +69,16 @@ def certificate(cover: dict, statement: str, source: str, what: str) -> dict:
         statement: the link's relation as text.
         source: the hash of the code it was built from.
         what: one line naming the node and link it certifies.
+        relations: the text of each relation of the claim, in the covers' order (a conjunction has several; by
+            default the statement's text before " for " is the one relation).
     """
+    if relations is None:                      # read from the statement: sympy prints a conjunction (a) & (b)
+        claim = statement.split(" for ", 1)[0]
+        several = len(cover["covers"]) > 1 and claim.startswith("(") and claim.endswith(")")
+        relations = claim[1:-1].split(") & (") if several else [claim]
     cert = {"kind": KIND, "key": key(statement, source), "statement": statement, "source": source, "what": what,
             "box": cover["box"], "covers": cover["covers"], "tail": cover.get("tail"),
-            "on_its_box": bool(cover.get("on_its_box"))}
+            "on_its_box": bool(cover.get("on_its_box")), "relations": list(relations)}
     said = _partial(cert)
     if said:
         cert["partial"] = said
@@ -289,6 +298,16 @@ def _check(cert: dict) -> tuple[bool, str]:
     box, tail, covers = cert["box"], cert.get("tail"), cert["covers"]
     if not covers:
         return False, "no cover"
+    rel = cert.get("relations")
+    if not (isinstance(rel, list) and rel and all(isinstance(r, str) and r for r in rel)):
+        return False, "the certificate does not list its claim's relations (`relations`, one per cover)"
+    if len(rel) != len(covers):
+        return False, (f"{len(covers)} cover(s) for {len(rel)} relation(s): every relation of the claim needs its "
+                       "own cover")
+    claim = rel[0] if len(rel) == 1 else " & ".join(f"({r})" for r in rel)
+    if not (cert["statement"] == claim or cert["statement"].startswith(claim + " for ")):
+        return False, (f"the statement's claim is not its relations' conjunction ({claim[:80]!r}): a relation of it "
+                       "would go without a cover")
     # the domain each cover must partition: the statement's box, the unbounded side cut where the tail begins
     want = {}
     for k, (lo, hi) in box.items():

@@ -10,8 +10,9 @@ Only certified rows are taken (a row's `status` "certified", a condition's `stat
 
 A claim's findings also keep the statement each certified step decided (`Finding.checks`); from them
 `certificates` adds what the rows do not carry: an arb decision's box cover (kind "boxes", `boxes.certificate`),
-and for a step sympy decided, the same statement decided by z3 (`second_opinion`): where z3 certifies it too, its
-SMT-LIB problem, which cvc5 then re-decides; where it does not, the statement itself as sympy's text (kind "sympy",
+and for a step sympy decided, the same statement decided by z3 (`second_opinion`): where z3 certifies it too and
+cvc5 re-decides its SMT-LIB problem (`answers.answer`: shipped, kept, or decided as the file is written), that
+problem; where either does not, the statement itself as sympy's text (kind "sympy",
 `rewrite.certificate`), which the reader's sympy re-decides, written only when that check passes at write time
 (`sympy_certificate`); where neither, the step is listed as uncovered (`uncovered`) with both reasons. Those
 second decisions are the only things this module decides; the checker decides nothing of ours."""
@@ -94,16 +95,23 @@ def _step_certificates(h, what: str, source: str, uncovered: list | None) -> lis
     if d.smt2 and not smt.hollow(d.smt2):
         return [smt.certificate(d.smt2, statement, source, what)]
     if d.cover:
-        return [boxes.certificate(d.cover, statement, source, what)]
+        import sympy
+        parts = h.claim.args if isinstance(h.claim, sympy.And) else (h.claim,)
+        return [boxes.certificate(d.cover, statement, source, what, relations=[str(p) for p in parts])]
     if d.smt2:
         why = ("z3 was given the claim already evaluated to true (sympy decided it from the symbols' assumptions when "
                "the relation was built): no certificate of its content")
     elif d.method == "sympy":
         z = second_opinion(h)
         if z.status == "certified" and z.smt2 and not smt.hollow(z.smt2):
-            return [smt.certificate(z.smt2, statement, source, what + " (sympy decided it; z3 too, for cvc5)")]
-        why = (f"z3 does not re-decide it: {z.detail}" if not (z.smt2 and smt.hollow(z.smt2)) else
-               "z3 was given the claim already evaluated to true: no certificate of its content")
+            from . import answers
+            ok, said = answers.answer(z.smt2, statement)          # cvc5 on it (shipped, kept or decided now)
+            if ok:
+                return [smt.certificate(z.smt2, statement, source, what + " (sympy decided it; z3 too, for cvc5)")]
+            why = f"z3 re-decides it, but cvc5 does not: {said}"
+        else:
+            why = (f"z3 does not re-decide it: {z.detail}" if not (z.smt2 and smt.hollow(z.smt2)) else
+                   "z3 was given the claim already evaluated to true: no certificate of its content")
         cert, said = sympy_certificate(h, statement, source, what)
         if cert is not None:
             return [cert]

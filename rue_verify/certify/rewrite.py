@@ -92,6 +92,10 @@ ASSUMPTIONS = frozenset(("real", "extended_real", "complex", "positive", "negati
                          "prime", "composite", "commutative", "imaginary", "algebraic", "transcendental",
                          "extended_positive", "extended_negative", "extended_nonnegative", "extended_nonpositive",
                          "extended_nonzero", "hermitian", "antihermitian", "noninteger"))
+#: names sympy prints for its constants and singletons: a symbol so named would print as the constant (I as the
+#: imaginary unit), so that the statement's text says another claim; refused
+CONSTANT_NAMES = frozenset(("I", "E", "pi", "oo", "zoo", "nan", "S", "N", "O", "Q", "EulerGamma", "GoldenRatio",
+                            "Catalan", "TribonacciConstant", "true", "false", "True", "False", "None"))
 #: the assumptions a symbol may carry in a file: the signs and integrality the statement's text says in words, and real
 SYMBOL_ASSUMPTIONS = frozenset(("positive", "negative", "nonnegative", "nonpositive", "nonzero", "integer", "real"))
 #: sympy's constructors a file's srepr may call, by the name srepr writes (relations and connectives: unevaluated)
@@ -179,6 +183,9 @@ def parse(text: str, functions: dict):
             if not (text.isidentifier() if f.id != "Float" else re.fullmatch(r"-?\d+(\.\d*)?(e-?\d+)?", text)):
                 raise ValueError(f"{f.id}'s string is not {'an identifier' if f.id != 'Float' else 'a number'}: "
                                  f"{text!r:.80}")
+            if f.id != "Float" and text in CONSTANT_NAMES:
+                raise ValueError(f"a symbol named {text!r} prints as sympy's constant of that name: the statement's "
+                                 "text would say another number")
             args = [text]
         else:
             args = [build(a) for a in n.args]
@@ -240,16 +247,16 @@ def _indices(exprs) -> set:
 
 def _maximum_sign(a) -> dict:
     """The sign of MaxOver(f, (k, lo, hi)), read as the largest of f(k) over the integers lo..hi (the one rule of the
-    toolkit's functions this checker applies, `TRUSTS`): when the range is shown nonempty (hi - lo >= 0 from the
-    symbols' assumptions) and sympy shows the term's sign at k = lo + j for every nonnegative integer j, the maximum
+    toolkit's functions this checker applies, `TRUSTS`): when its ends are shown integers and the range nonempty
+    (hi - lo >= 0 from the symbols' assumptions) and sympy shows the term's sign at k = lo + j for every nonnegative integer j, the maximum
     has it: {"positive": True} or {"nonnegative": True} (or negative, nonpositive); {} otherwise."""
     import sympy
     if type(a).__name__ != "MaxOver" or len(a.args) != 2 or not isinstance(a.args[1], sympy.Tuple) \
             or len(a.args[1].args) != 3 or not isinstance(a.args[1].args[0], sympy.Symbol):
         return {}
     f, (k, lo, hi) = a.args[0], a.args[1].args
-    if (hi - lo).is_nonnegative is not True:
-        return {}
+    if lo.is_integer is not True or hi.is_integer is not True or (hi - lo).is_nonnegative is not True:
+        return {}                   # k = lo + j runs over the range's integers only when its ends are integers
     f = f.xreplace({k: lo + sympy.Dummy("j", integer=True, nonnegative=True)})
     for sign in ("positive", "negative", "nonnegative", "nonpositive"):
         if getattr(f, f"is_{sign}") is True:
@@ -499,6 +506,7 @@ def check(cert: dict) -> tuple[bool, str]:
 
 
 def _check(cert: dict) -> tuple[bool, str]:
+    import sympy
     if cert.get("kind") != KIND:
         return False, f"not a sympy certificate (kind {cert.get('kind')!r})"
     if cert.get("key") != key(cert["statement"], cert["source"]):
@@ -514,6 +522,10 @@ def _check(cert: dict) -> tuple[bool, str]:
         return False, "`functions` is not the functions the file applies"
     if _symbols_field(exprs) != cert["symbols"]:
         return False, "`symbols` is not the symbols the file's expressions carry, with their assumptions"
+    moved = [f for e in exprs for f in e.atoms(sympy.Float) if sympy.Float(str(f), precision=f._prec) != f]
+    if moved:
+        return False, (f"the number {moved[0]!r} (computed as the file is read) prints as {moved[0]}, another number: "
+                       "the statement's text would not say which")
     why = _said_statement(cert["statement"], claim, given) or _unshown_index_sign([claim, *given])
     if why:
         return False, why

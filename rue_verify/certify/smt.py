@@ -50,7 +50,8 @@ another statement, with its key recomputed, checks all the same); that each fact
 (each says what it is in its comment: exp's tangent, a square root's definition, a symbol's sign, ...: a false
 fact certifies a false claim); that an integer constant is one in the statement; that an induction's `case_`
 formulas are the system's (they are left out of the consistency check, as a case that cannot happen is proved by
-its formulas contradicting one another); and the facts' consistency beyond what cvc5 finds unsat within
+its formulas contradicting one another, and are accepted only in a certificate whose statement names an
+induction's case); and the facts' consistency beyond what cvc5 finds unsat within
 `CONSISTENCY_SECONDS` (a contradiction cvc5 cannot find fast passes).
 
 This module imports cvc5 and the standard library only: no z3, no search code."""
@@ -79,6 +80,9 @@ CONSISTENCY_SECONDS = 2.0
 COMMANDS = ("set-logic", "set-info", "declare-fun", "declare-const", "define-fun", "assert", "check-sat")
 #: the name of the assertion that is the link negated
 NEGATED = "negated_claim"
+#: what an induction case's certificate statement holds (`collect`: "... [case: LABEL]"): only such a certificate may
+#: hold `case_` assertions, which the facts' consistency check leaves out
+INDUCTION_CASE = " [case: "
 
 
 def key(statement: str, source: str) -> str:
@@ -116,6 +120,9 @@ def check(cert: dict, configs: tuple = CONFIGS, consistency_seconds: float = CON
     base = [c for c in commands if c[1] != "check-sat" and not _is_negated(c[0])]
     negated = [c for c in commands if _is_negated(c[0])]
     facts = [c for c in base if not (_named(c[0]) or "").startswith("case_")]
+    if len(facts) < len(base) and INDUCTION_CASE not in cert["statement"]:
+        return False, ("it holds `case_` assertions, which the consistency check leaves out, but its statement is no "
+                       f"induction's case (no '{INDUCTION_CASE}' in it): a case's formulas would go unchecked")
     answers = []
     for name, options, seconds in configs:
         answer, why = decide(base + negated, seconds, options)
@@ -234,6 +241,9 @@ def problem_fault(commands: list[tuple[str, str]]) -> str | None:
                 "problem says nothing of it")
     if t[4:6] != ["(", "not"] or not declared & set(whole[4:-4]):
         return f"the negated link must be (not CLAIM), its claim about a declared constant: {negated[0][:120]}"
+    if {"true", "false"} & set(whole[4:-4]):
+        return ("the negated link holds a literal true or false: a claim translated from a relation has none, and "
+                "one can make it unsat on its own ((not (or true C)) certifies any statement)")
     return None
 
 

@@ -251,7 +251,9 @@ def code_mutants(rows: list[dict], summary: dict) -> list[str]:
                f"{summary['broke']} left every proof whose statement they changed unproved, "
                f"{len(summary.get('no_statement', []))} changed no proved statement; of the nodes a mutant left "
                f"proved, {len(summary.get('holes', []))} read a false statement (a hole in the proof) and "
-               f"{len(summary.get('unrefuted_survivors', []))} a statement no sampled point refuted."]
+               f"{len(summary.get('true_survivors', []))} a statement the engine certifies alone (the mutant made "
+               f"another true statement), {len(summary.get('unrefuted_survivors', []))} a statement no sampled point "
+               f"refuted and the engine did not decide, {len(summary.get('unread_survivors', []))} one not read."]
     for r in rows:
         built = set(r.get("built_on", r["nodes"]))
         said = r.get("survivors", {})

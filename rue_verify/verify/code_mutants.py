@@ -254,7 +254,7 @@ def statement_object(node: dict | None):
     rec = (chain or {}).get("statement")
     if not isinstance(rec, dict) or not isinstance(rec.get("srepr"), dict):
         return None
-    names = vars(sympy)
+    names = {**vars(sympy), **_toolkit_classes()}
     try:
         read = {k: eval(rec["srepr"][k], names) for k in ("lhs", "rhs")}      # srepr: sympy's own constructors
         given = tuple(eval(g, names) for g in rec["srepr"].get("given", ()))
@@ -263,12 +263,28 @@ def statement_object(node: dict | None):
         return None
 
 
+def _toolkit_classes() -> dict:
+    """The engine's own sympy classes by name (Pr, MaxOver, Cup, Ex, ...), which a statement's srepr names."""
+    import sympy
+
+    from . import derivation, schemas, sums
+    return {k: v for m in (derivation, schemas, sums) for k, v in vars(m).items()
+            if isinstance(v, type) and issubclass(v, sympy.Basic) and not k.startswith("_")}
+
+
+#: the time the engine is given to decide a survivor's mutated statement itself (`survivor`)
+SURVIVOR_SECONDS = 20.0
+
+
 def survivor(node: dict) -> dict:
     """What a node that a code mutant leaves proved is (`mutant_row`): {"kind", "detail"}, the kind one of
-    "false but proved" (its mutated statement is false at a point of its domain, replayed to 50 digits: a hole),
-    "no counterexample sampled" (false at none of `SURVIVOR_POINTS` seeded points: a sample, not a proof, and the
-    points outside its given relations are skipped, so fewer may have been evaluated; a statement false only near a
-    boundary reads here), or "not read" (its statement could not be rebuilt or evaluated)."""
+    "false but proved" (its mutated statement is false at a point of its domain, replayed to 50 digits, or the
+    engine refutes it: a hole), "still true" (the engine decides the mutated statement itself, apart from its
+    proof, certified on its whole domain: the mutant made another true statement, which a sound proof may prove),
+    "no counterexample sampled" (false at none of `SURVIVOR_POINTS` seeded points and not decided within
+    `SURVIVOR_SECONDS`: a sample, not a proof, and the points outside its given relations are skipped, so fewer may
+    have been evaluated; a statement false only near a boundary reads here), or "not read" (its statement could
+    not be rebuilt or evaluated)."""
     # the sampler is private to statements.py, whose bytes key the shipped decisions: read through its module
     from . import statements
     st = statement_object(node)
@@ -280,8 +296,15 @@ def survivor(node: dict) -> dict:
         return {"kind": "not read", "detail": f"sampling failed: {type(err).__name__}: {str(err)[:120]}"}
     if found is not None:
         return {"kind": "false but proved", "detail": found.detail}
+    d = statements.decide_within(statements.Holds(st.relation(), st.given), SURVIVOR_SECONDS)
+    if d.status == "certified":
+        return {"kind": "still true", "detail": f"its mutated statement is certified on its whole domain by {d.method} "
+                                                f"(decided alone, apart from its proof): {d.detail[:120]}"}
+    if d.status == "refuted":
+        return {"kind": "false but proved", "detail": f"the engine refutes its mutated statement: {d.detail[:160]}"}
     return {"kind": "no counterexample sampled", "detail": f"false at none of {SURVIVOR_POINTS} seeded points tried "
-                                                           "(those outside its given relations skipped, not counted)"}
+                                                           "(those outside its given relations skipped, not counted); "
+                                                           f"not decided alone: {d.detail[:100]}"}
 
 
 def summary(rows: list[dict]) -> dict:
@@ -295,4 +318,9 @@ def summary(rows: list[dict]) -> dict:
             "holes": [f"{r['formula']} ({r['mutant']}): {k}" for r in rows for k in r.get("holes", [])],
             "unrefuted_survivors": [f"{r['formula']} ({r['mutant']}): {k}" for r in rows
                                     for k, v in r.get("survivors", {}).items()
-                                    if v["kind"] == "no counterexample sampled"]}
+                                    if v["kind"] == "no counterexample sampled"],
+            # a node left proved whose mutated statement the engine certifies alone: another true statement
+            "true_survivors": [f"{r['formula']} ({r['mutant']}): {k}" for r in rows
+                               for k, v in r.get("survivors", {}).items() if v["kind"] == "still true"],
+            "unread_survivors": [f"{r['formula']} ({r['mutant']}): {k}" for r in rows
+                                 for k, v in r.get("survivors", {}).items() if v["kind"] == "not read"]}

@@ -239,6 +239,10 @@ def decide(st: Holds) -> Decision:
     if same:
         return Decision("argued", "none", f"both sides of {same[0]} are the same expression as written, so the check "
                                           "cannot fail: state what the step derives")
+    moved = _misprinted_number(claim, *st.given)
+    if moved:
+        return Decision("argued", "none", f"the number {moved} in it prints as another number: its text would state "
+                                          "another claim than the one decided (write it as an exact rational)")
     key = _cache_key(st)
     hit = _cache_get(key)
     if hit is not None:
@@ -251,6 +255,21 @@ def decide(st: Holds) -> Decision:
         d = _sample_refutation(st) or d
     _cache_put(key, d, st=st)
     return d
+
+
+def _misprinted_number(*exprs) -> str | None:
+    """A Float of `exprs` that its printed text does not denote (0.1 + 0.2, the double 0.30000000000000004, prints
+    as 0.3, so that '0.3 > 0.3' would read certified): its repr, or None. A double is read back from its text as a
+    double (1.4 prints as 1.40000000000000, which reads back as the same double); another precision, as sympy reads
+    a Float of that precision."""
+    import sympy
+    for e in exprs:
+        for f in getattr(e, "atoms", lambda *_: ())(sympy.Float):
+            text = str(f)
+            same = (float(text) == float(f)) if f._prec == 53 else (sympy.Float(text, precision=f._prec) == f)
+            if not same:
+                return repr(f)
+    return None
 
 
 # ----------------------------------------------------------------------------------------------- the decision cache
@@ -866,6 +885,9 @@ def _range_sign(e) -> str | None:
         limits, is_max = [(k, lo, hi)], True
         if (hi - lo).is_nonnegative is not True:          # a maximum over a range not shown nonempty: no sign
             return None
+        if lo.is_integer is not True or hi.is_integer is not True:
+            return None      # a maximum over the range's integers: lo + j runs over them only when lo is an integer
+            # (a sum runs lo, lo + 1, ... as sympy sums it, integer ends or not)
     for k, lo, _ in limits:
         f = f.xreplace({k: lo + sympy.Dummy("j", integer=True, nonnegative=True)})
     if f.is_positive:

@@ -177,8 +177,10 @@ def test_a_code_mutant_asks_to_break_only_the_nodes_whose_statement_it_changed()
 def test_a_survivor_is_told_apart_by_its_mutated_statement_a_false_one_being_a_hole():
     """A node that a code mutant leaves proved is read under the mutant: its computed statement (rebuilt from its
     record) false at a point of its domain is a hole in the proof, counted in the summary; true at every sampled
-    point, it is listed apart (no counterexample sampled: not a proof). A planted hole (x <= x/2 for x > 0, left
-    'proved') must read as one."""
+    point and certified when the engine decides it alone, it is another true statement (`still true`); true at every
+    sampled point and not decided, it is listed apart (no counterexample sampled: not a proof). A planted hole
+    (x <= x/2 for x > 0, left 'proved') must read as one; so must a hole no sampled point shows ((x - 1)^2 >= 10^-6,
+    false only within 10^-3 of x = 1), which the engine's decision refutes."""
     from types import SimpleNamespace
 
     from rue_verify.verify.code_mutants import mutant_row, summary
@@ -195,13 +197,18 @@ def test_a_survivor_is_told_apart_by_its_mutated_statement_a_false_one_being_a_h
     true = mutant_row("f", "moved", ("C",), proved,
                       SimpleNamespace(nodes={"a": node(Statement(p * sympy.Rational(101, 200), "<=", p)),
                                              "b": proved["b"]}))
-    assert not true["broke"] and true["holes"] == [] and true["survivors"]["a"]["kind"] == "no counterexample sampled"
+    assert not true["broke"] and true["holes"] == [] and true["survivors"]["a"]["kind"] == "still true", true
     given = mutant_row("f", "moved", ("C",), proved,     # false only off the given domain: not a hole
                        SimpleNamespace(nodes={"a": node(Statement(p, "<=", 3, given=(sympy.Le(p, 2),))),
                                               "b": proved["b"]}))
-    assert given["holes"] == [] and given["survivors"]["a"]["kind"] == "no counterexample sampled", given
-    s = summary([hole, true, given])
-    assert s["holes"] == ["f (doubled): a"] and s["unrefuted_survivors"] == ["f (moved): a", "f (moved): a"]
+    assert given["holes"] == [] and given["survivors"]["a"]["kind"] == "still true", given
+    x = sympy.Symbol("x", real=True)
+    thin = mutant_row("f", "moved down", ("C",), proved,  # false at one point: sampling misses it, the engine does not
+                      SimpleNamespace(nodes={"a": node(Statement((x - 1) ** 2, ">=", sympy.Rational(1, 10 ** 6))), "b": proved["b"]}))
+    assert thin["holes"] == ["a"] and thin["survivors"]["a"]["kind"] == "false but proved", thin
+    s = summary([hole, true, given, thin])
+    assert s["holes"] == ["f (doubled): a", "f (moved down): a"] and s["unrefuted_survivors"] == []
+    assert s["true_survivors"] == ["f (moved): a", "f (moved): a"]
 
 
 def test_a_rows_negation_is_the_first_mutant():
