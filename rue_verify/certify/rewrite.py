@@ -248,7 +248,8 @@ def _indices(exprs) -> set:
 def _maximum_sign(a) -> dict:
     """The sign of MaxOver(f, (k, lo, hi)), read as the largest of f(k) over the integers lo..hi (the one rule of the
     toolkit's functions this checker applies, `TRUSTS`): when its ends are shown integers and the range nonempty
-    (hi - lo >= 0 from the symbols' assumptions) and sympy shows the term's sign at k = lo + j for every nonnegative integer j, the maximum
+    (hi - lo >= 0 from the symbols' assumptions) and sympy shows the term's sign at k = lo + j for every nonnegative
+    integer j, the maximum
     has it: {"positive": True} or {"nonnegative": True} (or negative, nonpositive); {} otherwise."""
     import sympy
     if type(a).__name__ != "MaxOver" or len(a.args) != 2 or not isinstance(a.args[1], sympy.Tuple) \

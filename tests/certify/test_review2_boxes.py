@@ -1,6 +1,6 @@
-"""A second review of the certificates (interval certificates, `rue_verify.certify.boxes`). failed before its fix: a FALSE
-statement (a conjunction whose second relation fails on its box, which the engine refutes) passes `boxes.check`
-with the second relation's cover dropped.
+"""A second review of the certificates (interval certificates, `rue_verify.certify.boxes`), which failed before its
+fix: a FALSE statement (a conjunction whose second relation fails on its box, which the engine refutes) passed
+`boxes.check` with the second relation's cover dropped.
 
 """
 
@@ -13,7 +13,8 @@ from rue_verify.verify.statements import Holds, decide, rel
 
 x = sympy.Symbol("x", real=True)
 BOX = {x: (0, 1)}
-TRUE = Holds(sympy.And(rel(sympy.exp(x), ">=", x + sympy.Rational(1, 2)), rel(x ** 2, "<=", 2 * x + sympy.Rational(1, 2))),
+TRUE = Holds(sympy.And(rel(sympy.exp(x), ">=", x + sympy.Rational(1, 2)),
+                       rel(x ** 2, "<=", 2 * x + sympy.Rational(1, 2))),
              method="arb", box=BOX)
 #: the second relation false on (1/2, 1]: x**2 <= x/2
 FALSE = Holds(sympy.And(rel(sympy.exp(x), ">=", x + sympy.Rational(1, 2)), rel(x ** 2, "<=", x / 2)),

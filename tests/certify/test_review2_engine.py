@@ -1,5 +1,5 @@
-"""A second review of the certificates: two of the sympy-certificate holes are the engine's own (`verify.statements.decide`), so the
-first command itself would read these FALSE statements as certified, and the checker agrees with it. FAILS today.
+"""A second review of the certificates: two of the sympy-certificate holes were the engine's own
+(`verify.statements.decide`), so that the first command itself read these FALSE statements as certified.
 
 """
 

@@ -1,13 +1,12 @@
-"""A second review of the certificates (Farkas certificates of the exact history search, `rue_verify.certify.farkas`). Each test
-failed before its fix: a certificate whose statement is FALSE (a history at that very point breaks the step,
-which the search itself finds) passes `farkas.check`.
+"""A second review of the certificates (Farkas certificates of the exact history search,
+`rue_verify.certify.farkas`). Each test failed before its fix: a certificate whose statement is FALSE (a history at
+that very point breaks the step, which the search itself finds) passed `farkas.check`.
 
 At P = (K=2, n=5, sigma0^2=1, sigma^2=1, paper route) the search finds a history breaking Tk_up1 (`search_many`
 returns its witness) while regret-decomV holds there.
 
 """
 
-import copy
 import json
 from functools import lru_cache
 

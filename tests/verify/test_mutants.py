@@ -204,7 +204,8 @@ def test_a_survivor_is_told_apart_by_its_mutated_statement_a_false_one_being_a_h
     assert given["holes"] == [] and given["survivors"]["a"]["kind"] == "still true", given
     x = sympy.Symbol("x", real=True)
     thin = mutant_row("f", "moved down", ("C",), proved,  # false at one point: sampling misses it, the engine does not
-                      SimpleNamespace(nodes={"a": node(Statement((x - 1) ** 2, ">=", sympy.Rational(1, 10 ** 6))), "b": proved["b"]}))
+                      SimpleNamespace(nodes={"a": node(Statement((x - 1) ** 2, ">=", sympy.Rational(1, 10 ** 6))),
+                                             "b": proved["b"]}))
     assert thin["holes"] == ["a"] and thin["survivors"]["a"]["kind"] == "false but proved", thin
     s = summary([hole, true, given, thin])
     assert s["holes"] == ["f (doubled): a", "f (moved down): a"] and s["unrefuted_survivors"] == []
