@@ -213,7 +213,8 @@ def _links(obj, where: str, seen):
         yield from _links(obj.data, where, seen)
     elif hasattr(obj, "proof") and hasattr(obj, "verdict") and not dataclasses.is_dataclass(obj):   # a Finding
         yield from _links(obj.proof, where, seen)
-    elif dataclasses.is_dataclass(obj):                                                  # a Repair
+    elif dataclasses.is_dataclass(obj):                                                  # a Repair, a Finding
+        yield from (tuple(x) for x in getattr(obj, "smt2_cases", None) or ())          # an induction's cases
         yield from _links({f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}, where, seen)
 
 
@@ -224,6 +225,10 @@ def _dict_links(d: dict, where: str, seen):
             and not smt.hollow(d["smt2"]):
         step = f", step {d['step']}" if "step" in d else ""
         yield d["statement"], f"{here or 'a proof'}{step}: {d.get('text') or d['statement']}", d["smt2"]
+    if certified and isinstance(d.get("smt2_cases"), list):        # a link an induction decided: its cases
+        for case in d["smt2_cases"]:
+            if isinstance(case, (list, tuple)) and len(case) == 3 and all(isinstance(x, str) for x in case):
+                yield case[0], f"{here or 'a proof'}, step {d.get('step', '?')}: {case[1]}", case[2]
     for k, v in d.items():
-        if k != "smt2":
+        if k not in ("smt2", "smt2_cases"):
             yield from _links(v, here, seen)

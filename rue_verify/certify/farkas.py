@@ -55,17 +55,26 @@ A certificate of kind "farkas" holds, beside the common fields (`rue_verify.cert
 3. every pruned node's multipliers prove its path's rows infeasible, and (with `step`) every leaf's every
    violation's multipliers prove its margin <= 0 (or its rows infeasible).
 
-It trusts, and does not check: that the rows are the model's (the algorithm's choices and the event, as the
-doubles `simulate.proofs.linear.RUELinear` computed them: the statement is about that system of doubles taken
-exactly, not about the real numbers they round); that a leaf's violations are all the ways its step can fail
-(the step's own translation to rows); that the `branching` rule loses nothing (arms 1..K-1 interchangeable in the
+4. the rows are the model's at the point the certificate names (`point`: K, n, sigma0^2, sigma^2, route;
+   `_rebuilt`): the statement is the step's text at that point (`simulate.proofs.steps.stated`), the sizes,
+   the forced prefix and the branching rule the model's, and the root's rows, every node's rows and every leaf's
+   checks (every way the step can fail there, `simulate.proofs.steps.STEPS`) rebuilt from RUE's linear form
+   (`simulate.proofs.linear.RUELinear`) and compared exactly with the file's (a coefficient read as the search
+   reads it, `_coefficient`). So a file cannot choose its rows: a contradictory row, a leaf without its checks,
+   another step's tree or another point's are refused.
+
+It trusts, and does not check: that RUE's linear form and the step's translation are the algorithm's and the
+step's (the doubles `RUELinear` computes: the statement is about that system of doubles taken exactly, not
+about the real numbers they round; `simulate.proofs.steps` is code the checker imports, numpy and `bounds`
+only, no search); that the `branching` rule loses nothing (arms 1..K-1 interchangeable in the
 rows and the step); and that every history follows some pull sequence (the choice rows allow ties, so a history
 satisfies the rows of the sequence the algorithm's tie rule makes). A node or check without multipliers is
 counted as uncertified and the certificate is refused, saying how many. The bounds lo, hi are the model's doubles
 (widths with square roots and logarithms, irrational): a decision whose L exceeds 1e-9 of sum_i |y_i side_i| (its
 slack) survives any rounding of the bounds below that relative size; the detail counts the decisions that do not.
 
-This module imports the standard library only: no LP solver, no scipy, no z3, no search code."""
+This module imports the standard library, and for the rebuild `simulate.proofs` (numpy, `bounds`): no LP solver, no
+scipy.optimize, no z3, no search code."""
 
 from __future__ import annotations
 
@@ -74,9 +83,9 @@ import math
 from fractions import Fraction
 
 #: what a reader trusts of a passing certificate of this kind (the checker prints it beside the counts)
-TRUSTS = ("that the rows are the model's (RUE's choices and the event, as doubles) and the statement's, that a leaf's "
-          "checks are every way its step can fail there (a leaf may have none), and that the branching rule loses "
-          "nothing")
+TRUSTS = ("that RUE's linear form and the steps' translation (simulate.proofs, from which the check rebuilds every "
+          "row: RUE's choices, the event and the step's violations, as doubles) are the algorithm's and the paper's "
+          "steps, and that the branching rule loses nothing")
 
 
 def key(statement: str, source: str) -> str:
@@ -149,7 +158,7 @@ def tolerance_suffix(tol: Fraction) -> str:
 
 # ---------------------------------------------------------------- writing
 def certificate(tree, statement: str, source: str, what: str, step: str | None = None,
-                branching: dict | None = None, tolerance: Fraction = Fraction(0)) -> dict:
+                branching: dict | None = None, tolerance: Fraction = Fraction(0), point: dict | None = None) -> dict:
     """A certificate of kind "farkas" (module docstring) from a recorded walk (`verify.histories.Tree`, read by
     its attributes): `step` names the step whose leaf checks it holds (None: the pruning only); `branching`
     the model's branching rule, if it is one `check` knows; `tolerance` the margin bound m <= tau its leaf checks
@@ -199,7 +208,86 @@ def certificate(tree, statement: str, source: str, what: str, step: str | None =
         cert["branching"] = dict(branching)
     if tolerance:
         cert["tolerance"] = _q(Fraction(tolerance))
+    if point is not None:
+        cert["point"] = dict(point)
     return cert
+
+
+# ---------------------------------------------------------------- the rows rebuilt from the model
+#: a coefficient is the rational of smallest denominator (at most `DENOMINATOR`, tried at q = 10, 100, ...) within
+#: `NEAR` of the model's double, else that double exactly: the search's reading (`verify.histories.rational`),
+#: written again here so that the checker imports no search code; the check compares the file's rows with it
+NEAR = Fraction(1, 10 ** 12)
+DENOMINATOR = 10 ** 6
+
+
+def _coefficient(x: float) -> Fraction:
+    r = Fraction(float(x))
+    q = 10
+    while q <= DENOMINATOR:
+        f = r.limit_denominator(q)
+        if abs(f - r) <= NEAR:
+            return f
+        q *= 10
+    return r
+
+
+def _plain_rows(rows, nv: int, margin: int) -> list:
+    """The model's rows (idx, coef, lo, hi) as the check reads a file's: columns (the margin's `margin` written
+    `nv`), coefficients (`_coefficient`), the bounds' doubles exactly (None where infinite)."""
+    out = []
+    for idx, coef, lo, hi in rows:
+        cols = [nv if int(i) == margin else int(i) for i in idx]
+        out.append((cols, [_coefficient(c) for c in coef], None if float(lo) == -math.inf else Fraction(float(lo)),
+                    None if float(hi) == math.inf else Fraction(float(hi))))
+    return out
+
+
+def _rebuilt(cert: dict, nodes: dict, start: tuple, read) -> list[str]:
+    """Where the file's rows are not the model's at the point it names: its statement, its sizes and branching, the
+    root's rows, every node's rows and every leaf's checks of its step rebuilt from RUE's linear form and the step's
+    translation (`simulate.proofs.steps`, numpy and `bounds` only) at `point`, and compared exactly with the file's
+    (`read` reads a file's rows). Empty when they are the model's: the multipliers then prove the statement about
+    the model's own rows, not about rows a file chose."""
+    point = cert.get("point")
+    if not isinstance(point, dict) or set(point) != {"K", "n", "sigma0_sq", "sigma_sq", "route"}:
+        return ["the certificate names no point {K, n, sigma0_sq, sigma_sq, route} to rebuild its rows at: its rows "
+                "would be the file's, not the model's"]
+    from simulate.proofs.linear import MARGIN
+    from simulate.proofs.steps import STEPS, Params, stated
+    step = cert["step"]
+    if step not in STEPS:
+        return [f"the step {step!r} is none of the translated steps ({', '.join(STEPS)})"]
+    try:
+        p = Params(int(point["K"]), int(point["n"]), float(point["sigma0_sq"]), float(point["sigma_sq"]),
+                   str(point["route"]))
+        m = p.model()
+    except (TypeError, ValueError) as err:
+        return [f"the point {point} is no model's: {err}"]
+    tol = Fraction(cert.get("tolerance", "0"))
+    said = stated(step, p) + (tolerance_suffix(tol) if tol else "")
+    if cert["statement"] != said:
+        return [f"the statement is not the step's at its point: it should read {said[:160]!r}"]
+    nv = m.n_vars
+    if (cert["n_vars"], cert["n"]) != (nv, m.n) or tuple(start) != tuple(m.start()):
+        return [f"the sizes or the forced prefix are not the model's at {point}"]
+    rule = {"rule": "relabel", "K": p.K, "after": 2 * p.K} if m.relabel else {"rule": "every", "K": p.K}
+    if cert.get("branching") != rule:
+        return [f"the branching rule is not the model's ({rule})"]
+    root = list(m.root_rows()) + [r for t in range(1, len(start) + 1) for r in m.rows(start[:t])]
+    if read(cert["root"]["rows"], margin=False) != _plain_rows(root, nv, MARGIN):
+        return ["the root's rows are not the model's root rows and forced pulls' rows"]
+    fails = STEPS[step][0](p)
+    for a, nd in nodes.items():
+        if a != tuple(start) and read(nd["rows"], margin=False) != _plain_rows(m.rows(a), nv, MARGIN):
+            return [f"the node {list(a)}'s rows are not the model's rows of its last pull"]
+        if nd["status"] == "leaf":
+            want = [(v.label, _plain_rows(v.rows, nv, MARGIN)) for v in fails(m, a)]
+            have = [(c["label"], read(c["rows"])) for c in nd.get("checks", [])]
+            if have != want:
+                return [f"the leaf {list(a)}'s checks are not every way {step} can fail there ({len(want)} "
+                        f"violations rebuilt, {len(have)} in the file, or their rows differ)"]
+    return []
 
 
 # ---------------------------------------------------------------- checking
@@ -363,8 +451,11 @@ def _check(cert: dict) -> tuple[bool, str]:
         del path[k:]
 
     walk(start)
+    rebuilt = _rebuilt(cert, nodes, start, rows)
     what = (f"{counts['internal']} internal nodes, {counts['pruned']} pruned, {counts['leaf']} leaves"
             + (f", {counts['checks']} leaf checks of {step}" if step is not None else ""))
+    if rebuilt:
+        return False, f"its rows are not the model's at the point it names: {rebuilt[0]} ({what})"
     if bad:
         return False, f"{len(bad)} multiplier sets do not verify ({what}); the first: {bad[0]}"
     if counts["uncertified"]:

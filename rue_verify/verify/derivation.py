@@ -973,6 +973,8 @@ def _found_link(row: dict, by: Found, prev=None, op=None, to=None, here: tuple =
         row.update(status=f.decided_by, detail=shorten(f.detail, 240), witness=f.witness)
         if f.partial:
             row["partial"] = f.partial
+        if getattr(f, "smt2_cases", None):      # an induction's unsat cases, each a certificate (`certify.collect`)
+            row["smt2_cases"] = [list(c) for c in f.smt2_cases]
         if by.states or f.statement:
             row.update(statement=by.states or f.statement, latex=f.latex)
     elif f.verdict == "refuted":

@@ -336,6 +336,9 @@ def finding(d: Decision, *, witness: dict | None = None, searched: str = "", nod
         proved = Finding("holds", domain, f"{d.statement}: proved for every n by induction over the states, every "
                                           f"case unsat ({cases}).", certified=True, node=node,
                          statement=text and f"at every state: {text}", latex=latex)
+        # each case's SMT-LIB problem, for its certificate (`certify.collect`; not a field: no JSON carries it)
+        proved.smt2_cases = [(f"{d.statement} on {d.domain} [case: {c.label}]", f"induction {d.step}: {c.label}",
+                              c.smt2) for c in d.cases if c.answer == "unsat" and c.smt2]
         return made_by_engine(proved, "an induction decided by z3")
     bad = d.failing
     if bad is not None:

@@ -49,6 +49,20 @@ def widths(T: np.ndarray, n: int, sigma0_sq: float, sigma_sq: float) -> np.ndarr
     return np.sqrt(2 * var * math.log(n))
 
 
+#: the margin's column in a violation's rows (a step's rows may use it beside the model's variables)
+MARGIN = -1
+
+
+@dataclass
+class Violation:
+    """One way a step can fail on a full history: `rows` (idx, coef, lo, hi) that may use `MARGIN`;
+    `label` names it (the arm, the round, which side); `data`, anything the caller wants back."""
+
+    label: str
+    rows: list
+    data: dict = field(default_factory=dict)
+
+
 class Row(NamedTuple):
     """One linear row lo <= coef . z[idx] <= hi over the search's variables (a plain tuple, which is
     what the history search takes)."""

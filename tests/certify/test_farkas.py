@@ -15,6 +15,7 @@ import pytest
 from rue_verify.certify import farkas
 from rue_verify.ledger.proof_histories import ROUTE_STEPS, STEPS, Params
 from rue_verify.verify.histories import Tree, search_many
+from simulate.proofs.steps import point, stated
 
 P = Params(3, 10, 1.0, 1.0, "repaired")
 STEP = "gap-repaired"           # its leaves carry both kinds: margin bounds and infeasible violations
@@ -29,8 +30,8 @@ def _recorded():
 
 def _cert(step: str = STEP) -> dict:
     tree, _ = _recorded()
-    c = farkas.certificate(tree, f"{step}: at {P}", "source-hash", f"history step {step}", step=step,
-                           branching={"rule": "relabel", "K": P.K, "after": 2 * P.K})
+    c = farkas.certificate(tree, stated(step, P), "source-hash", f"history step {step}", step=step,
+                           branching={"rule": "relabel", "K": P.K, "after": 2 * P.K}, point=point(P))
     return json.loads(json.dumps(c, sort_keys=True))        # as a reader gets it: through a JSON file
 
 
@@ -166,15 +167,15 @@ def test_a_node_outside_the_tree_or_a_short_leaf_is_rejected():
 
 
 def test_the_checker_imports_no_solver_and_no_search(tmp_path):
-    """In a fresh interpreter, loading the checker and checking a certificate from a file loads neither z3,
-    HiGHS, scipy.optimize nor any module of rue_verify.verify."""
+    """In a fresh interpreter, loading the checker and checking a certificate from a file (its rows rebuilt from
+    `simulate.proofs`) loads neither z3, HiGHS, scipy.optimize nor any module of rue_verify.verify or the ledger."""
     path = tmp_path / "cert.json"
     path.write_text(json.dumps(_cert(), sort_keys=True))
     code = ("import json, sys\n"
             "from rue_verify.certify import farkas\n"
             f"ok, detail = farkas.check(json.load(open({str(path)!r})))\n"
             "bad = sorted(k for k in sys.modules if k.split('.')[0] in ('z3', 'highspy', 'cvc5')\n"
-            "             or k.startswith('scipy.optimize') or k.startswith('rue_verify.verify'))\n"
+            "             or k.startswith(('scipy.optimize', 'rue_verify.verify', 'rue_verify.ledger')))\n"
             "print(json.dumps([ok, detail, bad]))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -307,8 +308,8 @@ def test_a_decision_highs_answers_on_the_wrong_support_is_certified_by_multiplie
     tree = record()
     total, done = tree.counts()["checks"]["prob-dk-v1"]
     assert done == total > 0
-    c = farkas.certificate(tree, "prob-dk-v1: at (2, 9, 1, 0.1)", "s", "w", step="prob-dk-v1",
-                           branching={"rule": "relabel", "K": 2, "after": 4})
+    c = farkas.certificate(tree, stated("prob-dk-v1", p), "s", "w", step="prob-dk-v1",
+                           branching={"rule": "relabel", "K": 2, "after": 4}, point=point(p))
     assert farkas.check(json.loads(json.dumps(c)))[0]
     with monkeypatch.context() as mp:
         mp.setattr(histories, "solved_multipliers", lambda *a, **k: None)

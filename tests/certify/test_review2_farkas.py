@@ -13,6 +13,7 @@ from functools import lru_cache
 from rue_verify.certify import farkas
 from rue_verify.ledger.proof_histories import STEPS, Params
 from rue_verify.verify.histories import Tree, search_many
+from simulate.proofs.steps import point
 
 P = Params(2, 5, 1.0, 1.0, "paper")
 TOL = farkas.MAX_TOLERANCE
@@ -35,6 +36,7 @@ def _cert(step: str) -> dict:
     tree, _ = _recorded()
     rule = {"rule": "relabel", "K": P.K, "after": 2 * P.K} if P.model().relabel else {"rule": "every", "K": P.K}
     c = farkas.certificate(tree, statement(step), "source-hash", f"history step {step}", step=step, branching=rule,
+                           point=point(P),
                            tolerance=TOL)
     return json.loads(json.dumps(c, sort_keys=True))
 
@@ -52,14 +54,15 @@ def test_the_premise_tk_up1_is_broken_at_p_and_regret_decomv_checks():
 
 
 def test_another_steps_tree_relabelled_certifies_a_broken_step():
-    """HOLE: nothing ties a leaf's checks to the step the certificate names: the checks are whatever rows the
-    file holds. regret-decomV's certificate with `step` and `statement` set to Tk_up1 (key recomputed) passes,
-    certifying 'Tk_up1 ... on every reward history of E at P', which a history at P breaks."""
+    """Was a hole (the checker now rebuilds every row from the model and the step at the point named): nothing tied
+    a leaf's checks to the step the certificate names, the checks being whatever rows the file holds.
+    regret-decomV's certificate with `step` and `statement` set to Tk_up1 (key recomputed) passed, certifying
+    'Tk_up1 ... on every reward history of E at P', which a history at P breaks."""
     c = _cert("regret-decomV")
     c["step"] = "Tk_up1"
     c["statement"] = statement("Tk_up1")
     ok, detail = farkas.check(_rekey(c))
-    assert not ok, f"a broken step certified: {detail}"
+    assert not ok and "not the model's" in detail, f"a broken step certified: {detail}"
 
 
 def test_a_leaf_with_its_checks_emptied_certifies_a_broken_step():
@@ -70,7 +73,7 @@ def test_a_leaf_with_its_checks_emptied_certifies_a_broken_step():
         if nd["status"] == "leaf":
             nd["checks"] = []
     ok, detail = farkas.check(c)
-    assert not ok, f"a broken step certified by leaves with no checks: {detail}"
+    assert not ok and "not the model's" in detail, f"a broken step certified by leaves with no checks: {detail}"
 
 
 def test_the_statement_s_parameter_point_is_not_read():
@@ -79,7 +82,7 @@ def test_the_statement_s_parameter_point_is_not_read():
     c = _cert("regret-decomV")
     c["statement"] = statement("regret-decomV", dict(P.as_dict(), K=9, n=500))
     ok, detail = farkas.check(_rekey(c))
-    assert not ok, f"a tree at K=2, n=5 certifies a statement at K=9, n=500: {detail}"
+    assert not ok and "not the model's" in detail, f"a tree at K=2, n=5 certifies a statement at K=9, n=500: {detail}"
 
 
 def test_a_contradictory_row_at_the_root_prunes_the_whole_tree():
@@ -92,4 +95,4 @@ def test_a_contradictory_row_at_the_root_prunes_the_whole_tree():
     c["root"].update(status="pruned", branch=[], y=[[len(c["root"]["rows"]) - 1, "1/1"]])
     c["nodes"] = []
     ok, detail = farkas.check(c)
-    assert not ok, f"a broken step certified by one contradictory row: {detail}"
+    assert not ok and "not the model's" in detail, f"a broken step certified by one contradictory row: {detail}"
