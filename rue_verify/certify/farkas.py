@@ -59,9 +59,11 @@ A certificate of kind "farkas" holds, beside the common fields (`rue_verify.cert
    `_rebuilt`): the statement is the step's text at that point (`simulate.proofs.steps.stated`), the sizes,
    the forced prefix and the branching rule the model's, and the root's rows, every node's rows and every leaf's
    checks (every way the step can fail there, `simulate.proofs.steps.STEPS`) rebuilt from RUE's linear form
-   (`simulate.proofs.linear.RUELinear`) and compared exactly with the file's (a coefficient read as the search
-   reads it, `_coefficient`). So a file cannot choose its rows: a contradictory row, a leaf without its checks,
-   another step's tree or another point's are refused.
+   (`simulate.proofs.linear.RUELinear`) and compared with the file's (a coefficient read as the search reads
+   it, `_coefficient`; every number within `ROW_TOLERANCE`, 1e-12 relative, of the model's: a reader's libm may
+   round a logarithm an ulp apart; the multipliers are then checked on the file's rows, exactly). So a file
+   cannot choose its rows: a contradictory row, a leaf without its checks, another step's tree or another
+   point's are refused.
 
 It trusts, and does not check: that RUE's linear form and the step's translation are the algorithm's and the
 step's (the doubles `RUELinear` computes: the statement is about that system of doubles taken exactly, not
@@ -243,6 +245,24 @@ def _plain_rows(rows, nv: int, margin: int) -> list:
     return out
 
 
+#: how far a file's number may lie from the model's as the checker computes it (relative): a reader's numpy and libm
+#: may round a width or a logarithm an ulp apart from the writer's; the multipliers are checked on the file's rows,
+#: exactly, and these are the model's to this size
+ROW_TOLERANCE = Fraction(1, 10 ** 12)
+
+
+def _same_rows(have: list, want: list) -> bool:
+    """Whether a file's rows are the model's: the same columns, and every coefficient and bound within
+    `ROW_TOLERANCE` (relative) of the model's (infinite bounds alike)."""
+    def near(a, b) -> bool:
+        if a is None or b is None:
+            return a is None and b is None
+        return a == b or abs(a - b) <= ROW_TOLERANCE * max(abs(a), abs(b), Fraction(1))
+    return len(have) == len(want) and all(
+        hc == wc and len(hco) == len(wco) and all(near(x, y) for x, y in zip(hco, wco)) and near(hl, wl)
+        and near(hh, wh) for (hc, hco, hl, hh), (wc, wco, wl, wh) in zip(have, want))
+
+
 def _rebuilt(cert: dict, nodes: dict, start: tuple, read) -> list[str]:
     """Where the file's rows are not the model's at the point it names: its statement, its sizes and branching, the
     root's rows, every node's rows and every leaf's checks of its step rebuilt from RUE's linear form and the step's
@@ -275,16 +295,17 @@ def _rebuilt(cert: dict, nodes: dict, start: tuple, read) -> list[str]:
     if cert.get("branching") != rule:
         return [f"the branching rule is not the model's ({rule})"]
     root = list(m.root_rows()) + [r for t in range(1, len(start) + 1) for r in m.rows(start[:t])]
-    if read(cert["root"]["rows"], margin=False) != _plain_rows(root, nv, MARGIN):
+    if not _same_rows(read(cert["root"]["rows"], margin=False), _plain_rows(root, nv, MARGIN)):
         return ["the root's rows are not the model's root rows and forced pulls' rows"]
     fails = STEPS[step][0](p)
     for a, nd in nodes.items():
-        if a != tuple(start) and read(nd["rows"], margin=False) != _plain_rows(m.rows(a), nv, MARGIN):
+        if a != tuple(start) and not _same_rows(read(nd["rows"], margin=False), _plain_rows(m.rows(a), nv, MARGIN)):
             return [f"the node {list(a)}'s rows are not the model's rows of its last pull"]
         if nd["status"] == "leaf":
             want = [(v.label, _plain_rows(v.rows, nv, MARGIN)) for v in fails(m, a)]
             have = [(c["label"], read(c["rows"])) for c in nd.get("checks", [])]
-            if have != want:
+            if len(have) != len(want) or not all(hl == wl and _same_rows(hr, wr)
+                                                 for (hl, hr), (wl, wr) in zip(have, want)):
                 return [f"the leaf {list(a)}'s checks are not every way {step} can fail there ({len(want)} "
                         f"violations rebuilt, {len(have)} in the file, or their rows differ)"]
     return []

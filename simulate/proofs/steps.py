@@ -202,5 +202,8 @@ def point(p: Params) -> dict:
 
 def stated(step: str, p: Params) -> str:
     """What a certificate of `step` at `p` states (the writer's and the checker's one text): the step, what it says,
-    and the point with its route's eta and E's rounds."""
-    return f"{step}: {STEPS[step][1]}; on every reward history of E at {p.as_dict()}"
+    and the point with its route's eta (to 12 significant digits: a reader's libm may round it an ulp apart) and
+    E's rounds."""
+    said = p.as_dict()
+    said["eta"] = float(f"{said['eta']:.12g}")
+    return f"{step}: {STEPS[step][1]}; on every reward history of E at {said}"

@@ -13,7 +13,7 @@ from functools import lru_cache
 from rue_verify.certify import farkas
 from rue_verify.ledger.proof_histories import STEPS, Params
 from rue_verify.verify.histories import Tree, search_many
-from simulate.proofs.steps import point
+from simulate.proofs.steps import point, stated
 
 P = Params(2, 5, 1.0, 1.0, "paper")
 TOL = farkas.MAX_TOLERANCE
@@ -21,8 +21,10 @@ SUFFIX = farkas.tolerance_suffix(TOL)
 
 
 def statement(step: str, point: dict | None = None) -> str:
-    """The statement `proof_histories.farkas_certificates` writes (with the tolerance its certificates state)."""
-    return f"{step}: {STEPS[step][1]}; on every reward history of E at {point or P.as_dict()}" + SUFFIX
+    """The statement `proof_histories.farkas_certificates` writes (with the tolerance its certificates state), at P
+    or at the point `point` names."""
+    p = P if point is None else Params(point["K"], point["n"], point["sigma0_sq"], point["sigma_sq"], point["route"])
+    return stated(step, p) + SUFFIX
 
 
 @lru_cache(maxsize=1)
