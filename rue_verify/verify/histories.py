@@ -42,10 +42,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-# a step's vocabulary (one way it fails, and the margin's column in its rows, replaced by the model's n_vars):
-# defined with the linear forms that use them, read here (the search knows no algorithm and no paper)
-from simulate.proofs.linear import MARGIN, Violation  # noqa: F401
-
+#: the column index a violation's rows use for the margin (replaced by the model's n_vars); a model's own steps
+#: use the same (`simulate.proofs.linear.MARGIN`, which a test holds equal: the engine imports no simulator)
+MARGIN = -1
 #: the margin's cap: a violation reaching it is unbounded (any margin can be had)
 CAP = 1e3
 #: the largest margin a witness is shown with (an unbounded violation is shown at this size)
@@ -53,6 +52,17 @@ WITNESS_MARGIN = 1.0
 #: HiGHS's rounding on these programs reaches about 1e-7 (on histories of 20-30 rounds): a largest
 #: margin within this band of 0 is decided again exactly (`exact_violation`), not by its sign
 BAND = 1e-6
+
+
+@dataclass
+class Violation:
+    """One way a step can fail on a full history: `rows` (idx, coef, lo, hi) that may use `MARGIN`;
+    `label` names it (the arm, the round, which side); `data`, anything the caller wants back. (A model's steps
+    may build their own with these attributes: `simulate.proofs.linear.Violation` is one.)"""
+
+    label: str
+    rows: list
+    data: dict = field(default_factory=dict)
 
 
 @dataclass

@@ -151,3 +151,16 @@ def test_best_first_says_what_it_decided_when_it_finds_nothing():
     m = RUELinear(2, 24, 1.0, 1.0, float(th.eta(2, 1.0, 1.0)))
     out = search_best_first(m, pulled_often(0.5, 20), max_programs=800)
     assert out.holds and out.leaves > 0 and out.smallest < 0
+
+
+def test_the_search_and_the_linear_form_name_the_margin_alike():
+    """The engine imports no simulator, so the margin's column is named in both (`verify.histories.MARGIN`, the
+    search's; `simulate.proofs.linear.MARGIN`, the steps' rows): a step built from the linear form's vocabulary is
+    read by the search with its margin where the search looks for it. A planted other value would make every margin
+    a model variable and every step vacuous."""
+    from simulate.proofs import linear
+    from simulate.proofs.steps import STEPS, Params
+    assert MARGIN == linear.MARGIN
+    p = Params(2, 5, 1.0, 1.0, "paper")
+    vs = STEPS["regret-decomV"][0](p)(p.model(), (0, 1, 0, 1, 1))
+    assert vs and all(any(MARGIN in list(r[0]) for r in v.rows) for v in vs)
