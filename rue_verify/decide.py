@@ -35,6 +35,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simulate.proofs.linear import Row, replay
+from simulate.proofs.linear import Violation as _ModelViolation
 
 from .ledger.proof_histories import Params, gap_at_least, gap_below
 from .verify.histories import MARGIN, Violation, search
@@ -111,8 +112,9 @@ def _guarded(step: Callable) -> Callable:
         except BaseException as err:
             raise StepFailed(f"step: raised on the history {''.join(str(a + 1) for a in arms)}: {one_line(err)}") \
                 from None
-        if not isinstance(vs, (list, tuple)) or not all(isinstance(v, Violation) for v in vs):
-            bad = vs if not isinstance(vs, (list, tuple)) else next(v for v in vs if not isinstance(v, Violation))
+        kinds = (Violation, _ModelViolation)        # the search's, or the linear form's (the paper's steps build it)
+        if not isinstance(vs, (list, tuple)) or not all(isinstance(v, kinds) for v in vs):
+            bad = vs if not isinstance(vs, (list, tuple)) else next(v for v in vs if not isinstance(v, kinds))
             raise StepFailed(f"step: must return a list of Violation (empty where the step holds), returned "
                              f"{'None' if bad is None else type(bad).__name__} on the history "
                              f"{''.join(str(a + 1) for a in arms)}")
