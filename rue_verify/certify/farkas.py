@@ -266,9 +266,10 @@ def _same_rows(have: list, want: list) -> bool:
 def _rebuilt(cert: dict, nodes: dict, start: tuple, read) -> list[str]:
     """Where the file's rows are not the model's at the point it names: its statement, its sizes and branching, the
     root's rows, every node's rows and every leaf's checks of its step rebuilt from RUE's linear form and the step's
-    translation (`simulate.proofs.steps`, numpy and `bounds` only) at `point`, and compared exactly with the file's
-    (`read` reads a file's rows). Empty when they are the model's: the multipliers then prove the statement about
-    the model's own rows, not about rows a file chose."""
+    translation (`simulate.proofs.steps`, numpy and `bounds` only) at `point`, and compared with the file's (`read`
+    reads a file's rows; `_same_rows`: the columns and labels alike, every number within `ROW_TOLERANCE`). Empty
+    when they are the model's: the multipliers then prove the statement about the model's own rows (to that size),
+    not about rows a file chose."""
     point = cert.get("point")
     if not isinstance(point, dict) or set(point) != {"K", "n", "sigma0_sq", "sigma_sq", "route"}:
         return ["the certificate names no point {K, n, sigma0_sq, sigma_sq, route} to rebuild its rows at: its rows "
