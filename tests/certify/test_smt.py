@@ -216,3 +216,31 @@ def test_a_negated_link_z3_wrote_with_let_bindings_is_read_through_them(text):
     assert smt.hollow(text.replace(line, hollow))
     ok, detail = smt.check(cert(text.replace(line, hollow)))
     assert not ok and "(not true)" in detail
+
+
+def test_an_inductions_cases_ride_on_the_link_it_certifies_and_only_a_certified_one_is_written():
+    """`induction.finding` keeps each unsat case's problem (`smt2_cases`), a derivation's row that the finding
+    certifies carries them, and the collector writes each as a certificate that cvc5 re-decides. Planted: the same
+    row argued (not certified) writes none, and a case's file filed under a statement that names no induction case
+    is refused (its `case_` assertions would go unchecked)."""
+    def params():
+        return {"c": z3.Real("c")}, [z3.Real("c") > 0], {}
+
+    def state(p, tag):
+        v = {"x": z3.Real(f"x@{tag}"), "y": z3.Real(f"y@{tag}")}
+        return v, [v["x"] >= 0]
+
+    def rounds(p, s, s2):
+        return [("grow", z3.And(s["y"] >= 1, s2["x"] == s["x"] + 1)), ("stay", s2["x"] == s["x"])]
+
+    system = ind.System(params, state, lambda p, s: [s["x"] == 0], rounds, lambda p, s: s["y"] <= 0, 0, "a counter")
+    f = ind.finding(ind.decide(system, ind.Invariant("flat", "x <= 0", lambda p, s: s["x"] <= 0)))
+    assert f.verdict == "holds" and len(f.smt2_cases) >= 2
+    row = {"step": 1, "status": "certified", "smt2_cases": [list(c) for c in f.smt2_cases]}
+    certs = collect.certificates([{"id": "T", "steps": [row]}], source="s")
+    assert len(certs) == len(f.smt2_cases) and all("[case: " in c["statement"] for c in certs)
+    assert all(smt.check(c)[0] for c in certs)
+    assert collect.certificates([{"id": "T", "steps": [dict(row, status="argued")]}], source="s") == []
+    moved = smt.certificate(certs[-1]["smt2"], "x <= 0", "s", "moved")
+    ok, detail = smt.check(moved)
+    assert not ok and "case_" in detail, detail
