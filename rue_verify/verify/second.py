@@ -8,7 +8,9 @@ and their claims' verdicts recomputed, so that a proof resting on such a row is 
 on that proof, through the graph's own rules. A certified row that carries no problem of its own but whose finding
 keeps the statement it decided (`Finding.checks`: a rule's or a monotone step's relation), decided by z3, is read
 on that decision's problem (its kept decision, `statements.decide`), which the row then carries where cvc5 does not
-re-decide it.
+re-decide it. A row an induction decided carries the problem of each of its unsat cases (`smt2_cases`): the link
+holds only if every case does, so the row is certified only where cvc5 re-decides every case, and argued, naming
+the case, where it does not.
 
 `read` runs on a run's results where the runner collects them (`verify.runner.collect`), before the proof graph is
 resolved: every reader of a run, `claims`, `proofs`, `report` and `erratum` alike, reads the one reading, whatever
@@ -50,12 +52,25 @@ def problems(obj, out: list | None = None) -> list[tuple[dict, str, str]]:
     if isinstance(obj, dict):
         if isinstance(obj.get("smt2"), str) and isinstance(obj.get("statement"), str) and not _hollow(obj["smt2"]):
             out.append((obj, obj["statement"], obj["smt2"]))
+        out += [(obj, statement, text) for statement, text in cases(obj)]
         for k, v in obj.items():
-            if k != "smt2":
+            if k not in ("smt2", "smt2_cases"):
                 problems(v, out)
     elif isinstance(obj, (list, tuple)):
         for v in obj:
             problems(v, out)
+    return out
+
+
+def cases(d: dict) -> list[tuple[str, str]]:
+    """(statement, SMT-LIB text) of the unsat cases of an induction that decided the link `d` carries
+    (`smt2_cases`: [statement, what, text] each, written by `verify.derivation` from `induction.finding`), hollow
+    ones left out: the link holds only where every case does, so each is a problem of its own for cvc5."""
+    out = []
+    for case in d.get("smt2_cases") or ():
+        if isinstance(case, (list, tuple)) and len(case) == 3 and all(isinstance(x, str) for x in case) \
+                and not _hollow(case[2]):
+            out.append((case[0], case[2]))
     return out
 
 
@@ -98,31 +113,42 @@ def _z3(d: dict) -> str:
     return f" (z3: {said})" if said else ""
 
 
+def _case_label(statement: str) -> str:
+    """An induction case's label, from its statement ("... [case: LABEL]")."""
+    return statement.rsplit(" [case: ", 1)[-1].removesuffix("]")
+
+
 def reread_row(row: dict, answer, check=None) -> bool:
     """Read one certified proof row's z3 problems (`row_problems`, `check` the statement its finding keeps for it)
     with `answer` ((statement, smt2) -> (ok, detail)); where one is not re-decided, the row is argued and says so
     (module docstring), carrying the problem. Whether the row moved."""
     if row.get("status") != "certified":
         return False
-    failed = []
+    failed, case_failed = [], []
+    own_cases = set(cases(row))
     for d, statement, text in row_problems(row, check):
         if not _established(d, row):
             continue
         ok, detail = answer(statement, text)
         if ok:
             continue
+        if d is row and (statement, text) in own_cases:       # an induction's case: the induction is not re-decided
+            case_failed.append((statement, detail))
+            continue
         failed.append((d, detail))
         if d is row and "smt2" not in row:                    # the finding's kept decision: the row carries it now
             row.update(smt2=text, statement=statement)
         if d is not row:                                      # a cited lemma's condition: not established
             d.update(state="unchecked", cvc5=detail, detail=f"z3 answers unsat, but {detail}" + _z3(d))
-    if not failed:
+    if not failed and not case_failed:
         return False
     own = next((detail for d, detail in failed if d is row), None)
     said = ([f"z3 answers unsat, but {own}"] if own else []) + \
+        [f"z3 answers unsat on the induction's case '{_case_label(statement)}', but {detail}"
+         for statement, detail in case_failed] + \
         [f"z3 answers unsat on a condition ({d.get('text') or d['statement']}), but {detail}"
          for d, detail in failed if d is not row]
-    row.update(status="argued", cvc5=own or failed[0][1],
+    row.update(status="argued", cvc5=own or (case_failed[0][1] if case_failed else failed[0][1]),
                detail="; ".join(said) + _z3(row))
     return True
 

@@ -76,8 +76,9 @@ def _problems(obj, out: list) -> list:
 def _certificates(obj) -> int:
     """How many SMT-LIB certificates a link's row carries (its own and its conditions')."""
     if isinstance(obj, dict):
-        own = int(isinstance(obj.get("smt2"), str) and not _hollow(obj["smt2"]))
-        return own + sum(_certificates(v) for k, v in obj.items() if k != "smt2")
+        from .second import cases
+        own = int(isinstance(obj.get("smt2"), str) and not _hollow(obj["smt2"])) + len(cases(obj))
+        return own + sum(_certificates(v) for k, v in obj.items() if k not in ("smt2", "smt2_cases"))
     if isinstance(obj, (list, tuple)):
         return sum(_certificates(v) for v in obj)
     return 0
