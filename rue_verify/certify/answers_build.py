@@ -1,11 +1,13 @@
-"""`python -m rue_verify.certify.answers_build [OUT]`: cvc5's answers shipped with the package
-(`rue_verify/data/cvc5-answers.json.gz`, `certify.answers`), built afresh.
+"""`python -m rue_verify.certify.answers_build [--afresh] [OUT]`: cvc5's answers shipped with the package
+(`rue_verify/data/cvc5-answers.json.gz`, `certify.answers`), built (the answers it holds already kept, unless `--afresh`).
 
 The problems: every certified decision with an SMT-LIB problem in the shipped decision pack
 (`rue_verify/data/decisions.json.gz`, its statement rebuilt from the pack), and every z3 problem of the quick
 ledger's proofs (the paper's claims, run as the test suite's `quick_ledger` runs them, read by z3 alone:
 `verify.second.z3_alone`; their problems as `second.results_problems` finds them), hollow ones left out
-(`smt.hollow`), each once. Each is decided by cvc5 afresh (`answers.decide`: no shipped or kept answer read), the
+(`smt.hollow`), each once. A problem whose answer the shipped file already holds under the same key (the same
+problem, statement, cvc5 version and configurations: `answers.key`) keeps that answer; `--afresh` decides every
+problem again. Each other problem is decided by cvc5 afresh (`answers.decide`: no kept answer read), the
 ledger's first, this process and its children at the lowest priority (nice 19), one line of progress each on
 stderr; an answer the clock's backstop cut short (a starved process: the limits are of CPU) is decided once more
 at the end. The file is written whole (a temporary file renamed into place), with the counts: problems, decided,
@@ -74,9 +76,11 @@ def _cut_short(detail: str) -> bool:
     return "of the clock" in detail
 
 
-def build(out: Path = DEFAULT_OUT, say=lambda line: print(line, file=sys.stderr, flush=True), results=None) -> dict:
+def build(out: Path = DEFAULT_OUT, say=lambda line: print(line, file=sys.stderr, flush=True), results=None,
+          afresh: bool = False) -> dict:
     """Decide every problem (module docstring) and write `out`; the summary written in it. `results`: the quick
-    ledger's, read by z3 alone, where the caller ran it already (`quick_ledger`)."""
+    ledger's, read by z3 alone, where the caller ran it already (`quick_ledger`); `afresh`: decide the problems the
+    shipped answers hold too."""
     try:
         os.nice(19 - os.nice(0))
     except OSError:
@@ -90,11 +94,21 @@ def build(out: Path = DEFAULT_OUT, say=lambda line: print(line, file=sys.stderr,
     say(f"{len(problems)} problems ({len(in_ledger)} in the quick ledger's proofs); cvc5 {answers.cvc5_version()} "
         f"decides each")
     got: dict[str, dict] = {}
-    order = sorted(problems.items(), key=lambda kv: (kv[0] not in in_ledger, kv[1]["what"]))   # the ledger's first
+    held = {} if afresh else answers.shipped()
+    for k, p in problems.items():
+        a = held.get(k)
+        if isinstance(a, dict) and isinstance(a.get("ok"), bool) and isinstance(a.get("detail"), str) \
+                and not _cut_short(a["detail"]):
+            got[k] = {**a, "what": p["what"], "ledger": k in in_ledger}
+    if got:
+        say(f"{len(got)} answered already in the shipped answers (the same key); deciding the other "
+            f"{len(problems) - len(got)}")
+    order = sorted(((k, p) for k, p in problems.items() if k not in got),
+                   key=lambda kv: (kv[0] not in in_ledger, kv[1]["what"]))               # the ledger's first
     for i, (k, p) in enumerate(order, 1):
         ok, detail, seconds = answers.decide(p["smt2"], p["statement"])
         got[k] = {"ok": ok, "detail": detail, "seconds": round(seconds, 2), "what": p["what"], "ledger": k in in_ledger}
-        say(f"[{i}/{len(problems)}] {'unsat' if ok else 'NOT re-decided'} in {seconds:.1f} s: {p['what']}")
+        say(f"[{i}/{len(order)}] {'unsat' if ok else 'NOT re-decided'} in {seconds:.1f} s: {p['what']}")
     again = [k for k, a in got.items() if not a["ok"] and _cut_short(a["detail"])]
     for k in again:
         ok, detail, seconds = answers.decide(problems[k]["smt2"], problems[k]["statement"])
@@ -123,4 +137,5 @@ def build(out: Path = DEFAULT_OUT, say=lambda line: print(line, file=sys.stderr,
 
 
 if __name__ == "__main__":
-    build(Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_OUT)
+    args = [a for a in sys.argv[1:] if a != "--afresh"]
+    build(Path(args[0]) if args else DEFAULT_OUT, afresh="--afresh" in sys.argv[1:])
