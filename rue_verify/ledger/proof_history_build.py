@@ -1,6 +1,6 @@
 """Build the history search's shipped outcomes (`proof_history_record`): `python -m
 rue_verify.ledger.proof_history_build [MODE ...]` walks every route over the grids of the modes given (default:
-quick and thorough) afresh and writes `rue_verify/data/histories.pickle.gz`."""
+quick and thorough) afresh and writes `rue_verify/data/histories.json.gz`."""
 
 from __future__ import annotations
 
