@@ -80,6 +80,7 @@ scipy.optimize, no z3, no search code."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from fractions import Fraction
@@ -224,7 +225,13 @@ DENOMINATOR = 10 ** 6
 
 
 def _coefficient(x: float) -> Fraction:
-    r = Fraction(float(x))
+    return _coefficient_of(float(x))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _coefficient_of(x: float) -> Fraction:
+    """`_coefficient` of a double, kept: the rows repeat a few coefficients many times (a Fraction is immutable)."""
+    r = Fraction(x)
     q = 10
     while q <= DENOMINATOR:
         f = r.limit_denominator(q)
