@@ -344,8 +344,8 @@ def settle_proof(f: Finding) -> None:
             "checked": f"{conclusion} holds as far as checked (its weakest step: {weakest})",
             "broken": f"proof broken at {', '.join(map(str, f.proof['broken_at']))}, so {conclusion} is not "
                       "established by it",
-            "argued": f"proof argued at step(s) {', '.join(map(str, f.proof['argued']))} (no machine check), so "
-                      f"{conclusion} is not established by it",
+            "argued": f"proof argued at {_argued_steps(rows, f.proof['argued'])}, so {conclusion} is not established "
+                      "by it",
             "pending": f"proof pending on other nodes, so {conclusion} is not yet established"}[status]
     f.verdict = "holds" if status in ("proved", "checked") else "inconclusive"
     f.detail = f"{head}: {body}."
@@ -355,6 +355,21 @@ def settle_proof(f: Finding) -> None:
     f.partial = (next((s["partial"] for s in rows if s.get("partial")), None if chain and chain.get("closed")
                       else NOT_CHAINED) if status == "checked" else None)
     f.witness = next((s.get("witness") for s in rows if s["status"] == "refuted" and s.get("witness")), None)
+
+
+def _argued_steps(rows: list, argued: list) -> str:
+    """The argued steps, said apart: those z3 decided but cvc5 does not re-decide (`verify.second`: one solver's word
+    is not a proof), those resting on a node its proof does not establish, and those no machine checks."""
+    def kind(row):
+        if row.get("cvc5"):
+            return "z3 answers unsat, cvc5 does not re-decide it"
+        if row.get("uses") and str(row.get("detail") or "").startswith(f"rests on {row['uses']}"):
+            return "resting on a node not proved"
+        return "no machine check"
+    said: dict[str, list] = {}
+    for i in argued:
+        said.setdefault(kind(rows[i - 1]), []).append(i)
+    return " and ".join(f"step(s) {', '.join(map(str, steps))} ({why})" for why, steps in said.items()) or "no step"
 
 
 def _mutant_row(name: str, kind: str, d) -> dict:
