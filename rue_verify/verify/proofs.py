@@ -229,6 +229,7 @@ def _step(i: int, text: str, ok) -> dict:
         s.update(status="argued", detail=BARE)
     elif isinstance(ok, Finding) and ok.verdict == "holds" and ok.partial:
         s.update(status=ok.decided_by, detail=shorten(ok.detail, 240), partial=ok.partial, witness=ok.witness)
+        _carry_cases(s, ok)
     elif isinstance(ok, Sampled):
         s = _step(i, text, ok.check)
         if s["status"] == "sampled":
@@ -240,6 +241,7 @@ def _step(i: int, text: str, ok) -> dict:
             s["detail"] = shorten(ok.detail, 240)
             if ok.statement:
                 s.update(statement=ok.statement, latex=ok.latex)
+            _carry_cases(s, ok)
         else:
             s["detail"] = f"searched ({ok.domain}): " + ("no counterexample" if ok.verdict == "holds" else
                                                          f"{ok.verdict}: {ok.detail}")
@@ -253,6 +255,13 @@ def _step(i: int, text: str, ok) -> dict:
     else:
         raise TypeError(f"proof step ({i}): a Holds, a Finding, Sampled, Argued, Cites or Rests, got {ok!r}")
     return s
+
+
+def _carry_cases(row: dict, f: Finding) -> None:
+    """An induction's unsat cases (`Finding.smt2_cases`, from `induction.finding`) carried on the row it justifies,
+    as `derivation` does: cvc5 is asked each (`verify.second`) and each is a certificate (`certify.collect`)."""
+    if getattr(f, "smt2_cases", None):
+        row["smt2_cases"] = [list(c) for c in f.smt2_cases]
 
 
 def solved(steps: list[tuple[str, "bool | None"]]) -> list[tuple[str, "bool | Argued"]]:

@@ -88,6 +88,28 @@ def test_a_link_cvc5_does_not_redecide_leaves_its_node_and_a_node_resting_on_it_
     assert all(g.nodes[k]["proof"] == "proved" for k in (a, b, c))         # the fixture's graph is not touched
 
 
+def test_an_induction_case_cvc5_does_not_redecide_leaves_its_link_argued_naming_the_case():
+    """A link an induction decided holds only if every case does: each unsat case (`smt2_cases`) is asked of cvc5,
+    and one it does not re-decide leaves the row argued, naming the case; the row's own problem is not replaced by
+    the case's. Every case re-decided leaves the row certified."""
+    def induction_row():
+        return {"step": 1, "status": "certified", "detail": "proved for every n",
+                "smt2_cases": [["S on D [case: the base state]", "induction S: the base state", "B"],
+                               ["S on D [case: the round from any later state]", "induction S: later", "R"]]}
+    said = {("S on D [case: the base state]", "B"): (True, "re-decided"),
+            ("S on D [case: the round from any later state]", "R"): (False, "cvc5 answers unknown")}
+    row = induction_row()
+    assert [st for _, st, _ in second.problems(row)] == [c[0] for c in row["smt2_cases"]]
+    assert second.reread_row(row, lambda st, text: said[st, text])
+    assert row["status"] == "argued" and row["cvc5"] == "cvc5 answers unknown"
+    assert "on the induction's case 'the round from any later state', but cvc5 answers unknown" in row["detail"]
+    assert "smt2" not in row and row.get("statement") is None
+    row = induction_row()
+    assert not second.reread_row(row, lambda st, text: (True, "re-decided")) and row["status"] == "certified"
+    from rue_verify.verify import trust
+    assert trust._certificates(induction_row()) == 2
+
+
 def test_a_condition_cvc5_does_not_redecide_is_unchecked_and_its_row_argued():
     """A cited lemma's condition (a row's `conditions`) whose problem cvc5 does not re-decide: the condition reads
     unchecked, and the row citing the lemma argued, naming the condition and cvc5."""
@@ -210,3 +232,48 @@ def test_cvc5s_limit_is_of_cpu_time(quick_ledger):
     commands = [c for c in smt.commands_of(hard[0][1]) if c[1] != "check-sat"]
     answer, why = smt.decide(commands, 1.0, dict(smt.CONFIGS[0][1]))
     assert answer == "unknown" and why == "no answer within 1 s of CPU", (answer, why)
+
+
+def test_a_proofs_head_says_why_each_argued_step_is_argued():
+    """A proof argued names its argued steps apart: z3's word cvc5 does not re-decide, a rest on a node not proved,
+    and no machine check; a row that says nothing of either is counted as the last."""
+    from rue_verify.verify.proofs import _argued_steps
+    rows = [{"step": 1, "status": "argued", "cvc5": "cvc5 answers unknown"},
+            {"step": 2, "status": "argued", "uses": "N", "detail": "rests on N (argued)"},
+            {"step": 3, "status": "argued", "uses": "L", "detail": "cites L, but its condition is unchecked"},
+            {"step": 4, "status": "certified"}]
+    said = _argued_steps(rows, [1, 2, 3])
+    assert said == ("step(s) 1 (z3 answers unsat, cvc5 does not re-decide it) and step(s) 2 (resting on a node not "
+                    "proved) and step(s) 3 (no machine check)")
+
+
+def test_a_hand_written_proof_carries_its_inductions_cases_so_cvc5_is_asked_each():
+    """A step of a hand-written proof (`from_proof`) justified by an induction's finding carries the induction's
+    cases as a derivation's row does; a case cvc5 does not re-decide then leaves the proof unproved (found by the
+    review: the row had dropped them, and stayed certified on z3's word)."""
+    from rue_verify.verify import induction as ind
+    from rue_verify.verify.proofs import from_proof, settle_proof
+    Z = ind.z3()
+    system = ind.System(lambda: ({"x": Z.Real("x")}, [Z.Real("x") > 0], {}),
+                        lambda p, t: ({"v": Z.Real(f"v@{t}")}, []), lambda p, s: [s["v"] == 1],
+                        lambda p, s, s2: [("step", s2["v"] == s["v"] + p["x"])], lambda p, s: Z.BoolVal(True), 0,
+                        "x > 0")
+    f = ind.finding(ind.decide(system, ind.Invariant("inv", "v >= 1", lambda p, s: s["v"] >= 1)))
+    assert f.verdict == "holds" and f.smt2_cases
+    proof = from_proof([("by induction", f)], "x > 0", "v >= 1")
+    row = proof.proof["steps"][0]
+    assert len(second.cases(row)) == len(f.smt2_cases)
+    assert second.reread_row(row, lambda st, text: (False, "cvc5 answers unknown"))
+    settle_proof(proof)
+    assert row["status"] == "argued" and proof.verdict != "holds" and not proof.certified
+
+
+def test_an_answer_is_keyed_by_the_checkers_source(monkeypatch):
+    """A changed checker (`certify.smt`: what a problem must be, how cvc5 is asked) reads no answer given by the old
+    one (found by the review: a stricter checker kept every old 'unsat' under the same key)."""
+    before = answers.key("(check-sat)", "s")
+    import hashlib
+    from pathlib import Path
+    assert answers.checker_hash() == hashlib.sha256(Path(smt.__file__).read_bytes()).hexdigest()
+    monkeypatch.setattr(answers, "_CHECKER", ["another checker"])
+    assert answers.key("(check-sat)", "s") != before
