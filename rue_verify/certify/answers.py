@@ -2,8 +2,9 @@
 certificate of that problem, read where it was decided before.
 
 An answer is keyed by the sha256 (`key`) of the problem's SMT-LIB text, its statement, cvc5's configurations and the
-facts' consistency limit (`smt.CONFIGS`, `smt.CONSISTENCY_SECONDS`) and cvc5's version: a changed problem, another
-configuration or another cvc5 finds no answer and decides afresh. It is read
+facts' consistency limit (`smt.CONFIGS`, `smt.CONSISTENCY_SECONDS`), cvc5's version and the checker's source
+(`certify.smt`): a changed problem, another configuration, another cvc5 or a changed checker finds no answer and
+decides afresh. It is read
 
 1. from the answers shipped with the package (`rue_verify/data/cvc5-answers.json.gz`, written by
    `python -m rue_verify.certify.answers_build`: every z3 problem of the shipped decisions and of the quick ledger's
@@ -44,11 +45,25 @@ def cvc5_version() -> str:
         return "absent"
 
 
+_CHECKER: list = []
+
+
+def checker_hash() -> str:
+    """The sha256 (hex) of the checker's source (`certify.smt`: what a problem must be, how cvc5 is asked, what its
+    answers mean): an answer given by another checker is not this one's."""
+    if not _CHECKER:
+        import inspect
+        from pathlib import Path
+        _CHECKER.append(hashlib.sha256(Path(inspect.getfile(smt)).read_bytes()).hexdigest())
+    return _CHECKER[0]
+
+
 def key(smt2: str, statement: str) -> str:
     """An answer's key (module docstring): the sha256 (hex) of the JSON of the problem, its statement, cvc5's
-    configurations, the consistency limit and cvc5's version."""
+    configurations, the consistency limit, cvc5's version and the checker's source (`checker_hash`)."""
     text = json.dumps({"smt2": smt2, "statement": statement, "configs": smt.CONFIGS,
-                       "consistency_seconds": smt.CONSISTENCY_SECONDS, "cvc5": cvc5_version()}, sort_keys=True)
+                       "consistency_seconds": smt.CONSISTENCY_SECONDS, "cvc5": cvc5_version(),
+                       "checker": checker_hash()}, sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
