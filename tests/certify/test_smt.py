@@ -244,3 +244,31 @@ def test_an_inductions_cases_ride_on_the_link_it_certifies_and_only_a_certified_
     moved = smt.certificate(certs[-1]["smt2"], "x <= 0", "s", "moved")
     ok, detail = smt.check(moved)
     assert not ok and "case_" in detail, detail
+
+
+def test_a_step_whose_conclusion_is_false_negates_its_hypotheses_together_and_its_case_checks():
+    """An `AtState` step concluding false (its hypotheses cannot hold together at a state E covers, as the repaired
+    PF-E1's gap step) writes its case with the hypotheses' conjunction as the claim negated, not `(not false)`,
+    which the checker refuses; cvc5 re-decides it. Planted: hypotheses that can hold together leave the case sat,
+    and no certificate is kept."""
+    def params():
+        return {"c": z3.Real("c")}, [z3.Real("c") > 0], {}
+
+    def state(p, tag):
+        v = {"x": z3.Real(f"x@{tag}")}
+        return v, [v["x"] >= 0]
+
+    system = ind.System(params, state, lambda p, s: [s["x"] == 0], lambda p, s, s2: [("stay", s2["x"] == s["x"])],
+                        lambda p, s: s["x"] <= p["c"], 0, "a counter")
+    never = ind.AtState("never", "x > 2c cannot happen on E", lambda p, s: [s["x"] > 2 * p["c"]],
+                        lambda p, s: z3.BoolVal(False))
+    f = ind.finding(ind.decide(system, never))
+    assert f.verdict == "holds" and len(f.smt2_cases) == 1
+    statement, _, text = f.smt2_cases[0]
+    negated = [c for c, _ in smt.commands_of(text) if "negated_claim" in c]
+    assert len(negated) == 1 and "(> x@t (* 2.0 c))" in negated[0] and "false" not in negated[0]
+    assert smt.check(smt.certificate(text, statement, "s", "w"))[0]
+    can = ind.AtState("can", "x > c/2 cannot happen on E", lambda p, s: [2 * s["x"] > p["c"]],
+                      lambda p, s: z3.BoolVal(False))
+    g = ind.finding(ind.decide(system, can))
+    assert g.verdict != "holds" and not getattr(g, "smt2_cases", None)

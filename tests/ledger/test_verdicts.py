@@ -25,7 +25,9 @@ def test_quick_mode_verdicts_are_pinned(ledger):
     """A change that moves any claim's verdict (or a repair's) shows up here; regenerate the file with
     `python3 -m tests.ledger.test_verdicts` after checking the move is intended. DISC-RHO's repair reads
     inconclusive, not holds: its proof's step 9 (|rho^2 - 1| >= |rho - 1|) is a z3 link cvc5 does not re-decide
-    (unknown in each of its configurations: `verify.second`), so the proof is argued there."""
+    (unknown in each of its configurations: `verify.second`), so the proof is argued there. The repairs of
+    LEM-TK-UP and LEM-TK-LOW read inconclusive likewise: each rests on an induction one of whose cases (2 of
+    LEM-TK-LOW's, 1 of LEM-TK-UP's) cvc5 does not re-decide; PF-E1's and PF-T1N-E2's repairs rest on them."""
     got = {cid: {"verdict": r.verdict, "repairs": [x.verdict for x in r.repairs]} for cid, r in ledger.items()}
     assert got == json.loads(PINNED.read_text())
 
