@@ -1,5 +1,6 @@
 """`python -m rue_verify.certify.answers_build [--afresh] [OUT]`: cvc5's answers shipped with the package
-(`rue_verify/data/cvc5-answers.json.gz`, `certify.answers`), built (the answers it holds already kept, unless `--afresh`).
+(`rue_verify/data/cvc5-answers.json.gz`, `certify.answers`), built (the answers it holds already kept, unless
+`--afresh`).
 
 The problems: every certified decision with an SMT-LIB problem in the shipped decision pack
 (`rue_verify/data/decisions.json.gz`, its statement rebuilt from the pack), and every z3 problem of the quick

@@ -338,8 +338,44 @@ def _instance_problem(step: dict, record: dict | None, target=None, objects=None
     if record is None:
         return ("that node has no computed statement (no derivation states it), so nothing ties the link to what "
                 "the node established")
-    from .derivation import check_instance
-    return check_instance(record, step["instance"], target, objects)
+    from . import derivation
+    decided: list = []
+    real = derivation._holds_row
+
+    def kept(row, st, describe=True):            # the instance's hypotheses, as `check_instance` decides them
+        out = real(row, st, describe)
+        decided.append((st, out))
+        return out
+    derivation._holds_row = kept
+    try:
+        why = derivation.check_instance(record, step["instance"], target, objects)
+    finally:
+        derivation._holds_row = real
+    return why or _hypotheses_read(step, decided)
+
+
+def _hypotheses_read(step: dict, decided: list) -> str | None:
+    """The node's hypotheses that z3 established on a link resting on it, read with cvc5 as every z3 link is
+    (`verify.second`): each kept on the step (`hypotheses`: statement and SMT-LIB problem, for its certificate), and
+    the first cvc5 does not re-decide the reason the link is not an instance (None: every one is re-decided)."""
+    from . import second
+    from .findings import shorten
+    held = [{"text": st.text(), "statement": st.text(), "smt2": row["smt2"], "state": "holds"}
+            for st, row in decided if row.get("status") == "certified" and isinstance(row.get("smt2"), str)
+            and not second._hollow(row["smt2"])]
+    if not held:
+        return None
+    step["hypotheses"] = held
+    if not second._ON[-1]:
+        return None
+    from ..certify.answers import answer
+    for h in held:
+        ok, detail = answer(h["smt2"], h["statement"])
+        if not ok:
+            h.update(state="unchecked", cvc5=detail)
+            step["cvc5"] = detail
+            return f"the node's hypothesis {shorten(h['text'], 80)} is z3's word alone: {detail}"
+    return None
 
 
 def _has_proof(n: dict) -> bool:

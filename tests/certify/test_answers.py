@@ -277,3 +277,32 @@ def test_an_answer_is_keyed_by_the_checkers_source(monkeypatch):
     assert answers.checker_hash() == hashlib.sha256(Path(smt.__file__).read_bytes()).hexdigest()
     monkeypatch.setattr(answers, "_CHECKER", ["another checker"])
     assert answers.key("(check-sat)", "s") != before
+
+
+def test_a_rest_on_a_node_reads_the_hypotheses_z3_established_with_cvc5(monkeypatch):
+    """A link resting on a node must meet the node's hypotheses on its domain (`derivation.check_instance`); those z3
+    established are read with cvc5 as every z3 link is (review: they were decided after the reading, on z3's word
+    alone). Each is kept on the step for its certificate; one cvc5 does not re-decide makes the rest no instance,
+    naming it. Planted: a hollow problem (sympy's decision) is not asked; inside `z3_alone` nothing is."""
+    import sympy
+
+    from rue_verify.certify import answers as ans
+    from rue_verify.verify import graph
+    x = sympy.Symbol("x", positive=True)
+    st = Holds(rel(x + 1, ">", 1), ())
+    row = {"status": "certified", "smt2": "(assert (! (not (> (+ x 1.0) 1.0)) :named negated_claim))"}
+    said = {}
+    monkeypatch.setattr(ans, "answer", lambda text, statement: said.setdefault(statement, (False, "cvc5: unknown")))
+    step = {}
+    why = graph._hypotheses_read(step, [(st, dict(row))])
+    assert why and "z3's word alone: cvc5: unknown" in why and step["cvc5"] == "cvc5: unknown"
+    assert step["hypotheses"][0]["state"] == "unchecked" and step["hypotheses"][0]["statement"] == st.text()
+    monkeypatch.setattr(ans, "answer", lambda text, statement: (True, "re-decided"))
+    step = {}
+    assert graph._hypotheses_read(step, [(st, dict(row))]) is None and step["hypotheses"][0]["state"] == "holds"
+    assert [s for _, s, _ in second.problems(step)] == [st.text()]
+    hollow = dict(row, smt2="(assert (! (not true) :named negated_claim))")
+    assert graph._hypotheses_read({}, [(st, hollow)]) is None
+    monkeypatch.setattr(ans, "answer", lambda text, statement: (False, "no"))
+    with second.z3_alone():
+        assert graph._hypotheses_read({}, [(st, dict(row))]) is None

@@ -82,7 +82,8 @@ def test_the_code_hash_follows_the_formulas_of_bounds(tmp_path, monkeypatch):
 
 def _same(a, b) -> bool:
     return ([getattr(a, f) for f in FIELDS] == [getattr(b, f) for f in FIELDS]
-            and a.smallest == pytest.approx(b.smallest, rel=1e-9, abs=1e-12) and (a.witness is None) == (b.witness is None)
+            and a.smallest == pytest.approx(b.smallest, rel=1e-9, abs=1e-12)
+            and (a.witness is None) == (b.witness is None)
             and (a.witness is None or a.witness.arms == b.witness.arms))
 
 
@@ -99,7 +100,8 @@ def test_every_shipped_point_of_the_quick_grid_equals_its_walk_done_afresh(tmp_p
     fresh = rec.decode(json.loads(gzip.decompress((tmp_path / "fresh.json.gz").read_bytes()))["outcomes"])
     shipped = rec.shipped(code)
     assert fresh and set(fresh) <= set(shipped)
-    differ = [k for k, v in fresh.items() if set(v) != set(shipped[k]) or not all(_same(shipped[k][s], v[s]) for s in v)]
+    differ = [k for k, v in fresh.items()
+              if set(v) != set(shipped[k]) or not all(_same(shipped[k][s], v[s]) for s in v)]
     assert not differ, f"{len(differ)} shipped points differ from their walk done afresh"
     witnessed = next(k for k, v in fresh.items() if any(o.witness is not None for o in v.values()))
     planted = {s: type(o)(**{**o.__dict__, "witness": None}) for s, o in shipped[witnessed].items()}   # a witness cut
