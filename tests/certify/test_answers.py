@@ -306,3 +306,29 @@ def test_a_rest_on_a_node_reads_the_hypotheses_z3_established_with_cvc5(monkeypa
     monkeypatch.setattr(ans, "answer", lambda text, statement: (False, "no"))
     with second.z3_alone():
         assert graph._hypotheses_read({}, [(st, dict(row))]) is None
+
+
+@pytest.mark.parametrize("afresh", [False, True])
+def test_the_build_keeps_the_answers_it_holds_under_the_same_key_and_decides_the_rest(tmp_path, monkeypatch, afresh):
+    """`answers_build` decides only the problems whose key the shipped answers do not hold (the same problem,
+    statement, cvc5, configurations and checker: `answers.key`), unless `afresh`; an answer cut short by the clock is
+    decided again, and the file is written whole with every problem's answer."""
+    import gzip
+
+    from rue_verify.certify import answers_build
+    probs = {answers.key(f"P{i}", f"S{i}"): {"smt2": f"P{i}", "statement": f"S{i}", "what": f"w{i}"} for i in range(3)}
+    k0, k1, k2 = probs
+    held = {k0: {"ok": True, "detail": "cvc5 re-decides it unsat (held)", "seconds": 1.0},
+            k1: {"ok": False, "detail": "unknown (no answer within 60 s of the clock)", "seconds": 60.0},
+            answers.key("P9", "S9"): {"ok": True, "detail": "an old problem", "seconds": 1.0}}
+    asked = []
+    monkeypatch.setattr(answers_build.os, "nice", lambda n: 0)             # the test's worker keeps its priority
+    monkeypatch.setattr(answers_build, "pack_problems", lambda: dict(probs))
+    monkeypatch.setattr(answers, "shipped", lambda: held)
+    monkeypatch.setattr(answers, "decide", lambda smt2, st: asked.append(smt2) or (True, f"decided {smt2}", 0.1))
+    out = tmp_path / "a.json.gz"
+    summary = answers_build.build(out, say=lambda line: None, results=[], afresh=afresh)
+    assert sorted(asked) == (["P0", "P1", "P2"] if afresh else ["P1", "P2"])
+    data = json.loads(gzip.decompress(out.read_bytes()))
+    assert set(data["answers"]) == set(probs) and summary["problems"] == 3
+    assert data["answers"][k0]["detail"] == ("decided P0" if afresh else "cvc5 re-decides it unsat (held)")
