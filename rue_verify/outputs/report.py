@@ -164,12 +164,13 @@ def _write(out: Path, final: Path, results, files: dict, meta: dict, inline: dic
            proofs: list[str] | None = None, certificates: dict | None = None) -> dict:
     """The page, its Markdown, the KaTeX assets and COMPLETE.json written into `out` (the staging
     directory); what was written, as `report` returns it. `proofs`: the proofs section's lines; `certificates`:
-    node -> its links' certificates, each written as `certificates/<key>.json`."""
+    node -> its links' certificates, each written as `certificates/<key>.json` with the paper it belongs to."""
     _assets(out)
     for mine in (certificates or {}).values():
         for c in mine:
             (out / CERTIFICATES).mkdir(exist_ok=True)
-            write_text(out / CERTIFICATES / f"{c['key']}.json", dumps(c, indent=1, sort_keys=True) + "\n")
+            named = {**c, "paper": meta["paper"]} if meta.get("paper") else c     # which paper's link it certifies
+            write_text(out / CERTIFICATES / f"{c['key']}.json", dumps(named, indent=1, sort_keys=True) + "\n")
     write_text(out / "index.html", _html(results, files, meta, inline, proofs))
     write_text(out / "report.md", _markdown(results, files, meta, proofs))
     write_text(out / "COMPLETE.json", dumps(meta, indent=1) + "\n")
