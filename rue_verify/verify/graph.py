@@ -334,7 +334,10 @@ def _statement_record(f) -> dict | None:
 
 
 def _instance_problem(step: dict, record: dict | None, target=None, objects=None) -> str | None:
-    """Why a derivation's link resting on a node is not an instance of the node's statement (None: it is)."""
+    """Why a derivation's link resting on a node is not an instance of the node's statement (None: it is), the
+    node's hypotheses that z3 established read with cvc5 (`_hypotheses_read`). Their rows are collected by wrapping
+    `derivation._holds_row` for the call (one thread; restored whatever happens): `check_instance` returning them
+    is the cleaner form, left for when `derivation.py`, keyed into the shipped decisions, is next rebuilt."""
     if record is None:
         return ("that node has no computed statement (no derivation states it), so nothing ties the link to what "
                 "the node established")
