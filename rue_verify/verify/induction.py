@@ -276,8 +276,8 @@ def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEO
         s, sc = system.state(p, "t")
         j = max(1, system.event_from)            # a state after the base state that E covers
         given = step.given(p, s)
-        formula = Z.Implies(Z.And(*given), step.then(p, s)) if given else step.then(p, s)
         then = step.then(p, s)
+        formula = Z.Implies(Z.And(*given), then) if given else then
         if given and Z.is_false(Z.simplify(then)):
             # the step says its hypotheses cannot hold together: their conjunction's negation is the claim, so that
             # the case's certificate negates a relation, not the constant false (`certify.smt` refuses that)

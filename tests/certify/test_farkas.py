@@ -319,3 +319,21 @@ def test_a_decision_highs_answers_on_the_wrong_support_is_certified_by_multiplie
         mp.setattr(histories, "solved_multipliers", lambda *a, **k: None)
         total, done = record().counts()["checks"]["prob-dk-v1"]
     assert done < total                   # without it, uncertified: the test can fail
+
+
+def test_the_checkers_coefficient_reading_is_the_searchs():
+    """The checker reads a model's coefficient as the search does (`farkas._coefficient`, written again so that the
+    checker imports no search code, against `verify.histories.rational`): the same Fraction on rationals the doubles
+    round, on irrationals, on tiny and huge numbers. Planted: reading the double exactly differs (the comparison can
+    fail)."""
+    import math
+    import random
+    from fractions import Fraction
+
+    from rue_verify.verify.histories import rational
+    rng = random.Random(79)
+    xs = [1 / 3, 0.1, 2 / 7, -5 / 11, 1e-13, 3e9, math.sqrt(2), math.log(7), math.pi * 1e-7, 0.0, -0.0, 1.0]
+    xs += [rng.uniform(-50, 50) for _ in range(300)] + [rng.randint(1, 999) / rng.randint(1, 999) for _ in range(300)]
+    assert all(farkas._coefficient(x) == rational(x) for x in xs)
+    assert farkas._coefficient(1 / 3) == Fraction(1, 3) != Fraction(1 / 3)
+    assert [farkas._coefficient(x) for x in xs] != [Fraction(x) for x in xs]

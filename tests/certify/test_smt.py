@@ -16,6 +16,7 @@ from rue_verify.certify import check, collect, smt
 from rue_verify.verify import induction as ind
 from rue_verify.verify.derivation import Decide, Statement, derive, from_derivation, link
 from rue_verify.verify.statements import Holds, decide, rel
+from tests.verify.test_induction import toy
 
 pytest.importorskip("cvc5")
 z3 = pytest.importorskip("z3")
@@ -136,17 +137,7 @@ def test_a_file_that_is_not_one_problem_is_rejected(text):
 
 
 def test_an_inductions_unsat_cases_carry_their_smt2_and_cvc5_agrees():
-    def params():
-        return {"c": z3.Real("c")}, [z3.Real("c") > 0], {}
-
-    def state(p, tag):
-        v = {"x": z3.Real(f"x@{tag}"), "y": z3.Real(f"y@{tag}")}
-        return v, [v["x"] >= 0]
-
-    def rounds(p, s, s2):
-        return [("grow", z3.And(s["y"] >= 1, s2["x"] == s["x"] + 1)), ("stay", s2["x"] == s["x"])]
-
-    system = ind.System(params, state, lambda p, s: [s["x"] == 0], rounds, lambda p, s: s["y"] <= 0, 0, "a counter")
+    system = toy(0)                 # the engine's toy counter: x <= 0 is invariant on E
     flat = ind.Invariant("flat", "x <= 0", lambda p, s: s["x"] <= 0,
                          (ind.Lemma("LEMMA-C", "c is positive", lambda p, s: p["c"] > 0),))
     d = ind.decide(system, flat)
@@ -223,17 +214,7 @@ def test_an_inductions_cases_ride_on_the_link_it_certifies_and_only_a_certified_
     certifies carries them, and the collector writes each as a certificate that cvc5 re-decides. Planted: the same
     row argued (not certified) writes none, and a case's file filed under a statement that names no induction case
     is refused (its `case_` assertions would go unchecked)."""
-    def params():
-        return {"c": z3.Real("c")}, [z3.Real("c") > 0], {}
-
-    def state(p, tag):
-        v = {"x": z3.Real(f"x@{tag}"), "y": z3.Real(f"y@{tag}")}
-        return v, [v["x"] >= 0]
-
-    def rounds(p, s, s2):
-        return [("grow", z3.And(s["y"] >= 1, s2["x"] == s["x"] + 1)), ("stay", s2["x"] == s["x"])]
-
-    system = ind.System(params, state, lambda p, s: [s["x"] == 0], rounds, lambda p, s: s["y"] <= 0, 0, "a counter")
+    system = toy(0)                 # the engine's toy counter: x <= 0 is invariant on E
     f = ind.finding(ind.decide(system, ind.Invariant("flat", "x <= 0", lambda p, s: s["x"] <= 0)))
     assert f.verdict == "holds" and len(f.smt2_cases) >= 2
     row = {"step": 1, "status": "certified", "smt2_cases": [list(c) for c in f.smt2_cases]}
