@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from .findings import Finding, made_by_engine, shorten
-from .proofs import Rests, settle_proof
+from .proofs import Rests, settle_proof, sub_decisions
 from .proofs import holds_row as _holds_row
 from .statements import Z3_SECONDS, Holds, rel, tex
 
@@ -934,6 +934,27 @@ def _intermediate_undefined(row: dict, to, given: tuple) -> bool:
     return True
 
 
+def _carry(row: dict, subs: list) -> None:
+    """Keep on the link's row (`hypotheses`) the problem of each relation z3 established while the link was checked
+    (a finding's or a fact's hypothesis, a premise from the statement's domain, a definedness condition, a count's
+    sign) that the row does not carry already: each is a problem cvc5 re-decides before the link is certified
+    (`verify.second`), and a certificate of the link. A problem z3 was given already true (sympy's) is left out."""
+    from .second import _hollow, problems
+    have = {(st, text) for _, st, text in problems(row)}
+    kept = list(row.get("hypotheses") or ())
+    for st, sub in subs:
+        if sub is row or sub.get("status") != "certified" or not isinstance(sub.get("smt2"), str) \
+                or _hollow(sub["smt2"]):
+            continue
+        text = st.text()
+        if (text, sub["smt2"]) in have:
+            continue
+        have.add((text, sub["smt2"]))
+        kept.append({"text": text, "statement": text, "smt2": sub["smt2"], "state": "holds"})
+    if kept:
+        row["hypotheses"] = kept
+
+
 def _rests_link(row: dict, st: Statement, prev, op, to, by: Rests):
     bind = by.bind or {}
     row.update(status="rests", uses=by.node, detail=f"rests on {by.node}", justification=f"rests on {by.node}",
@@ -1065,57 +1086,60 @@ def _chain_rows(d: Derivation, start: int, prefix: str, facts: dict, proved: dic
     prev = st.lhs
     i = start
     for lk in d.links:
-        by = lk.by
-        prem, extra = _premise_rows(getattr(by, "given", ()), st, i, prefix, facts, proved)
-        rows += prem
-        i += len(prem)
-        row = _row(i, prefix + (lk.text or ""), prev, lk.op, lk.to)
-        check = None
-        if isinstance(by, Decide):
-            check = _decide_link(row, st, prev, lk.op, lk.to, by, extra)
-            if row["status"] != "certified":
-                check = None
-        elif isinstance(by, Cite):
-            row, check = _cite_link(row, st, prev, lk.op, lk.to, by, extra)
-        elif isinstance(by, Rests):
-            _rests_link(row, st, prev, lk.op, lk.to, by)
-        elif isinstance(by, Fact):
-            _fact_link(row, prev, lk.op, lk.to, by, facts, proved, st.given + extra)
-        elif isinstance(by, Found):
-            if id(by.finding) in proved.setdefault("_found", {}):
-                _argue(row, f"the same finding already justifies step {proved['_found'][id(by.finding)]}: one "
-                            "finding decides one link's relation")
-            else:
-                proved["_found"][id(by.finding)] = i
-                _found_link(row, by, prev, lk.op, lk.to, st.given + extra)
-        elif isinstance(by, Monotone):
-            prem, extra = _premise_rows((by.premise,), st, i, prefix, facts, proved)
+        with sub_decisions() as subs:        # what the link decided on the way, read by cvc5 with it
+            by = lk.by
+            prem, extra = _premise_rows(getattr(by, "given", ()), st, i, prefix, facts, proved)
             rows += prem
             i += len(prem)
-            row["step"] = i
-            check = _monotone_link(row, st, prev, lk.op, lk.to, by, extra)
-        elif isinstance(by, (UnionBound, Termwise, CountTimesMax, Telescope)):
-            got = _rule_link(row, st, prev, lk.op, lk.to, by, extra)
-            if isinstance(got, tuple):
-                row, check = got
-                check = check if row["status"] == "certified" else None
-        elif isinstance(by, Rule):
-            row["justification"] = f"rule: {by.name}"
-            try:
-                check = by.justify(row, st, prev, lk.op, lk.to, extra)
-            except Exception as err:            # a rule that cannot read its link establishes nothing
-                check = None
-                _argue(row, f"the rule {by.name} could not be applied: {type(err).__name__}: {shorten(str(err), 160)}")
-            if row.get("status") not in ("certified", "argued", "refuted", "exhausted", "sampled"):
-                _argue(row, f"the rule {by.name} gave no status")
-            check = check if row["status"] == "certified" else None
-        else:
-            _argue(row, f"a link is justified by Decide, Cite, Rests, Fact or a rule of the engine, not "
-                        f"{type(by).__name__}: it establishes nothing")
-        if not row["text"].strip() or row["text"] == prefix:
-            row["text"] = prefix + f"{shorten(str(prev), 60)} {lk.op} {shorten(str(lk.to), 60)}"
-        if lk is not d.links[-1] and _intermediate_undefined(row, lk.to, st.given):
+            row = _row(i, prefix + (lk.text or ""), prev, lk.op, lk.to)
             check = None
+            if isinstance(by, Decide):
+                check = _decide_link(row, st, prev, lk.op, lk.to, by, extra)
+                if row["status"] != "certified":
+                    check = None
+            elif isinstance(by, Cite):
+                row, check = _cite_link(row, st, prev, lk.op, lk.to, by, extra)
+            elif isinstance(by, Rests):
+                _rests_link(row, st, prev, lk.op, lk.to, by)
+            elif isinstance(by, Fact):
+                _fact_link(row, prev, lk.op, lk.to, by, facts, proved, st.given + extra)
+            elif isinstance(by, Found):
+                if id(by.finding) in proved.setdefault("_found", {}):
+                    _argue(row, f"the same finding already justifies step {proved['_found'][id(by.finding)]}: one "
+                                "finding decides one link's relation")
+                else:
+                    proved["_found"][id(by.finding)] = i
+                    _found_link(row, by, prev, lk.op, lk.to, st.given + extra)
+            elif isinstance(by, Monotone):
+                prem, extra = _premise_rows((by.premise,), st, i, prefix, facts, proved)
+                rows += prem
+                i += len(prem)
+                row["step"] = i
+                check = _monotone_link(row, st, prev, lk.op, lk.to, by, extra)
+            elif isinstance(by, (UnionBound, Termwise, CountTimesMax, Telescope)):
+                got = _rule_link(row, st, prev, lk.op, lk.to, by, extra)
+                if isinstance(got, tuple):
+                    row, check = got
+                    check = check if row["status"] == "certified" else None
+            elif isinstance(by, Rule):
+                row["justification"] = f"rule: {by.name}"
+                try:
+                    check = by.justify(row, st, prev, lk.op, lk.to, extra)
+                except Exception as err:            # a rule that cannot read its link establishes nothing
+                    check = None
+                    _argue(row, f"the rule {by.name} could not be applied: {type(err).__name__}: "
+                                f"{shorten(str(err), 160)}")
+                if row.get("status") not in ("certified", "argued", "refuted", "exhausted", "sampled"):
+                    _argue(row, f"the rule {by.name} gave no status")
+                check = check if row["status"] == "certified" else None
+            else:
+                _argue(row, f"a link is justified by Decide, Cite, Rests, Fact or a rule of the engine, not "
+                            f"{type(by).__name__}: it establishes nothing")
+            if not row["text"].strip() or row["text"] == prefix:
+                row["text"] = prefix + f"{shorten(str(prev), 60)} {lk.op} {shorten(str(lk.to), 60)}"
+            if lk is not d.links[-1] and _intermediate_undefined(row, lk.to, st.given):
+                check = None
+        _carry(row, subs)
         rows.append(row)
         if check is not None:
             checks[i] = check

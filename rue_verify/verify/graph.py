@@ -335,37 +335,32 @@ def _statement_record(f) -> dict | None:
 
 def _instance_problem(step: dict, record: dict | None, target=None, objects=None) -> str | None:
     """Why a derivation's link resting on a node is not an instance of the node's statement (None: it is), the
-    node's hypotheses that z3 established read with cvc5 (`_hypotheses_read`). Their rows are collected by wrapping
-    `derivation._holds_row` for the call (one thread; restored whatever happens): `check_instance` returning them
-    is the cleaner form, left for when `derivation.py`, keyed into the shipped decisions, is next rebuilt."""
+    node's hypotheses that z3 established read with cvc5 (`_hypotheses_read`), collected as `check_instance` decides
+    them (`proofs.sub_decisions`)."""
     if record is None:
         return ("that node has no computed statement (no derivation states it), so nothing ties the link to what "
                 "the node established")
     from . import derivation
-    decided: list = []
-    real = derivation._holds_row
-
-    def kept(row, st, describe=True):            # the instance's hypotheses, as `check_instance` decides them
-        out = real(row, st, describe)
-        decided.append((st, out))
-        return out
-    derivation._holds_row = kept
-    try:
+    from .proofs import sub_decisions
+    with sub_decisions() as decided:
         why = derivation.check_instance(record, step["instance"], target, objects)
-    finally:
-        derivation._holds_row = real
     return why or _hypotheses_read(step, decided)
 
 
 def _hypotheses_read(step: dict, decided: list) -> str | None:
-    """The node's hypotheses that z3 established on a link resting on it, read with cvc5 as every z3 link is
-    (`verify.second`): each kept on the step (`hypotheses`: statement and SMT-LIB problem, for its certificate), and
-    the first cvc5 does not re-decide the reason the link is not an instance (None: every one is re-decided)."""
+    """What z3 established on a link resting on a node (the node's hypotheses, `decided`; and what the link decided
+    on the way, which it keeps already, `derivation._carry`), read with cvc5 as every z3 link is (`verify.second`):
+    each kept on the step (`hypotheses`: statement and SMT-LIB problem, for its certificate), and the first cvc5 does
+    not re-decide the reason the link is not an instance (None: every one is re-decided)."""
     from . import second
     from .findings import shorten
-    held = [{"text": st.text(), "statement": st.text(), "smt2": row["smt2"], "state": "holds"}
-            for st, row in decided if row.get("status") == "certified" and isinstance(row.get("smt2"), str)
-            and not second._hollow(row["smt2"])]
+    held = list(step.get("hypotheses") or ())
+    seen = {(h["statement"], h["smt2"]) for h in held}
+    for st, row in decided:
+        if row.get("status") == "certified" and isinstance(row.get("smt2"), str) and not second._hollow(row["smt2"]) \
+                and (st.text(), row["smt2"]) not in seen:
+            seen.add((st.text(), row["smt2"]))
+            held.append({"text": st.text(), "statement": st.text(), "smt2": row["smt2"], "state": "holds"})
     if not held:
         return None
     step["hypotheses"] = held

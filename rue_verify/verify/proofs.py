@@ -5,6 +5,7 @@ step's, named by the method that decided it."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from dataclasses import dataclass
 
@@ -143,6 +144,14 @@ def _condition_state(check, decider=decide) -> tuple[str, str]:
     return "unchecked", f"not a statement ({type(check).__name__})"
 
 
+def _problem(check, state: str, decider=decide) -> dict:
+    """{"smt2": z3's problem} of a condition z3 established (cvc5 re-decides it, `verify.second`), else {}."""
+    if state != "holds":
+        return {}
+    d = decider(check)                     # kept: decided just now
+    return {"smt2": d.smt2} if d.status == "certified" and d.method == "z3" and d.smt2 else {}
+
+
 def _cites_row(s: dict, ok: Cites, i: int, decider=decide) -> dict:
     conds = [_condition(c) for c in ok.conditions]
     if not conds:
@@ -152,7 +161,8 @@ def _cites_row(s: dict, ok: Cites, i: int, decider=decide) -> dict:
     said = "; ".join(f"{t}: {st}" + (f" ({why})" if st != "holds" else "") for t, st, why in states)
     stated = [check for _, check, _ in conds if isinstance(check, Holds)]
     s.update(statement=f"{ok.lemma}: {ok.statement}", conditions=[
-        {"text": t, "state": st, **({"statement": c.text(), "latex": c.latex()} if isinstance(c, Holds) else {})}
+        {"text": t, "state": st, **({"statement": c.text(), "latex": c.latex(), **_problem(c, st, decider)}
+                                    if isinstance(c, Holds) else {})}
         for (t, st, _), (_, c, _) in zip(states, conds)])
     if stated:                             # the conditions the engine decided, typeset from their statements
         s["latex"] = r",\quad ".join(c.latex() for c in stated)
@@ -186,9 +196,28 @@ def _negation(neg) -> "object":
     return d
 
 
+#: the open collections of decisions (`sub_decisions`), innermost last
+_SUBS: list[list] = []
+
+
+@contextlib.contextmanager
+def sub_decisions():
+    """A block whose decisions (`_holds_row`: each (statement, row)) are collected in the list it yields, for the
+    innermost such block: a derivation's link keeps the problems of what it decided on the way (a hypothesis, a
+    premise, a definedness condition), so that cvc5 reads them as it reads the link (`verify.second`)."""
+    got: list = []
+    _SUBS.append(got)
+    try:
+        yield got
+    finally:
+        _SUBS.pop()
+
+
 def _holds_row(s: dict, st, describe: bool = True) -> dict:
     """The row of a decided statement: its status and detail, and (`describe`) its text and LaTeX (a check whose
-    row only gives its status need not typeset it)."""
+    row only gives its status need not typeset it). Inside `sub_decisions`, (st, the row) is collected."""
+    if _SUBS:
+        _SUBS[-1].append((st, s))
     d = decide(st)
     s.update(method=d.method)
     if describe:

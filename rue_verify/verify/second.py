@@ -15,9 +15,10 @@ the case, where it does not.
 `read` runs on a run's results where the runner collects them (`verify.runner.collect`), before the proof graph is
 resolved: every reader of a run, `claims`, `proofs`, `report` and `erratum` alike, reads the one reading, whatever
 the paper (a paper without a node table too). A problem z3 got already true (`certify.smt.hollow`: sympy decided
-the relation) is sympy's decision, not re-decided; a step sympy decided is sympy's, whatever z3 says of it. A
-decision that neither its row nor its finding keeps (a definedness condition of a derivation's intermediate
-expression, a `Cites` condition of a hand-written proof) is read as z3 decided it. The code mutants' reruns
+the relation) is sympy's decision, not re-decided; a step sympy decided is sympy's, whatever z3 says of it. What a
+derivation's link decided on the way (a finding's or a fact's hypothesis, a premise, a definedness condition) it
+keeps (`hypotheses`, `derivation._carry`), and a hand-written proof's `Cites` condition its problem, each read as a
+condition is. The code mutants' reruns
 (`verify.code_mutants`) are resolved directly, not collected, and read z3 alone: a mutant a second solver cannot
 re-decide in its time limits says nothing of the code."""
 
@@ -76,19 +77,20 @@ def cases(d: dict) -> list[tuple[str, str]]:
 
 def row_problems(row: dict, check=None) -> list[tuple[dict, str, str]]:
     """(the dict that carries it, statement, SMT-LIB text) of a proof row's z3 problems: those it carries
-    (`problems`), else, for a certified row whose finding keeps the statement it decided (`check`, a `Holds`), that
-    statement's kept decision's problem where z3 decided it (the row's own statement, else the check's, its
-    statement)."""
+    (`problems`: its own, its conditions', what its link decided on the way), and, for a certified row with no
+    problem of its own whose finding keeps the statement it decided (`check`, a `Holds`), that statement's kept
+    decision's problem where z3 decided it (the row's own statement, else the check's, its statement)."""
     carried = problems(row)
-    if carried or row.get("status") != "certified":
+    if "smt2" in row or row.get("status") != "certified":
         return carried
     from .statements import Holds, decide
     if not isinstance(check, Holds):
-        return []
+        return carried
     d = decide(check)                                          # kept: the run decided it already
     if d.status == "certified" and d.method == "z3" and d.smt2 and not _hollow(d.smt2):
-        return [(row, row.get("statement") or check.text(), d.smt2)]
-    return []
+        # the row's own decision, though the link kept it among what it decided on the way too (`hypotheses`)
+        return [(row, row.get("statement") or check.text(), d.smt2)] + [c for c in carried if c[2] != d.smt2]
+    return carried
 
 
 def results_problems(results):

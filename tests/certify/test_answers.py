@@ -11,6 +11,7 @@ import pytest
 
 from rue_verify.certify import answers, smt
 from rue_verify.verify import second
+from rue_verify.verify.findings import Finding
 from rue_verify.verify.statements import Holds, decide, rel
 
 pytest.importorskip("cvc5")
@@ -332,3 +333,56 @@ def test_the_build_keeps_the_answers_it_holds_under_the_same_key_and_decides_the
     data = json.loads(gzip.decompress(out.read_bytes()))
     assert set(data["answers"]) == set(probs) and summary["problems"] == 3
     assert data["answers"][k0]["detail"] == ("decided P0" if afresh else "cvc5 re-decides it unsat (held)")
+
+
+def test_what_a_derivations_link_decides_on_the_way_is_read_with_cvc5():
+    """A link justified by a finding must meet the finding's hypotheses on the link's domain; what z3 establishes so
+    (and any premise or definedness condition decided while the link is checked) the row keeps (`hypotheses`), and
+    cvc5 reads it as it reads a condition (review H4, part 2: these were z3's word alone). Planted: cvc5 not
+    re-deciding the hypothesis leaves the row argued and the proof not proved; re-deciding it leaves both as z3 had
+    them. A hand-written proof's cited condition carries its problem the same way."""
+    import sympy
+
+    from rue_verify.verify import Cites
+    from rue_verify.verify.derivation import Found, Statement, derive, from_derivation, link, restate
+    from rue_verify.verify.findings import made_by_engine
+    from rue_verify.verify.proofs import from_proof, settle_proof
+    x, y = sympy.symbols("x y", real=True)
+    cert = made_by_engine(Finding("holds", "all", "a certificate", certified=True), "a test's stand-in")
+    restate(cert, Statement(x, "<=", x + y, given=(rel(y, ">=", 0),)))
+    top = Statement(x, "<=", x + y, given=(rel(y, ">=", x * x + 1),))    # y >= 0 follows, for z3 (not sympy)
+
+    def proof():
+        return from_derivation(derive(top, [link("<=", x + y, Found(cert))]), "d")
+    f = proof()
+    row = f.proof["steps"][0]
+    assert row["status"] == "certified" and f.proof["status"] == "proved", f.proof
+    held = row.get("hypotheses") or []
+    assert [h["statement"] for h in held] == [Holds(rel(y, ">=", 0), top.given).text()], row
+    assert [s for _, s, _ in second.problems(row)] == [held[0]["statement"]]
+    assert second.reread_row(row, lambda st, text: (False, "cvc5 answers unknown"))
+    settle_proof(f)
+    assert row["status"] == "argued" and "on a condition" in row["detail"] and f.proof["status"] != "proved"
+    f = proof()
+    assert not second.reread_row(f.proof["steps"][0], lambda st, text: (True, "re-decided"))
+    assert f.proof["status"] == "proved"
+    # a hand-written proof's cited condition carries z3's problem, so cvc5 is asked it
+    hand = from_proof([("cites L", Cites("L", "a <= b", [("y >= 0", Holds(rel(y, ">=", 0), top.given))]))],
+                      "y >= x^2 + 1", "a <= b")
+    cond = hand.proof["steps"][0]["conditions"][0]
+    assert cond["state"] == "holds" and isinstance(cond.get("smt2"), str) and second.problems(hand.proof["steps"][0])
+
+
+def test_a_rest_reads_its_instances_hypotheses_as_check_instance_decides_them():
+    """The graph collects a rest's hypotheses as `check_instance` decides them (`proofs.sub_decisions`), not by
+    replacing the engine's decision function: inside the block the decisions are collected, after it nothing is."""
+    import sympy
+
+    from rue_verify.verify import proofs
+    y = sympy.Symbol("y", real=True)
+    h = Holds(rel(y * y + 1, ">", 0), ())
+    with proofs.sub_decisions() as got:
+        proofs.holds_row({}, h, describe=False)
+    assert [st for st, _ in got] == [h] and got[0][1]["status"] == "certified"
+    proofs.holds_row({}, h, describe=False)
+    assert len(got) == 1 and not proofs._SUBS
