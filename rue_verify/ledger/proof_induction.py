@@ -249,6 +249,74 @@ def _t1n(route: str):
     return given, then
 
 
+# ---------------------------------------------------------------- the rounds' arguments in pieces
+#: the hypotheses a cut keeps, by the start of their descriptions (`induction.decide`'s words)
+_PARAMS, _BEFORE, _AFTER = ("the system's parameters", "the state before the round: its constraints",
+                            "the state after the round: its constraints")
+_E_BEFORE, _ROUND, _CUT = "the event E at the state before", "the round:", "a cut, proved"
+_PULL_K, _PULL_1 = "arm k pulled (U_k >= U_1)", "arm 1 pulled (U_1 >= U_k)"
+
+
+def _tk_up_cuts() -> tuple:
+    """Eq. Tk_up1's round that pulls arm k, in two pieces (the proof of Lemma Tk_up's own order): on E the index
+    rule U_k >= U_1 gives Delta_k <= (1+eta) c_k - (1-eta) c_1 <= (1+eta) c_k, so Delta_k^2 <= (1+eta)^2 c_k^2 =
+    (1+eta)^2 2 tau_k^2 log n; then Lemma sec:tau's upper side and the count's step close it. Whole, the case is
+    beyond cvc5 (unknown in each of its configurations); in pieces it is not."""
+    def gap(p, s, s2):
+        e = p["eta"]
+        return p["Delta"] * p["Delta"] <= (1 + e) * (1 + e) * 2 * s["tau_k"] * p["L"]
+    return (ind.Cut("Delta_k^2 <= (1+eta)^2 2 tau_k^2 log n (E and the index rule U_k >= U_1)", _PULL_K, gap,
+                    (_PARAMS, _BEFORE, _E_BEFORE, _ROUND)),)
+
+
+def _tk_low_cuts() -> tuple:
+    """The shifted eq. Tk_lowv2's rounds in pieces (its repair's proof): arm 1 pulled, E and the index rule give
+    (1-eta) c_k <= (1+eta) c_1 + Delta_k, Lemma sec:tau's sides give ctilde_k <= c_k and c_1 <= sqrt(beta) ctilde_1,
+    and arm 1's count one lower after the round is its count before; arm k pulled, ctilde_k falls as its count
+    grows and arm 1's count stays. The last piece of the first round puts the others together, from them and the
+    parameters alone. Whole, each case is beyond cvc5; in pieces it is not."""
+    def rule(p, s, s2):
+        e = p["eta"]
+        return (1 - e) * s["c_k"] <= (1 + e) * s["c_1"] + p["Delta"]
+
+    def lower(p, s, s2):
+        return s["ct_k"] <= s["c_k"]
+
+    def upper(p, s, s2):
+        return s["c_1"] <= p["sqrt_beta"] * s["ct_1"]
+
+    def shift(p, s, s2):
+        return s2["ct_1m"] == s["ct_1"]
+
+    def same_k(p, s, s2):
+        return s2["ct_k"] == s["ct_k"]
+
+    def falls(p, s, s2):
+        return s2["ct_k"] <= s["ct_k"]
+
+    def same_1m(p, s, s2):
+        return s2["ct_1m"] == s["ct_1m"]
+
+    def chain(p, s, s2):          # the round's conclusion from the pieces above alone
+        e = p["eta"]
+        return (1 - e) * s2["ct_k"] <= (1 + e) * p["sqrt_beta"] * s2["ct_1m"] + p["Delta"]
+    lemma = "the lemma {} at the state before"
+    counts = (_PARAMS, _BEFORE, _AFTER, _ROUND)
+    return (ind.Cut("(1-eta) c_k <= (1+eta) c_1 + Delta_k (E and the index rule U_1 >= U_k)", _PULL_1, rule,
+                    (_PARAMS, _BEFORE, _E_BEFORE, _ROUND)),
+            ind.Cut("ctilde_k <= c_k (Lemma sec:tau's lower side, repaired)", _PULL_1, lower,
+                    (_PARAMS, _BEFORE, lemma.format(TAU_LOWER.node))),
+            ind.Cut("c_1 <= sqrt(beta) ctilde_1 (Lemma sec:tau's upper side)", _PULL_1, upper,
+                    (_PARAMS, _BEFORE, lemma.format(TAU_UPPER.node))),
+            ind.Cut("ctilde(T_1 - 1) after the round = ctilde(T_1) before it (arm 1 pulled)", _PULL_1, shift, counts),
+            ind.Cut("ctilde_k after the round = ctilde_k before it (arm 1 pulled)", _PULL_1, same_k, counts),
+            ind.Cut("the shifted eq. Tk_lowv2 after the round, from the five pieces above (eta in (0, 1))", _PULL_1,
+                    chain, (_PARAMS, _CUT)),
+            ind.Cut("ctilde_k after the round <= ctilde_k before it (arm k pulled)", _PULL_K, falls, counts),
+            ind.Cut("ctilde(T_1 - 1) after the round = ctilde(T_1 - 1) before it (arm k pulled)", _PULL_K, same_1m,
+                    counts))
+
+
 def steps(route: str) -> dict[str, ind.Invariant | ind.AtState]:
     """The steps of `route` in their inductive or at-state form, by the history steps' names
     (`proof_histories.STEPS`)."""
@@ -256,7 +324,7 @@ def steps(route: str) -> dict[str, ind.Invariant | ind.AtState]:
     given, then = _t1n(route)
     out = {
         "Tk_up1": ind.Invariant("Tk_up1", "on E, T_k <= 2 + 2 Delta_k^-2 (1+eta)^2 beta sigma^2 log n",
-                                _tk_up_holds(route), (TAU_UPPER,)),
+                                _tk_up_holds(route), (TAU_UPPER,), cuts=_tk_up_cuts()),
         "regret-decomV": ind.AtState("regret-decomV", "on E, J_n = k != 1 forces Delta_k <= eta (c_1 + c_k)",
                                      _recommends_k, lambda p, s: p["Delta"] <= p["eta"] * (s["c_1"] + s["c_k"])),
         "eqn:T1n": ind.AtState("eqn:T1n", "on E, T_1 >= n - 2(K-1)(1+eta)^2 Delta_min^-2 beta sigma^2 log n - 2(K-1)",
@@ -273,7 +341,7 @@ def steps(route: str) -> dict[str, ind.Invariant | ind.AtState]:
     else:
         out["Tk_lowv2-shifted"] = ind.Invariant(
             "Tk_lowv2-shifted", "on E, (1-eta) ctilde_k <= (1+eta) sqrt(beta) ctilde(T_1 - 1) + Delta_k",
-            _tk_low_holds(True), (TAU_UPPER, TAU_LOWER))
+            _tk_low_holds(True), (TAU_UPPER, TAU_LOWER), cuts=_tk_low_cuts())
         shifted = ind.Lemma("repair:LEM-TK-LOW", "eq. Tk_lowv2 shifted (arm 1's count one lower)",
                             _tk_low_holds(True))
         cond = ind.Lemma("repair:PF-ETA-COND", "2 eta (1+eta) sqrt(beta) + eta - 1 < 0", _eta_cond_repaired)
@@ -356,7 +424,7 @@ def concretize(step: str, route: str, d: ind.Decision, reach: dict | None = None
         return None, ""
     reach = reach or CONCRETE_N
     m0 = d.failing.model or {}
-    failing = [c.label for c in d.cases if c.answer == "sat"]
+    failing = [c.label for c in d.cases if c.answer == "sat" and not c.cut]
     own = (m0.get("sigma0_sq"), m0.get("sigma_sq"))
     points = ([own] if all(isinstance(v, float) and 0 < v < 1e6 for v in own) else []) + list(POINTS)
     tried = []

@@ -65,6 +65,23 @@ class Lemma:
 
 
 @dataclass(frozen=True)
+class Cut:
+    """An intermediate relation of a round's argument (`Invariant.cuts`), proved first and then assumed: in each
+    case of a round labelled `round` (`System.rounds`) from a state E covers, `at(params, state, next)` is proved
+    from the case's hypotheses whose description starts with one of `keep` (all of them when `keep` is empty:
+    fewer hypotheses can only make it harder to prove, never wrongly proved), each earlier cut assumed, as a case
+    of its own; the round's case then assumes it. A case whole can be beyond a solver (a second one especially)
+    where its pieces are not: the pieces are each an unsat problem, and the step is proved only if every one is.
+    A cut the solver finds false (sat) leaves the step unknown, never refuted: its model is no counterexample of
+    the step."""
+
+    text: str
+    round: str
+    at: Callable[[dict, dict, dict], Any]
+    keep: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class System:
     """An algorithm's abstract states, given by the caller as functions:
 
@@ -102,6 +119,8 @@ class Invariant:
     lemmas: tuple[Lemma, ...] = ()
     #: the system's optional definitions the step uses (`System.params`)
     defs: tuple[str, ...] = ()
+    #: intermediate relations of a round's argument, each proved as a case of its own and then assumed (`Cut`)
+    cuts: tuple[Cut, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,6 +153,8 @@ class Case:
     #: an unsat case's SMT-LIB 2 text, exactly the problem z3 decided (each formula a named assertion under a comment
     #: saying what it is: `statements.smt2_problem`), for cvc5 to re-decide (`rue_verify.certify.smt`); else None
     smt2: str | None = None
+    #: a cut's own case (`Cut`): its 'sat' is no counterexample of the step
+    cut: bool = False
 
 
 @dataclass
@@ -154,7 +175,7 @@ class Decision:
 
     @property
     def failing(self) -> Case | None:
-        return next((c for c in self.cases if c.answer == "sat"), None)
+        return next((c for c in self.cases if c.answer == "sat" and not c.cut), None)
 
     @property
     def proved(self) -> bool:
@@ -316,14 +337,22 @@ def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEO
             for label, rnd in system.rounds(p, s, s2):
                 if only is not None and only != f"the round {where}: {label}":
                     continue
+                offset = j if at_base or j < system.event_from else None
                 fs = common + _named(("the induction's hypothesis: the invariant before the round", [step.holds(p, s)]),
-                                     (f"the round: {label}", [rnd]),
-                                     ("the invariant negated after the round", [Z.Not(step.holds(p, s2))]))
-                cases.append(_check(f"the round {where}: {label}", fs, timeout_ms,
-                                    j if at_base or j < system.event_from else None, step.name))
+                                     (f"the round: {label}", [rnd]))
+                for cut in (c for c in getattr(step, "cuts", ()) if c.round == label and covers(j)):
+                    kept = [(w, f) for w, f in fs if not cut.keep or w.startswith(cut.keep)]
+                    c_label = f"the round {where}: {label} [the cut: {cut.text}]"
+                    case = _check(c_label, kept + [("the cut negated", Z.Not(cut.at(p, s, s2)))], timeout_ms, offset,
+                                  step.name)
+                    case.cut = True
+                    cases.append(case)
+                    fs = fs + [(f"a cut, proved as a case of its own ('{c_label}'): {cut.text}", cut.at(p, s, s2))]
+                fs = fs + [("the invariant negated after the round", Z.Not(step.holds(p, s2)))]
+                cases.append(_check(f"the round {where}: {label}", fs, timeout_ms, offset, step.name))
     # no case at all (an `only=` that matches none, a system with no rounds) decides nothing: unknown, never proved
-    status = ("counterexample" if any(c.answer == "sat" for c in cases) else
-              "unknown" if not cases or any(c.answer == "unknown" for c in cases) else "proved")
+    status = ("counterexample" if any(c.answer == "sat" and not c.cut for c in cases) else
+              "unknown" if not cases or any(c.answer != "unsat" for c in cases) else "proved")
     return Decision(step.name, step.statement, status, cases, tuple(dict.fromkeys(lem.node for lem in step.lemmas)),
                     system.domain, round(time.perf_counter() - t0, 4), formula)
 
@@ -359,6 +388,12 @@ def finding(d: Decision, *, witness: dict | None = None, searched: str = "", nod
                                               "plain reference algorithm replays.", witness, node=node)
         return Finding("inconclusive", domain, f"{d.statement}: open. {abstract}; no history reaching it was found "
                                                f"({searched or 'no search ran'}).", node=node)
+    false_cut = next((c for c in d.cases if c.cut and c.answer == "sat"), None)
+    if false_cut is not None:
+        return Finding("inconclusive", domain, f"{d.statement}: open; a cut of the argument is false on "
+                                               f"the variables' domain ('{false_cut.label}' is satisfiable), so the "
+                                               "round's case that assumes it proves nothing (no counterexample of the "
+                                               "step either).", node=node)
     unknown = next((c for c in d.cases if c.answer == "unknown"), None)
     if unknown is None:
         return Finding("inconclusive", domain, f"{d.statement}: open; no case was decided (none matched what was "

@@ -133,3 +133,34 @@ def test_a_proved_step_carries_the_invariant_it_decided_as_its_statement():
     step = from_proof([("the invariant", f)], "every n", "x <= 0").proof["steps"][0]
     assert step["status"] == "certified" and step["statement"] == f.statement
     assert not ind.finding(ind.decide(toy(1), FLAT)).statement        # an open step states nothing as proved
+
+
+def test_a_round_proved_in_cuts_carries_each_piece_and_a_false_or_unsupported_cut_proves_nothing():
+    """A round's argument in pieces (`Cut`): each piece is a case of its own (its problem carried for cvc5), proved
+    from the hypotheses it keeps, and the round's case assumes it. Planted: a false cut (x grows by 2) and a cut kept
+    from the one hypothesis it needs (E) are each satisfiable, which leaves the step open, neither proved nor
+    refuted (a cut's model is no counterexample of the step). (On E the round that grows cannot happen, so a cut
+    that keeps E is proved whatever it says: the planted false cut keeps the round, not E.)"""
+    def no_growth(p, s, s2):                      # on E the round that grows cannot happen: y <= 0 and y >= 1
+        return s["y"] <= 0
+    kept = ("the system's parameters", "the state before the round", "the event E at the state before", "the round:")
+    good = ind.Invariant("flat", "x <= 0", lambda p, s: s["x"] <= 0,
+                         cuts=(ind.Cut("y <= 0 (E)", "grow", no_growth, kept),))
+    d = ind.decide(toy(0), good)
+    cut_cases = [c for c in d.cases if c.cut]
+    assert d.proved and len(cut_cases) == 2 and all(c.answer == "unsat" and c.smt2 for c in cut_cases), d.summary()
+    assert all("[the cut: y <= 0 (E)]" in c.label for c in cut_cases)
+    grow = next(c for c in d.cases if c.label == "the round from any later state, on E: grow")
+    assert "a cut, proved as a case of its own" in grow.smt2
+    f = ind.finding(d)
+    assert f.verdict == "holds" and len(f.smt2_cases) == len(d.cases)
+    false = ind.Invariant("flat", "x <= 0", lambda p, s: s["x"] <= 0,
+                          cuts=(ind.Cut("x grows by 2", "grow", lambda p, s, s2: s2["x"] == s["x"] + 2,
+                                        kept[:2] + kept[3:]),))
+    unsupported = ind.Invariant("flat", "x <= 0", lambda p, s: s["x"] <= 0,
+                                cuts=(ind.Cut("y <= 0, E dropped", "grow", no_growth, kept[:2] + kept[3:]),))
+    for step in (false, unsupported):
+        d = ind.decide(toy(0), step)
+        assert d.status == "unknown" and d.failing is None, d.summary()
+        f = ind.finding(d)
+        assert f.verdict == "inconclusive" and "a cut of the argument is false" in f.detail, f.detail
