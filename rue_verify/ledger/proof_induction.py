@@ -4,7 +4,7 @@ history search (`proof_histories`).
 
 RUE's abstract state, for the best arm 1 and one other arm k (the lemmas remove every other arm, so K
 stays symbolic, a real >= 2): the counts T_1, T_k (reals >= 2), the posterior means muhat_1, muhat_k,
-the widths c_j with c_j^2 = 2 tau_j^2 log n (Algorithm 1), ctilde_j with ctilde_j^2 =
+the widths c_j with c_j^2 = 2 tau_j^2 log n (Algorithm 1, `estimation.c_width`), ctilde_j with ctilde_j^2 =
 2 ttau^2(T_j) log n (eq. `tilde_c`), the true means mu_1 >= mu_k; the parameters sigma0^2, sigma^2 > 0,
 L = log n > 0 and eta in (0, 1). The formulas (beta, ttau^2, eq. Tk_up1's right side, Lemma sec:tau's
 sides) are `bounds`' own, translated by `induction.from_sympy`. A round pulls arm k (then
@@ -43,6 +43,7 @@ from . import section4 as s4
 from .proof_histories import POINTS, STEPS, Params, check_replays, sides
 
 _K, _n, _s0, _s, _T, _D, _e, _L = sympy.symbols("K n sigma0_sq sigma_sq T Delta eta L", positive=True)
+_tau = sympy.Symbol("tau_sq", positive=True)
 
 #: E's first state counted from the base state (after round 2K): the paper's E starts at round 2K+1
 EVENT_FROM = {"paper": 1, "repaired": 0}
@@ -92,7 +93,9 @@ def system(route: str) -> ind.System:
                                                       "tau_k", "ct_1", "ct_k", "ct_1m")}
         cons = [v["T_1"] >= 2, v["T_k"] >= 2]
         for j in ("1", "k"):
-            cons += [v[f"c_{j}"] >= 0, v[f"tau_{j}"] > 0, v[f"c_{j}"] * v[f"c_{j}"] == 2 * v[f"tau_{j}"] * p["L"]]
+            # Algorithm 1's width, `estimation.c_width` (a root: c_j >= 0 with c_j^2 its argument), at tau_j
+            sq, side = _z(es.c_width(_tau, _n) ** 2, {**p["env"], _tau: v[f"tau_{j}"]})
+            cons += [v[f"c_{j}"] >= 0, v[f"tau_{j}"] > 0, v[f"c_{j}"] * v[f"c_{j}"] == sq] + side
         for name, T in (("ct_1", v["T_1"]), ("ct_k", v["T_k"]), ("ct_1m", v["T_1"] - 1)):
             sq, side = _z(es.c_tilde(_T, _n, _s0, _s) ** 2, {**p["env"], _T: T})
             cons += [v[name] > 0, v[name] * v[name] == sq] + side
@@ -257,16 +260,26 @@ _E_BEFORE, _ROUND, _CUT = "the event E at the state before", "the round:", "a cu
 _PULL_K, _PULL_1 = "arm k pulled (U_k >= U_1)", "arm 1 pulled (U_1 >= U_k)"
 
 
-def _tk_up_cuts() -> tuple:
-    """Eq. Tk_up1's round that pulls arm k, in two pieces (the proof of Lemma Tk_up's own order): on E the index
-    rule U_k >= U_1 gives Delta_k <= (1+eta) c_k - (1-eta) c_1 <= (1+eta) c_k, so Delta_k^2 <= (1+eta)^2 c_k^2 =
-    (1+eta)^2 2 tau_k^2 log n; then Lemma sec:tau's upper side and the count's step close it. Whole, the case is
-    beyond cvc5 (unknown in each of its configurations); in pieces it is not."""
+def _tk_up_cuts(route: str) -> tuple:
+    """Eq. Tk_up1's round that pulls arm k, in pieces (the proof of Lemma Tk_up's own order): on E the index rule
+    U_k >= U_1 gives Delta_k <= (1+eta) c_k - (1-eta) c_1 <= (1+eta) c_k, so Delta_k^2 <= (1+eta)^2 c_k^2; Lemma
+    sec:tau's upper side bounds c_k^2; the count's step closes it (the last piece, from the others). Whole, the case
+    is beyond cvc5 (unknown in each of its configurations); in pieces it is not."""
     def gap(p, s, s2):
         e = p["eta"]
-        return p["Delta"] * p["Delta"] <= (1 + e) * (1 + e) * 2 * s["tau_k"] * p["L"]
-    return (ind.Cut("Delta_k^2 <= (1+eta)^2 2 tau_k^2 log n (E and the index rule U_k >= U_1)", _PULL_K, gap,
-                    (_PARAMS, _BEFORE, _E_BEFORE, _ROUND)),)
+        sq, _ = _z(es.c_width(_tau, _n) ** 2, {**p["env"], _tau: s["tau_k"]})     # c_k^2, no root in it
+        return p["Delta"] * p["Delta"] <= (1 + e) * (1 + e) * sq
+
+    def upper(p, s, s2):
+        e = p["eta"]
+        sq, side = _z(es.c_width(es.tau_sq_upper(_T, _K, _s0, _s), _n) ** 2, {**p["env"], _T: s["T_k"]})
+        return ind.z3().And(*side, p["Delta"] * p["Delta"] <= (1 + e) * (1 + e) * sq)
+    return (ind.Cut("Delta_k^2 <= (1+eta)^2 c_k^2, c_k^2 = 2 tau_k^2 log n (E and the index rule U_k >= U_1)",
+                    _PULL_K, gap, (_PARAMS, _BEFORE, _E_BEFORE, _ROUND)),
+            ind.Cut("Delta_k^2 <= (1+eta)^2 times the width at Lemma sec:tau's upper side, squared", _PULL_K, upper,
+                    (_PARAMS, _BEFORE, f"the lemma {TAU_UPPER.node} at the state before", _CUT)),
+            ind.Cut("eq. Tk_up1 after the round, from the pieces above and the count's step", _PULL_K,
+                    lambda p, s, s2: _tk_up_holds(route)(p, s2), (_PARAMS, _BEFORE, _ROUND, _CUT)))
 
 
 def _tk_low_cuts() -> tuple:
@@ -324,7 +337,7 @@ def steps(route: str) -> dict[str, ind.Invariant | ind.AtState]:
     given, then = _t1n(route)
     out = {
         "Tk_up1": ind.Invariant("Tk_up1", "on E, T_k <= 2 + 2 Delta_k^-2 (1+eta)^2 beta sigma^2 log n",
-                                _tk_up_holds(route), (TAU_UPPER,), cuts=_tk_up_cuts()),
+                                _tk_up_holds(route), (TAU_UPPER,), cuts=_tk_up_cuts(route)),
         "regret-decomV": ind.AtState("regret-decomV", "on E, J_n = k != 1 forces Delta_k <= eta (c_1 + c_k)",
                                      _recommends_k, lambda p, s: p["Delta"] <= p["eta"] * (s["c_1"] + s["c_k"])),
         "eqn:T1n": ind.AtState("eqn:T1n", "on E, T_1 >= n - 2(K-1)(1+eta)^2 Delta_min^-2 beta sigma^2 log n - 2(K-1)",
