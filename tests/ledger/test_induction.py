@@ -49,6 +49,25 @@ def test_the_repaired_steps_are_proved_for_every_n_and_say_what_they_rest_on(ste
     assert all(node in f.domain for node in d.rests_on)
 
 
+def test_a_planted_width_reaches_the_inductions_and_leaves_the_repaired_steps_unproved(monkeypatch):
+    """RUE's widths in the abstract states are `estimation.c_width`'s formula, so a width planted one third wider
+    (sqrt(3 tau^2 log n)) leaves the repaired eq. Tk_up1 unproved: its bound holds for the code's width, which the
+    planted one is not (before, the states wrote c^2 = 2 tau^2 log n out, and a planted width left it proved). The
+    shifted eq. Tk_lowv2 stays proved, rightly: both its sides scale with the width (ctilde is c_width's too), so the
+    planted width makes another true statement."""
+    from bounds import estimation as es
+    clean = {step: pi.decided(step, "repaired")[0] for step in ("Tk_up1", "Tk_lowv2-shifted")}
+    assert all(d.proved and any(c.cut for c in d.cases) for d in clean.values())
+
+    def wider(tau_sq, n):
+        m = es.namespace_for(tau_sq, n)
+        return m.sqrt(3 * es.as_numeric(tau_sq) * m.log(es.as_numeric(n)))
+    monkeypatch.setattr(es, "c_width", wider)
+    d = pi.decided("Tk_up1", "repaired")[0]
+    assert not d.proved and d.failing is None and any(c.cut and c.answer == "sat" for c in d.cases), d.summary()
+    assert pi.decided("Tk_lowv2-shifted", "repaired")[0].proved
+
+
 def _x(K, n, s0, s):
     """eq. Tk_up1's repaired X (T_k <= 2 + X/Delta^2) from bounds."""
     return float(rp.Tk_upper_repaired(1.0, K, n, s0, s)) - 2
