@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from .findings import Finding, made_by_engine, shorten
-from .proofs import Rests, settle_proof, sub_decisions
+from .proofs import Rests, collected, settle_proof, sub_decisions
 from .proofs import holds_row as _holds_row
 from .statements import Z3_SECONDS, Holds, rel, tex
 
@@ -874,11 +874,24 @@ def _known_signs(e, memo: dict | None = None, roots: bool = False):
     return e.replace(known, sign) if e.has(Ex, sympy.erfc, sympy.Pow) else e
 
 
-@functools.lru_cache(maxsize=4096)
 def _defined_status(cond, given: tuple, roots: bool = False) -> str:
     """The status of one condition of `_defined_conditions` decided on `given` (certified only when its negation
     is not: an empty domain decides nothing), each expectation and erfc (`roots`: and root) read with its sign
-    (`_known_signs`)."""
+    (`_known_signs`). Kept in this process (`_defined_decided`), with the decisions it made, which go to the open
+    collection (`proofs.sub_decisions`) on every call: a link keeps them whether or not another decided them first."""
+    status, subs = _defined_decided(cond, tuple(given), roots)
+    collected(subs)
+    return status
+
+
+@functools.lru_cache(maxsize=4096)
+def _defined_decided(cond, given: tuple, roots: bool = False) -> tuple[str, tuple]:
+    with sub_decisions() as got:
+        status = _defined_once(cond, given, roots)
+    return status, tuple(got)
+
+
+def _defined_once(cond, given: tuple, roots: bool) -> str:
     memo: dict = {}
     cond = _known_signs(cond, memo, roots)               # the domain's roots read as the condition reads them
     given = tuple(_known_signs(sympy.sympify(g), memo) for g in given)
@@ -939,12 +952,12 @@ def _carry(row: dict, subs: list) -> None:
     (a finding's or a fact's hypothesis, a premise from the statement's domain, a definedness condition, a count's
     sign) that the row does not carry already: each is a problem cvc5 re-decides before the link is certified
     (`verify.second`), and a certificate of the link. A problem z3 was given already true (sympy's) is left out."""
-    from .second import _hollow, problems
+    from .second import hollow, problems
     have = {(st, text) for _, st, text in problems(row)}
     kept = list(row.get("hypotheses") or ())
     for st, sub in subs:
         if sub is row or sub.get("status") != "certified" or not isinstance(sub.get("smt2"), str) \
-                or _hollow(sub["smt2"]):
+                or hollow(sub["smt2"]):
             continue
         text = st.text()
         if (text, sub["smt2"]) in have:

@@ -213,6 +213,13 @@ def sub_decisions():
         _SUBS.pop()
 
 
+def collected(subs) -> None:
+    """Decisions made before (each (statement, row), kept by a caller's own memo) added to the innermost open
+    collection (`sub_decisions`), as if made now."""
+    if _SUBS:
+        _SUBS[-1].extend(subs)
+
+
 def _holds_row(s: dict, st, describe: bool = True) -> dict:
     """The row of a decided statement: its status and detail, and (`describe`) its text and LaTeX (a check whose
     row only gives its status need not typeset it). Inside `sub_decisions`, (st, the row) is collected."""

@@ -46,6 +46,10 @@ def _hollow(text: str) -> bool:
     return hollow(text)
 
 
+#: whether z3 was given the problem already true (`certify.smt.hollow`), for the engine's other modules
+hollow = _hollow
+
+
 def problems(obj, out: list | None = None) -> list[tuple[dict, str, str]]:
     """(the dict that carries it, statement, SMT-LIB text) of every z3 problem inside `obj` (a row: its own and its
     conditions'), hollow ones left out (`certify.smt.hollow`)."""

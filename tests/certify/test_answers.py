@@ -386,3 +386,22 @@ def test_a_rest_reads_its_instances_hypotheses_as_check_instance_decides_them():
     assert [st for st, _ in got] == [h] and got[0][1]["status"] == "certified"
     proofs.holds_row({}, h, describe=False)
     assert len(got) == 1 and not proofs._SUBS
+
+
+def test_a_decision_kept_in_the_process_reaches_every_link_that_makes_it():
+    """A definedness condition is decided once per process (`derivation._defined_status` keeps it); the decisions it
+    made reach every link that asks it again, so a link's kept problems (and its row) do not depend on which claim
+    asked first or on how many processes ran the ledger (found by the suite: one process and two gave different
+    rows)."""
+    import sympy
+
+    from rue_verify.verify import derivation, proofs
+    x, y = sympy.symbols("x y", real=True)
+    cond, given = rel(y, ">=", 0), (rel(y, ">=", x * x + 1),)
+    derivation._defined_decided.cache_clear()
+    seen = []
+    for _ in range(2):
+        with proofs.sub_decisions() as got:
+            assert derivation._defined_status(cond, given) == "certified"
+        seen.append([(st.text(), row.get("smt2")) for st, row in got])
+    assert seen[0] == seen[1] and len(seen[0]) == 1 and seen[0][0][1], seen
