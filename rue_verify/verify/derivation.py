@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from .findings import Finding, made_by_engine, shorten
-from .proofs import Rests, collected, settle_proof, sub_decisions
+from .proofs import Rests, carry_finding, collected, settle_proof, sub_decisions
 from .proofs import holds_row as _holds_row
 from .statements import Z3_SECONDS, Holds, rel, tex
 
@@ -409,7 +409,9 @@ class Rule:
     `justify(row, statement, prev, op, to, premises)` sets the row's `status` ('certified' only when the rule
     applies to exactly this link and every relation it needs is decided) and `detail`, and returns the
     `statements.Holds` it decided (mutated by `proofs --mutants`) or None. `premises` are the relations the
-    link's `given` added (each justified, as for Decide). `name` names it in the proof."""
+    link's `given` added (each justified, as for Decide). `name` names it in the proof. Decide through
+    `proofs.holds_row` (or return the `Holds` decided): z3's problems are then kept and read by cvc5 with the link;
+    a relation a rule decides by calling `statements.decide` itself is the rule's word alone."""
 
     name = "rule"
     given: tuple = ()
@@ -978,10 +980,22 @@ def _rests_link(row: dict, st: Statement, prev, op, to, by: Rests):
     return row
 
 
-def _found_link(row: dict, by: Found, prev=None, op=None, to=None, here: tuple = ()) -> dict:
+def _rested(given) -> set:
+    """The nodes the premises `given` (of one link) rest on."""
+    return {g[1].node for g in given if isinstance(g, tuple) and len(g) == 2 and isinstance(g[1], Rests)}
+
+
+def _found_link(row: dict, by: Found, prev=None, op=None, to=None, here: tuple = (), rested: set = frozenset()
+                ) -> dict:
     f = by.finding
     if not isinstance(f, Finding):
         return _argue(row, f"Found takes a Finding, got {type(f).__name__}")
+    missing = [node for node in getattr(f, "rests_on", ()) or () if node not in rested]
+    if f.verdict == "holds" and missing:
+        # an induction proved its step given lemmas (each assumed at its states): the link must rest on each, so the
+        # graph reads the step at their proof status
+        return _argue(row, f"the finding was proved given {', '.join(missing)}, which no premise of this link rests "
+                           "on (give each as (relation, rests(node, ...)) among the link's premises)")
     row["justification"] = "found by " + (f.decided_by if f.verdict == "holds" else "a check that did not pass")
     target = getattr(f, "statement_object", None)
     if f.verdict == "holds" and not getattr(f, "engine_method", None):
@@ -1007,8 +1021,8 @@ def _found_link(row: dict, by: Found, prev=None, op=None, to=None, here: tuple =
         row.update(status=f.decided_by, detail=shorten(f.detail, 240), witness=f.witness)
         if f.partial:
             row["partial"] = f.partial
-        if getattr(f, "smt2_cases", None):      # an induction's unsat cases, each a certificate (`certify.collect`)
-            row["smt2_cases"] = [list(c) for c in f.smt2_cases]
+        # an induction's unsat cases, and the z3 problems of the finding's own proof: each asked of cvc5 with this row
+        carry_finding(row, f)
         if by.states or f.statement:
             row.update(statement=by.states or f.statement, latex=f.latex)
     elif f.verdict == "refuted":
@@ -1084,7 +1098,7 @@ def _premise_rows(given, st: Statement, i: int, prefix: str, facts: dict, proved
                             "finding decides one relation")
             else:
                 proved["_found"][id(just.finding)] = i + len(rows)
-                _found_link(row, just, g.lhs, op, g.rhs, st.given + tuple(rels))
+                _found_link(row, just, g.lhs, op, g.rhs, st.given + tuple(rels), _rested(given))
         else:
             _argue(row, f"a premise is justified by Rests, Fact or Found, not {type(just).__name__}")
         row["premise"] = True
@@ -1122,7 +1136,7 @@ def _chain_rows(d: Derivation, start: int, prefix: str, facts: dict, proved: dic
                                 "finding decides one link's relation")
                 else:
                     proved["_found"][id(by.finding)] = i
-                    _found_link(row, by, prev, lk.op, lk.to, st.given + extra)
+                    _found_link(row, by, prev, lk.op, lk.to, st.given + extra, _rested(getattr(by, "given", ())))
             elif isinstance(by, Monotone):
                 prem, extra = _premise_rows((by.premise,), st, i, prefix, facts, proved)
                 rows += prem

@@ -375,6 +375,8 @@ def finding(d: Decision, *, witness: dict | None = None, searched: str = "", nod
         # each case's SMT-LIB problem, for its certificate (`certify.collect`; not a field: no JSON carries it)
         proved.smt2_cases = [(f"{d.statement} on {d.domain} [case: {c.label}]", f"induction {d.step}: {c.label}",
                               c.smt2) for c in d.cases if c.answer == "unsat" and c.smt2]
+        # the lemmas each case assumed: a link this finding justifies must rest on each (`derivation._found_link`)
+        proved.rests_on = tuple(d.rests_on)
         return made_by_engine(proved, "an induction decided by z3")
     bad = d.failing
     if bad is not None:

@@ -153,6 +153,13 @@ def _problem(check, state: str, decider=decide) -> dict:
 
 
 def _cites_row(s: dict, ok: Cites, i: int, decider=decide) -> dict:
+    made: dict = {}
+    inner = decider
+
+    def decider(h):                        # each condition decided once: its state and its problem from one decision
+        if id(h) not in made:
+            made[id(h)] = (h, inner(h))
+        return made[id(h)][1]
     conds = [_condition(c) for c in ok.conditions]
     if not conds:
         raise TypeError(f"proof step ({i}) cites {ok.lemma} with no side condition: say which conditions it "
@@ -294,10 +301,36 @@ def _step(i: int, text: str, ok) -> dict:
 
 
 def _carry_cases(row: dict, f: Finding) -> None:
-    """An induction's unsat cases (`Finding.smt2_cases`, from `induction.finding`) carried on the row it justifies,
-    as `derivation` does: cvc5 is asked each (`verify.second`) and each is a certificate (`certify.collect`)."""
+    """What a certified finding's method left to a second solver, carried on the row it justifies (`derivation`
+    does the same): an induction's unsat cases (`Finding.smt2_cases`, from `induction.finding`), and the z3 problems
+    of the certified steps of the finding's own proof (a derivation's, a hand-written proof's: `hypotheses`), so
+    that cvc5 is asked each (`verify.second`) when this row is read, not only when the finding's own proof is (the
+    row copies the finding's status when it is built, and would keep it); each is a certificate
+    (`certify.collect`)."""
     if getattr(f, "smt2_cases", None):
         row["smt2_cases"] = [list(c) for c in f.smt2_cases]
+    steps = f.proof.get("steps") if isinstance(getattr(f, "proof", None), dict) else None
+    if not steps:
+        return
+    from .second import problems
+    kept = list(row.get("hypotheses") or ())
+    seen = {(h.get("statement"), h.get("smt2")) for h in kept}
+    for r in steps:
+        if r.get("status") != "certified":
+            continue
+        for d, statement, text in problems(r):
+            held = d.get("status") == "certified" if d is r else d.get("state", d.get("status")) in ("holds",
+                                                                                                    "certified")
+            if held and (statement, text) not in seen:
+                seen.add((statement, text))
+                kept.append({"text": f"the finding's step {r.get('step')}: {statement}", "statement": statement,
+                             "smt2": text, "state": "holds"})
+    if kept:
+        row["hypotheses"] = kept
+
+
+#: what a certified finding leaves to a second solver, carried on the row it justifies (for `derivation`)
+carry_finding = _carry_cases
 
 
 def solved(steps: list[tuple[str, "bool | None"]]) -> list[tuple[str, "bool | Argued"]]:

@@ -405,3 +405,76 @@ def test_a_decision_kept_in_the_process_reaches_every_link_that_makes_it():
             assert derivation._defined_status(cond, given) == "certified"
         seen.append([(st.text(), row.get("smt2")) for st, row in got])
     assert seen[0] == seen[1] and len(seen[0]) == 1 and seen[0][0][1], seen
+
+
+def test_a_finding_proved_given_lemmas_justifies_a_link_only_resting_on_each():
+    """An induction proved given a lemma (assumed at its states) justifies a link only where the link rests on that
+    lemma's node, so the graph reads the step at the lemma's proof status (review: the lemma was dropped, and a false
+    step whose 'lemma' is the step itself read proved)."""
+    import sympy
+    import z3
+
+    from rue_verify.verify import induction as ind
+    from rue_verify.verify.derivation import Found, Statement, derive, from_derivation, link, restate, rests
+    toy = ind.System(lambda: ({"c": z3.Real("c")}, [z3.Real("c") > 0], {}),
+                     lambda p, t: ({"x": z3.Real(f"x@{t}")}, [z3.Real(f"x@{t}") >= 0]), lambda p, s: [s["x"] == 0],
+                     lambda p, s, s2: [("grow", s2["x"] == s["x"] + p["c"])], lambda p, s: z3.BoolVal(True), 0, "toy")
+    circular = ind.Lemma("LEM-UNPROVED", "x <= 5", lambda p, s: s["x"] <= 5)
+    f = ind.finding(ind.decide(toy, ind.Invariant("bad", "x <= 5", lambda p, s: s["x"] <= 5, (circular,))))
+    assert f.verdict == "holds" and f.rests_on == ("LEM-UNPROVED",)     # true given the lemma: the lemma is false
+    x = sympy.Symbol("x", nonnegative=True)
+    st = Statement(x, "<=", 5)
+    restate(f, st)
+    alone = from_derivation(derive(st, [link("<=", 5, Found(f))]), "x >= 0")
+    row = alone.proof["steps"][0]
+    assert row["status"] == "argued" and "LEM-UNPROVED" in row["detail"] and alone.proof["status"] != "proved"
+    f2 = restate(ind.finding(ind.decide(toy, ind.Invariant("bad", "x <= 5", lambda p, s: s["x"] <= 5, (circular,)))),
+                 st)
+    leaning = from_derivation(derive(st, [link("<=", 5, Found(f2, given=((rel(x, "<=", 5), rests("LEM-UNPROVED")),)))]),
+                              "x >= 0")
+    rows = leaning.proof["steps"]
+    assert [r.get("uses") for r in rows][:1] == ["LEM-UNPROVED"] and rows[1]["status"] == "certified", rows
+
+
+def test_a_finding_of_a_derivation_carries_its_z3_problems_to_the_link_it_justifies():
+    """A link justified by another derivation's finding copies that finding's status when it is built; the inner
+    proof's z3 problems are carried on it (`hypotheses`), so that cvc5 not re-deciding one leaves the outer link
+    argued too (review: the outer proof stayed proved after the inner one was argued)."""
+    import sympy
+
+    from rue_verify.verify.derivation import Decide, Found, Statement, derive, from_derivation, link
+    from rue_verify.verify.proofs import settle_proof
+    x, y = sympy.symbols("x y", real=True)
+    st = Statement(x, "<=", x + y, given=(rel(y, ">=", x * x + 1),))
+    inner = from_derivation(derive(st, [link("<=", x + y, Decide("z3"))]), "d")
+    assert inner.proof["status"] == "proved" and "smt2" in inner.proof["steps"][0]
+    outer = from_derivation(derive(st, [link("<=", x + y, Found(inner))]), "d")
+    row = outer.proof["steps"][0]
+    assert row["status"] == "certified" and [h["statement"] for h in row.get("hypotheses", [])] == \
+        [inner.proof["steps"][0]["statement"]], row
+    asked = []
+    assert second.reread_row(row, lambda s_, t: (asked.append(s_), (False, "cvc5 answers unknown"))[1])
+    settle_proof(outer)
+    assert asked and row["status"] == "argued" and outer.proof["status"] != "proved"
+
+
+def test_a_cited_conditions_problem_comes_from_the_decision_that_made_it_hold(monkeypatch):
+    """A cited condition's state and the problem it carries come from one decision: decided again (the cache off)
+    and timed out the second time, the condition kept no problem and cvc5 was never asked (review)."""
+    import sympy
+
+    from rue_verify.verify import Cites, statements
+    from rue_verify.verify.proofs import from_proof
+    monkeypatch.setenv("RUE_VERIFY_CACHE", "off")
+    x, y = sympy.symbols("x y", real=True)
+    h = Holds(rel(y, ">=", 0), (rel(y, ">=", x * x + 1),))
+    real, calls = statements._decide, []
+
+    def flaky(st):
+        calls.append(st)
+        d = real(st)
+        return d if st != h or sum(c == h for c in calls) == 1 else statements.Decision("argued", "z3", "z3: unknown")
+    monkeypatch.setattr(statements, "_decide", flaky)
+    f = from_proof([("cites L", Cites("L", "a <= b", [("y >= 0", h)]))], "y >= x^2 + 1", "a <= b")
+    cond = f.proof["steps"][0]["conditions"][0]
+    assert cond["state"] == "holds" and isinstance(cond.get("smt2"), str), cond
