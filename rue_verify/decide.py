@@ -308,12 +308,17 @@ class Induct:
             'tau_lower' (its true lower side, tau^2 >= ttau^2).
         step: the same statement's linear form (`decide`'s `step`), so that a counterexample of the
             solver can be made a concrete history; None: a counterexample stays abstract.
+        cuts: the round's argument in pieces (`verify.induction.Cut`: text, the round's label, (params,
+            state, next) -> a z3 formula, the hypotheses it keeps), each proved as a case of its own and
+            then assumed, as the proof writes them: a case too hard whole (for cvc5 especially) is often
+            easy in pieces; a piece found false leaves the step open, never refuted.
     """
 
     holds: Callable
     statement: str = "your step"
     lemmas: tuple[str, ...] = ("tau_upper", "tau_lower")
     step: Callable | None = None
+    cuts: tuple = ()
 
 
 def induct(spec: Induct, route: str = "repaired", *, timeout_ms: int | None = None) -> dict:
@@ -338,11 +343,16 @@ def induct(spec: Induct, route: str = "repaired", *, timeout_ms: int | None = No
     if not callable(spec.holds):
         raise ValueError(f"step: Induct.holds must be a function (params, state) -> a z3 formula, got "
                          f"{type(spec.holds).__name__}")
-    inv = ind.Invariant("yours", spec.statement, _formula(spec.holds), tuple(known[x] for x in spec.lemmas))
+    if not all(isinstance(c, ind.Cut) for c in spec.cuts):
+        raise ValueError("cuts: each a rue_verify.verify.induction.Cut(text, round, at, keep), got "
+                         f"{[type(c).__name__ for c in spec.cuts]}")
+    inv = ind.Invariant("yours", spec.statement, _formula(spec.holds), tuple(known[x] for x in spec.lemmas),
+                        cuts=tuple(spec.cuts))
     t0 = time.perf_counter()
     d = ind.decide(pi.system(route), inv, **({"timeout_ms": timeout_ms} if timeout_ms else {}))
     out = {"route": route, "domain": d.domain, "rests_on": list(d.rests_on),
-           "cases": [{"label": c.label, "answer": c.answer, "seconds": c.seconds} for c in d.cases]}
+           "cases": [{"label": c.label, "answer": c.answer, "seconds": c.seconds, **({"cut": True} if c.cut else {})}
+                     for c in d.cases]}
     if d.proved:
         out["status"] = "proved"
     elif d.failing is not None and spec.step is not None:
@@ -363,8 +373,10 @@ def induct(spec: Induct, route: str = "repaired", *, timeout_ms: int | None = No
                    why="the solver's counterexample is abstract; give the step's linear form (Induct(step=...)) to "
                        "search for a history behind it")
     else:
-        unknown = next(c for c in d.cases if c.answer == "unknown")
-        out.update(status="open", case=unknown.label, why=f"the solver answered unknown ({unknown.reason})")
+        open_ = next(c for c in d.cases if c.answer != "unsat")
+        out.update(status="open", case=open_.label, why=f"the solver answered unknown ({open_.reason})" if
+                   open_.answer == "unknown" else "a cut is false there (its case is satisfiable), so the round that "
+                   "assumes it proves nothing; no counterexample of the step either")
     out["seconds"] = round(time.perf_counter() - t0, 3)
     return out
 

@@ -122,3 +122,18 @@ def test_a_planted_true_step_is_proved_for_every_n_and_a_timeout_leaves_it_open(
     assert slow["status"] == "open" and "unknown" in slow["why"]
     with pytest.raises(ValueError, match="lemmas: unknown"):
         induct(Induct(planted_holds, lemmas=("nope",)))
+
+
+def test_your_induction_may_be_given_in_cuts_and_a_false_cut_leaves_it_open():
+    """`Induct(cuts=...)`: a user's step proved in pieces (each piece a case of its own, listed as a cut), and a
+    planted false piece (Delta^2 <= 0 from the index rule) leaves it open with why, neither proved nor refuted."""
+    from rue_verify.verify import induction as ind
+    tk = pi.steps("repaired")["Tk_up1"]
+    res = induct(Induct(tk.holds, "eq. Tk_up1, yours", ("tau_upper",), cuts=tk.cuts), "repaired")
+    assert res["status"] == "proved" and sum(c.get("cut", False) for c in res["cases"]) == 2 * len(tk.cuts), res
+    false = ind.Cut("Delta^2 <= 0", "arm k pulled (U_k >= U_1)", lambda p, s, s2: p["Delta"] * p["Delta"] <= 0,
+                    ("the system's parameters", "the round:"))
+    res = induct(Induct(tk.holds, "eq. Tk_up1, a false piece", ("tau_upper",), cuts=(false,)), "repaired")
+    assert res["status"] == "open" and "a cut is false" in res["why"] and "Delta^2 <= 0" in res["case"], res
+    with pytest.raises(ValueError, match="cuts"):
+        induct(Induct(tk.holds, cuts=("Delta <= c_k",)), "repaired")
