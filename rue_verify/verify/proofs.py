@@ -312,7 +312,7 @@ def _carry_cases(row: dict, f: Finding) -> None:
     steps = f.proof.get("steps") if isinstance(getattr(f, "proof", None), dict) else None
     if not steps:
         return
-    from .second import problems
+    from .carried import problems
     kept = list(row.get("hypotheses") or ())
     seen = {(h.get("statement"), h.get("smt2")) for h in kept}
     for r in steps:

@@ -26,6 +26,10 @@ from __future__ import annotations
 
 import contextlib
 
+from .carried import cases, hollow, problems  # noqa: F401  (the rows' problems, walked in one place)
+
+_hollow = hollow
+
 #: whether `read` reads (`z3_alone` turns it off for a block: the answers' build collects z3's problems)
 _ON = [True]
 
@@ -39,44 +43,6 @@ def z3_alone():
         yield
     finally:
         _ON.pop()
-
-
-def _hollow(text: str) -> bool:
-    from ..certify.smt import hollow
-    return hollow(text)
-
-
-#: whether z3 was given the problem already true (`certify.smt.hollow`), for the engine's other modules
-hollow = _hollow
-
-
-def problems(obj, out: list | None = None) -> list[tuple[dict, str, str]]:
-    """(the dict that carries it, statement, SMT-LIB text) of every z3 problem inside `obj` (a row: its own and its
-    conditions'), hollow ones left out (`certify.smt.hollow`)."""
-    out = [] if out is None else out
-    if isinstance(obj, dict):
-        if isinstance(obj.get("smt2"), str) and isinstance(obj.get("statement"), str) and not _hollow(obj["smt2"]):
-            out.append((obj, obj["statement"], obj["smt2"]))
-        out += [(obj, statement, text) for statement, text in cases(obj)]
-        for k, v in obj.items():
-            if k not in ("smt2", "smt2_cases"):
-                problems(v, out)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            problems(v, out)
-    return out
-
-
-def cases(d: dict) -> list[tuple[str, str]]:
-    """(statement, SMT-LIB text) of the unsat cases of an induction that decided the link `d` carries
-    (`smt2_cases`: [statement, what, text] each, written by `verify.derivation` from `induction.finding`), hollow
-    ones left out: the link holds only where every case does, so each is a problem of its own for cvc5."""
-    out = []
-    for case in d.get("smt2_cases") or ():
-        if isinstance(case, (list, tuple)) and len(case) == 3 and all(isinstance(x, str) for x in case) \
-                and not _hollow(case[2]):
-            out.append((case[0], case[2]))
-    return out
 
 
 def row_problems(row: dict, check=None) -> list[tuple[dict, str, str]]:
