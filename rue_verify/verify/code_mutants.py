@@ -235,7 +235,7 @@ def mutant_row(name: str, kind: str, cids, proved: dict, after_graph) -> dict:
     after = {k: after_graph.nodes[k].get("proof") if k in after_graph.nodes else "absent" for k in watched}
     built = sorted(k for k in watched if k not in after_graph.nodes
                    or statement_text(after_graph.nodes[k]) != statement_text(watched[k]))
-    survivors = {k: survivor(after_graph.nodes[k]) for k in built if after[k] == "proved"}
+    survivors = {k: survivor(after_graph.nodes[k], watched[k]) for k in built if after[k] == "proved"}
     return {"formula": name, "mutant": kind, "claims": list(cids), "nodes": after, "built_on": built,
             "broke": bool(built) and all(after[k] != "proved" for k in built), "survivors": survivors,
             "holes": sorted(k for k, v in survivors.items() if v["kind"] == "false but proved")}
@@ -276,7 +276,7 @@ def _toolkit_classes() -> dict:
 SURVIVOR_SECONDS = 20.0
 
 
-def survivor(node: dict) -> dict:
+def survivor(node: dict, clean: dict | None = None) -> dict:
     """What a node that a code mutant leaves proved is (`mutant_row`): {"kind", "detail"}, the kind one of
     "false but proved" (its mutated statement is false at a point of its domain, replayed to 50 digits, or the
     engine refutes it: a hole), "still true" (the engine decides the mutated statement itself, apart from its
@@ -284,7 +284,26 @@ def survivor(node: dict) -> dict:
     "no counterexample sampled" (false at none of `SURVIVOR_POINTS` seeded points and not decided within
     `SURVIVOR_SECONDS`: a sample, not a proof, and the points outside its given relations are skipped, so fewer may
     have been evaluated; a statement false only near a boundary reads here), or "not read" (its statement could
-    not be rebuilt or evaluated)."""
+    not be rebuilt or evaluated, or, read alone, it is false under the clean code too).
+
+    A statement about the states of an algorithm's histories ("on E, ...") holds only where its proof's setting
+    does: its relation alone, over its symbols' domain, may be false at points no history reaches. So a refutation
+    counts only where the clean node's statement (`clean`, the node before the mutant), read the same way, is not
+    refuted too; otherwise the survivor is "not read" (found by the tenth session's run: the repaired Tk_lowv2 and
+    its inclusion read as holes under a 1% wider width, their clean statements false alone as well)."""
+    out = _survivor(node)
+    if out["kind"] != "false but proved" or clean is None:
+        return out
+    before = _survivor(clean)
+    if before["kind"] == "false but proved":
+        return {"kind": "not read", "detail": "read alone, over its symbols' domain, its statement is false under the "
+                                              "clean code too (" + before["detail"][:100] + "): it holds only in its "
+                                              "proof's setting (the histories on E), so its mutant's refutation says "
+                                              "nothing of the proof"}
+    return out
+
+
+def _survivor(node: dict) -> dict:
     # the sampler is private to statements.py, whose bytes key the shipped decisions: read through its module
     from . import statements
     st = statement_object(node)

@@ -210,6 +210,14 @@ def test_a_survivor_is_told_apart_by_its_mutated_statement_a_false_one_being_a_h
     s = summary([hole, true, given, thin])
     assert s["holes"] == ["f (doubled): a", "f (moved down): a"] and s["unrefuted_survivors"] == []
     assert s["true_survivors"] == ["f (moved): a", "f (moved): a"]
+    # a statement true only in its proof's setting (a history's states on E): alone it is false under the clean code
+    # too, so its mutant's refutation is no hole (found on the ledger: the repaired Tk_lowv2 under a wider width)
+    setting = {"a": node(Statement(x, "<=", 1)), "b": proved["b"]}
+    moved = mutant_row("f", "moved", ("C",), setting,
+                       SimpleNamespace(nodes={"a": node(Statement(x, "<=", sympy.Rational(101, 100))),
+                                              "b": proved["b"]}))
+    assert moved["holes"] == [] and moved["survivors"]["a"]["kind"] == "not read", moved
+    assert "false under the clean code too" in moved["survivors"]["a"]["detail"]
 
 
 def test_a_rows_negation_is_the_first_mutant():
