@@ -372,7 +372,8 @@ def _hypotheses_read(step: dict, decided: list) -> str | None:
         if not ok:
             h.update(state="unchecked", cvc5=detail)
             step["cvc5"] = detail
-            return f"the node's hypothesis {shorten(h['text'], 80)} is z3's word alone: {detail}"
+            return f"{shorten(h['text'], 80)} (the node's hypothesis, or a relation the link decided on the way) is " \
+                   f"z3's word alone: {detail}"
     return None
 
 
