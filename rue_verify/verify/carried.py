@@ -13,8 +13,9 @@ def hollow(text: str) -> bool:
 
 
 def problems(obj, out: list | None = None) -> list[tuple[dict, str, str]]:
-    """(the dict that carries it, statement, SMT-LIB text) of every z3 problem inside `obj` (a row: its own and its
-    conditions'), hollow ones left out (`certify.smt.hollow`)."""
+    """(the dict that carries it, statement, SMT-LIB text) of every z3 problem inside `obj` (a row: its own, its
+    conditions', what its link decided on the way, its induction's cases), hollow ones left out
+    (`certify.smt.hollow`)."""
     out = [] if out is None else out
     if isinstance(obj, dict):
         if isinstance(obj.get("smt2"), str) and isinstance(obj.get("statement"), str) and not hollow(obj["smt2"]):
