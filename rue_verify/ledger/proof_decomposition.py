@@ -51,7 +51,6 @@ from ..verify.derivation import (
     derive,
     from_derivation,
     link,
-    restate,
     rests,
 )
 from ..verify.search import Dim, minimize_margin
@@ -111,14 +110,13 @@ _E_ROUNDS = {"paper": "rounds 2K+1..n, as printed, the paper's eta", "repaired":
 
 
 def _found(step: str, route: str) -> Found:
-    """The induction that decided `step` on `route`, as a `Found` (the relation it decided, in words)."""
+    """The induction that decided `step` on `route`, as a `Found`: the relation it states is `relation(step, route)`,
+    tied by the induction's own case to what z3 decided (`proof_induction._reading`), never attached here."""
     d = pi.decided(step, route)[0]
-    r = pi.relation(step, route)            # the relation the induction decided, built from the same formula
-    op = {"LessThan": "<=", "StrictLessThan": "<", "GreaterThan": ">=", "StrictGreaterThan": ">",
-          "Equality": "=="}[type(r).__name__]
-    return Found(restate(induction_finding(step, route), Statement(r.lhs, op, r.rhs)),
+    return Found(induction_finding(step, route),
                  states=f"{d.statement}, at every state of RUE on E ({_E_ROUNDS[route]}), for every budget n and every "
-                        f"eta in (0, 1), given {', '.join(d.rests_on) or 'nothing'} at its states (induction, z3)")
+                        f"eta in (0, 1), read at the route's eta, given {', '.join(d.rests_on) or 'nothing'} at its "
+                        "states (induction, z3)")
 
 
 def _forwarded(step: str, route: str) -> tuple:

@@ -330,14 +330,33 @@ def _tk_low_cuts() -> tuple:
                     counts))
 
 
+def _reading(step: str, route: str, given: Callable | None = None) -> ind.Reading:
+    """The relation `relation(step, route)` as the derivations read it, tied to the step's z3 formula by a case of
+    the induction (`induction.Reading`): its symbols are the state's (the counts T_k, T_1, the gap Delta_k, the
+    parameters, log n as L) and the route's eta is the system's free eta (tied by an equation, so the relation is
+    read at that eta only; the derivations give its range as premises, `_eta_in_unit`). `given`: conditions the
+    relation is read under (the recommended arm)."""
+    eta = route_eta(route)
+
+    def objects(p, s):
+        return {T_k: s["T_k"], T_1: s["T_1"], Delta_k: p["Delta"], _K: p["K"], _s0: p["sigma0_sq"],
+                _s: p["sigma_sq"], sympy.log(_n): p["L"], eta: p["eta"]}
+
+    def ties(p, s):
+        e, side = _z(eta, p["env"])
+        return side + [p["eta"] == e] + (given(p, s) if given else [])
+    return ind.Reading(relation(step, route), objects, ties)
+
+
 def steps(route: str) -> dict[str, ind.Invariant | ind.AtState]:
     """The steps of `route` in their inductive or at-state form, by the history steps' names
-    (`proof_histories.STEPS`)."""
+    (`proof_histories.STEPS`); each step a derivation reads carries the relation it reads (`_reading`)."""
     tk_up_node = "Tk_up1" if route == "paper" else "repair:LEM-TK-UP"
     given, then = _t1n(route)
     out = {
         "Tk_up1": ind.Invariant("Tk_up1", "on E, T_k <= 2 + 2 Delta_k^-2 (1+eta)^2 beta sigma^2 log n",
-                                _tk_up_holds(route), (TAU_UPPER,), cuts=_tk_up_cuts(route)),
+                                _tk_up_holds(route), (TAU_UPPER,), cuts=_tk_up_cuts(route),
+                                reading=_reading("Tk_up1", route)),
         "regret-decomV": ind.AtState("regret-decomV", "on E, J_n = k != 1 forces Delta_k <= eta (c_1 + c_k)",
                                      _recommends_k, lambda p, s: p["Delta"] <= p["eta"] * (s["c_1"] + s["c_k"])),
         "eqn:T1n": ind.AtState("eqn:T1n", "on E, T_1 >= n - 2(K-1)(1+eta)^2 Delta_min^-2 beta sigma^2 log n - 2(K-1)",
@@ -347,20 +366,22 @@ def steps(route: str) -> dict[str, ind.Invariant | ind.AtState]:
     if route == "paper":
         out["Tk_lowv2"] = ind.Invariant("Tk_lowv2", "on E, (1-eta) sqrt(beta_1) ctilde_k <= (1+eta) sqrt(beta) "
                                         "ctilde_1 + Delta_k", _tk_low_holds(False), (TAU_UPPER, TAU_LOWER),
-                                        defs=("sqrt_beta_1",))
+                                        defs=("sqrt_beta_1",), reading=_reading("Tk_lowv2", route))
         out["Tk_lowv2-beta1"] = ind.Invariant("Tk_lowv2-beta1", "on E, (1-eta) ctilde_k <= (1+eta) sqrt(beta) ctilde_1 "
                                               "+ Delta_k (beta_1 = 1)", _tk_low_holds(False, True),
-                                              (TAU_UPPER, TAU_LOWER))
+                                              (TAU_UPPER, TAU_LOWER), reading=_reading("Tk_lowv2-beta1", route))
     else:
         out["Tk_lowv2-shifted"] = ind.Invariant(
             "Tk_lowv2-shifted", "on E, (1-eta) ctilde_k <= (1+eta) sqrt(beta) ctilde(T_1 - 1) + Delta_k",
-            _tk_low_holds(True), (TAU_UPPER, TAU_LOWER), cuts=_tk_low_cuts())
+            _tk_low_holds(True), (TAU_UPPER, TAU_LOWER), cuts=_tk_low_cuts(),
+            reading=_reading("Tk_lowv2-shifted", route))
         shifted = ind.Lemma("repair:LEM-TK-LOW", "eq. Tk_lowv2 shifted (arm 1's count one lower)",
                             _tk_low_holds(True))
         cond = ind.Lemma("repair:PF-ETA-COND", "2 eta (1+eta) sqrt(beta) + eta - 1 < 0", _eta_cond_repaired)
         out["gap-repaired"] = ind.AtState(
             "gap-repaired", "on E, J_n = k != 1 forces Delta_min < (1+eta) sqrt(beta) ctilde(T_1 - 1)",
-            _gap_repaired_given, lambda p, s: ind.z3().BoolVal(False), (TAU_UPPER, shifted, cond))
+            _gap_repaired_given, lambda p, s: ind.z3().BoolVal(False), (TAU_UPPER, shifted, cond),
+            reading=_reading("gap-repaired", route, _recommends_k))
     return out
 
 

@@ -226,6 +226,9 @@ def trust(d: dict) -> list[str]:
            "re-decides them with cvc5)"]
     if d["argued"]:
         out.append(f"  argued (not decided): {', '.join(d['argued'])}")
+    if d.get("restated"):
+        out.append(f"  found, matched against a statement the caller attached (restate; not tied by the engine): "
+                   f"{', '.join(d['restated'])}")
     if "rechecked" in d:
         r = d["rechecked"]
         out.append(f"  cvc5 re-decided {r['agreed']} of the {r['agreed'] + r['not']} z3 problems"
@@ -238,7 +241,9 @@ def trust(d: dict) -> list[str]:
             to = f" -> {lk['rests_on']}" if lk["rests_on"] else ""
             again = lk.get("rechecked") or []
             cvc5 = (f" [cvc5: {sum(bool(c['ok']) for c in again)}/{len(again)} re-decided]" if again else "")
-            out.append(f"    ({lk['step']}) {lk['kind']}{by}{to}{cvc5}: {(lk['justification'] or lk['text'])[:90]}")
+            said = " [statement attached by the caller]" if lk.get("restated") else ""
+            out.append(f"    ({lk['step']}) {lk['kind']}{by}{to}{cvc5}{said}: "
+                       f"{(lk['justification'] or lk['text'])[:90]}")
     return out
 
 

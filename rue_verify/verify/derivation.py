@@ -1005,8 +1005,10 @@ def _found_link(row: dict, by: Found, prev=None, op=None, to=None, here: tuple =
     if f.verdict == "holds" and prev is not None:
         # the finding must say which relation it decided (`restate`), and that relation must be this link
         if not isinstance(target, Statement):
-            return _argue(row, "the finding states no relation (attach the Statement its method decided with "
-                               "verify.restate), so nothing ties it to this link")
+            unread = getattr(f, "unread", "")
+            return _argue(row, "the finding states no relation" + (f" ({unread})" if unread else
+                               " (attach the Statement its method decided with verify.restate)")
+                          + ", so nothing ties it to this link")
         why = matches(target.lhs, target.op, target.rhs, prev, op, to)
         if why:
             return _argue(row, f"the finding decided {shorten(target.text(), 100)}, not this link: {why}")
@@ -1019,6 +1021,11 @@ def _found_link(row: dict, by: Found, prev=None, op=None, to=None, here: tuple =
                                    f"domain ({sub['status']})")
     if f.verdict == "holds":
         row.update(status=f.decided_by, detail=shorten(f.detail, 240), witness=f.witness)
+        if getattr(f, "restated", False):
+            # the statement the link was matched against is the caller's (`restate`), not tied by the engine
+            row["restated"] = target.text() if isinstance(target, Statement) else True
+            row["detail"] = ("its statement attached by the caller (restate), not tied by the engine to what the "
+                             "method decided; " + row["detail"])
         if f.partial:
             row["partial"] = f.partial
         # an induction's unsat cases, and the z3 problems of the finding's own proof: each asked of cvc5 with this row
@@ -1290,11 +1297,17 @@ def check_instance(record: dict, inst: dict, target: "Statement | None" = None, 
 
 
 def restate(f: Finding, statement: Statement) -> Finding:
-    """A certified finding (an induction, an exhaustive search, an interval certificate) that decides
-    `statement`: the statement is attached so that a `Rests` can instantiate it; the finding's method
-    decides it, as before."""
+    """A certified finding whose method states no relation of its own (an induction over a system given in
+    sympy, read at its last state; an exhaustive search) with `statement` attached by the caller, so that a `Found`
+    link can be matched against it. Nothing ties the attached statement to what the method decided: every link it
+    justifies says so (`restated` on its row, `proofs --trust` lists it). A finding whose method states its relation
+    itself (an induction with a `Reading`, a derivation) is refused: ValueError."""
+    if getattr(f, "statement_tied", False) or getattr(f, "engine_method", None) == "a derivation":
+        raise ValueError("restate: this finding's method states its own relation (tied to what it decided); it "
+                         "cannot be replaced by another statement")
     f.proof_statement = statement.record()
     f.statement_object = statement
+    f.restated = True
     return f
 
 

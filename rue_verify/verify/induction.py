@@ -38,6 +38,8 @@ from typing import Any, Callable
 TIMEOUT_MS = 20_000
 #: the label of the base case
 BASE = "the base state (after the initialisation)"
+#: the label of the case that ties a step's `Reading` to what it decided
+READ = "the relation the derivations read, from what the step decided"
 
 
 class SolverMissing(RuntimeError):
@@ -82,6 +84,27 @@ class Cut:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """The relation a step gives the derivations that use it, tied to what z3 decided (`Invariant.reading`).
+
+    `relation`: a sympy relation (built from the same formulas as the step's z3 formula, by the caller), the statement
+    a derivation's `Found` link is matched against; `objects(params, state)` -> the z3 term of each of its symbols
+    (or whole subexpressions: log(n) as the state's L), a `from_sympy` environment; `given(params, state)` -> z3
+    formulas tying the relation's remaining objects to the state (the route's eta to the system's free eta, the
+    recommended arm), each in the case's hypotheses.
+
+    `decide` adds one case: at a state the step covers, what it decided (an invariant's formula, an at-state step's
+    implication) and `given` imply the relation (unsat of its negation). Only then does the finding carry the
+    relation as its statement (`finding`): the statement a derivation reads is what the solver proved, never a
+    text written beside it. A reading whose hypotheses contradict each other (z3 finds them unsatisfiable) ties
+    nothing and is refused, like a false one; the case is no counterexample of the step either way."""
+
+    relation: Any
+    objects: Callable[[dict, dict], dict]
+    given: Callable[[dict, dict], list] | None = None
+
+
+@dataclass(frozen=True)
 class System:
     """An algorithm's abstract states, given by the caller as functions:
 
@@ -121,6 +144,8 @@ class Invariant:
     defs: tuple[str, ...] = ()
     #: intermediate relations of a round's argument, each proved as a case of its own and then assumed (`Cut`)
     cuts: tuple[Cut, ...] = ()
+    #: the relation the derivations read, tied to the invariant by a case of its own (`Reading`)
+    reading: Reading | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +161,8 @@ class AtState:
     lemmas: tuple[Lemma, ...] = ()
     #: the system's optional definitions the step uses (`System.params`)
     defs: tuple[str, ...] = ()
+    #: the relation the derivations read, tied to the implication by a case of its own (`Reading`)
+    reading: Reading | None = None
 
 
 @dataclass
@@ -155,6 +182,8 @@ class Case:
     smt2: str | None = None
     #: a cut's own case (`Cut`): its 'sat' is no counterexample of the step
     cut: bool = False
+    #: the reading's case (`Reading`): its 'sat' is no counterexample of the step either
+    reading: bool = False
 
 
 @dataclass
@@ -173,9 +202,14 @@ class Decision:
     #: the invariant decided, as z3 holds it at a generic state (AtState: its premises implying its conclusion)
     formula: object = None
 
+    #: the relation the step's `Reading` ties to what it decided (None: no reading, or its case was not unsat)
+    relation: Any = None
+    #: why the reading ties nothing ('' when it does or there is none)
+    unread: str = ""
+
     @property
     def failing(self) -> Case | None:
-        return next((c for c in self.cases if c.answer == "sat" and not c.cut), None)
+        return next((c for c in self.cases if c.answer == "sat" and not (c.cut or c.reading)), None)
 
     @property
     def proved(self) -> bool:
@@ -353,8 +387,60 @@ def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEO
     # no case at all (an `only=` that matches none, a system with no rounds) decides nothing: unknown, never proved
     status = ("counterexample" if any(c.answer == "sat" and not c.cut for c in cases) else
               "unknown" if not cases or any(c.answer != "unsat" for c in cases) else "proved")
+    relation, unread = None, ""
+    reading = getattr(step, "reading", None)
+    # a reading is read of a proved step (a step not proved gives a derivation nothing), or when asked for by name
+    if reading is not None and ((only is None and status == "proved") or only == READ):
+        case, unread = _read(system, step, reading, p, extra, timeout_ms)
+        cases.append(case)
+        relation = reading.relation if not unread else None
     return Decision(step.name, step.statement, status, cases, tuple(dict.fromkeys(lem.node for lem in step.lemmas)),
-                    system.domain, round(time.perf_counter() - t0, 4), formula)
+                    system.domain, round(time.perf_counter() - t0, 4), formula, relation, unread)
+
+
+_OP_OF = {"LessThan": "<=", "StrictLessThan": "<", "GreaterThan": ">=", "StrictGreaterThan": ">", "Equality": "=="}
+_Z3_OPS = {"LessThan": lambda a, b: a <= b, "StrictLessThan": lambda a, b: a < b, "GreaterThan": lambda a, b: a >= b,
+           "StrictGreaterThan": lambda a, b: a > b, "Equality": lambda a, b: a == b}
+
+
+def _read(system: System, step, reading: Reading, p: dict, extra: list, timeout_ms: int) -> tuple[Case, str]:
+    """The reading's case (`Reading`): at a generic state (every state the step covers is one), the parameters'
+    domain, the state's constraints, what the step decided there and the reading's ties imply its relation.
+    Returns (the case, '' when it ties the relation, else why not). Its hypotheses are first asked for a model:
+    hypotheses that contradict each other would prove any relation, so they tie none."""
+    import sympy
+    Z = z3()
+    s, sc = system.state(p, "t")
+    if isinstance(step, AtState):
+        given = step.given(p, s)
+        decided = Z.Implies(Z.And(*given), step.then(p, s)) if given else step.then(p, s)
+    else:
+        decided = step.holds(p, s)
+    r = sympy.sympify(reading.relation)
+    if type(r).__name__ not in _Z3_OPS:
+        raise TypeError(f"a reading's relation is one of =, <=, <, >=, > (sympy); got {r!r}")
+    env = reading.objects(p, s)
+    (a, sa), (b, sb) = from_sympy(r.lhs, env), from_sympy(r.rhs, env)
+    hyps = extra + _named(("the state's constraints", sc), ("what the step decided, at the state", [decided]),
+                          ("the reading's ties of its objects to the state", reading.given(p, s) if reading.given
+                           else []),
+                          ("the square roots of the relation's sides, defined", sa + sb))
+    # the hypotheses must have a model: z3 is asked for one, with the same limit
+    alone = Z.Solver()
+    alone.set(timeout=int(timeout_ms))
+    alone.add(*[f for _, f in hyps])
+    consistent = alone.check()
+    case = _check(READ, hyps + [("the relation the derivations read, negated", Z.Not(_Z3_OPS[type(r).__name__](a, b)))],
+                  timeout_ms, None, step.name)
+    case.reading = True
+    if consistent == Z.unsat:
+        return case, "its hypotheses contradict each other (z3 finds them unsatisfiable), so it ties nothing"
+    if consistent != Z.sat:
+        return case, f"z3 could not show its hypotheses consistent ({alone.reason_unknown() or 'unknown'})"
+    if case.answer != "unsat":
+        return case, (f"z3 does not derive the relation from what the step decided ({case.answer}"
+                      + (f", at {case.model}" if case.model else "") + ")")
+    return case, ""
 
 
 def finding(d: Decision, *, witness: dict | None = None, searched: str = "", node: str | None = None):
@@ -377,6 +463,15 @@ def finding(d: Decision, *, witness: dict | None = None, searched: str = "", nod
                               c.smt2) for c in d.cases if c.answer == "unsat" and c.smt2]
         # the lemmas each case assumed: a link this finding justifies must rest on each (`derivation._found_link`)
         proved.rests_on = tuple(d.rests_on)
+        if d.relation is not None:
+            # the relation its reading's case tied to what z3 decided: the statement a `Found` link is matched against,
+            # stated by the method itself (`derivation.restate` refuses to replace it)
+            from .derivation import Statement
+            r = d.relation
+            st = Statement(r.lhs, _OP_OF[type(r).__name__], r.rhs)
+            proved.statement_object, proved.proof_statement, proved.statement_tied = st, st.record(), True
+        elif d.unread:
+            proved.unread = f"its reading was not tied to what it decided: {d.unread}"
         return made_by_engine(proved, "an induction decided by z3")
     bad = d.failing
     if bad is not None:
@@ -396,7 +491,7 @@ def finding(d: Decision, *, witness: dict | None = None, searched: str = "", nod
                                                f"the variables' domain ('{false_cut.label}' is satisfiable), so the "
                                                "round's case that assumes it proves nothing (no counterexample of the "
                                                "step either).", node=node)
-    unknown = next((c for c in d.cases if c.answer == "unknown"), None)
+    unknown = next((c for c in d.cases if c.answer == "unknown" and not c.reading), None)
     if unknown is None:
         return Finding("inconclusive", domain, f"{d.statement}: open; no case was decided (none matched what was "
                                                "asked), so nothing is proved.", node=node)

@@ -13,7 +13,9 @@ A link is one of (its `kind`):
 - `rests`: a node of the graph, read at its own proof status (its links are listed in turn);
 - `fact`: a fact established earlier in the same proof (its own link decided where it is listed);
 - `found`: a finding the engine made (an induction over every n, an exhaustive search, an interval
-  certificate), `by` naming it;
+  certificate), `by` naming it; `restated` when the relation it was matched against was attached by the
+  caller (`derivation.restate`) rather than tied by the engine to what the method decided (an induction's
+  `Reading` ties its own);
 - `identity`: one expression as sympy writes both sides (nothing decided);
 - `closure`: the check that the chain's two ends are the statement's sides;
 - `argued`: a link the engine did not decide (the proof is then not `proved`).
@@ -117,7 +119,8 @@ def trust(g, key: str, recheck=None) -> dict:
     """What node `key` of graph `g` rests on (module docstring): {"node", "proof", "links": [{"node", "step", "text",
     "kind", "by", "justification", "certificates", "rests_on"}], "nodes": the nodes visited with their proof
     status, "kinds": links per kind, "methods": links per deciding method, "certificates": SMT-LIB certificates
-    carried, "argued": the links not decided}. KeyError for a node the graph does not have.
+    carried, "argued": the links not decided, "restated": the found links matched against a statement the caller
+    attached}. KeyError for a node the graph does not have.
 
     `recheck`, a function (statement, SMT-LIB text) -> (ok, detail) (a second solver: `rue-verify proofs --trust`
     passes cvc5's, `rue_verify.certify.smt.check`), is run on every z3 problem of every link: each link gets
@@ -141,7 +144,8 @@ def trust(g, key: str, recheck=None) -> dict:
             target = row.get("uses") if isinstance(row.get("uses"), str) else None
             links.append({"node": k, "step": row.get("step"), "text": row.get("text", ""), "kind": kind, "by": by,
                           "justification": row.get("justification") or ("closure" if row.get("closure") else ""),
-                          "certificates": _certificates(row), "rests_on": target})
+                          "certificates": _certificates(row), "rests_on": target,
+                          "restated": bool(row.get("restated"))})
             if recheck is not None and (kind != "argued" or row.get("cvc5")):   # argued for cvc5's answer: shown
                 links[-1]["rechecked"] = [dict(zip(("ok", "detail"), recheck(st, text)))
                                           for st, text in _problems(row, [])]
@@ -161,4 +165,5 @@ def trust(g, key: str, recheck=None) -> dict:
             "methods": dict(sorted(methods.items())),
             "found": sorted({lk["by"][0] for lk in links if lk["kind"] == "found" and lk["by"]}),
             "certificates": sum(lk["certificates"] for lk in links),
-            "argued": [f"{lk['node']} step {lk['step']}" for lk in links if lk["kind"] == "argued"]}
+            "argued": [f"{lk['node']} step {lk['step']}" for lk in links if lk["kind"] == "argued"],
+            "restated": [f"{lk['node']} step {lk['step']}" for lk in links if lk["restated"]]}

@@ -137,3 +137,37 @@ def test_your_induction_may_be_given_in_cuts_and_a_false_cut_leaves_it_open():
     assert res["status"] == "open" and "a cut is false" in res["why"] and "Delta^2 <= 0" in res["case"], res
     with pytest.raises(ValueError, match="cuts"):
         induct(Induct(tk.holds, cuts=("Delta <= c_k",)), "repaired")
+
+
+@pytest.mark.parametrize("step", ["Tk_up1", "Tk_lowv2-shifted", "gap-repaired"])
+def test_the_relation_a_derivation_reads_is_tied_to_what_the_induction_decided(step):
+    """Each repaired step a derivation reads states its relation (`relation(step, 'repaired')`, built from `bounds`)
+    through its induction's reading case, unsat; never attached beside it. Planted readings, each a relation the
+    induction did not decide (its right side 1% smaller, its counts exchanged, its sides exchanged), are each found
+    not to follow (z3, sat), and a derivation link the untied finding justifies reads argued, saying why."""
+    import dataclasses
+
+    import sympy
+
+    from rue_verify.verify import induction as ind
+    from rue_verify.verify.derivation import Found, Statement, derive, from_derivation, link
+    d = pi.decided(step, "repaired")[0]
+    read = [c for c in d.cases if c.reading]
+    assert d.proved and len(read) == 1 and read[0].answer == "unsat" and read[0].smt2, d.summary()
+    f = pi.induction_finding(step, "repaired")
+    r = pi.relation(step, "repaired")
+    assert f.statement_tied and (f.statement_object.lhs, f.statement_object.rhs) == (r.lhs, r.rhs)
+    spec = pi.steps("repaired")[step]
+    for bad in (type(r)(r.lhs, r.rhs * sympy.Rational(99, 100)), r.xreplace({pi.T_1: pi.T_k, pi.T_k: pi.T_1}),
+                type(r)(r.rhs, r.lhs)):
+        planted = dataclasses.replace(spec, reading=dataclasses.replace(spec.reading, relation=bad))
+        asked = ind.decide(pi.system("repaired"), planted, only=ind.READ)
+        assert asked.cases[-1].answer == "sat" and asked.relation is None and "does not derive" in asked.unread
+    # the proved step with the planted reading: holds, but states no relation, so a link it justifies is argued
+    planted = dataclasses.replace(spec, reading=dataclasses.replace(spec.reading, relation=type(r)(r.rhs, r.lhs)))
+    f_bad = ind.finding(ind.decide(pi.system("repaired"), planted))
+    assert f_bad.verdict == "holds" and getattr(f_bad, "statement_object", None) is None
+    f_bad.rests_on = ()              # its lemmas set aside here, so that only the missing reading is at stake
+    op = {"LessThan": "<=", "StrictLessThan": "<"}[type(r).__name__]
+    row = from_derivation(derive(Statement(r.lhs, op, r.rhs), [link(op, r.rhs, Found(f_bad))]), "d").proof["steps"][0]
+    assert row["status"] == "argued" and "its reading was not tied" in row["detail"], row

@@ -501,3 +501,23 @@ def test_hole_a_cite_whose_instance_sympy_evaluates_is_argued_not_a_crash():
         row = f.proof["steps"][0]
         assert f.proof["status"] != "proved" and row["status"] == "argued"
         assert "sympy evaluated it" in row["detail"]
+
+
+def test_a_statement_the_caller_attaches_is_said_to_be_attached_and_a_stated_one_cannot_be_replaced():
+    """`restate` attaches a statement to a finding whose method states none: the link it justifies carries
+    `restated` and says the engine did not tie it. A derivation states its own relation: restating it raises."""
+    from rue_verify.outputs.text import trust as trust_lines
+    from rue_verify.verify.trust import classify
+    x = sympy.Symbol("x", positive=True)
+    cert = derivation_restate(made_by_engine(Finding("holds", "all", "a certificate", certified=True), STAND_IN),
+                              Statement(x, "<=", x + 1))
+    f = from_derivation(derive(Statement(x, "<=", x + 1), [link("<=", x + 1, Found(cert))]), "d")
+    row = f.proof["steps"][0]
+    assert row["status"] == "certified" and row["restated"].startswith("x <= x + 1"), row
+    assert row["detail"].startswith("its statement attached by the caller (restate), not tied by the engine")
+    assert classify(row)[0] == "found"
+    with pytest.raises(ValueError, match="states its own relation"):
+        derivation_restate(f, Statement(x, "<=", x + 5))
+    shown = trust_lines({"node": "n", "proof": "proved", "nodes": [], "links": [], "kinds": {}, "methods": {},
+                         "found": [], "certificates": 0, "argued": [], "restated": ["n step 1"]})
+    assert any("the caller attached" in line and "n step 1" in line for line in shown)

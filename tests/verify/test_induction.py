@@ -164,3 +164,38 @@ def test_a_round_proved_in_cuts_carries_each_piece_and_a_false_or_unsupported_cu
         assert d.status == "unknown" and d.failing is None, d.summary()
         f = ind.finding(d)
         assert f.verdict == "inconclusive" and "a cut of the argument is false" in f.detail, f.detail
+
+
+def _read_flat(relation, given=None) -> ind.Invariant:
+    """FLAT with a reading: `relation` in the sympy symbols x (the state's counter) and c (the parameter)."""
+    x, c = sympy.symbols("x c", real=True)
+    return ind.Invariant("flat", "x <= 0", lambda p, s: s["x"] <= 0, FLAT.lemmas,
+                         reading=ind.Reading(relation(x, c), lambda p, s: {x: s["x"], c: p["c"]}, given))
+
+
+def test_a_reading_is_the_statement_only_when_z3_derives_it_from_what_was_decided():
+    """A step's `Reading` is what a derivation's `Found` link is matched against: the finding states it only when its
+    own case (what the step decided, the ties, and the relation negated) is unsat and its hypotheses have a model.
+    Planted: a relation the invariant does not give (x <= -1), one read the wrong way (x >= 1), and ties that
+    contradict each other (c < 0 beside the domain's c > 0), each leaving the finding with no statement and saying
+    why; `restate` then refuses to replace a tied statement."""
+    from rue_verify.verify.derivation import Statement, restate
+    d = ind.decide(toy(0), _read_flat(lambda x, c: sympy.Le(x, c)))      # x <= 0 < c
+    read = next(c for c in d.cases if c.reading)
+    assert d.proved and read.answer == "unsat" and read.label == ind.READ and read.smt2, d.summary()
+    f = ind.finding(d)
+    assert f.statement_tied and f.statement_object.text() == Statement(sympy.Symbol("x", real=True), "<=",
+                                                                        sympy.Symbol("c", real=True)).text()
+    assert len(f.smt2_cases) == len(d.cases)                                # the reading's problem goes to cvc5
+    with pytest.raises(ValueError, match="states its own relation"):
+        restate(f, Statement(sympy.Symbol("x", real=True), "<=", 5))
+    for wrong, given, why in ((lambda x, c: sympy.Le(x, -1), None, "does not derive"),
+                              (lambda x, c: sympy.Ge(x, 1), None, "does not derive"),
+                              (lambda x, c: sympy.Le(x, c), lambda p, s: [p["c"] < 0], "contradict each other")):
+        d = ind.decide(toy(0), _read_flat(wrong, given))
+        assert d.proved and d.relation is None and why in d.unread, (d.summary(), d.unread)
+        f = ind.finding(d)
+        assert f.verdict == "holds" and getattr(f, "statement_object", None) is None and why in f.unread
+    # a step that is not proved is not read: no reading case is decided
+    d = ind.decide(toy(1), _read_flat(lambda x, c: sympy.Le(x, c)))
+    assert d.status == "counterexample" and not any(c.reading for c in d.cases)
