@@ -77,12 +77,23 @@ def certificate(cover: dict, statement: str, source: str, what: str, relations: 
         several = len(cover["covers"]) > 1 and claim.startswith("(") and claim.endswith(")")
         relations = claim[1:-1].split(") & (") if several else [claim]
     cert = {"kind": KIND, "key": key(statement, source), "statement": statement, "source": source, "what": what,
-            "box": cover["box"], "covers": cover["covers"], "tail": cover.get("tail"),
+            "box": cover["box"], "covers": cover["covers"], "tail": _tail(cover.get("tail")),
             "on_its_box": bool(cover.get("on_its_box")), "relations": list(relations)}
     said = _partial(cert)
     if said:
         cert["partial"] = said
     return cert
+
+
+def _tail(tail: dict | None) -> dict | None:
+    """The tail as the certificate keeps it: its z3 problems are certificates of their own (`certify.collect`), so
+    the box's certificate names how many there are, not their text."""
+    if not tail:
+        return tail
+    out = {k: v for k, v in tail.items() if k != "problems"}
+    if tail.get("problems"):
+        out["decided_by"] = f"{out.get('decided_by', '')} [{len(tail['problems'])} SMT-LIB certificate(s) of its own]"
+    return out
 
 
 def _partial(cert: dict) -> str:

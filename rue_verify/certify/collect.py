@@ -97,7 +97,11 @@ def _step_certificates(h, what: str, source: str, uncovered: list | None) -> lis
     if d.cover:
         import sympy
         parts = h.claim.args if isinstance(h.claim, sympy.And) else (h.claim,)
-        return [boxes.certificate(d.cover, statement, source, what, relations=[str(p) for p in parts])]
+        tail = (d.cover.get("tail") or {}).get("problems") or []
+        # the tail past the box, where z3 decided it: its problems are certificates of their own, for cvc5
+        return [boxes.certificate(d.cover, statement, source, what, relations=[str(p) for p in parts])] + [
+            smt.certificate(t["smt2"], t["statement"], source, what + " (the tail past the box)")
+            for t in tail if isinstance(t.get("smt2"), str) and not smt.hollow(t["smt2"])]
     if d.smt2:
         why = ("z3 was given the claim already evaluated to true (sympy decided it from the symbols' assumptions when "
                "the relation was built): no certificate of its content")

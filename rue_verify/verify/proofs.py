@@ -248,6 +248,9 @@ def _holds_row(s: dict, st, describe: bool = True) -> dict:
             s["partial"] = d.partial
         if d.smt2:                             # z3's problem as SMT-LIB, for a certificate (`rue_verify.certify`)
             s["smt2"] = d.smt2
+        tail = ((d.cover or {}).get("tail") or {}).get("problems")
+        if tail:                               # an arb box's unbounded tail, decided by z3: its problems, for cvc5
+            s["tail"] = [dict(p) for p in tail]
     elif d.status == "refuted":
         s.update(status="refuted", detail=d.detail, witness=d.witness)
     else:

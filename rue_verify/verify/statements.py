@@ -1662,9 +1662,9 @@ def _decide_arb(st: Holds) -> Decision:
         end = lo if up else hi
         cuts = [sympy.sympify(st.cut[k])] if st.cut and k in st.cut else \
             [end + 1, end + 8] if up else [end - 1, end - 8]
-        tried = []
+        tried, tail_problems = [], []
         for cut in cuts:
-            t = _arb_tail(st, parts, k, cut, up, ends)
+            t, tail_problems = _arb_tail(st, parts, k, cut, up, ends)
             if t.status == "refuted":
                 return t
             if t.status == "certified":
@@ -1697,10 +1697,14 @@ def _decide_arb(st: Holds) -> Decision:
     where = ", ".join(f"{s} in [{_end(lo)}, {_end(hi)}]" for s, (lo, hi) in ends.items())
     inside = ", ".join(f"{s} in [{v.low:g}, {v.high:g}]" for s, v in box.items())
     least = min(smallest, key=lambda m: m[0])[1]
+    cover = statement_cover(ends, covers, finite, tail_said, on_its_box)
+    if cover is not None and cover.get("tail") is not None and unbounded:
+        # the tail's z3 problems (the claim there, or each margin's slope), each with its statement: cvc5 reads them
+        # as it reads the link's own (`carried.problems` walks the row's `tail`; `certify.collect` writes them)
+        cover["tail"]["problems"] = [{"statement": text, "smt2": smt2} for text, smt2 in tail_problems]
     return Decision("certified", "arb", f"arb interval arithmetic on {inside}: {boxes} boxes, every margin's lower "
                                         f"bound above 0 (smallest {least}){tail_said}",
-                    partial=None if on_its_box else f"the box {where} only",
-                    cover=statement_cover(ends, covers, finite, tail_said, on_its_box))
+                    partial=None if on_its_box else f"the box {where} only", cover=cover)
 
 
 def _end(v) -> str:
@@ -1709,28 +1713,34 @@ def _end(v) -> str:
     return str(v) if not v.is_finite else f"{float(v):g}"
 
 
-def _arb_tail(st: Holds, parts: list, k, cut, up: bool, ends: dict) -> Decision:
+def _arb_tail(st: Holds, parts: list, k, cut, up: bool, ends: dict) -> tuple[Decision, list]:
     """The claim on the tail k >= cut (k <= cut, not `up`), the other symbols in their sides of the box: the
     claim itself (`auto`), else every margin monotone toward the box there (its derivative in k, `auto`), so
-    that the margin at the cut, which the box covers, bounds it on the tail."""
+    that the margin at the cut, which the box covers, bounds it on the tail. Returns (the decision, the z3
+    problems it rests on as (statement, SMT-LIB text): each for cvc5, like a link's own)."""
     import sympy
     dom = tuple(g for s, (lo, hi) in ends.items() if s != k
                 for g in (rel(s, ">=", lo), rel(s, "<=", hi))) + (rel(k, ">=" if up else "<=", cut),)
-    itself = decide(Holds(st.claim, dom, "auto", seconds=st.seconds))
+    on_tail = Holds(st.claim, dom, "auto", seconds=st.seconds)
+    itself = decide(on_tail)
     if itself.status in ("certified", "refuted"):       # a refutation: a point of the tail, replayed (`decide`)
-        return dataclasses.replace(itself, detail=f"the claim itself there ({itself.detail})")
-    slopes = []
+        return (dataclasses.replace(itself, detail=f"the claim itself there ({itself.detail})"),
+                [(on_tail.text(), itself.smt2)] if itself.status == "certified" and itself.smt2 else [])
+    slopes, problems = [], []
     for part in parts:
         margin = (part.rhs - part.lhs) if isinstance(part, (sympy.Le, sympy.Lt)) else (part.lhs - part.rhs)
         slope = sympy.diff(margin.doit(), k)
-        d = decide(Holds(rel(slope, ">=" if up else "<=", 0), dom, "auto", seconds=st.seconds))
+        falls = Holds(rel(slope, ">=" if up else "<=", 0), dom, "auto", seconds=st.seconds)
+        d = decide(falls)
         if d.status != "certified":
             return Decision("argued", "arb", f"neither the claim ({_short(itself.detail, 160)}) nor the margin's "
-                                             f"monotonicity toward the box ({_short(d.detail, 160)}) is proved there")
+                                             f"monotonicity toward the box ({_short(d.detail, 160)}) is proved "
+                                             "there"), []
         slopes.append(d.method)
+        problems += [(falls.text(), d.smt2)] if d.smt2 else []
     return Decision("certified", "arb", f"every margin is {'nondecreasing' if up else 'nonincreasing'} in {k} there "
                                         f"({', '.join(slopes)}: its derivative {'>=' if up else '<='} 0), so at least "
-                                        f"its value at {k} = {cut}, which the box covers")
+                                        f"its value at {k} = {cut}, which the box covers"), problems
 
 
 def _arb_refuted(st: Holds, cert, fn, strict: bool) -> Decision:

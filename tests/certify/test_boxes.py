@@ -231,3 +231,31 @@ def test_a_certificate_put_out_of_sight_fails_the_directory(two, tmp_path):
     os.symlink(other, tmp_path / "linked")
     rows = {os.path.basename(f): (ok, d) for f, _, ok, d in check.check_directory(tmp_path)}
     assert rows["a.json"][0] and not rows["b.json.bak"][0] and not rows["linked"][0]
+
+
+def test_a_tail_z3_decided_carries_its_problems_for_cvc5_as_certificates_of_their_own():
+    """Review H4: the tail past an arb box, where z3 decided it, keeps its SMT-LIB problems: on the decision's cover,
+    on the row a derivation's link writes (so cvc5 reads them with the link, `carried.problems`) and as certificates
+    of their own beside the box's, which names how many. cvc5 re-decides each; one with its claim's negation
+    dropped is no certificate."""
+    from rue_verify.certify import collect, smt
+    from rue_verify.verify.carried import problems
+    from rue_verify.verify.proofs import holds_row
+    d = decide(TAIL)
+    tail = d.cover["tail"]["problems"]
+    assert tail and all("(check-sat)" in t["smt2"] and t["statement"] for t in tail), d.cover["tail"]
+    row = holds_row({}, TAIL)
+    assert row["status"] == "certified" and [(s_, t) for _, s_, t in problems(row)] == \
+        [(t["statement"], t["smt2"]) for t in tail]
+    certs = collect._step_certificates(TAIL, "test: the tail", "source-hash", [])
+    kinds = [c["kind"] for c in certs]
+    assert kinds == [boxes.KIND] + ["smt2"] * len(tail), kinds
+    assert f"{len(tail)} SMT-LIB certificate(s) of its own" in certs[0]["tail"]["decided_by"]
+    assert boxes.check(fresh(certs[0]))[0]
+    pytest.importorskip("cvc5")
+    for c in certs[1:]:
+        ok, said = smt.check(c)
+        assert ok, said
+    bad = dict(certs[1])
+    bad["smt2"] = "\n".join(line for line in bad["smt2"].splitlines() if ":named negated_claim" not in line)
+    assert not smt.check(bad)[0]
