@@ -58,6 +58,8 @@ class Pr(sympy.Function):
     nargs = 1
     is_real = True
     is_nonnegative = True
+    #: the range of its values, a sound fact z3 reads of it (`statements._ToZ3.atom`)
+    value_range = (0, 1)
 
     def _latex(self, printer, exp=None):
         return _power(r"\Pr\left(" + printer._print(self.args[0]) + r"\right)", exp)

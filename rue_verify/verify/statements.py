@@ -1124,6 +1124,7 @@ class _ToZ3:
         range): a fresh variable, the same one wherever the same object stands, with the sign sympy gives it (for
         a sum or a maximum, its terms' sign at every index of its range: `_range_sign`). Sound: what is unsat for
         every value of the variable is unsat for the object's."""
+        import sympy
         for a, v in self.apps.setdefault("atom", []):
             if a == e:
                 return v
@@ -1136,6 +1137,14 @@ class _ToZ3:
         self.fact(*[(c, f"{v} {op} 0: the sign of {_short(e, 80)}, from {where}")
                     for c, op in {"positive": [(v > 0, ">")], "nonnegative": [(v >= 0, ">=")],
                                   "negative": [(v < 0, "<")], "nonpositive": [(v <= 0, "<=")]}.get(sign, [])])
+        # a function class that states its values' range (`value_range`: a probability's [0, 1]) gives it as a fact
+        span = getattr(type(e), "value_range", None)
+        if isinstance(span, tuple) and len(span) == 2:
+            lo, hi = (sympy.Rational(b) for b in span)
+            self.fact((v >= self(lo), f"{v} >= {lo}: {type(e).__name__}'s values lie in [{lo}, {hi}] "
+                                      f"({_short(e, 80)})"),
+                      (v <= self(hi), f"{v} <= {hi}: {type(e).__name__}'s values lie in [{lo}, {hi}] "
+                                      f"({_short(e, 80)})"))
         return v
 
     def monotone(self) -> None:
@@ -1581,8 +1590,56 @@ def _replay(st: Holds, point: dict) -> Decision:
     if ok_given and holds_there is False:
         return Decision("refuted", "z3", f"a counterexample, replayed on the statement: {params}",
                         witness={"params": params})
+    if holds_there is None or not ok_given:
+        # a side the point cannot evaluate (a function the engine does not define: a probability, a maximum over a
+        # range, a function the caller declared): z3 asked again with the point fixed, for every value of those
+        said = _false_at_point(st, point)
+        if said:
+            return Decision("refuted", "z3", f"a counterexample at {params}: {said}", witness={"params": params})
     return Decision("argued", "z3", f"z3 found a model of its abstraction ({params}) that is not a counterexample "
                                     "of the statement itself, so it decides nothing")
+
+
+#: z3's time limit for each question `_false_at_point` asks, in seconds
+POINT_SECONDS = 4.0
+
+
+def _false_at_point(st: Holds, point: dict) -> str:
+    """Why the statement is false at `point` for every value of what the point leaves unevaluated ('' when z3 does
+    not show it): with every symbol fixed at the point's exact value (within its assumptions), z3 certifies each
+    given relation there and the claim's negation there, reading the functions it cannot evaluate only through
+    their sound facts, as it reads them in a proof. So the point is a counterexample of the statement for the
+    functions as they are, whatever their values: a refutation as sound as a proof. A point with no symbol, or
+    one whose claim keeps a free symbol, is not asked (no recursion: the closed statements have no model to
+    replay)."""
+    import sympy
+    if not point:
+        return ""
+    try:
+        exact = {k: v if getattr(v, "is_Rational", False) else sympy.Rational(v) for k, v in point.items()}
+        if not all(_admits(k, v) for k, v in exact.items()):
+            return ""
+        claim = sympy.sympify(st.claim).xreplace(exact)
+        given = [sympy.sympify(g).xreplace(exact) for g in st.given]
+        if claim.free_symbols or any(g.free_symbols for g in given):
+            return ""
+        for g in given:
+            if g is sympy.true:
+                continue
+            if g is sympy.false or _decide_z3(Holds(g, (), "z3", seconds=POINT_SECONDS)).status != "certified":
+                return ""
+        neg = sympy.Not(claim, evaluate=False) if not isinstance(claim, sympy.Rel) else claim.negated
+        if neg is sympy.true:
+            return "the claim evaluates to false there"
+        if neg is sympy.false:
+            return ""
+        d = _decide_z3(Holds(neg, (), "z3", seconds=POINT_SECONDS))
+    except Exception:
+        return ""
+    if d.status != "certified":
+        return ""
+    return ("with the point fixed, z3 certifies the given relations there and the claim's negation there, for every "
+            "value of the functions it reads only through their sound facts")
 
 
 # -------------------------------------------------------------------------------------------------- arb

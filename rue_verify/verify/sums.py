@@ -62,6 +62,10 @@ _OPS_OF = {"Equality": "==", "LessThan": "<=", "StrictLessThan": "<", "GreaterTh
 
 
 # ------------------------------------------------------------------------------------------- random objects
+#: the most indices a maximum over a range with integer ends is written out to (`MaxOver.doit`)
+EXPANDED_MAX = 2000
+
+
 class MaxOver(sympy.Function):
     """The largest of f(k) for the integers k in [lo, hi] (a finite, nonempty index set): MaxOver(f, (k, lo, hi)).
     Build it with `max_over`. The index is bound: it is not a free symbol of the expression."""
@@ -80,6 +84,15 @@ class MaxOver(sympy.Function):
 
     def _eval_derivative(self, s):            # sympy's simplify asks; a maximum has no derivative in general
         return None if s not in self.free_symbols else sympy.Derivative(self, s)
+
+    def doit(self, **hints):
+        """Over a range with integer ends (at most `EXPANDED_MAX` indices, nonempty), the largest of its terms written
+        out (sympy's Max); otherwise itself, its arguments done."""
+        f, (k, lo, hi) = self.args
+        lo, hi = sympy.sympify(lo).doit(**hints), sympy.sympify(hi).doit(**hints)
+        if lo.is_Integer and hi.is_Integer and 0 <= hi - lo < EXPANDED_MAX:
+            return sympy.Max(*[f.xreplace({k: sympy.Integer(i)}).doit(**hints) for i in range(int(lo), int(hi) + 1)])
+        return MaxOver(f.doit(**hints) if hints.get("deep", True) else f, sympy.Tuple(k, lo, hi))
 
     @property
     def free_symbols(self):

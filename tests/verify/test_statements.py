@@ -202,3 +202,32 @@ def test_a_claim_false_at_every_value_is_refuted_only_where_its_domain_has_a_poi
         claim = sympy.Le(x ** 2 + 1, y - y - 1, evaluate=False)
         e = decide(Holds(claim, given=(rel(y, ">", 1), rel(y, "<", 0)), method=method))
         assert e.status != "refuted", e
+
+
+def test_a_point_z3_models_refutes_only_where_the_claim_is_false_for_every_value_of_what_it_cannot_evaluate():
+    """A model of z3's abstraction whose point the statement cannot be evaluated at (a probability, a function the
+    caller declared) is asked again with the point fixed: it refutes only when z3 certifies the claim false there for
+    every value of those objects. Pr(x <= y) + x >= 2 with x < 1 is false at any point (a probability is at most 1,
+    `Pr.value_range`); f(x) >= 0 for an undeclared f, and Pr(x <= y) > 0, are false only for some values of f or of
+    the probability: never refuted (argued), since the function as it is may satisfy them."""
+    from rue_verify.verify.derivation import Pr
+    x, y = sympy.symbols("x y", positive=True)
+    f = sympy.Function("f", real=True)
+    d = decide(Holds(rel(Pr(sympy.Le(x, y)) + x, ">=", 2), (rel(x, "<", 1),), "z3"))
+    assert d.status == "refuted" and "with the point fixed" in d.detail and d.witness["params"]["x"] < 1, d
+    assert decide(Holds(rel(Pr(sympy.Le(x, y)), "<=", 1), (), "z3")).status == "certified"
+    assert decide(Holds(rel(Pr(sympy.Le(x, y)), "<=", sympy.Rational(1, 2)), (), "z3")).status == "argued"
+    for maybe in (rel(f(x), ">=", 0), rel(Pr(sympy.Le(x, y)), ">", 0), rel(f(x) + f(y), "<=", 2 * f(x))):
+        d = decide(Holds(maybe, (), "z3"))
+        assert d.status == "argued" and "decides nothing" in d.detail, (maybe, d)
+
+
+def test_a_maximum_over_a_range_with_integer_ends_is_written_out():
+    from rue_verify.verify.sums import max_over
+    k, n = sympy.symbols("k n", integer=True, positive=True)
+    x = sympy.Symbol("x", positive=True)
+    assert max_over(x * k, (k, 1, 3)).doit() == 3 * x
+    assert max_over(-(k - 2) ** 2, (k, 1, 4)).doit() == 0
+    assert max_over(x * k, (k, 1, n)).doit() == max_over(x * k, (k, 1, n))          # symbolic: stays
+    d = decide(Holds(rel(max_over(x * k, (k, 1, n)), ">", 5), (rel(x, "<", 1), rel(n, "<=", 3)), "z3"))
+    assert d.status == "refuted" and d.witness["params"]["n"] <= 3, d
