@@ -91,8 +91,10 @@ def _tail(tail: dict | None) -> dict | None:
     if not tail:
         return tail
     out = {k: v for k, v in tail.items() if k != "problems"}
-    if tail.get("problems"):
-        out["decided_by"] = f"{out.get('decided_by', '')} [{len(tail['problems'])} SMT-LIB certificate(s) of its own]"
+    from .smt import hollow
+    kept = [t for t in tail.get("problems") or () if isinstance(t.get("smt2"), str) and not hollow(t["smt2"])]
+    if kept:
+        out["decided_by"] = f"{out.get('decided_by', '')} [{len(kept)} SMT-LIB certificate(s) of its own]"
     return out
 
 

@@ -1011,6 +1011,14 @@ def _found_link(row: dict, by: Found, prev=None, op=None, to=None, here: tuple =
             return _argue(row, "the finding states no relation" + (f" ({unread})" if unread else
                                " (attach the Statement its method decided with verify.restate)")
                           + ", so nothing ties it to this link")
+        # the statement object must be the one its method recorded (a derivation's chain, a tied reading's record)
+        kept = ((f.proof or {}).get("chain") or {}).get("statement") if getattr(f, "engine_method", None) == \
+            "a derivation" else getattr(f, "proof_statement", None)
+        stated_by = getattr(f, "statement_tied", False) or getattr(f, "restated", False) or \
+            getattr(f, "engine_method", None) == "a derivation"
+        if not stated_by or not isinstance(kept, dict) or kept.get("srepr") != target.record()["srepr"]:
+            return _argue(row, "the finding's statement is not the one its method recorded (replaced after it was "
+                               "made)")
         why = matches(target.lhs, target.op, target.rhs, prev, op, to)
         if why:
             return _argue(row, f"the finding decided {shorten(target.text(), 100)}, not this link: {why}")
@@ -1023,6 +1031,9 @@ def _found_link(row: dict, by: Found, prev=None, op=None, to=None, here: tuple =
                                    f"domain ({sub['status']})")
     if f.verdict == "holds":
         row.update(status=f.decided_by, detail=shorten(f.detail, 240), witness=f.witness)
+        if getattr(f, "reading_scope", None):
+            # an induction's relation holds at its system's states, its symbols those states' objects: said on the row
+            row["scope"] = f.reading_scope
         if getattr(f, "restated", False):
             # the statement the link was matched against is the caller's (`restate`), not tied by the engine
             row["restated"] = target.text() if isinstance(target, Statement) else True

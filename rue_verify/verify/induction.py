@@ -313,6 +313,7 @@ def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEO
     """
     Z = z3()
     t0 = time.perf_counter()
+    extra_given = extra is not None
     p, pc, optional = system.params()
     unknown = [d for d in step.defs if d not in optional]
     if unknown:
@@ -393,6 +394,10 @@ def decide(system: System, step: Invariant | AtState, *, timeout_ms: int = TIMEO
     if reading is not None and ((only is None and status == "proved") or only == READ):
         case, unread = _read(system, step, reading, p, extra, timeout_ms)
         cases.append(case)
+        if fix or extra_given:
+            # decided at given values or under added constraints: the step is not proved on the system's domain, so
+            # nothing it decided is a relation a derivation may read for every state
+            unread = unread or "the step was decided at fixed values or under added constraints (fix=, extra=)"
         relation = reading.relation if not unread else None
     return Decision(step.name, step.statement, status, cases, tuple(dict.fromkeys(lem.node for lem in step.lemmas)),
                     system.domain, round(time.perf_counter() - t0, 4), formula, relation, unread)
@@ -440,6 +445,14 @@ def _read(system: System, step, reading: Reading, p: dict, extra: list, timeout_
     if case.answer != "unsat":
         return case, (f"z3 does not derive the relation from what the step decided ({case.answer}"
                       + (f", at {case.model}" if case.model else "") + ")")
+    # the relation must come from what the step decided, not from the ties (or the domain) alone
+    without = Z.Solver()
+    without.set(timeout=int(timeout_ms))
+    without.add(*[f for w, f in hyps if w != "what the step decided, at the state"],
+                Z.Not(_Z3_OPS[type(r).__name__](a, b)))
+    if without.check() == Z.unsat:
+        return case, ("the relation follows from its ties and the domain alone (z3: unsat without what the step "
+                      "decided), so it reads nothing the step proved")
     return case, ""
 
 
@@ -470,6 +483,9 @@ def finding(d: Decision, *, witness: dict | None = None, searched: str = "", nod
             r = d.relation
             st = Statement(r.lhs, _OP_OF[type(r).__name__], r.rhs)
             proved.statement_object, proved.proof_statement, proved.statement_tied = st, st.record(), True
+            # where the relation holds: at the system's states, its symbols the states' objects (the caller's
+            # `Reading.objects`); a derivation that reads it must be about those states (`derivation._found_link`)
+            proved.reading_scope = f"at every state of {d.domain} that the step covers"
         elif d.unread:
             proved.unread = f"its reading was not tied to what it decided: {d.unread}"
         return made_by_engine(proved, "an induction decided by z3")

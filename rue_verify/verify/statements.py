@@ -919,10 +919,22 @@ class _ToZ3:
             self.side.append(c)
             self.why.append(why)
 
+    def unique(self, name: str) -> str:
+        """`name`, or `name__k` when a variable of this problem has it already: z3 identifies a variable by its
+        name, so two sympy symbols of one name (a real t and a positive t, two Dummies) must not become one."""
+        used = self.__dict__.setdefault("names", set())
+        out, k = name, 0
+        while out in used:
+            k += 1
+            out = f"{name}__{k}"
+        used.add(out)
+        return out
+
     def var(self, s):
         z3 = self.z3
         if s not in self.vars:
-            v = z3.Int(str(s)) if s.is_integer else z3.Real(str(s))
+            name = self.unique(str(s))
+            v = z3.Int(name) if s.is_integer else z3.Real(name)
             self.vars[s] = v
             if s.is_integer:                  # arithmetic on the reals (z3's Int division is integer division)
                 self.reals[s] = z3.ToReal(v)
@@ -933,7 +945,7 @@ class _ToZ3:
         return self.reals.get(s, self.vars[s])
 
     def new(self, name: str):
-        return self.z3.Real(f"_{name}{next(self.fresh)}")
+        return self.z3.Real(self.unique(f"_{name}{next(self.fresh)}"))
 
     def app(self, name: str, arg):
         for a, v in self.apps.setdefault(name, []):
@@ -1477,6 +1489,7 @@ def _sample_refutation(st: Holds, tries: int = 8) -> Decision | None:
     rels = [st.claim, *(sympy.sympify(g) for g in st.given)]
     labels = {a.base.label for r in rels for a in r.atoms(sympy.Indexed)}
     syms = [s_ for s_ in _symbols(st) if s_ not in labels and not isinstance(s_, sympy.Indexed)]
+    rels = [_rebound(r, set(syms)) for r in rels]         # a bound index that is also a free symbol: renamed
     if not syms and not labels:
         return None
     rng = random.Random(sympy.srepr(st.claim)[:200])       # the same points for the same statement
@@ -1554,11 +1567,23 @@ def _draw(rng, s, side):
 
 
 def _admits(s, v) -> bool:
-    """Whether the value `v` satisfies the symbol `s`'s own assumptions (sign, integer, nonzero)."""
+    """Whether the value `v` satisfies every assumption of the symbol `s` (sign, integer, nonzero, and every other
+    one sympy keeps: noninteger, irrational, prime, even, ...), each read of the number itself by sympy; one sympy
+    cannot tell of it (a float said rational) is not admitted."""
+    import sympy
     checks = {"positive": lambda: v > 0, "nonnegative": lambda: v >= 0, "negative": lambda: v < 0,
               "nonpositive": lambda: v <= 0, "nonzero": lambda: v != 0, "zero": lambda: v == 0,
               "integer": lambda: bool(getattr(v, "is_integer", False))}
-    return all(bool(f()) for a, f in checks.items() if s.assumptions0.get(a))
+    if not all(bool(f()) for a, f in checks.items() if s.assumptions0.get(a)):
+        return False
+    x = sympy.sympify(v)
+    for a, want in s.assumptions0.items():
+        if a in checks and want:
+            continue
+        got = getattr(x, f"is_{a}", None)
+        if got is not want:
+            return False
+    return True
 
 
 def _params(point: dict) -> dict:
@@ -1575,8 +1600,33 @@ def _params(point: dict) -> dict:
     return out
 
 
+def _rebound(e, keys):
+    """`e` with the index of every sum, product, integral, maximum or union over a range that is also a symbol of
+    `keys` renamed to a fresh one (a Dummy of its assumptions): a point that fixes a free k must not reach a bound k
+    (sympy's subs and xreplace would write the point's value into the range's own index)."""
+    import sympy
+
+    def ranged(x):
+        return isinstance(x, (sympy.Sum, sympy.Product, sympy.Integral)) or type(x).__name__ in ("MaxOver", "Cup")
+
+    def bound(x):
+        return [a[0] for a in x.args[1:] if isinstance(a, sympy.Tuple) and len(a) >= 1
+                and isinstance(a[0], sympy.Symbol)]
+
+    def clash(x):
+        return ranged(x) and any(k in keys for k in bound(x))
+
+    def rename(x):
+        swap = {k: sympy.Dummy(k.name, **k.assumptions0) for k in bound(x) if k in keys}
+        return x.func(*[a.xreplace(swap) for a in x.args])
+    e = sympy.sympify(e)
+    return e.replace(clash, rename) if any(clash(x) for x in sympy.preorder_traversal(e)) else e
+
+
 def _replay(st: Holds, point: dict) -> Decision:
     """A model of the abstraction is a counterexample only if the statement itself fails there (50 digits)."""
+    keys = set(point)
+    st = dataclasses.replace(st, claim=_rebound(st.claim, keys), given=tuple(_rebound(g, keys) for g in st.given))
     try:
         ok_given = all(_truth(g, point) is True for g in st.given)
         holds_there = _truth(st.claim, point)
@@ -1600,6 +1650,44 @@ def _replay(st: Holds, point: dict) -> Decision:
                                     "of the statement itself, so it decides nothing")
 
 
+def _defined_at(e, exact: dict) -> bool:
+    """Whether every place of `e` whose symbols the point fixes is defined there, each decided on exact numbers:
+    a denominator (a negative integer power) nonzero, a root's radicand >= 0 (> 0 under a negative exponent), a
+    logarithm's argument > 0. A place sympy cannot evaluate to a number there (a probability's value) is not
+    known defined: False. Places inside a sum's or a maximum's range (a bound index) are not read here."""
+    import sympy
+    keys = set(exact)
+
+    def number(x):
+        v = sympy.sympify(x).xreplace(exact)
+        if not v.is_number or v.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+            return None
+        try:
+            return sympy.N(v, 50)
+        except Exception:
+            return None
+    for sub in sympy.preorder_traversal(e):
+        if not isinstance(sub, (sympy.Pow, sympy.log)) or not sub.free_symbols or not sub.free_symbols <= keys:
+            continue
+        if isinstance(sub, sympy.log):
+            a = number(sub.args[0])
+            if a is None or not (a.is_real and a > 0):
+                return False
+            continue
+        b, p = sub.base, sub.exp
+        if p.is_integer and p.is_nonnegative:
+            continue
+        v = number(b)
+        if v is None or not v.is_real and p.is_integer is not True:
+            return False
+        if p.is_integer:
+            if v == 0:
+                return False
+        elif (p.is_negative and not v > 0) or not v >= 0:
+            return False
+    return True
+
+
 #: z3's time limit for each question `_false_at_point` asks, in seconds
 POINT_SECONDS = 4.0
 
@@ -1619,6 +1707,8 @@ def _false_at_point(st: Holds, point: dict) -> str:
         exact = {k: v if getattr(v, "is_Rational", False) else sympy.Rational(v) for k, v in point.items()}
         if not all(_admits(k, v) for k, v in exact.items()):
             return ""
+        if not all(_defined_at(sympy.sympify(e), exact) for e in (st.claim, *st.given)):
+            return ""                          # a point where the statement is not defined speaks of nothing
         claim = sympy.sympify(st.claim).xreplace(exact)
         given = [sympy.sympify(g).xreplace(exact) for g in st.given]
         if claim.free_symbols or any(g.free_symbols for g in given):

@@ -521,3 +521,20 @@ def test_a_statement_the_caller_attaches_is_said_to_be_attached_and_a_stated_one
     shown = trust_lines({"node": "n", "proof": "proved", "nodes": [], "links": [], "kinds": {}, "methods": {},
                          "found": [], "certificates": 0, "argued": [], "restated": ["n step 1"]})
     assert any("the caller attached" in line and "n step 1" in line for line in shown)
+
+
+def test_a_statement_set_on_a_finding_by_hand_or_replaced_after_is_not_read():
+    """Planted by a review: a statement object set on an engine finding by hand (not `restate`, not its method), or
+    a derivation finding's statement replaced on a copy, justifies no link."""
+    import copy
+    x = sympy.Symbol("x", positive=True)
+    false = Statement(x + 1, "<=", x)
+    f = made_by_engine(Finding("holds", "all", "i", certified=True), STAND_IN)
+    f.statement_object = false
+    row = from_derivation(derive(false, [link("<=", x, Found(f))]), "d").proof["steps"][0]
+    assert row["status"] == "argued" and "not the one its method recorded" in row["detail"], row
+    good = from_derivation(derive(Statement(x, "<=", x + 1), [link("<=", x + 1, Decide())]), "d")
+    forged = copy.copy(good)
+    forged.statement_object = false
+    row = from_derivation(derive(false, [link("<=", x, Found(forged))]), "d").proof["steps"][0]
+    assert row["status"] == "argued" and "not the one its method recorded" in row["detail"], row

@@ -199,3 +199,26 @@ def test_a_reading_is_the_statement_only_when_z3_derives_it_from_what_was_decide
     # a step that is not proved is not read: no reading case is decided
     d = ind.decide(toy(1), _read_flat(lambda x, c: sympy.Le(x, c)))
     assert d.status == "counterexample" and not any(c.reading for c in d.cases)
+
+
+def test_a_reading_ties_nothing_at_fixed_values_or_from_its_ties_alone():
+    """Planted by a review: a step decided at fixed values (`fix=`) or under added constraints (`extra=`) states no
+    relation for every state; a reading whose ties give the relation by themselves (a constant object, a tie that
+    is the relation) reads nothing the step proved. A tied relation's link says where it holds (`scope`)."""
+    from rue_verify.verify.derivation import Found, Statement, derive, from_derivation, link
+    x, c = sympy.symbols("x c", real=True)
+    shifted = ind.Invariant("flat", "x <= c - 3", lambda p, s: s["x"] <= p["c"] - 3, reading=ind.Reading(
+        sympy.Le(x, c - 3), lambda p, s: {x: s["x"], c: p["c"]}))
+    assert ind.decide(toy(0), shifted).status == "counterexample"
+    for kw in ({"fix": {"c": 3}}, {"extra": lambda p: [p["c"] >= 3]}):
+        d = ind.decide(toy(0), shifted, **kw)
+        assert d.proved and d.relation is None and "fix=, extra=" in d.unread, (kw, d.summary())
+    for reading in (ind.Reading(sympy.Ge(c, 100), lambda p, s: {c: p["c"]}, lambda p, s: [p["c"] >= 100]),
+                    ind.Reading(sympy.Ge(x, 7), lambda p, s: {x: z3.RealVal(7)})):
+        d = ind.decide(toy(0), ind.Invariant("flat", "x <= 0", lambda p, s: s["x"] <= 0, reading=reading))
+        assert d.proved and d.relation is None and "alone" in d.unread, d.unread
+    f = ind.finding(ind.decide(toy(0), _read_flat(lambda x_, c_: sympy.Le(x_, c_))))
+    f.rests_on = ()                  # its lemma set aside here: only the scope is at stake
+    row = from_derivation(derive(Statement(f.statement_object.lhs, "<=", f.statement_object.rhs),
+                                 [link("<=", f.statement_object.rhs, Found(f))]), "d").proof["steps"][0]
+    assert row["status"] == "certified" and row["scope"].startswith("at every state of the toy counter"), row

@@ -231,3 +231,28 @@ def test_a_maximum_over_a_range_with_integer_ends_is_written_out():
     assert max_over(x * k, (k, 1, n)).doit() == max_over(x * k, (k, 1, n))          # symbolic: stays
     d = decide(Holds(rel(max_over(x * k, (k, 1, n)), ">", 5), (rel(x, "<", 1), rel(n, "<=", 3)), "z3"))
     assert d.status == "refuted" and d.witness["params"]["n"] <= 3, d
+
+
+def test_a_true_statement_is_never_refuted_at_a_point_it_does_not_admit():
+    """Planted by a review: z3's model at a point the statement cannot be evaluated at must not refute a true
+    statement when the point is outside what the statement speaks of: a bound index that shares a free symbol's
+    name (max over k of k^2 against a free k), a value a symbol's assumptions exclude (noninteger, irrational,
+    prime), a point where a denominator inside a probability's event is zero. Two symbols of one name are two
+    variables for z3: t (real) <= t (positive) is false, not proved."""
+    from rue_verify.verify.derivation import Pr, event
+    from rue_verify.verify.sums import max_over
+    k, n = sympy.symbols("k n", integer=True, positive=True)
+    x = sympy.Symbol("x", noninteger=True)
+    r = sympy.Symbol("r", irrational=True)
+    p = sympy.Symbol("p", prime=True)
+    y = sympy.Symbol("y", real=True)
+    A = event("A")
+    true = [Holds(rel(max_over(k ** 2, (k, 1, n)), ">=", (k + 1) ** 2), (rel(k, "<", n),), "z3"),
+            Holds(rel(x ** 2 - 3 * x + 2, "!=", 0)), Holds(rel(r ** 2 - 3 * r + 2, "!=", 0), (), "z3"),
+            Holds(rel(p ** 2 - 5 * p + 4, "!=", 0), (), "z3"),
+            Holds(rel(y ** 2 + y ** 2 * Pr(A(1 / y)), ">", 0), (), "z3")]
+    for st in true:
+        assert decide(st).status != "refuted", st
+    t_real, t_pos = sympy.Symbol("t", real=True), sympy.Symbol("t", positive=True)
+    assert decide(Holds(rel(t_real, "<=", t_pos))).status == "refuted"
+    assert decide(Holds(rel(t_real, "<=", t_pos), (), "z3")).status == "refuted"
