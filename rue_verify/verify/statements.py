@@ -1221,7 +1221,20 @@ def _decide_z3(st: Holds) -> Decision:
     for s, v in tr.vars.items():
         val = model.eval(v, model_completion=True)
         point[s] = _z3_number(val)
-    return _replay(st, point)
+    # the model's values of the terms of declared sequences (`sums.sequence`: parameters of the statement, which a
+    # counterexample may choose), for `_replay`
+    terms = {e: _z3_number(model.eval(v, model_completion=True)) for e, v in tr.apps.get("atom", [])
+             if isinstance(e, sympy.core.function.AppliedUndef) and _sequence_facts(e.func) is not None}
+    return _replay(st, point, terms)
+
+
+def _sequence_facts(f):
+    """The declared facts of the sequence `f` (`sums.sequence`), or None for a function that is not one."""
+    try:
+        from .sums import _SEQUENCES
+    except ImportError:                                  # pragma: no cover - the engine ships both
+        return None
+    return _SEQUENCES.get(f)
 
 
 def _z3_smt2(tr: _ToZ3, given: list, hyps: list, claim, goal) -> str:
@@ -1623,8 +1636,9 @@ def _rebound(e, keys):
     return e.replace(clash, rename) if any(clash(x) for x in sympy.preorder_traversal(e)) else e
 
 
-def _replay(st: Holds, point: dict) -> Decision:
-    """A model of the abstraction is a counterexample only if the statement itself fails there (50 digits)."""
+def _replay(st: Holds, point: dict, terms: dict | None = None) -> Decision:
+    """A model of the abstraction is a counterexample only if the statement itself fails there (50 digits).
+    `terms`: the model's values of declared sequences' terms (`_sequence_point`)."""
     keys = set(point)
     st = dataclasses.replace(st, claim=_rebound(st.claim, keys), given=tuple(_rebound(g, keys) for g in st.given))
     try:
@@ -1646,6 +1660,13 @@ def _replay(st: Holds, point: dict) -> Decision:
         said = _false_at_point(st, point)
         if said:
             return Decision("refuted", "z3", f"a counterexample at {params}: {said}", witness={"params": params})
+        # a declared sequence is a parameter: its terms chosen (the model's, the others by its facts) refute it
+        chosen = _sequence_point(st, point, terms or {})
+        if chosen is not None:
+            return Decision("refuted", "z3", f"a counterexample at {params} with the sequence's terms {chosen} "
+                                             "(each meeting the sequence's declared sign, order and bounds), "
+                                             "replayed on the statement to 50 digits",
+                            witness={"params": {**params, **chosen}})
     return Decision("argued", "z3", f"z3 found a model of its abstraction ({params}) that is not a counterexample "
                                     "of the statement itself, so it decides nothing")
 
@@ -1686,6 +1707,64 @@ def _defined_at(e, exact: dict) -> bool:
         elif (p.is_negative and not v > 0) or not v >= 0:
             return False
     return True
+
+
+def _sequence_point(st: Holds, point: dict, terms: dict) -> dict | None:
+    """The terms of the declared sequences (`sums.sequence`, parameters of the statement: it speaks of every
+    sequence with the declared facts) at which, with the point's symbols, the statement is false: the claim and
+    the given relations written out at the point (a sum or a maximum over a range with integer ends term by term),
+    each term of a sequence the model's value where z3 gave one, else its nearest given neighbour's (below, else
+    above; a sequence with none takes its lower bound, else 1); kept only if every term meets the sequence's sign,
+    integer kind, bounds and order (strict orders checked as such), the given relations hold and the claim is false,
+    each to 50 digits. Returns {term's text: value} or None."""
+    import sympy
+    try:
+        exact = {k: v if getattr(v, "is_Rational", False) else sympy.Rational(v) for k, v in point.items()}
+        if not all(_admits(k, v) for k, v in exact.items()):
+            return None
+        if not all(_defined_at(sympy.sympify(e), exact) for e in (st.claim, *st.given)):
+            return None
+        rels = [sympy.sympify(e).xreplace(exact).doit() for e in (st.claim, *st.given)]
+        apps = {a for r in rels for a in r.atoms(sympy.core.function.AppliedUndef) if _sequence_facts(a.func)}
+        if not apps or any(not (len(a.args) == 1 and a.args[0].is_Integer) for a in apps):
+            return None
+        given = {}
+        for e, v in terms.items():
+            e2 = sympy.sympify(e).xreplace(exact).doit()
+            if e2 in apps and v is not sympy.nan and getattr(v, "is_number", False):
+                given[e2] = v if getattr(v, "is_Rational", False) else sympy.Rational(v)
+        values = {}
+        for f in {a.func for a in apps}:
+            facts = _sequence_facts(f)
+            mine = sorted((a for a in apps if a.func == f), key=lambda a: int(a.args[0]))
+            known = {int(a.args[0]): given[a] for a in mine if a in given}
+            lo = None if facts.lower is None else sympy.sympify(facts.lower).xreplace(exact)
+            hi = None if facts.upper is None else sympy.sympify(facts.upper).xreplace(exact)
+            for a in mine:
+                i = int(a.args[0])
+                below = [j for j in known if j <= i]
+                above = [j for j in known if j >= i]
+                values[a] = (known[max(below)] if below else known[min(above)] if above else
+                             lo if lo is not None and lo.is_Rational else sympy.Integer(1))
+            chain = [values[a] for a in mine]
+            ok = all(_admits(sympy.Dummy(**{k: w for k, w in f._kwargs.items() if k != "facts"}) if hasattr(
+                f, "_kwargs") else sympy.Dummy(real=True), v) for v in chain)
+            ok = ok and all(v.is_real for v in chain)
+            ok = ok and (lo is None or all(bool(v >= lo) for v in chain)) and (hi is None or all(bool(v <= hi)
+                                                                                                for v in chain))
+            pairs = list(zip(chain, chain[1:]))
+            ok = ok and {None: True, "nondecreasing": all(a <= b for a, b in pairs),
+                         "increasing": all(a < b for a, b in pairs),
+                         "nonincreasing": all(a >= b for a, b in pairs),
+                         "decreasing": all(a > b for a, b in pairs)}[facts.order]
+            if not ok:
+                return None
+        at = [r.xreplace(values) for r in rels]
+        if any(_truth(g, {}) is not True for g in at[1:]) or _truth(at[0], {}) is not False:
+            return None
+    except Exception:
+        return None
+    return {str(a): float(v) for a, v in sorted(values.items(), key=lambda x: str(x[0]))}
 
 
 #: z3's time limit for each question `_false_at_point` asks, in seconds

@@ -256,3 +256,25 @@ def test_a_true_statement_is_never_refuted_at_a_point_it_does_not_admit():
     t_real, t_pos = sympy.Symbol("t", real=True), sympy.Symbol("t", positive=True)
     assert decide(Holds(rel(t_real, "<=", t_pos))).status == "refuted"
     assert decide(Holds(rel(t_real, "<=", t_pos), (), "z3")).status == "refuted"
+
+
+def test_a_declared_sequence_is_a_parameter_whose_terms_a_counterexample_may_choose_within_its_facts():
+    """A sequence (`sums.sequence`) is a parameter of the statement: z3's model of its terms (the others filled by
+    their neighbours) refutes the statement when every term meets the declared sign, order and bounds and the claim
+    is false there, to 50 digits. D nondecreasing: D(1) < D(2) is refuted (a constant sequence); D(1) <= D(2) and,
+    for an increasing I, I(1) < I(2) are true and never refuted, though z3 alone, which reads no order, has models
+    of their negations. A function that is not a declared sequence (a specific unknown one) is never given values."""
+    from rue_verify.verify.sums import max_over, sequence
+    D = sequence("D_test", positive=True, order="nondecreasing")
+    I_ = sequence("I_test", positive=True, order="increasing")
+    d = decide(Holds(rel(D(1), "<", D(2)), (), "z3"))
+    assert d.status == "refuted" and d.witness["params"]["D_test(1)"] == d.witness["params"]["D_test(2)"], d
+    for true in (rel(D(1), "<=", D(2)), rel(I_(1), "<", I_(2)), rel(I_(2), ">=", I_(1))):
+        assert decide(Holds(true, (), "z3")).status != "refuted", true
+    g = sympy.Function("g_test", positive=True)
+    assert decide(Holds(rel(g(1), "<", g(2)), (), "z3")).status == "argued"
+    # the maximum over a range with integer ends, its terms chosen: (log K + 1/2) M <= log(2K) M negated is false
+    K, j = sympy.symbols("K j", integer=True, positive=True)
+    M = max_over(j / D(j) ** 2, (j, 1, K))
+    neg = Holds(rel((sympy.log(K) + sympy.Rational(1, 2)) * M, ">", sympy.log(2 * K) * M), (rel(K, ">=", 2),), "z3")
+    assert decide(neg).status == "refuted"
