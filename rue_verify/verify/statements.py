@@ -1229,12 +1229,25 @@ def _decide_z3(st: Holds) -> Decision:
 
 
 def _sequence_facts(f):
-    """The declared facts of the sequence `f` (`sums.sequence`), or None for a function that is not one."""
+    """The declared facts of the sequence `f` (`sums.sequence`), or None for a function that is not one: from the
+    registry of this process, else from the function itself, which carries them ("order|lower|upper", a worker
+    process that unpickled the statement has no registry; its bounds then read as text, their symbols matched to
+    the statement's by name where they are used)."""
     try:
-        from .sums import _SEQUENCES
+        from .sums import _SEQUENCES, SequenceFacts
     except ImportError:                                  # pragma: no cover - the engine ships both
         return None
-    return _SEQUENCES.get(f)
+    got = _SEQUENCES.get(f)
+    said = getattr(f, "_kwargs", {}).get("facts") if got is None else None
+    if isinstance(said, str) and said.count("|") == 2:
+        import sympy
+        order, lo, hi = said.split("|")
+        try:
+            lo, hi = (None if b == "None" else sympy.sympify(b) for b in (lo, hi))
+            got = SequenceFacts(getattr(f, "__name__", str(f)), None if order == "None" else order, lo, hi)
+        except (sympy.SympifyError, TypeError, ValueError):
+            return None
+    return got
 
 
 def _z3_smt2(tr: _ToZ3, given: list, hyps: list, claim, goal) -> str:
@@ -1619,7 +1632,7 @@ def _rebound(e, keys):
     (sympy's subs and xreplace would write the point's value into the range's own index)."""
     import sympy
 
-    def ranged(x):
+    def ranged(x):            # not a derivative: d/du f(u) at a point is f' there, its variable the point's own
         return isinstance(x, (sympy.Sum, sympy.Product, sympy.Integral)) or type(x).__name__ in ("MaxOver", "Cup")
 
     def bound(x):
@@ -1657,11 +1670,17 @@ def _replay(st: Holds, point: dict, terms: dict | None = None) -> Decision:
     if holds_there is None or not ok_given:
         # a side the point cannot evaluate (a function the engine does not define: a probability, a maximum over a
         # range, a function the caller declared): z3 asked again with the point fixed, for every value of those
-        said = _false_at_point(st, point)
+        from .faults import TimeLimit, time_limit
+        try:
+            with time_limit(4 * POINT_SECONDS, "the replay at the point"):
+                said, chosen = _false_at_point(st, point), None
+                if not said:
+                    chosen = _sequence_point(st, point, terms or {})
+        except TimeLimit:
+            said, chosen = "", None
         if said:
             return Decision("refuted", "z3", f"a counterexample at {params}: {said}", witness={"params": params})
         # a declared sequence is a parameter: its terms chosen (the model's, the others by its facts) refute it
-        chosen = _sequence_point(st, point, terms or {})
         if chosen is not None:
             return Decision("refuted", "z3", f"a counterexample at {params} with the sequence's terms {chosen} "
                                              "(each meeting the sequence's declared sign, order and bounds), "
@@ -1718,13 +1737,17 @@ def _sequence_point(st: Holds, point: dict, terms: dict) -> dict | None:
     integer kind, bounds and order (strict orders checked as such), the given relations hold and the claim is false,
     each to 50 digits. Returns {term's text: value} or None."""
     import sympy
+    if any(not isinstance(k, sympy.Symbol) for k in point):
+        return None                            # a term of an indexed sequence: its index may be a bound one
     try:
-        exact = {k: v if getattr(v, "is_Rational", False) else sympy.Rational(v) for k, v in point.items()}
+        exact = {k: _fifty(v) for k, v in point.items()}
         if not all(_admits(k, v) for k, v in exact.items()):
             return None
         if not all(_defined_at(sympy.sympify(e), exact) for e in (st.claim, *st.given)):
             return None
-        rels = [sympy.sympify(e).xreplace(exact).doit() for e in (st.claim, *st.given)]
+        # derivatives (and the sums sympy does in good time) done first: a point must not reach a variable of
+        # differentiation
+        rels = [_doit(sympy.sympify(e)).xreplace(exact).doit() for e in (st.claim, *st.given)]
         apps = {a for r in rels for a in r.atoms(sympy.core.function.AppliedUndef) if _sequence_facts(a.func)}
         if not apps or any(not (len(a.args) == 1 and a.args[0].is_Integer) for a in apps):
             return None
@@ -1732,14 +1755,19 @@ def _sequence_point(st: Holds, point: dict, terms: dict) -> dict | None:
         for e, v in terms.items():
             e2 = sympy.sympify(e).xreplace(exact).doit()
             if e2 in apps and v is not sympy.nan and getattr(v, "is_number", False):
-                given[e2] = v if getattr(v, "is_Rational", False) else sympy.Rational(v)
+                given[e2] = _fifty(v)
         values = {}
         for f in {a.func for a in apps}:
             facts = _sequence_facts(f)
             mine = sorted((a for a in apps if a.func == f), key=lambda a: int(a.args[0]))
             known = {int(a.args[0]): given[a] for a in mine if a in given}
-            lo = None if facts.lower is None else sympy.sympify(facts.lower).xreplace(exact)
-            hi = None if facts.upper is None else sympy.sympify(facts.upper).xreplace(exact)
+            by_name = {str(k): v for k, v in exact.items()}
+
+            def at(b):                  # a bound at the point: its symbols matched by name (read back from text)
+                b = sympy.sympify(b).xreplace(exact)
+                return b.xreplace({x: by_name[str(x)] for x in b.free_symbols if str(x) in by_name})
+            lo = None if facts.lower is None else at(facts.lower)
+            hi = None if facts.upper is None else at(facts.upper)
             for a in mine:
                 i = int(a.args[0])
                 below = [j for j in known if j <= i]
@@ -1760,11 +1788,22 @@ def _sequence_point(st: Holds, point: dict, terms: dict) -> dict | None:
             if not ok:
                 return None
         at = [r.xreplace(values) for r in rels]
-        if any(_truth(g, {}) is not True for g in at[1:]) or _truth(at[0], {}) is not False:
+
+        def truth(r):                    # a relation sympy evaluated already is its own truth
+            return True if r is sympy.true else False if r is sympy.false else _truth(r, {})
+        if any(truth(g) is not True for g in at[1:]) or truth(at[0]) is not False:
             return None
     except Exception:
         return None
     return {str(a): float(v) for a, v in sorted(values.items(), key=lambda x: str(x[0]))}
+
+
+def _fifty(v):
+    """A point's value as the replays read it: an integer as itself, any other number a 50-digit float (exact
+    powers of a large rational exponent could take sympy minutes)."""
+    import sympy
+    v = sympy.sympify(v)
+    return v if v.is_Integer else sympy.Float(v, 50)
 
 
 #: z3's time limit for each question `_false_at_point` asks, in seconds
@@ -1782,14 +1821,18 @@ def _false_at_point(st: Holds, point: dict) -> str:
     import sympy
     if not point:
         return ""
+    if any(not isinstance(k, sympy.Symbol) for k in point):
+        return ""                              # a term of an indexed sequence: its index may be a bound one
     try:
         exact = {k: v if getattr(v, "is_Rational", False) else sympy.Rational(v) for k, v in point.items()}
         if not all(_admits(k, v) for k, v in exact.items()):
             return ""
         if not all(_defined_at(sympy.sympify(e), exact) for e in (st.claim, *st.given)):
             return ""                          # a point where the statement is not defined speaks of nothing
-        claim = sympy.sympify(st.claim).xreplace(exact)
-        given = [sympy.sympify(g).xreplace(exact) for g in st.given]
+        # exact numbers, left unevaluated (z3 reads them exactly; sympy would compute large exact powers)
+        with sympy.evaluate(False):
+            claim = _doit(sympy.sympify(st.claim)).xreplace(exact)
+            given = [_doit(sympy.sympify(g)).xreplace(exact) for g in st.given]
         if claim.free_symbols or any(g.free_symbols for g in given):
             return ""
         for g in given:
