@@ -1228,26 +1228,24 @@ def _decide_z3(st: Holds) -> Decision:
     return _replay(st, point, terms)
 
 
-def _sequence_facts(f):
+def _sequence_facts(f, with_source: bool = False):
     """The declared facts of the sequence `f` (`sums.sequence`), or None for a function that is not one: from the
-    registry of this process, else from the function itself, which carries them ("order|lower|upper", a worker
-    process that unpickled the statement has no registry; its bounds then read as text, their symbols matched to
-    the statement's by name where they are used)."""
+    registry of this process, else from the function itself, which carries them ("order|lower|upper": a worker
+    process that unpickled the statement has no registry). `with_source`: (facts, whether read back from text),
+    whose bounds are then text, not the statement's objects."""
     try:
         from .sums import _SEQUENCES, SequenceFacts
     except ImportError:                                  # pragma: no cover - the engine ships both
-        return None
-    got = _SEQUENCES.get(f)
+        return (None, False) if with_source else None
+    got, from_text = _SEQUENCES.get(f), False
     said = getattr(f, "_kwargs", {}).get("facts") if got is None else None
     if isinstance(said, str) and said.count("|") == 2:
-        import sympy
         order, lo, hi = said.split("|")
-        try:
-            lo, hi = (None if b == "None" else sympy.sympify(b) for b in (lo, hi))
-            got = SequenceFacts(getattr(f, "__name__", str(f)), None if order == "None" else order, lo, hi)
-        except (sympy.SympifyError, TypeError, ValueError):
-            return None
-    return got
+        if order in ("None", "nondecreasing", "increasing", "nonincreasing", "decreasing"):
+            got = SequenceFacts(getattr(f, "__name__", str(f)), None if order == "None" else order,
+                                None if lo == "None" else lo, None if hi == "None" else hi)
+            from_text = True
+    return (got, from_text) if with_source else got
 
 
 def _z3_smt2(tr: _ToZ3, given: list, hyps: list, claim, goal) -> str:
@@ -1664,6 +1662,10 @@ def _replay(st: Holds, point: dict, terms: dict | None = None) -> Decision:
         ok_given = ok_given and all(_admits(s, v) for s, v in point.items())
     except Exception:
         ok_given = False
+    if ok_given and holds_there is False and _rounded_risk(st, point):
+        # an irrational coordinate of z3's model, rounded: an equation given may hold only within the tolerance and a
+        # step function (floor, ...) jump there, so the rounded point is no counterexample; asked exactly below
+        holds_there = None
     if ok_given and holds_there is False:
         return Decision("refuted", "z3", f"a counterexample, replayed on the statement: {params}",
                         witness={"params": params})
@@ -1730,56 +1732,64 @@ def _defined_at(e, exact: dict) -> bool:
 
 def _sequence_point(st: Holds, point: dict, terms: dict) -> dict | None:
     """The terms of the declared sequences (`sums.sequence`, parameters of the statement: it speaks of every
-    sequence with the declared facts) at which, with the point's symbols, the statement is false: the claim and
-    the given relations written out at the point (a sum or a maximum over a range with integer ends term by term),
-    each term of a sequence the model's value where z3 gave one, else its nearest given neighbour's (below, else
-    above; a sequence with none takes its lower bound, else 1); kept only if every term meets the sequence's sign,
-    integer kind, bounds and order (strict orders checked as such), the given relations hold and the claim is false,
-    each to 50 digits. Returns {term's text: value} or None."""
+    sequence with the declared facts) at which, with the point's symbols, the statement is false: each side of the
+    claim and of the given relations written out at the point as the sampler writes it (`_at_point`: a sum over a
+    range with integer ends term by term, an empty range 0; a maximum over one as the largest of its terms), each
+    term of a sequence the model's value where z3 gave one, else its nearest given neighbour's (below, else above;
+    a sequence with none takes its lower bound, else 1); kept only if every term meets the sequence's sign, integer
+    kind, bounds and order, a strict order only for a sequence of reals whose terms lie strictly inside its bounds
+    (and above 0 when nonnegative: the terms between and beyond can then be chosen), never for integer terms; then
+    the given relations must hold and the claim be false, each side to 50 digits with `_truth`'s tolerance. A
+    sequence whose bounds this process knows only as text (a worker that unpickled the statement) is not chosen.
+    Returns {term's text: value} or None."""
     import sympy
     if any(not isinstance(k, sympy.Symbol) for k in point):
         return None                            # a term of an indexed sequence: its index may be a bound one
     try:
-        exact = {k: _fifty(v) for k, v in point.items()}
-        if not all(_admits(k, v) for k, v in exact.items()):
+        sub = {k: _fifty(v) for k, v in point.items()}
+        if not all(_admits(k, v) for k, v in sub.items()):
             return None
-        if not all(_defined_at(sympy.sympify(e), exact) for e in (st.claim, *st.given)):
+        if not all(_defined_at(sympy.sympify(e), sub) for e in (st.claim, *st.given)):
             return None
-        # derivatives (and the sums sympy does in good time) done first: a point must not reach a variable of
-        # differentiation
-        rels = [_doit(sympy.sympify(e)).xreplace(exact).doit() for e in (st.claim, *st.given)]
+
+        def written(x):                 # a side at the point: sums and maxima over integer ranges written out
+            x = _expand_sums(x.subs(sub))
+            return x.replace(lambda a: type(a).__name__ == "MaxOver", lambda a: a.doit())
+        # derivatives done first (a point must not reach a variable of differentiation), the relations kept whole
+        rels = [_sidewise(_doit(sympy.sympify(e)), written) for e in (st.claim, *st.given)]
         apps = {a for r in rels for a in r.atoms(sympy.core.function.AppliedUndef) if _sequence_facts(a.func)}
         if not apps or any(not (len(a.args) == 1 and a.args[0].is_Integer) for a in apps):
             return None
         given = {}
         for e, v in terms.items():
-            e2 = sympy.sympify(e).xreplace(exact).doit()
+            e2 = written(sympy.sympify(e))
             if e2 in apps and v is not sympy.nan and getattr(v, "is_number", False):
-                given[e2] = _fifty(v)
+                given[e2] = v if getattr(v, "is_Rational", False) else _fifty(v)
         values = {}
         for f in {a.func for a in apps}:
-            facts = _sequence_facts(f)
+            facts, from_text = _sequence_facts(f, with_source=True)
+            if from_text and (facts.lower is not None or facts.upper is not None):
+                return None                    # bounds read back from text: their symbols are not the statement's
             mine = sorted((a for a in apps if a.func == f), key=lambda a: int(a.args[0]))
             known = {int(a.args[0]): given[a] for a in mine if a in given}
-            by_name = {str(k): v for k, v in exact.items()}
-
-            def at(b):                  # a bound at the point: its symbols matched by name (read back from text)
-                b = sympy.sympify(b).xreplace(exact)
-                return b.xreplace({x: by_name[str(x)] for x in b.free_symbols if str(x) in by_name})
-            lo = None if facts.lower is None else at(facts.lower)
-            hi = None if facts.upper is None else at(facts.upper)
+            lo = None if facts.lower is None else sympy.sympify(facts.lower).subs(sub)
+            hi = None if facts.upper is None else sympy.sympify(facts.upper).subs(sub)
             for a in mine:
                 i = int(a.args[0])
                 below = [j for j in known if j <= i]
                 above = [j for j in known if j >= i]
                 values[a] = (known[max(below)] if below else known[min(above)] if above else
-                             lo if lo is not None and lo.is_Rational else sympy.Integer(1))
+                             lo if lo is not None and lo.is_number else sympy.Integer(1))
             chain = [values[a] for a in mine]
-            ok = all(_admits(sympy.Dummy(**{k: w for k, w in f._kwargs.items() if k != "facts"}) if hasattr(
-                f, "_kwargs") else sympy.Dummy(real=True), v) for v in chain)
-            ok = ok and all(v.is_real for v in chain)
+            kind = sympy.Dummy(**{k: w for k, w in getattr(f, "_kwargs", {"real": True}).items() if k != "facts"})
+            ok = all(_admits(kind, v) for v in chain) and all(v.is_real for v in chain)
             ok = ok and (lo is None or all(bool(v >= lo) for v in chain)) and (hi is None or all(bool(v <= hi)
                                                                                                 for v in chain))
+            strict = facts.order in ("increasing", "decreasing")
+            if strict:                         # the terms between and beyond must exist: reals strictly inside
+                ok = ok and not kind.is_integer and (lo is None or all(bool(v > lo) for v in chain)) and (
+                    hi is None or all(bool(v < hi) for v in chain)) and (not kind.is_nonnegative or
+                                                                         all(v > 0 for v in chain))
             pairs = list(zip(chain, chain[1:]))
             ok = ok and {None: True, "nondecreasing": all(a <= b for a, b in pairs),
                          "increasing": all(a < b for a, b in pairs),
@@ -1787,15 +1797,31 @@ def _sequence_point(st: Holds, point: dict, terms: dict) -> dict | None:
                          "decreasing": all(a > b for a, b in pairs)}[facts.order]
             if not ok:
                 return None
-        at = [r.xreplace(values) for r in rels]
+        at = [_sidewise(r, lambda x: x.xreplace(values)) for r in rels]
 
-        def truth(r):                    # a relation sympy evaluated already is its own truth
-            return True if r is sympy.true else False if r is sympy.false else _truth(r, {})
+        def truth(r):                   # `_truth`, and where its tolerance leaves a relation open, exact rationals
+            t = _truth(r, {})
+            if t is None and isinstance(r, sympy.Rel) and all(getattr(sympy.sympify(x), "is_Rational", False)
+                                                               for x in (r.lhs, r.rhs)):
+                return bool(type(r)(r.lhs, r.rhs))
+            return t
         if any(truth(g) is not True for g in at[1:]) or truth(at[0]) is not False:
             return None
     except Exception:
         return None
     return {str(a): float(v) for a, v in sorted(values.items(), key=lambda x: str(x[0]))}
+
+
+def _rounded_risk(st: Holds, point: dict) -> bool:
+    """Whether a replay at `point` may be wrong by rounding: a coordinate is not an exact rational (z3's algebraic
+    number, rounded to 30 digits) and the statement has an equation among its given relations or a function that
+    jumps (floor, ceiling, frac, Mod, Piecewise, sign, Heaviside, a relation inside)."""
+    import sympy
+    if all(getattr(v, "is_Rational", False) for v in point.values()):
+        return False
+    jumps = (sympy.floor, sympy.ceiling, sympy.frac, sympy.Mod, sympy.Piecewise, sympy.sign, sympy.Heaviside)
+    exprs = [sympy.sympify(e) for e in (st.claim, *st.given)]
+    return any(isinstance(g, sympy.Eq) for g in exprs[1:]) or any(e.has(*jumps) for e in exprs)
 
 
 def _fifty(v):

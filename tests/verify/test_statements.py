@@ -278,3 +278,27 @@ def test_a_declared_sequence_is_a_parameter_whose_terms_a_counterexample_may_cho
     M = max_over(j / D(j) ** 2, (j, 1, K))
     neg = Holds(rel((sympy.log(K) + sympy.Rational(1, 2)) * M, ">", sympy.log(2 * K) * M), (rel(K, ">=", 2),), "z3")
     assert decide(neg).status == "refuted"
+
+
+def test_a_chosen_sequence_never_refutes_a_true_statement():
+    """Planted by a review: a sequence's chosen terms refute nothing true: an identity whose sides differ only by the
+    50-digit rounding of the chosen terms (compared with `_truth`'s tolerance, never exactly); an integer sequence
+    with a strict order (the terms between must exist: N(1) < N(3) leaves room for N(2) only if N(3) >= N(1) + 2);
+    a sum over a reversed range (empty: 0, as the engine reads it, never by Karr's convention); a bound whose symbol
+    shares only its name with the statement's; a point z3 gives rounded (sqrt 2) where a step function jumps."""
+    from rue_verify.verify.sums import sequence
+    D = sequence("D_round", positive=True)
+    N = sequence("N_int", positive=True, integer=True, order="increasing")
+    R = sequence("R_rev", positive=True)
+    cpos, creal = sympy.Symbol("c", positive=True), sympy.Symbol("c", real=True)
+    C = sequence("C_bound", nonnegative=True, lower=cpos)
+    k, n = sympy.Symbol("k", integer=True), sympy.Symbol("n", integer=True)
+    x = sympy.Symbol("x", positive=True)
+    true = [Holds(rel(sympy.log(3 * D(1)), "==", sympy.log(3) + sympy.log(D(2))), (rel(D(1), "==", D(2)),)),
+            Holds(rel(N(3), ">=", N(1) + 2), (rel(N(3), ">", N(1)),)),
+            Holds(rel(N(3) - N(1), "!=", 1), (), "z3"),
+            Holds(rel(sympy.Sum(R(k), (k, 1, n)), "==", 0), (rel(n, "<", 0), rel(R(1), ">=", 1))),
+            Holds(rel(C(1), ">", 0), (rel(creal, "<=", 0),), "z3"),
+            Holds(rel(sympy.exp(x) * sympy.floor(x ** 2), ">=", 8), (sympy.Eq(x ** 2, 2),))]
+    for st in true:
+        assert decide(st).status != "refuted", st
