@@ -919,6 +919,18 @@ class _ToZ3:
             self.side.append(c)
             self.why.append(why)
 
+    def guarded(self, guard, e):
+        """`e` translated, the facts its translation adds holding only under `guard` (a Piecewise branch where it is
+        taken, an implication's consequent where its premise holds): what defines a part of the formula (a
+        denominator nonzero, a root's square) must not constrain the points where that part is not evaluated."""
+        z3 = self.z3
+        n = len(self.side)
+        out = self(e)
+        new, why = self.side[n:], self.why[n:]
+        del self.side[n:], self.why[n:]
+        self.fact(*[(z3.Implies(guard, f), f"{w} (where this part is evaluated)") for f, w in zip(new, why)])
+        return out
+
     def unique(self, name: str) -> str:
         """`name`, or `name__k` when a variable of this problem has it already: z3 identifies a variable by its
         name, so two sympy symbols of one name (a real t and a positive t, two Dummies) must not become one."""
@@ -962,7 +974,7 @@ class _ToZ3:
         for a, v in self.apps.setdefault(name, []):
             if a.eq(arg):
                 return v
-        k = z3.ToReal(z3.Int(f"_{name}{next(self.fresh)}"))
+        k = z3.ToReal(z3.Int(self.unique(f"_{name}{next(self.fresh)}")))
         self.apps[name].append((arg, k))
         if name == "floor":
             self.fact((k <= arg, f"{k} <= x: floor's defining inequality, x = its argument"),
@@ -1097,7 +1109,9 @@ class _ToZ3:
             # H_m = sum_{i=1}^m 1/i: 0 at m = 0, at least 1 and at most m for m >= 1 (its terms are in (0, 1])
             m = self(e.args[0])
             v = self.app("harmonic", m)
-            self.side += [z3.Implies(m == 0, v == 0), z3.Implies(m >= 1, v >= 1), z3.Implies(m >= 1, v <= m)]
+            self.fact((z3.Implies(m == 0, v == 0), f"{v}: the harmonic number H_0 is 0"),
+                      (z3.Implies(m >= 1, v >= 1), f"{v}: H_m >= 1 for m >= 1 (its first term is 1)"),
+                      (z3.Implies(m >= 1, v <= m), f"{v}: H_m <= m for m >= 1 (its terms are at most 1)"))
             return v
         if isinstance(e, sympy.erfc):
             return 1 - self(sympy.erf(e.args[0]))
@@ -1121,11 +1135,18 @@ class _ToZ3:
         if isinstance(e, sympy.Not):
             return z3.Not(self(e.args[0]))
         if isinstance(e, sympy.Implies):
-            return z3.Implies(self(e.args[0]), self(e.args[1]))
+            a = self(e.args[0])
+            return z3.Implies(a, self.guarded(a, e.args[1]))
         if isinstance(e, sympy.Piecewise):
+            taken, branches = [], []
+            for expr, cond in e.args:
+                c = self(cond)
+                # a branch is defined where it is taken: its facts (a denominator nonzero, a root's radicand) hold there
+                branches.append((self.guarded(z3.And(c, *[z3.Not(t) for t in taken]), expr), c))
+                taken.append(c)
             out = None
-            for expr, cond in reversed(e.args):
-                out = self(expr) if out is None else z3.If(self(cond), self(expr), out)
+            for v, c in reversed(branches):
+                out = v if out is None else z3.If(c, v, out)
             return out
         if _atom_kind(e) or (isinstance(e, sympy.Function) and e.is_real is True):
             return self.atom(e)             # a real-valued object of no function above: one unknown, with its sign
@@ -1528,6 +1549,8 @@ def _sample_refutation(st: Holds, tries: int = 8) -> Decision | None:
                 continue
             if any(_truth(g, {}) is not True for g in at[1:]) or _truth(at[0], {}) is not False:
                 continue
+            if not all(_defined_at(r, point) for r in rels):
+                continue                     # a point where the statement is not defined speaks of nothing
         except Exception:
             continue
         params = {**_params(point), **_params(terms)}
@@ -1631,9 +1654,12 @@ def _rebound(e, keys):
     import sympy
 
     def ranged(x):            # not a derivative: d/du f(u) at a point is f' there, its variable the point's own
-        return isinstance(x, (sympy.Sum, sympy.Product, sympy.Integral)) or type(x).__name__ in ("MaxOver", "Cup")
+        return isinstance(x, (sympy.Sum, sympy.Product, sympy.Integral, sympy.Limit)) or \
+            type(x).__name__ in ("MaxOver", "Cup")
 
     def bound(x):
+        if isinstance(x, sympy.Limit):
+            return [x.args[1]]
         return [a[0] for a in x.args[1:] if isinstance(a, sympy.Tuple) and len(a) >= 1
                 and isinstance(a[0], sympy.Symbol)]
 
@@ -1650,6 +1676,7 @@ def _rebound(e, keys):
 def _replay(st: Holds, point: dict, terms: dict | None = None) -> Decision:
     """A model of the abstraction is a counterexample only if the statement itself fails there (50 digits).
     `terms`: the model's values of declared sequences' terms (`_sequence_point`)."""
+    import sympy
     keys = set(point)
     st = dataclasses.replace(st, claim=_rebound(st.claim, keys), given=tuple(_rebound(g, keys) for g in st.given))
     try:
@@ -1662,6 +1689,12 @@ def _replay(st: Holds, point: dict, terms: dict | None = None) -> Decision:
         ok_given = ok_given and all(_admits(s, v) for s, v in point.items())
     except Exception:
         ok_given = False
+    if ok_given and holds_there is False:
+        try:                                 # a point where the statement is not defined speaks of nothing
+            if not all(_defined_at(sympy.sympify(e), point) for e in (st.claim, *st.given)):
+                ok_given = False
+        except Exception:
+            ok_given = False
     if ok_given and holds_there is False and _rounded_risk(st, point):
         # an irrational coordinate of z3's model, rounded: an equation given may hold only within the tolerance and a
         # step function (floor, ...) jump there, so the rounded point is no counterexample; asked exactly below
@@ -1797,6 +1830,9 @@ def _sequence_point(st: Holds, point: dict, terms: dict) -> dict | None:
                          "decreasing": all(a > b for a, b in pairs)}[facts.order]
             if not ok:
                 return None
+        used = [terms[e] for e in terms if written(sympy.sympify(e)) in values]
+        if _rounded_risk(st, {**point, **{i: v for i, v in enumerate(used)}}):
+            return None                      # a rounded algebraic value where an equation or a step function reads it
         at = [_sidewise(r, lambda x: x.xreplace(values)) for r in rels]
 
         def truth(r):                   # `_truth`, and where its tolerance leaves a relation open, exact rationals

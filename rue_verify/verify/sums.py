@@ -85,13 +85,25 @@ class MaxOver(sympy.Function):
     def _eval_derivative(self, s):            # sympy's simplify asks; a maximum has no derivative in general
         return None if s not in self.free_symbols else sympy.Derivative(self, s)
 
+    def _eval_subs(self, old, new):
+        """Substitution that respects the bound index: never into the index itself (the body keeps it), and the index
+        renamed first where `new` would be captured by it."""
+        f, (k, lo, hi) = self.args
+        if old == k:
+            return MaxOver(f, sympy.Tuple(k, lo._subs(old, new), hi._subs(old, new)))
+        if k in getattr(new, "free_symbols", ()):
+            d = sympy.Dummy(k.name, **k.assumptions0)
+            return MaxOver(f.xreplace({k: d})._subs(old, new), sympy.Tuple(d, lo._subs(old, new), hi._subs(old, new)))
+        return None
+
     def doit(self, **hints):
         """Over a range with integer ends (at most `EXPANDED_MAX` indices, nonempty), the largest of its terms written
         out (sympy's Max); otherwise itself, its arguments done."""
         f, (k, lo, hi) = self.args
         lo, hi = sympy.sympify(lo).doit(**hints), sympy.sympify(hi).doit(**hints)
         if lo.is_Integer and hi.is_Integer and 0 <= hi - lo < EXPANDED_MAX:
-            return sympy.Max(*[f.xreplace({k: sympy.Integer(i)}).doit(**hints) for i in range(int(lo), int(hi) + 1)])
+            # subs, not xreplace: an inner sum or maximum over an index of the same name keeps its own
+            return sympy.Max(*[f.subs(k, sympy.Integer(i)).doit(**hints) for i in range(int(lo), int(hi) + 1)])
         return MaxOver(f.doit(**hints) if hints.get("deep", True) else f, sympy.Tuple(k, lo, hi))
 
     @property

@@ -302,3 +302,31 @@ def test_a_chosen_sequence_never_refutes_a_true_statement():
             Holds(rel(sympy.exp(x) * sympy.floor(x ** 2), ">=", 8), (sympy.Eq(x ** 2, 2),))]
     for st in true:
         assert decide(st).status != "refuted", st
+
+
+def test_definedness_facts_hold_where_their_part_is_evaluated_and_other_review_plants():
+    """Planted by a third review: a Piecewise branch's facts (a denominator nonzero, a root's square) hold only where
+    the branch is taken, so a false statement guarded by one is not certified; a maximum over an index inside one
+    over the same index keeps its own; a floor's integer is not a user's symbol of the same name; a limit's variable
+    is bound; a sequence's rounded algebraic term where a step function reads it refutes nothing; a point where a
+    logarithm's argument is negative speaks of nothing."""
+    from sympy import Eq, Limit, Piecewise, exp, floor, log, oo, sqrt
+
+    from rue_verify.verify.sums import max_over, sequence
+    x = sympy.Symbol("x", positive=True)
+    y = sympy.Symbol("y", nonnegative=True)
+    z = sympy.Symbol("z", real=True)
+    k = sympy.Symbol("k", integer=True, positive=True)
+    D = sequence("D_alg", positive=True)
+    false = [Holds(rel(Piecewise((1 / y, y > 0), (-1, True)), ">=", 0), (), "z3"),
+             Holds(rel(Piecewise((sqrt(z), z >= 0), (-1, True)), ">=", 0), (), "z3"),
+             Holds(rel(max_over(max_over(2 * k, (k, 1, 3)), (k, 1, 2)), "<=", 4), (), "z3"),
+             Holds(Eq(floor(z), sympy.Symbol("_floor0", integer=True), evaluate=False), (), "z3")]
+    for st in false:
+        assert decide(st).status != "certified", st
+    assert max_over(max_over(2 * k, (k, 1, 3)), (k, 1, 2)).doit() == 6
+    true = [Holds(rel(Limit(x * exp(-x), x, oo) + exp(-1) * x, "<=", x / 2), (rel(x, ">=", 1),), "z3"),
+            Holds(rel(floor(D(1) ** 2), ">=", 4 + 2 * exp(-1)), (Eq(D(1) ** 2, 5, evaluate=False),), "z3"),
+            Holds(rel(abs(log(z)), "<=", 0), (rel(z, "<", 0),), "z3")]
+    for st in true:
+        assert decide(st).status != "refuted", st
