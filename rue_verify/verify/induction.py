@@ -30,6 +30,7 @@ step is decided (`z3-solver` from PyPI).
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -545,8 +546,11 @@ def from_sympy(expr, env: dict) -> tuple[Any, list]:
         if e.is_Pow:
             b, x = e.args
             if x == sympy.Rational(1, 2) or x == sympy.Rational(-1, 2):
-                r = Z.FreshReal("sqrt")
-                side.extend([r >= 0, r * r == go(b)])
+                arg = go(b)
+                # named by its argument (not a fresh counter, which differs between processes): the same problem text
+                # in every process, and one root for one argument
+                r = Z.Real("sqrt_" + hashlib.sha256(arg.sexpr().encode()).hexdigest()[:16])
+                side.extend([r >= 0, r * r == arg])
                 return r if x > 0 else 1 / r
             if x.is_Integer:
                 base = go(b)

@@ -1250,22 +1250,11 @@ def _decide_z3(st: Holds) -> Decision:
 
 
 def _sequence_facts(f, with_source: bool = False):
-    """The declared facts of the sequence `f` (`sums.sequence`), or None for a function that is not one: from the
-    registry of this process, else from the function itself, which carries them ("order|lower|upper": a worker
-    process that unpickled the statement has no registry). `with_source`: (facts, whether read back from text),
-    whose bounds are then text, not the statement's objects."""
-    try:
-        from .sums import _SEQUENCES, SequenceFacts
-    except ImportError:                                  # pragma: no cover - the engine ships both
-        return (None, False) if with_source else None
-    got, from_text = _SEQUENCES.get(f), False
-    said = getattr(f, "_kwargs", {}).get("facts") if got is None else None
-    if isinstance(said, str) and said.count("|") == 2:
-        order, lo, hi = said.split("|")
-        if order in ("None", "nondecreasing", "increasing", "nonincreasing", "decreasing"):
-            got = SequenceFacts(getattr(f, "__name__", str(f)), None if order == "None" else order,
-                                None if lo == "None" else lo, None if hi == "None" else hi)
-            from_text = True
+    """The declared facts of the sequence `f` (`verify.sequences`), or None for a function that is not one;
+    `with_source`: (facts, whether read back from the function's own text: then its bounds are text, not the
+    statement's objects)."""
+    from .sequences import facts_of
+    got, from_text = facts_of(f)
     return (got, from_text) if with_source else got
 
 

@@ -52,6 +52,7 @@ from .derivation import Cite, Cup, Ex, Mean, Normal, Pr, Rule, Statement, implie
 from .findings import shorten
 from .proofs import holds_row as _holds_row
 from .schemas import HARMONIC, Avg, Bounded, BoundedDeviation, SubGaussian
+from .sequences import REGISTRY, SequenceFacts, sequence  # noqa: F401  (sequence: this module's API)
 from .statements import Holds, rel
 from .statements import sample_refutation as _sample_refutation
 from .statements import truth as _truth
@@ -141,44 +142,8 @@ def _mean_of(law):
 
 
 # ------------------------------------------------------------------------------------------------ sequences
-@dataclass(frozen=True)
-class SequenceFacts:
-    """What a sequence is declared to be (`sequence`): its order in the index, and bounds on every term."""
-
-    name: str
-    order: str | None = None
-    lower: object = None
-    upper: object = None
-
-
-_SEQUENCES: dict = {}
-_ORDERS = ("nondecreasing", "increasing", "nonincreasing", "decreasing")
-
-
-def sequence(name: str, *, positive: bool = False, nonnegative: bool = False, integer: bool = False,
-             order: str | None = None, lower=None, upper=None):
-    """A sequence given as a function of its index (`Delta(k)`), with its stated properties: its sign
-    (`positive`, `nonnegative`: sympy assumptions of every term), `integer` terms, its `order` in the index
-    ('nondecreasing', 'increasing', 'nonincreasing', 'decreasing') and bounds `lower` <= term <= `upper`
-    (expressions, e.g. a symbol Delta_min). The rules use them as facts of every term they decide; they are
-    the statement's hypotheses, listed with the decision."""
-    if order is not None and order not in _ORDERS:
-        raise ValueError(f"sequence {name!r}: order is one of {', '.join(_ORDERS)}, got {order!r}")
-    assume = {"real": True}
-    if positive:
-        assume["positive"] = True
-    if nonnegative:
-        assume["nonnegative"] = True
-    if integer:
-        assume["integer"] = True
-    facts = SequenceFacts(name, order, None if lower is None else sympy.sympify(lower),
-                          None if upper is None else sympy.sympify(upper))
-    # the facts are part of the function itself (sympy compares undefined functions by name and keyword
-    # arguments): a sequence of this name declared with other facts is another object, so a second declaration
-    # never changes what a statement about the first means
-    f = sympy.Function(name, **assume, facts=f"{order}|{facts.lower}|{facts.upper}")
-    _SEQUENCES[f] = facts
-    return f
+# declared in `verify.sequences` (a module of its own, so that `statements` reads them without importing this one)
+_SEQUENCES = REGISTRY
 
 
 def _said_of(f) -> str:

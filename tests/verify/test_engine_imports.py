@@ -10,7 +10,7 @@ ENGINE = ("rue_verify.verify", "rue_verify.verify.findings", "rue_verify.verify.
           "rue_verify.verify.parallel", "rue_verify.verify.statements",
           "rue_verify.verify.lemmas", "rue_verify.verify.derivation", "rue_verify.verify.schemas",
           "rue_verify.verify.code_mutants", "rue_verify.verify.sums", "rue_verify.verify.domain_points",
-          "rue_verify.verify.second", "rue_verify.verify.carried")
+          "rue_verify.verify.second", "rue_verify.verify.carried", "rue_verify.verify.sequences")
 #: what the engine may load of the rest: the version (rue_verify's __init__ reads it from one place),
 #: the seed streams (numpy SeedSequence) and the exact binomial intervals; none of them simulates
 ALLOWED = {"rue_verify", "simulate", "simulate.version", "simulate.seeds", "simulate.stats"}
